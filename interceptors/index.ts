@@ -1,0 +1,7 @@
+/**
+ * The `interceptors` namespace: one factory per interceptor, each returning an {@link Interceptor}
+ * for `dispatcher.compose()`.
+ * @module
+ */
+
+export type { Interceptor } from '../src/handler.js'

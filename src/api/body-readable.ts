@@ -1,0 +1,148 @@
+/**
+ * The response body of `request()`: a Readable with one-shot consumers (text, json, bytes, ...).
+ * @module
+ */
+
+import { Readable } from 'node:stream'
+import { Blob } from 'node:buffer'
+import { RequestAbortedError, InvalidArgumentError } from '../errors.js'
+
+/** Default number of bytes `dump()` reads before it gives up on a body and closes the connection. */
+export const DEFAULT_DUMP_LIMIT = 128 * 1024
+
+/**
+ * A response body. Read it as a stream, or once with `text()`, `json()`, `bytes()`,
+ * `arrayBuffer()`, `blob()` or `dump()`; a second consumption throws a `TypeError`.
+ */
+export class BodyReadable extends Readable {
+  #used = false
+  #contentType: string
+  #onResume: () => void
+  #onAbort: (err: Error) => void
+
+  /**
+   * @param onResume - called when the consumer wants more data (resumes the dispatch)
+   * @param onAbort - called when the body is destroyed before its end (aborts the dispatch)
+   * @param contentType - the response's content-type, used by `blob()`
+   */
+  constructor (onResume: () => void, onAbort: (err: Error) => void, contentType = '', highWaterMark = 64 * 1024) {
+    super({ highWaterMark, autoDestroy: true })
+    this.#onResume = onResume
+    this.#onAbort = onAbort
+    this.#contentType = contentType
+  }
+
+  override _read (): void {
+    this.#onResume()
+  }
+
+  override _destroy (err: Error | null, callback: (error?: Error | null) => void): void {
+    if (!this.readableEnded) {
+      // Destroyed before the end: the rest of the response is not wanted, free the connection.
+      this.#onAbort(err ?? new RequestAbortedError('response body was destroyed before it ended'))
+    }
+    callback(err)
+  }
+
+  /** True once a consumer method ran or the stream was read. */
+  get bodyUsed (): boolean {
+    return this.#used || this.readableDidRead || this.readableEnded
+  }
+
+  /** Reads the whole body as UTF-8 text. */
+  async text (): Promise<string> {
+    return (await this.#collect()).toString('utf8')
+  }
+
+  /** Reads the whole body and parses it as JSON. */
+  async json (): Promise<unknown> {
+    return JSON.parse(await this.text())
+  }
+
+  /** Reads the whole body into a Uint8Array. */
+  async bytes (): Promise<Uint8Array> {
+    const buf = await this.#collect()
+    return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength)
+  }
+
+  /** Reads the whole body into an ArrayBuffer. */
+  async arrayBuffer (): Promise<ArrayBuffer> {
+    const buf = await this.#collect()
+    const out = new ArrayBuffer(buf.byteLength)
+    new Uint8Array(out).set(buf)
+    return out
+  }
+
+  /** Reads the whole body into a Blob typed with the response's content-type. */
+  async blob (): Promise<Blob> {
+    const buf = await this.#collect()
+    return new Blob([buf], { type: this.#contentType })
+  }
+
+  /**
+   * Reads and discards the body so the connection can be reused. If more than `limit` bytes
+   * remain, the body is destroyed instead (the connection is closed).
+   */
+  async dump (opts: { limit?: number, signal?: AbortSignal } = {}): Promise<void> {
+    const limit = opts.limit ?? DEFAULT_DUMP_LIMIT
+    if (!Number.isFinite(limit) || limit < 0) {
+      throw new InvalidArgumentError(`dump(): limit must be a non-negative number, got ${String(limit)}`)
+    }
+    const signal = opts.signal
+    if (signal?.aborted) {
+      this.destroy(new RequestAbortedError('dump() was aborted', { cause: signal.reason }))
+      throw signal.reason ?? new RequestAbortedError()
+    }
+    this.#used = true
+    if (this.readableEnded || this.destroyed) return
+    await new Promise<void>((resolve) => {
+      let read = 0
+      const onAbort = (): void => { this.destroy(new RequestAbortedError('dump() was aborted')) }
+      signal?.addEventListener('abort', onAbort, { once: true })
+      const done = (): void => {
+        signal?.removeEventListener('abort', onAbort)
+        resolve()
+      }
+      this.on('data', (chunk: Buffer) => {
+        read += chunk.length
+        if (read > limit) this.destroy()
+      })
+      this.once('close', done)
+      this.once('error', () => { /* dump swallows errors: the caller did not want the body */ })
+    })
+  }
+
+  #collect (): Promise<Buffer> {
+    if (this.bodyUsed) {
+      return Promise.reject(new TypeError('Body is unusable: Body has already been read'))
+    }
+    if (this.locked) {
+      return Promise.reject(new TypeError('Body is unusable: Body is locked by a stream reader'))
+    }
+    this.#used = true
+    return new Promise((resolve, reject) => {
+      if (this.errored) {
+        reject(this.errored)
+        return
+      }
+      const chunks: Buffer[] = []
+      let length = 0
+      this.on('data', (chunk: Buffer) => {
+        chunks.push(chunk)
+        length += chunk.length
+      })
+      this.once('end', () => {
+        resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length))
+      })
+      this.once('error', reject)
+      this.once('close', () => {
+        if (!this.readableEnded) reject(this.errored ?? new RequestAbortedError('response body closed before it ended'))
+      })
+    })
+  }
+
+  /** True while piped into another stream (consumer methods then refuse). */
+  get locked (): boolean {
+    return this.readableFlowing === true && !this.#used
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * The Dispatcher base: dispatch/close/destroy, `compose` for interceptors, and `request`.
+ * @module
+ */
+
+import { EventEmitter } from 'node:events'
+import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor, LegacyDispatchHandler } from '../handler.js'
+import { toDispatchHandler } from '../handler.js'
+import { request } from '../api/request.js'
+import type { RequestOptions, ResponseData } from '../api/request.js'
+
+/** Callback form of `close()` / `destroy()`. */
+export type CloseCallback = (err?: Error | null) => void
+
+/**
+ * Anything that can dispatch requests. Subclasses implement `dispatch`, `close` and `destroy`;
+ * `compose` and `request` come from here.
+ *
+ * Events: `'connect'` (origin, targets), `'disconnect'` (origin, targets, error),
+ * `'connectionError'` (origin, targets, error), `'drain'` (origin, targets).
+ */
+export abstract class Dispatcher extends EventEmitter {
+  /**
+   * Starts one request; hooks of `handler` report its progress.
+   * Returns false when the dispatcher is busy: the caller should wait for `'drain'`.
+   */
+  abstract dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean
+
+  /** Stops taking requests and resolves once those in flight have finished. */
+  abstract close (): Promise<void>
+  abstract close (callback: CloseCallback): void
+
+  /** Fails every request in flight or queued with `err` (default {@link ClientDestroyedError}) and closes at once. */
+  abstract destroy (err?: Error | null): Promise<void>
+  abstract destroy (callback: CloseCallback): void
+  abstract destroy (err: Error | null, callback: CloseCallback): void
+
+  /**
+   * Wraps this dispatcher in interceptors. `compose(a, b)` dispatches through `b(a(base))`:
+   * the last one listed sees each request first. Accepts an array too.
+   * @example
+   * const agent = new Agent().compose(interceptors.retry(), interceptors.debug())
+   */
+  compose (...interceptors: Array<Interceptor | Interceptor[]>): ComposedDispatcher {
+    const list = interceptors.length === 1 && Array.isArray(interceptors[0]) ? interceptors[0] : interceptors.flat()
+    const base = this
+    let dispatch: Dispatch = (opts, handler) => base.dispatch(opts, handler)
+    for (let i = 0; i < list.length; i++) {
+      const interceptor = list[i]
+      if (typeof interceptor !== 'function') {
+        throw new TypeError(`compose: interceptor at index ${i} must be a function, got ${interceptor === null ? 'null' : typeof interceptor}`)
+      }
+      const inner = dispatch
+      const wrapped: unknown = interceptor((opts, handler) => inner(opts, toDispatchHandler(handler)))
+      if (typeof wrapped !== 'function') {
+        throw new TypeError(`compose: interceptor at index ${i} must return a dispatch function, got ${wrapped === null ? 'null' : typeof wrapped}`)
+      }
+      dispatch = wrapped as Dispatch
+    }
+    return new ComposedDispatcher(this, dispatch)
+  }
+
+  /** Sends one request; resolves once the response head arrives (see {@link ResponseData}). */
+  request (opts: RequestOptions): Promise<ResponseData>
+  request (opts: RequestOptions, callback: (err: Error | null, data?: ResponseData) => void): void
+  request (opts: RequestOptions, callback?: (err: Error | null, data?: ResponseData) => void): Promise<ResponseData> | void {
+    return request(this, opts, callback as (err: Error | null, data?: ResponseData) => void)
+  }
+}
+
+/**
+ * The dispatcher `compose` returns: dispatches through the interceptor chain; its close, destroy
+ * and events are the base dispatcher's, so `'drain'` and backpressure reach the caller.
+ */
+export class ComposedDispatcher extends Dispatcher {
+  readonly #base: Dispatcher
+  readonly #dispatch: Dispatch
+
+  constructor (base: Dispatcher, dispatch: Dispatch) {
+    super()
+    this.#base = base
+    this.#dispatch = dispatch
+  }
+
+  /** The dispatcher this one was composed on. */
+  get base (): Dispatcher {
+    return this.#base
+  }
+
+  override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
+    return this.#dispatch(opts, toDispatchHandler(handler))
+  }
+
+  override close (): Promise<void>
+  override close (callback: CloseCallback): void
+  override close (callback?: CloseCallback): Promise<void> | void {
+    return callback ? this.#base.close(callback) : this.#base.close()
+  }
+
+  override destroy (err?: Error | null): Promise<void>
+  override destroy (callback: CloseCallback): void
+  override destroy (err: Error | null, callback: CloseCallback): void
+  override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
+    if (typeof errOrCallback === 'function') return this.#base.destroy(errOrCallback)
+    if (callback) return this.#base.destroy(errOrCallback ?? null, callback)
+    return this.#base.destroy(errOrCallback)
+  }
+
+  // Events belong to the base, so a listener added here sees the base's 'drain' and 'connect'.
+  override on (event: string | symbol, listener: (...args: any[]) => void): this { this.#base.on(event, listener); return this }
+  override addListener (event: string | symbol, listener: (...args: any[]) => void): this { this.#base.addListener(event, listener); return this }
+  override once (event: string | symbol, listener: (...args: any[]) => void): this { this.#base.once(event, listener); return this }
+  override prependListener (event: string | symbol, listener: (...args: any[]) => void): this { this.#base.prependListener(event, listener); return this }
+  override off (event: string | symbol, listener: (...args: any[]) => void): this { this.#base.off(event, listener); return this }
+  override removeListener (event: string | symbol, listener: (...args: any[]) => void): this { this.#base.removeListener(event, listener); return this }
+  override removeAllListeners (event?: string | symbol): this { this.#base.removeAllListeners(event); return this }
+  override listenerCount (event: string | symbol): number { return this.#base.listenerCount(event) }
+  override listeners (event: string | symbol): Function[] { return this.#base.listeners(event) }
+  override emit (event: string | symbol, ...args: unknown[]): boolean { return this.#base.emit(event, ...args) }
+}

@@ -1,0 +1,255 @@
+/**
+ * Every error conduit raises on purpose is a {@link LibraryError} with a stable `code`.
+ * Class names follow undici's, so code that checks `err.name` or `err.code` moves over unchanged.
+ * @module
+ */
+
+import type { IncomingHeaders } from './handler.js'
+
+/** Base class of every error the library raises on purpose; `code` is stable across releases. */
+export class LibraryError extends Error {
+  /** Stable machine-readable code, `LIB_ERR_*`. */
+  code: string
+  constructor (message?: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = 'LibraryError'
+    this.code = 'LIB_ERR'
+  }
+}
+
+/** An argument (option, header, URL, body) was invalid; the message names the value. */
+export class InvalidArgumentError extends LibraryError {
+  constructor (message?: string, options?: { cause?: unknown }) {
+    super(message ?? 'Invalid argument', options)
+    this.name = 'InvalidArgumentError'
+    this.code = 'LIB_ERR_INVALID_ARG'
+  }
+}
+
+/** A value returned by user code (a handler, a callback) was invalid. */
+export class InvalidReturnValueError extends LibraryError {
+  constructor (message?: string) {
+    super(message ?? 'Invalid return value')
+    this.name = 'InvalidReturnValueError'
+    this.code = 'LIB_ERR_INVALID_RETURN_VALUE'
+  }
+}
+
+/** The TCP or TLS connection could not be set up within `connectTimeout`. */
+export class ConnectTimeoutError extends LibraryError {
+  constructor (message?: string) {
+    super(message ?? 'Connect Timeout Error')
+    this.name = 'ConnectTimeoutError'
+    this.code = 'LIB_ERR_CONNECT_TIMEOUT'
+  }
+}
+
+/** The response head did not arrive within `headersTimeout`. */
+export class HeadersTimeoutError extends LibraryError {
+  constructor (message?: string) {
+    super(message ?? 'Headers Timeout Error')
+    this.name = 'HeadersTimeoutError'
+    this.code = 'LIB_ERR_HEADERS_TIMEOUT'
+  }
+}
+
+/** The response head was larger than `maxHeaderSize`. */
+export class HeadersOverflowError extends LibraryError {
+  constructor (message?: string) {
+    super(message ?? 'Headers Overflow Error')
+    this.name = 'HeadersOverflowError'
+    this.code = 'LIB_ERR_HEADERS_OVERFLOW'
+  }
+}
+
+/** No body bytes arrived for `bodyTimeout` milliseconds. */
+export class BodyTimeoutError extends LibraryError {
+  constructor (message?: string) {
+    super(message ?? 'Body Timeout Error')
+    this.name = 'BodyTimeoutError'
+    this.code = 'LIB_ERR_BODY_TIMEOUT'
+  }
+}
+
+/** Socket details attached to a {@link SocketError}, when known. */
+export interface SocketInfo {
+  localAddress?: string | undefined
+  localPort?: number | undefined
+  remoteAddress?: string | undefined
+  remotePort?: number | undefined
+  remoteFamily?: string | undefined
+  timeout?: number | undefined
+  bytesWritten?: number | undefined
+  bytesRead?: number | undefined
+}
+
+/** The socket closed or failed while a request was in flight. */
+export class SocketError extends LibraryError {
+  /** Addresses and byte counts of the failed socket, when known. */
+  socket: SocketInfo | null
+  constructor (message?: string, socket?: SocketInfo | null, options?: { cause?: unknown }) {
+    super(message ?? 'Socket Error', options)
+    this.name = 'SocketError'
+    this.code = 'LIB_ERR_SOCKET'
+    this.socket = socket ?? null
+  }
+}
+
+/** The request was aborted, by a signal or by `controller.abort()`. */
+export class RequestAbortedError extends LibraryError {
+  constructor (message?: string, options?: { cause?: unknown }) {
+    super(message ?? 'Request aborted', options)
+    this.name = 'AbortError'
+    this.code = 'LIB_ERR_ABORTED'
+  }
+}
+
+/** The dispatcher was destroyed; requests on it fail with this error. */
+export class ClientDestroyedError extends LibraryError {
+  constructor (message?: string) {
+    super(message ?? 'The client is destroyed')
+    this.name = 'ClientDestroyedError'
+    this.code = 'LIB_ERR_DESTROYED'
+  }
+}
+
+/** The dispatcher was closed; new requests on it fail with this error. */
+export class ClientClosedError extends LibraryError {
+  constructor (message?: string) {
+    super(message ?? 'The client is closed')
+    this.name = 'ClientClosedError'
+    this.code = 'LIB_ERR_CLOSED'
+  }
+}
+
+/** The request body sent did not match the declared `content-length`. */
+export class RequestContentLengthMismatchError extends LibraryError {
+  constructor (message?: string) {
+    super(message ?? 'Request body length does not match content-length header')
+    this.name = 'RequestContentLengthMismatchError'
+    this.code = 'LIB_ERR_REQ_CONTENT_LENGTH_MISMATCH'
+  }
+}
+
+/** The response body received did not match its `content-length`. */
+export class ResponseContentLengthMismatchError extends LibraryError {
+  constructor (message?: string) {
+    super(message ?? 'Response body length does not match content-length header')
+    this.name = 'ResponseContentLengthMismatchError'
+    this.code = 'LIB_ERR_RES_CONTENT_LENGTH_MISMATCH'
+  }
+}
+
+/** The response body exceeded a configured size limit. */
+export class ResponseExceededMaxSizeError extends LibraryError {
+  constructor (message?: string) {
+    super(message ?? 'Response content exceeded max size')
+    this.name = 'ResponseExceededMaxSizeError'
+    this.code = 'LIB_ERR_RES_EXCEEDED_MAX_SIZE'
+  }
+}
+
+/** Retrying failed: retries ran out, or the request cannot be re-sent (a stateful body). */
+export class RequestRetryError extends LibraryError {
+  /** Status code of the last response, when there was one. */
+  statusCode: number
+  /** Headers of the last response, when there was one. */
+  headers: IncomingHeaders | null
+  /** `count`: how many retries were made. */
+  data: { count: number }
+  constructor (message: string, statusCode: number, options: { headers?: IncomingHeaders | null, data: { count: number }, cause?: unknown }) {
+    super(message, { cause: options.cause })
+    this.name = 'RequestRetryError'
+    this.code = 'LIB_ERR_REQ_RETRY'
+    this.statusCode = statusCode
+    this.headers = options.headers ?? null
+    this.data = options.data
+  }
+}
+
+/** A response status was treated as an error (for example by `throwOnError`). */
+export class ResponseError extends LibraryError {
+  /** Status code of the response. */
+  statusCode: number
+  /** Headers of the response. */
+  headers: IncomingHeaders | null
+  /** The response body, when it was read. */
+  body: unknown
+  constructor (message: string, statusCode: number, options: { headers?: IncomingHeaders | null, body?: unknown } = {}) {
+    super(message)
+    this.name = 'ResponseError'
+    this.code = 'LIB_ERR_RESPONSE'
+    this.statusCode = statusCode
+    this.headers = options.headers ?? null
+    this.body = options.body
+  }
+}
+
+/** The operation or option is not supported by this dispatcher. */
+export class NotSupportedError extends LibraryError {
+  constructor (message?: string) {
+    super(message ?? 'Not supported error')
+    this.name = 'NotSupportedError'
+    this.code = 'LIB_ERR_NOT_SUPPORTED'
+  }
+}
+
+/** The server sent an informational condition the client could not accept (e.g. an unexpected 101). */
+export class InformationalError extends LibraryError {
+  constructor (message?: string) {
+    super(message ?? 'Request information')
+    this.name = 'InformationalError'
+    this.code = 'LIB_ERR_INFO'
+  }
+}
+
+/** No connection could be balanced to (all upstreams unavailable). */
+export class BalancedPoolMissingUpstreamError extends LibraryError {
+  constructor (message?: string) {
+    super(message ?? 'No upstream has been added to the BalancedPool')
+    this.name = 'MissingUpstreamError'
+    this.code = 'LIB_ERR_BPL_MISSING_UPSTREAM'
+  }
+}
+
+/** The response bytes broke HTTP/1.1 framing; `data` holds the offending bytes, when useful. */
+export class HTTPParserError extends LibraryError {
+  /** Offending bytes or token, as text. */
+  data: string | undefined
+  constructor (message: string, code = 'LIB_ERR_HTTP_PARSER', data?: string) {
+    super(message)
+    this.name = 'HTTPParserError'
+    this.code = code
+    this.data = data
+  }
+}
+
+/** The TLS connection to an `https:` proxy failed (for example a certificate mismatch). */
+export class SecureProxyConnectionError extends LibraryError {
+  constructor (cause?: unknown, message?: string) {
+    super(message ?? 'Secure Proxy Connection failed', { cause })
+    this.name = 'SecureProxyConnectionError'
+    this.code = 'LIB_ERR_PRX_TLS'
+  }
+}
+
+/** The proxy refused a tunnel or a SOCKS handshake; `statusCode` is the proxy's answer when HTTP. */
+export class ProxyConnectionError extends LibraryError {
+  /** HTTP status of a refused CONNECT, or undefined for SOCKS failures. */
+  statusCode: number | undefined
+  constructor (message: string, options: { statusCode?: number, cause?: unknown } = {}) {
+    super(message, { cause: options.cause })
+    this.name = 'ProxyConnectionError'
+    this.code = 'LIB_ERR_PROXY_CONNECT'
+    this.statusCode = options.statusCode
+  }
+}
+
+/** A mock agent found no interceptor for a request and real network access is disabled. */
+export class MockNotMatchedError extends LibraryError {
+  constructor (message?: string) {
+    super(message ?? 'The request does not match any registered mock dispatches')
+    this.name = 'MockNotMatchedError'
+    this.code = 'LIB_MOCK_ERR_MOCK_NOT_MATCHED'
+  }
+}

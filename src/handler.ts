@@ -1,0 +1,270 @@
+/**
+ * The dispatch contract: options, handler hooks, the controller, and helpers for interceptor authors.
+ * The hook shape is undici v7's on purpose, so interceptors written for it run here unchanged.
+ * @module
+ */
+
+import type { Duplex } from 'node:stream'
+import type { IncomingHttpHeaders } from 'node:http'
+import { RequestAbortedError } from './errors.js'
+
+/** Response or trailer headers: lower-case name to value (repeated headers as an array). */
+export type IncomingHeaders = Record<string, string | string[]>
+
+/** Request headers as callers may give them: a record, a flat `[name, value, ...]` array, or pairs. */
+export type OutgoingHeaders =
+  | Record<string, string | string[] | number | undefined | null>
+  | string[]
+  | Iterable<readonly [string, string]>
+  | IncomingHttpHeaders
+
+/** A request body as the transport accepts it. */
+export type DispatchBody =
+  | string
+  | Buffer
+  | Uint8Array
+  | Blob
+  | NodeJS.ReadableStream
+  | AsyncIterable<Uint8Array | string>
+  | Iterable<Uint8Array | string>
+  | null
+
+/** Options of one dispatch: where, what, and how long to wait. */
+export interface DispatchOptions {
+  /** Target origin, e.g. `http://127.0.0.1:3000`; required on an Agent, implied on a Client. */
+  origin?: string | URL
+  /** Path with query, starting with `/` (or `*`, or an absolute URL for proxies). */
+  path: string
+  /** Request method, e.g. `GET`. */
+  method: string
+  /** Request body. */
+  body?: DispatchBody | undefined
+  /** Request headers. */
+  headers?: OutgoingHeaders | null | undefined
+  /** Query parameters appended to `path`. */
+  query?: Record<string, unknown> | undefined
+  /** Whether the request may be retried or pipelined safely; defaults by method. */
+  idempotent?: boolean | undefined
+  /** Whether later requests on the connection must wait for this one's response. */
+  blocking?: boolean | undefined
+  /** Protocol to upgrade to (`Upgrade` header); the response is delivered through `onRequestUpgrade`. */
+  upgrade?: string | null | undefined
+  /** Close the connection after this request. */
+  reset?: boolean | undefined
+  /** Send `Expect: 100-continue` and wait before sending the body. */
+  expectContinue?: boolean | undefined
+  /** Milliseconds to wait for the response head; overrides the dispatcher's. */
+  headersTimeout?: number | null | undefined
+  /** Milliseconds allowed between body chunks; overrides the dispatcher's. */
+  bodyTimeout?: number | null | undefined
+  /** Aborts the dispatch when signalled. */
+  signal?: AbortSignal | { aborted: boolean, reason?: unknown, addEventListener: Function, removeEventListener: Function } | null | undefined
+  /** Anything else interceptors pass along. */
+  [key: string]: unknown
+}
+
+/** Lets a handler pause, resume or abort the dispatch it is handling. */
+export interface DispatchController {
+  /** True once `abort` was called or the dispatch was cancelled. */
+  readonly aborted: boolean
+  /** True while the response is paused. */
+  readonly paused: boolean
+  /** The abort reason, or null. */
+  readonly reason: Error | null
+  /** Cancels the dispatch; the handler then receives `onResponseError(reason)` unless it already ended. */
+  abort (reason: Error): void
+  /** Stops delivery of response data until `resume()`. */
+  pause (): void
+  /** Resumes delivery after `pause()`. */
+  resume (): void
+}
+
+/** The hooks a dispatch calls; exactly one of `onResponseEnd` / `onResponseError` ends every dispatch. */
+export interface DispatchHandler {
+  /** The request is about to be sent; `context` carries per-dispatch data (e.g. retry state). */
+  onRequestStart?(controller: DispatchController, context: unknown): void
+  /** The server switched protocols (101 or CONNECT 2xx); the socket now belongs to the handler. */
+  onRequestUpgrade?(controller: DispatchController, statusCode: number, headers: IncomingHeaders, socket: Duplex): void
+  /** The response head arrived. */
+  onResponseStart?(controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void
+  /** A chunk of the response body arrived. */
+  onResponseData?(controller: DispatchController, chunk: Buffer): void
+  /** The response completed; trailers are empty unless the server sent some. */
+  onResponseEnd?(controller: DispatchController, trailers: IncomingHeaders): void
+  /** The dispatch failed. */
+  onResponseError?(controller: DispatchController, error: Error): void
+}
+
+/** The older handler shape (undici before v7, and the runtime's built-in fetch). */
+export interface LegacyDispatchHandler {
+  onConnect?(abort: (err?: Error) => void, context?: unknown): void
+  onError?(err: Error): void
+  onUpgrade?(statusCode: number, headers: Buffer[] | string[] | null, socket: Duplex): void
+  onResponseStarted?(): void
+  onHeaders?(statusCode: number, headers: Buffer[], resume: () => void, statusText?: string): boolean | void
+  onData?(chunk: Buffer): boolean | void
+  onComplete?(trailers: Buffer[] | string[] | null): void
+  onBodySent?(chunk: unknown, total?: number): void
+}
+
+/** A dispatch function: returns false when the dispatcher is busy (wait for `'drain'`). */
+export type Dispatch = (opts: DispatchOptions, handler: DispatchHandler) => boolean
+
+/** An interceptor wraps a dispatch function in another. */
+export type Interceptor = (dispatch: Dispatch) => Dispatch
+
+/**
+ * A plain {@link DispatchController} whose abort/pause/resume call the given functions.
+ * Transports and interceptors that produce responses themselves (cache hits, mocks) use it.
+ */
+export class SimpleController implements DispatchController {
+  #aborted = false
+  #paused = false
+  #reason: Error | null = null
+  #onAbort: ((reason: Error) => void) | undefined
+  #onPause: (() => void) | undefined
+  #onResume: (() => void) | undefined
+
+  constructor (hooks: { abort?: (reason: Error) => void, pause?: () => void, resume?: () => void } = {}) {
+    this.#onAbort = hooks.abort
+    this.#onPause = hooks.pause
+    this.#onResume = hooks.resume
+  }
+
+  get aborted (): boolean { return this.#aborted }
+  get paused (): boolean { return this.#paused }
+  get reason (): Error | null { return this.#reason }
+
+  abort (reason: Error): void {
+    if (this.#aborted) return
+    this.#aborted = true
+    this.#reason = reason ?? new RequestAbortedError()
+    this.#onAbort?.(this.#reason)
+  }
+
+  pause (): void {
+    if (this.#paused) return
+    this.#paused = true
+    this.#onPause?.()
+  }
+
+  resume (): void {
+    if (!this.#paused) return
+    this.#paused = false
+    this.#onResume?.()
+  }
+}
+
+/**
+ * Base class for interceptor authors: forwards every hook to the inner handler.
+ * Override the hooks you need and call `super` to pass them on.
+ * @example
+ * class CountBytes extends DecoratorHandler {
+ *   bytes = 0
+ *   override onResponseData (controller, chunk) { this.bytes += chunk.length; super.onResponseData(controller, chunk) }
+ * }
+ */
+export class DecoratorHandler implements DispatchHandler {
+  /** The handler every hook is forwarded to. */
+  protected readonly handler: DispatchHandler
+
+  constructor (handler: DispatchHandler) {
+    if (typeof handler !== 'object' || handler === null) {
+      throw new TypeError(`DecoratorHandler: handler must be an object, got ${handler === null ? 'null' : typeof handler}`)
+    }
+    this.handler = toDispatchHandler(handler)
+  }
+
+  onRequestStart (controller: DispatchController, context: unknown): void {
+    this.handler.onRequestStart?.(controller, context)
+  }
+
+  onRequestUpgrade (controller: DispatchController, statusCode: number, headers: IncomingHeaders, socket: Duplex): void {
+    this.handler.onRequestUpgrade?.(controller, statusCode, headers, socket)
+  }
+
+  onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
+    this.handler.onResponseStart?.(controller, statusCode, headers, statusMessage)
+  }
+
+  onResponseData (controller: DispatchController, chunk: Buffer): void {
+    this.handler.onResponseData?.(controller, chunk)
+  }
+
+  onResponseEnd (controller: DispatchController, trailers: IncomingHeaders): void {
+    this.handler.onResponseEnd?.(controller, trailers)
+  }
+
+  onResponseError (controller: DispatchController, error: Error): void {
+    this.handler.onResponseError?.(controller, error)
+  }
+}
+
+const NEW_HOOKS = ['onRequestStart', 'onRequestUpgrade', 'onResponseStart', 'onResponseData', 'onResponseEnd', 'onResponseError'] as const
+const LEGACY_HOOKS = ['onConnect', 'onHeaders', 'onData', 'onComplete', 'onError', 'onUpgrade'] as const
+
+/** True when `handler` implements only the older hook shape (onConnect/onHeaders/...). */
+export function isLegacyHandler (handler: object): boolean {
+  const h = handler as Record<string, unknown>
+  for (const name of NEW_HOOKS) if (typeof h[name] === 'function') return false
+  for (const name of LEGACY_HOOKS) if (typeof h[name] === 'function') return true
+  return false
+}
+
+/** Converts headers to the flat raw form the older handler shape expects: `[name, value, ...]` as Buffers. */
+export function toRawHeaders (headers: IncomingHeaders | null | undefined): Buffer[] {
+  const raw: Buffer[] = []
+  if (headers == null) return raw
+  for (const name of Object.keys(headers)) {
+    const value = headers[name]
+    if (Array.isArray(value)) {
+      for (const v of value) raw.push(Buffer.from(name, 'latin1'), Buffer.from(v, 'latin1'))
+    } else if (value !== undefined) {
+      raw.push(Buffer.from(name, 'latin1'), Buffer.from(String(value), 'latin1'))
+    }
+  }
+  return raw
+}
+
+/** Adapts a handler of the older shape to the dispatch contract; other handlers are returned as they are. */
+export function toDispatchHandler (handler: DispatchHandler | LegacyDispatchHandler): DispatchHandler {
+  if (typeof handler !== 'object' || handler === null) {
+    throw new TypeError(`dispatch: handler must be an object, got ${handler === null ? 'null' : typeof handler}`)
+  }
+  return isLegacyHandler(handler) ? new LegacyHandlerAdapter(handler as LegacyDispatchHandler) : handler as DispatchHandler
+}
+
+/** Runs an older-shape handler on the dispatch contract (abort function, raw headers, `false` to pause). */
+export class LegacyHandlerAdapter implements DispatchHandler {
+  readonly #handler: LegacyDispatchHandler
+
+  constructor (handler: LegacyDispatchHandler) {
+    this.#handler = handler
+  }
+
+  onRequestStart (controller: DispatchController, context: unknown): void {
+    this.#handler.onConnect?.((err?: Error) => controller.abort(err ?? new RequestAbortedError()), context)
+  }
+
+  onRequestUpgrade (_controller: DispatchController, statusCode: number, headers: IncomingHeaders, socket: Duplex): void {
+    this.#handler.onUpgrade?.(statusCode, toRawHeaders(headers), socket)
+  }
+
+  onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
+    this.#handler.onResponseStarted?.()
+    const keepGoing = this.#handler.onHeaders?.(statusCode, toRawHeaders(headers), () => controller.resume(), statusMessage)
+    if (keepGoing === false) controller.pause()
+  }
+
+  onResponseData (controller: DispatchController, chunk: Buffer): void {
+    if (this.#handler.onData?.(chunk) === false) controller.pause()
+  }
+
+  onResponseEnd (_controller: DispatchController, trailers: IncomingHeaders): void {
+    this.#handler.onComplete?.(toRawHeaders(trailers))
+  }
+
+  onResponseError (_controller: DispatchController, error: Error): void {
+    this.#handler.onError?.(error)
+  }
+}

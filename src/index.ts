@@ -1,0 +1,52 @@
+/**
+ * conduit: an HTTP/1.1 client toolkit. A minimal core {@link Agent} speaks HTTP over its own
+ * transport; caching, retry, proxies, snapshots and debug logging are interceptors composed onto it.
+ * Every public name is exported from here.
+ * @module conduit
+ */
+
+// --- dispatch contract -------------------------------------------------------------------
+export { Dispatcher, ComposedDispatcher } from './dispatcher/dispatcher.js'
+export type { CloseCallback } from './dispatcher/dispatcher.js'
+export {
+  DecoratorHandler,
+  SimpleController,
+  LegacyHandlerAdapter,
+  toDispatchHandler,
+  isLegacyHandler,
+  toRawHeaders
+} from './handler.js'
+export type {
+  Dispatch,
+  DispatchBody,
+  DispatchController,
+  DispatchHandler,
+  DispatchOptions,
+  IncomingHeaders,
+  Interceptor,
+  LegacyDispatchHandler,
+  OutgoingHeaders
+} from './handler.js'
+export { normalizeHeaders, getRequestHeader } from './request-headers.js'
+
+// --- errors ------------------------------------------------------------------------------
+export * as errors from './errors.js'
+export { LibraryError } from './errors.js'
+
+// --- request API -------------------------------------------------------------------------
+export { BodyReadable } from './api/body-readable.js'
+export { RequestHandler } from './api/request.js'
+export type { RequestOptions, ResponseData } from './api/request.js'
+
+// --- transport (Client, Pool, Agent), global dispatcher, diagnostics ------------------------
+
+// --- interceptors and stores ----------------------------------------------------------------
+export * as interceptors from '../interceptors/index.js'
+export * as cacheStores from '../stores/index.js'
+export type { CacheKey, CacheValue, GetResult, CacheStore, CacheControlDirectives } from './cache-store.js'
+
+// --- fetch ---------------------------------------------------------------------------------
+
+// --- mock and snapshots --------------------------------------------------------------------
+
+// --- presets ---------------------------------------------------------------------------------

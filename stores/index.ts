@@ -1,0 +1,6 @@
+/**
+ * The `cacheStores` namespace: the cache stores shipped with conduit.
+ * @module
+ */
+
+export type { CacheKey, CacheValue, GetResult, CacheStore, CacheControlDirectives } from '../src/cache-store.js'
