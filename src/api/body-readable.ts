@@ -10,6 +10,9 @@ import { RequestAbortedError, InvalidArgumentError } from '../errors.js'
 /** Default number of bytes `dump()` reads before it gives up on a body and closes the connection. */
 export const DEFAULT_DUMP_LIMIT = 128 * 1024
 
+// dump() swallows stream errors: its caller did not want the body, only the connection back.
+function ignoreError (): void {}
+
 /**
  * A response body. Read it as a stream, or once with `text()`, `json()`, `bytes()`,
  * `arrayBuffer()`, `blob()` or `dump()`; a second consumption throws a `TypeError`.
@@ -90,6 +93,7 @@ export class BodyReadable extends Readable {
     }
     const signal = opts.signal
     if (signal?.aborted) {
+      this.on('error', ignoreError)
       this.destroy(new RequestAbortedError('dump() was aborted', { cause: signal.reason }))
       throw signal.reason ?? new RequestAbortedError()
     }
@@ -108,7 +112,7 @@ export class BodyReadable extends Readable {
         if (read > limit) this.destroy()
       })
       this.once('close', done)
-      this.once('error', () => { /* dump swallows errors: the caller did not want the body */ })
+      this.on('error', ignoreError)
     })
   }
 
