@@ -253,3 +253,12 @@ export class MockNotMatchedError extends LibraryError {
     this.code = 'LIB_MOCK_ERR_MOCK_NOT_MATCHED'
   }
 }
+
+/** A cache store's backend (e.g. Redis) did not answer within its time bound; the store failed open. */
+export class StoreTimeoutError extends LibraryError {
+  constructor (message?: string) {
+    super(message ?? 'Cache store operation timed out')
+    this.name = 'StoreTimeoutError'
+    this.code = 'LIB_ERR_STORE_TIMEOUT'
+  }
+}
