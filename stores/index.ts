@@ -4,3 +4,5 @@
  */
 
 export type { CacheKey, CacheValue, GetResult, CacheStore, CacheControlDirectives } from '../src/cache-store.js'
+export { MemoryCacheStore } from './memory-cache-store.js'
+export type { MemoryCacheStoreOptions, MaxSizeExceededInfo } from './memory-cache-store.js'
