@@ -262,3 +262,27 @@ export class StoreTimeoutError extends LibraryError {
     this.code = 'LIB_ERR_STORE_TIMEOUT'
   }
 }
+
+/** A snapshot file could not be read or written (corrupt JSON, a foreign layout, a failed write); the message names the file. */
+export class SnapshotFileError extends LibraryError {
+  /** The snapshot file concerned. */
+  path: string
+  constructor (message: string, path: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = 'SnapshotFileError'
+    this.code = 'LIB_ERR_SNAPSHOT_FILE'
+    this.path = path
+  }
+}
+
+/** A snapshot agent in playback found no recorded response for a request; the message begins with `No snapshot found`. */
+export class SnapshotNotFoundError extends LibraryError {
+  /** Fields in which the closest recorded request differs (empty when nothing was recorded). */
+  differences: string[]
+  constructor (message: string, differences: string[] = []) {
+    super(message)
+    this.name = 'SnapshotNotFoundError'
+    this.code = 'LIB_ERR_SNAPSHOT_NOT_FOUND'
+    this.differences = differences
+  }
+}
