@@ -1,0 +1,304 @@
+/**
+ * `SqliteCacheStore`: cached responses in a SQLite database through better-sqlite3, in memory or
+ * in a file that several processes may share (SPEC.md "SQL cache store options").
+ * @module
+ */
+
+import { createRequire } from 'node:module'
+import { Writable } from 'node:stream'
+import type BetterSqlite3 from 'better-sqlite3'
+import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/cache-store.js'
+import { NotSupportedError } from '../src/errors.js'
+import { assertKey, assertNonNegativeInteger, describeValue } from './store-arguments.js'
+import { urlOf, varyMatches } from './vary-match.js'
+
+/** Largest (and default) {@link SqliteCacheStoreOptions.maxEntrySize}: 2 GB, below SQLite's BLOB limit. */
+export const SQLITE_STORE_MAX_ENTRY_SIZE = 2_000_000_000
+
+// The schema version is part of the table name, so a future layout can live beside this one
+// in a shared file instead of misreading it.
+const TABLE = 'conduit_cache_v1'
+
+// How long a writer waits for another process's lock before failing (better-sqlite3's busy timeout).
+const BUSY_TIMEOUT_MS = 5000
+const WAL_RETRY_PAUSE_MS = 5
+
+/** Options of {@link SqliteCacheStore}; all optional. */
+export interface SqliteCacheStoreOptions {
+  /**
+   * Database location: a file path, or `':memory:'` for a database private to this store.
+   * @defaultValue ':memory:'
+   */
+  location?: string | undefined
+  /**
+   * Maximum number of stored responses; the oldest are pruned past it.
+   * @defaultValue Infinity
+   */
+  maxCount?: number | undefined
+  /**
+   * Maximum size in bytes of one response body (at most 2000000000); larger bodies are not cached.
+   * @defaultValue 2000000000
+   */
+  maxEntrySize?: number | undefined
+}
+
+/** A CacheValue plus the body, as {@link SqliteCacheStore.set} takes it. */
+export interface SqliteStoreValue extends CacheValue {
+  /** The whole body: a Buffer, its chunks, or null for none. */
+  body: Buffer | Buffer[] | null
+}
+
+interface Row {
+  id: number
+  body: Buffer | null
+  deleteAt: number
+  statusCode: number
+  statusMessage: string
+  headers: string
+  etag: string | null
+  cacheControlDirectives: string | null
+  vary: string | null
+  cachedAt: number
+  staleAt: number
+}
+
+type DatabaseConstructor = typeof BetterSqlite3
+
+function loadDriver (): DatabaseConstructor {
+  try {
+    return createRequire(import.meta.url)('better-sqlite3') as DatabaseConstructor
+  } catch (err) {
+    const error = new NotSupportedError(
+      `SqliteCacheStore: the better-sqlite3 package could not be loaded (${(err as Error).message}); install it with "npm install better-sqlite3" to use this store`
+    )
+    error.cause = err
+    throw error
+  }
+}
+
+function isBusy (err: unknown): boolean {
+  return (err as { code?: unknown }).code === 'SQLITE_BUSY'
+}
+
+// Switching to WAL needs a moment of exclusive access and SQLite does not wait for it (the busy
+// timeout does not apply), so a process opening the file while another one does retries briefly.
+// WAL is a property of the file: once any process switched it, the others find it already set.
+function enableWal (db: BetterSqlite3.Database): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS
+  const pause = new Int32Array(new SharedArrayBuffer(4))
+  for (;;) {
+    try {
+      if (db.pragma('journal_mode', { simple: true }) === 'wal') return
+      db.pragma('journal_mode = WAL')
+      return
+    } catch (err) {
+      if (!isBusy(err) || Date.now() >= deadline) throw err
+      Atomics.wait(pause, 0, 0, WAL_RETRY_PAUSE_MS)
+    }
+  }
+}
+
+function parseJson<T> (text: string | null): T | undefined {
+  return text === null ? undefined : JSON.parse(text) as T
+}
+
+/**
+ * A cache store on SQLite (better-sqlite3): WAL mode, prepared statements, writes in immediate
+ * transactions, so several processes can read and write one database file at once.
+ * `get` returns the body as a Buffer.
+ * @example
+ * const store = new SqliteCacheStore({ location: './http-cache.db', maxCount: 10_000 })
+ * const agent = new Agent().compose(interceptors.cache({ store }))
+ * // later
+ * store.close()
+ */
+export class SqliteCacheStore implements CacheStore {
+  readonly #db: BetterSqlite3.Database
+  readonly #maxCount: number
+  readonly #maxEntrySize: number
+  readonly #select: BetterSqlite3.Statement<[string, string, number], Row>
+  readonly #selectForUpdate: BetterSqlite3.Statement<[string, string], { id: number, vary: string | null }>
+  readonly #insert: BetterSqlite3.Statement<unknown[]>
+  readonly #update: BetterSqlite3.Statement<unknown[]>
+  readonly #deleteById: BetterSqlite3.Statement<[number]>
+  readonly #deleteByUrl: BetterSqlite3.Statement<[string]>
+  readonly #deleteExpired: BetterSqlite3.Statement<[number]>
+  readonly #count: BetterSqlite3.Statement<[], { n: number }>
+  readonly #deleteOldest: BetterSqlite3.Statement<[number]>
+  readonly #write: (url: string, key: CacheKey, value: CacheValue, body: Buffer | null) => void
+
+  constructor (options: SqliteCacheStoreOptions = {}) {
+    if (typeof options !== 'object' || options === null) {
+      throw new TypeError(`SqliteCacheStore: options must be an object, got ${describeValue(options)}`)
+    }
+    const location = options.location ?? ':memory:'
+    if (typeof location !== 'string' || location === '') {
+      throw new TypeError(`SqliteCacheStore: location must be a non-empty string, got ${describeValue(location)}`)
+    }
+    this.#maxCount = options.maxCount === Infinity ? Infinity : assertNonNegativeInteger('SqliteCacheStore', 'maxCount', options.maxCount, Infinity)
+    this.#maxEntrySize = assertNonNegativeInteger('SqliteCacheStore', 'maxEntrySize', options.maxEntrySize, SQLITE_STORE_MAX_ENTRY_SIZE)
+    if (this.#maxEntrySize > SQLITE_STORE_MAX_ENTRY_SIZE) {
+      throw new TypeError(`SqliteCacheStore: maxEntrySize must be at most ${SQLITE_STORE_MAX_ENTRY_SIZE} (2 GB), got ${this.#maxEntrySize}`)
+    }
+
+    const Database = loadDriver()
+    this.#db = new Database(location, { timeout: BUSY_TIMEOUT_MS })
+    try {
+      if (location !== ':memory:') {
+        enableWal(this.#db)
+        // Durable at each WAL checkpoint; losing the last writes of a cache on power loss is harmless.
+        this.#db.pragma('synchronous = NORMAL')
+      }
+      this.#db.exec(`
+        CREATE TABLE IF NOT EXISTS ${TABLE} (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          url TEXT NOT NULL,
+          method TEXT NOT NULL,
+          body BLOB NULL,
+          deleteAt INTEGER NOT NULL,
+          statusCode INTEGER NOT NULL,
+          statusMessage TEXT NOT NULL,
+          headers TEXT NOT NULL,
+          etag TEXT NULL,
+          cacheControlDirectives TEXT NULL,
+          vary TEXT NULL,
+          cachedAt INTEGER NOT NULL,
+          staleAt INTEGER NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS ${TABLE}_lookup ON ${TABLE}(url, method, deleteAt);
+        CREATE INDEX IF NOT EXISTS ${TABLE}_expiry ON ${TABLE}(deleteAt);
+      `)
+    } catch (err) {
+      this.#db.close()
+      throw err
+    }
+
+    const columns = 'body, deleteAt, statusCode, statusMessage, headers, etag, cacheControlDirectives, vary, cachedAt, staleAt'
+    this.#select = this.#db.prepare(`SELECT id, ${columns} FROM ${TABLE} WHERE url = ? AND method = ? AND deleteAt > ? ORDER BY id DESC`)
+    this.#selectForUpdate = this.#db.prepare(`SELECT id, vary FROM ${TABLE} WHERE url = ? AND method = ? ORDER BY id DESC`)
+    this.#insert = this.#db.prepare(`INSERT INTO ${TABLE} (url, method, ${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+    this.#update = this.#db.prepare(`UPDATE ${TABLE} SET ${columns.split(', ').map((c) => `${c} = ?`).join(', ')} WHERE id = ?`)
+    this.#deleteById = this.#db.prepare(`DELETE FROM ${TABLE} WHERE id = ?`)
+    this.#deleteByUrl = this.#db.prepare(`DELETE FROM ${TABLE} WHERE url = ?`)
+    this.#deleteExpired = this.#db.prepare(`DELETE FROM ${TABLE} WHERE deleteAt <= ?`)
+    this.#count = this.#db.prepare(`SELECT COUNT(*) AS n FROM ${TABLE}`)
+    this.#deleteOldest = this.#db.prepare(`DELETE FROM ${TABLE} WHERE id IN (SELECT id FROM ${TABLE} ORDER BY id ASC LIMIT ?)`)
+
+    const write = this.#db.transaction((url: string, key: CacheKey, value: CacheValue, body: Buffer | null) => {
+      const fields = [
+        body, value.deleteAt, value.statusCode, value.statusMessage, JSON.stringify(value.headers),
+        value.etag ?? null, value.cacheControlDirectives === undefined ? null : JSON.stringify(value.cacheControlDirectives),
+        value.vary === undefined ? null : JSON.stringify(value.vary), value.cachedAt, value.staleAt
+      ]
+      // The rows this key would select are the ones being replaced; keep one, drop the rest.
+      let kept: number | undefined
+      for (const row of this.#selectForUpdate.all(url, key.method)) {
+        if (!varyMatches(parseJson(row.vary), key.headers)) continue
+        if (kept === undefined) kept = row.id
+        else this.#deleteById.run(row.id)
+      }
+      if (kept !== undefined) {
+        this.#update.run(...fields, kept)
+        return
+      }
+      this.#insert.run(url, key.method, ...fields)
+      this.#deleteExpired.run(Date.now())
+      if (this.#maxCount !== Infinity) {
+        const excess = this.#count.get()!.n - this.#maxCount
+        if (excess > 0) this.#deleteOldest.run(excess)
+      }
+    })
+    // IMMEDIATE takes the write lock up front; a deferred transaction that upgrades from read to
+    // write could fail at once with SQLITE_BUSY when another process writes in between.
+    this.#write = (url, key, value, body) => write.immediate(url, key, value, body)
+  }
+
+  /** Number of responses currently stored in the database. */
+  get size (): number {
+    return this.#count.get()!.n
+  }
+
+  /** Closes the database connection; the store cannot be used afterwards. */
+  close (): void {
+    this.#db.close()
+  }
+
+  /** The newest stored response with the key's method whose Vary is satisfied and `deleteAt` is in the future. */
+  get (key: CacheKey): GetResult | undefined {
+    assertKey('SqliteCacheStore.get()', key)
+    for (const row of this.#select.all(urlOf(key), key.method, Date.now())) {
+      const vary = parseJson<Record<string, string | string[] | null>>(row.vary)
+      if (!varyMatches(vary, key.headers)) continue
+      return {
+        statusCode: row.statusCode,
+        statusMessage: row.statusMessage,
+        headers: JSON.parse(row.headers) as Record<string, string | string[]>,
+        vary,
+        etag: row.etag ?? undefined,
+        cacheControlDirectives: parseJson(row.cacheControlDirectives),
+        cachedAt: row.cachedAt,
+        staleAt: row.staleAt,
+        deleteAt: row.deleteAt,
+        body: row.body ?? Buffer.alloc(0)
+      }
+    }
+    return undefined
+  }
+
+  /**
+   * Stores a response directly. Nothing is stored when the body exceeds `maxEntrySize`; an entry
+   * the key selects is overwritten, otherwise a row is added and the oldest pruned past `maxCount`.
+   */
+  set (key: CacheKey, value: SqliteStoreValue): void {
+    assertKey('SqliteCacheStore.set()', key)
+    if (typeof value !== 'object' || value === null) {
+      throw new TypeError(`SqliteCacheStore.set(): value must be an object, got ${describeValue(value)}`)
+    }
+    const body = Array.isArray(value.body) ? Buffer.concat(value.body) : value.body ?? null
+    if (body !== null && body.length > this.#maxEntrySize) return
+    if (value.deleteAt <= Date.now()) return
+    this.#write(urlOf(key), key, value, body)
+  }
+
+  /** A stream that buffers the body and commits it with {@link SqliteCacheStore.set} when it finishes. */
+  createWriteStream (key: CacheKey, value: CacheValue): Writable {
+    assertKey('SqliteCacheStore.createWriteStream()', key)
+    if (typeof value !== 'object' || value === null) {
+      throw new TypeError(`SqliteCacheStore.createWriteStream(): value must be an object, got ${describeValue(value)}`)
+    }
+    // Copied now, so later changes by the caller cannot alter what gets stored.
+    const snapshot: CacheKey = { origin: key.origin, method: key.method, path: key.path, headers: key.headers === undefined ? undefined : structuredClone(key.headers) }
+    const meta = structuredClone(value)
+    const chunks: Buffer[] = []
+    let bytes = 0
+    const maxEntrySize = this.#maxEntrySize
+    const stream = new Writable({
+      write (chunk: Buffer | string, encoding, callback) {
+        const buffer = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk
+        bytes += buffer.length
+        if (bytes > maxEntrySize) {
+          stream.destroy()
+          callback()
+          return
+        }
+        chunks.push(buffer)
+        callback()
+      },
+      final: (callback) => {
+        try {
+          this.set(snapshot, { ...meta, body: chunks.length === 0 ? null : Buffer.concat(chunks, bytes) })
+          callback()
+        } catch (err) {
+          callback(err as Error)
+        }
+      }
+    })
+    return stream
+  }
+
+  /** Removes every response stored for the URL of the key's origin and path. */
+  delete (key: CacheKey): void {
+    assertKey('SqliteCacheStore.delete()', key)
+    this.#deleteByUrl.run(urlOf(key))
+  }
+}
