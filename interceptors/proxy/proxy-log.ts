@@ -1,0 +1,43 @@
+/**
+ * What the proxy interceptor tells the outside world: one debug line per routing decision
+ * and tunnel (`NODE_DEBUG=conduit:proxy`), and a diagnostics channel event per tunnel.
+ * Nothing here ever receives credentials: proxies are named by their label (`scheme//host:port`).
+ * @module
+ */
+
+import { debuglog } from 'node:util'
+import diagnosticsChannel from 'node:diagnostics_channel'
+import type { Duplex } from 'node:stream'
+
+/** Debug namespace of the proxy interceptor. */
+export const PROXY_DEBUG_NAMESPACE = 'conduit:proxy'
+
+/** Name of the diagnostics channel published once per established tunnel. */
+export const PROXY_CONNECTED_CHANNEL = 'conduit:proxy:connected'
+
+/** Payload of a {@link PROXY_CONNECTED_CHANNEL} event. */
+export interface ProxyConnectedMessage {
+  /** The tunnel socket (before TLS to the target, when the target is `https:`). */
+  socket: Duplex
+  /** The proxy, as `scheme//host:port` (never with credentials). */
+  proxy: string
+  /** The tunnel's far end, `host:port`. */
+  target: string
+  /** How the tunnel was made: an HTTP `CONNECT`, or a SOCKS4/5 handshake. */
+  via: 'connect' | 'socks4' | 'socks5'
+}
+
+let log: ReturnType<typeof debuglog> | undefined
+const connectedChannel = diagnosticsChannel.channel(PROXY_CONNECTED_CHANNEL)
+
+/** Writes one line under `conduit:proxy`; the namespace is looked up on first use, as the runtime expects. */
+export function proxyDebug (message: string): void {
+  log ??= debuglog(PROXY_DEBUG_NAMESPACE)
+  if (log.enabled) log('%s', message)
+}
+
+/** Publishes a tunnel on the diagnostics channel and logs it. */
+export function publishTunnel (message: ProxyConnectedMessage): void {
+  proxyDebug(`tunnel to ${message.target} established through ${message.proxy} (${message.via})`)
+  if (connectedChannel.hasSubscribers) connectedChannel.publish(message)
+}

@@ -1,0 +1,210 @@
+/**
+ * Proxy options: what callers may pass, and the validated form the proxy interceptor works with.
+ * Validation happens once, at construction, so a bad option throws before any request is sent.
+ * @module
+ */
+
+import type { ConnectionOptions } from 'node:tls'
+import type { Dispatcher } from '../../src/dispatcher/dispatcher.js'
+import { InvalidArgumentError } from '../../src/errors.js'
+import { normalizeHeaders } from '../../src/request-headers.js'
+import { proxyAuthorization } from './proxy-auth.js'
+
+/** TLS options for one side of a proxied connection (the proxy itself, or the target through a tunnel). */
+export type ProxyTlsOptions = ConnectionOptions
+
+/** Builds the dispatcher that talks to the proxy itself (used for `CONNECT` and absolute-form requests). */
+export type ProxyClientFactory = (origin: URL, opts: { connect?: ProxyTlsOptions | undefined }) => Dispatcher
+
+/** The proxy-specific options; the presets add the agent options beside them. */
+export interface ProxyOptions {
+  /** URI of the proxy: `http:`, `https:`, `socks:`, `socks5:`, `socks5h:`, `socks4:` or `socks4a:`. */
+  uri?: string | URL | undefined
+  /**
+   * Complete `proxy-authorization` value sent to the proxy, e.g. `Bearer <key>`.
+   * Takes precedence over `auth` and over credentials in the URI.
+   */
+  token?: string | undefined
+  /**
+   * Base64 of `user:password`, sent as `Basic` to the proxy. Cannot be combined with `token`.
+   * @deprecated Use `token`.
+   */
+  auth?: string | undefined
+  /**
+   * Extra headers for the proxy: on the `CONNECT` request when tunnelling, on every request otherwise.
+   * @defaultValue `{}`
+   */
+  headers?: Record<string, string | string[]> | undefined
+  /** TLS options for the connection to the target through a tunnel (e.g. `ca`, `servername`). */
+  requestTls?: ProxyTlsOptions | undefined
+  /** TLS options for the connection to an `https:` proxy. */
+  proxyTls?: ProxyTlsOptions | undefined
+  /**
+   * Builds the dispatcher used to talk to the proxy itself.
+   * @defaultValue a `Pool` for the proxy origin
+   */
+  clientFactory?: ProxyClientFactory | undefined
+  /**
+   * `true` tunnels plain `http:` targets through `CONNECT` too, instead of absolute-form requests.
+   * @defaultValue unset: tunnel `https:` targets only
+   */
+  proxyTunnel?: boolean | undefined
+}
+
+/** SOCKS details of a `socks*:` proxy URI. */
+export interface SocksSettings {
+  /** SOCKS protocol version. */
+  version: 4 | 5
+  /** True when the proxy resolves target names (`socks5h:`, `socks4a:`, `socks:`). */
+  remoteDns: boolean
+  /** User name (SOCKS5 username/password auth, or the SOCKS4 user id), URL-decoded. */
+  userId: string | undefined
+  /** Password for SOCKS5 username/password auth, URL-decoded. */
+  password: string | undefined
+}
+
+/** A proxy after validation: everything needed to route a request through it. */
+export interface ResolvedProxy {
+  /** The proxy URL without credentials. */
+  url: URL
+  /** `protocol//host` of the proxy, safe to log (never carries credentials). */
+  label: string
+  /** Port of the proxy, with the scheme's default filled in. */
+  port: number
+  /** SOCKS details, or null for an HTTP(S) proxy. */
+  socks: SocksSettings | null
+  /** Headers sent to an HTTP(S) proxy, including the derived `proxy-authorization`. */
+  headers: Record<string, string | string[]>
+  requestTls: ProxyTlsOptions | undefined
+  proxyTls: ProxyTlsOptions | undefined
+  clientFactory: ProxyClientFactory | undefined
+  proxyTunnel: boolean
+}
+
+/** Option names that configure the proxy; every other option belongs to the tunnel agent. */
+export const PROXY_OPTION_KEYS: readonly string[] = [
+  'uri', 'token', 'auth', 'headers', 'requestTls', 'proxyTls', 'clientFactory', 'proxyTunnel',
+  'httpProxy', 'httpsProxy', 'noProxy', 'connect'
+]
+
+/** Default port of each supported proxy scheme. */
+const DEFAULT_PORTS: Readonly<Record<string, number>> = {
+  'http:': 80,
+  'https:': 443,
+  'socks:': 1080,
+  'socks4:': 1080,
+  'socks4a:': 1080,
+  'socks5:': 1080,
+  'socks5h:': 1080
+}
+
+/** SOCKS scheme -> version and where names are resolved (`h` / `a`: at the proxy, as curl does). */
+const SOCKS_SCHEMES: Readonly<Record<string, { version: 4 | 5, remoteDns: boolean }>> = {
+  'socks:': { version: 5, remoteDns: true },
+  'socks5:': { version: 5, remoteDns: false },
+  'socks5h:': { version: 5, remoteDns: true },
+  'socks4:': { version: 4, remoteDns: false },
+  'socks4a:': { version: 4, remoteDns: true }
+}
+
+/** The common proxy schemes (`socks:`...`socks4a:`) this module accepts. */
+export const PROXY_SCHEMES: readonly string[] = Object.keys(DEFAULT_PORTS)
+
+/** Hides `user:password@` in a URI string that could not be parsed, so an error message never leaks it. */
+function redact (uri: string): string {
+  return uri.replace(/\/\/[^/@]*@/, '//***@')
+}
+
+function describe (value: unknown): string {
+  if (value === null) return 'null'
+  if (typeof value === 'string') return JSON.stringify(value)
+  return typeof value
+}
+
+/** Parses a proxy URI, naming the bad value (credentials hidden) when it is not a usable URL. */
+export function parseProxyUri (uri: unknown, where: string): URL {
+  if (uri instanceof URL) return new URL(uri.href)
+  if (typeof uri !== 'string' || uri === '') {
+    throw new InvalidArgumentError(`${where}: uri is required (a proxy URL string or URL), got ${describe(uri)}`)
+  }
+  let url: URL
+  try {
+    url = new URL(uri)
+  } catch (cause) {
+    throw new InvalidArgumentError(`${where}: uri must be a valid URL, got ${JSON.stringify(redact(uri))}`, { cause })
+  }
+  if (!(url.protocol in DEFAULT_PORTS)) {
+    throw new InvalidArgumentError(`${where}: uri protocol must be one of ${PROXY_SCHEMES.join(', ')}, got ${JSON.stringify(url.protocol)}`)
+  }
+  if (url.hostname === '') {
+    throw new InvalidArgumentError(`${where}: uri must name a host, got ${JSON.stringify(redact(uri))}`)
+  }
+  return url
+}
+
+function optionalString (value: unknown, name: string, where: string): string | undefined {
+  if (value === undefined || value === null) return undefined
+  if (typeof value !== 'string') throw new InvalidArgumentError(`${where}: ${name} must be a string, got ${describe(value)}`)
+  return value
+}
+
+function decode (part: string, name: string, where: string): string {
+  try {
+    return decodeURIComponent(part)
+  } catch (cause) {
+    throw new InvalidArgumentError(`${where}: the ${name} in the proxy uri is not valid percent-encoding`, { cause })
+  }
+}
+
+/**
+ * Validates the options common to every proxy URI and resolves one URI with them.
+ * Throws {@link InvalidArgumentError} naming the bad value.
+ */
+export function resolveProxy (uri: unknown, options: ProxyOptions, where = 'proxy()'): ResolvedProxy {
+  const url = parseProxyUri(uri, where)
+  const token = optionalString(options.token, 'token', where)
+  const auth = optionalString(options.auth, 'auth', where)
+  if (token !== undefined && auth !== undefined) {
+    throw new InvalidArgumentError(`${where}: auth cannot be combined with token; use token alone`)
+  }
+  const { clientFactory, proxyTunnel, requestTls, proxyTls } = options
+  if (clientFactory !== undefined && typeof clientFactory !== 'function') {
+    throw new InvalidArgumentError(`${where}: clientFactory must be a function, got ${describe(clientFactory)}`)
+  }
+  if (proxyTunnel !== undefined && typeof proxyTunnel !== 'boolean') {
+    throw new InvalidArgumentError(`${where}: proxyTunnel must be a boolean, got ${describe(proxyTunnel)}`)
+  }
+  for (const [name, value] of [['requestTls', requestTls], ['proxyTls', proxyTls]] as const) {
+    if (value !== undefined && (typeof value !== 'object' || value === null)) {
+      throw new InvalidArgumentError(`${where}: ${name} must be an object of TLS options, got ${describe(value)}`)
+    }
+  }
+  if (options.headers !== undefined && options.headers !== null && typeof options.headers !== 'object') {
+    throw new InvalidArgumentError(`${where}: headers must be an object, got ${describe(options.headers)}`)
+  }
+
+  const username = decode(url.username, 'user name', where)
+  const password = decode(url.password, 'password', where)
+  url.username = ''
+  url.password = ''
+  const socksScheme = SOCKS_SCHEMES[url.protocol]
+  const socks: SocksSettings | null = socksScheme === undefined
+    ? null
+    : { ...socksScheme, userId: username || undefined, password: password || undefined }
+
+  const headers = normalizeHeaders(options.headers)
+  const authorization = proxyAuthorization({ token, auth, username, password })
+  if (authorization !== undefined) headers['proxy-authorization'] = authorization
+
+  return {
+    url,
+    label: `${url.protocol}//${url.host}`,
+    port: url.port === '' ? DEFAULT_PORTS[url.protocol] as number : Number(url.port),
+    socks,
+    headers,
+    requestTls,
+    proxyTls,
+    clientFactory,
+    proxyTunnel: proxyTunnel === true
+  }
+}

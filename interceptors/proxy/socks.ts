@@ -1,0 +1,68 @@
+/**
+ * SOCKS tunnels through the `socks` package: SOCKS5 (RFC 1928) with username/password auth
+ * (RFC 1929), and SOCKS4/4a. `socks5:`/`socks4:` resolve the target name here, `socks5h:`/`socks4a:`
+ * (and `socks:`) let the proxy resolve it, as curl does.
+ * @module
+ */
+
+import { lookup } from 'node:dns'
+import { isIP } from 'node:net'
+import type { Socket } from 'node:net'
+import { SocksClient } from 'socks'
+import { ProxyConnectionError } from '../../src/errors.js'
+import type { ResolvedProxy, SocksSettings } from './proxy-options.js'
+import { authority, bareHost } from './target-tls.js'
+import type { TunnelTarget } from './target-tls.js'
+
+/** How long the SOCKS handshake may take when the agent sets no `connectTimeout`. */
+export const DEFAULT_SOCKS_TIMEOUT_MS = 10_000
+
+function resolveTarget (host: string, socks: SocksSettings, callback: (err: Error | null, host?: string) => void): void {
+  if (socks.remoteDns || isIP(host) !== 0) {
+    callback(null, host)
+    return
+  }
+  // SOCKS4 can only carry an IPv4 address.
+  lookup(host, { family: socks.version === 4 ? 4 : 0 }, (err, address) => {
+    callback(err, address)
+  })
+}
+
+/**
+ * Opens a tunnel to `target` through a SOCKS proxy. Failures come back as
+ * {@link ProxyConnectionError} whose message carries the proxy's SOCKS reply; the credentials
+ * the `socks` package keeps on its own errors are not passed on.
+ */
+export function openSocksTunnel (
+  proxy: ResolvedProxy,
+  target: TunnelTarget,
+  timeoutMs: number,
+  callback: (err: Error | null, socket?: Socket) => void
+): void {
+  const socks = proxy.socks as SocksSettings
+  const label = authority(target)
+  const refused = (reason: string): ProxyConnectionError =>
+    new ProxyConnectionError(`SOCKS${socks.version} proxy ${proxy.label} refused CONNECT to ${label}: ${reason}`)
+
+  resolveTarget(bareHost(target.hostname), socks, (lookupError, host) => {
+    if (lookupError !== null || host === undefined) {
+      callback(refused(`could not resolve ${target.hostname}: ${lookupError?.message ?? 'no address'}`))
+      return
+    }
+    SocksClient.createConnection({
+      command: 'connect',
+      timeout: timeoutMs,
+      destination: { host, port: target.port },
+      proxy: {
+        host: bareHost(proxy.url.hostname),
+        port: proxy.port,
+        type: socks.version,
+        ...(socks.userId === undefined ? {} : { userId: socks.userId }),
+        ...(socks.password === undefined ? {} : { password: socks.password })
+      }
+    }).then(
+      ({ socket }) => callback(null, socket),
+      (err: Error) => callback(refused(err.message))
+    )
+  })
+}
