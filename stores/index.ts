@@ -6,5 +6,7 @@
 export type { CacheKey, CacheValue, GetResult, CacheStore, CacheControlDirectives } from '../src/cache-store.js'
 export { MemoryCacheStore } from './memory-cache-store.js'
 export type { MemoryCacheStoreOptions, MaxSizeExceededInfo } from './memory-cache-store.js'
+export { RedisCacheStore } from './redis-cache-store.js'
+export type { RedisCacheStoreOptions, RedisMemoryTierOptions } from './redis-cache-store.js'
 export { SqliteCacheStore } from './sqlite-cache-store.js'
 export type { SqliteCacheStoreOptions, SqliteStoreValue } from './sqlite-cache-store.js'

@@ -1,0 +1,323 @@
+/**
+ * {@link RedisCacheStore}: one HTTP cache shared by every process and host that points at the same
+ * Redis (or Valkey), with an optional coherent in-process tier in front and invalidation by tag.
+ * @module
+ */
+
+import { randomBytes } from 'node:crypto'
+import { debuglog } from 'node:util'
+import type { Writable } from 'node:stream'
+import type { Redis } from 'ioredis'
+import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/cache-store.js'
+import { assertKey, describeValue } from './store-arguments.js'
+import { varyMatches } from './vary-match.js'
+import { decodeMeta, encodeMeta, parseTags } from './redis/entry-codec.js'
+import type { StoredMeta } from './redis/entry-codec.js'
+import { FailOpen } from './redis/fail-open.js'
+import { bodyField, keyLayout, metaField, metaFieldPrefix, tagKey, urlKey, variantSuffix } from './redis/key-layout.js'
+import type { KeyLayout } from './redis/key-layout.js'
+import { loadIoredis } from './redis/load-ioredis.js'
+import { MemoryTier } from './redis/memory-tier.js'
+import type { ReadTicket, TierVariant } from './redis/memory-tier.js'
+import { FAIL_FAST_CLIENT_OPTIONS, resolveOptions } from './redis/options.js'
+import type { RedisCacheStoreOptions, ResolvedOptions } from './redis/options.js'
+import { DELETE_TAGS_SCRIPT, READ_SCRIPT, WRITE_SCRIPT, runScript } from './redis/scripts.js'
+import { Tracking } from './redis/tracking.js'
+import { RedisWriteStream } from './redis/write-stream.js'
+
+export type { RedisCacheStoreOptions } from './redis/options.js'
+export type { RedisMemoryTierOptions } from './redis/memory-tier.js'
+
+const log = debuglog('conduit:cache')
+
+function assertValue (value: unknown): asserts value is CacheValue {
+  const v = value as Record<string, unknown> | null
+  if (typeof value !== 'object' || v === null) {
+    throw new TypeError(`RedisCacheStore.createWriteStream: value must be an object, got ${describeValue(value)}`)
+  }
+  for (const field of ['statusCode', 'cachedAt', 'staleAt', 'deleteAt']) {
+    if (typeof v[field] !== 'number' || !Number.isFinite(v[field])) {
+      throw new TypeError(`RedisCacheStore.createWriteStream: value.${field} must be a finite number, got ${describeValue(v[field])}`)
+    }
+  }
+  if (typeof v.headers !== 'object' || v.headers === null) {
+    throw new TypeError(`RedisCacheStore.createWriteStream: value.headers must be an object, got ${describeValue(v.headers)}`)
+  }
+}
+
+function toResult (meta: StoredMeta, body: Buffer): GetResult {
+  // The metadata object may be held by the memory tier: hand out copies the caller may change.
+  return { ...meta.value, headers: { ...meta.value.headers }, body }
+}
+
+/** The live variant answering `key`, newest first when several could. */
+function pick<T extends { meta: StoredMeta }> (variants: T[], key: CacheKey, now: number): T | undefined {
+  let best: T | undefined
+  for (const v of variants) {
+    const value = v.meta.value
+    if (value.deleteAt <= now || !varyMatches(value.vary, key.headers)) continue
+    if (best === undefined || value.cachedAt > best.meta.value.cachedAt) best = v
+  }
+  return best
+}
+
+/**
+ * A cache store on Redis (or Valkey), shared by every process that uses the same server and
+ * `keyPrefix`: a response cached by one instance of a service is a hit in all the others.
+ *
+ * - Layout: one hash per URL holding every variant (method and `Vary` values), written by a Lua
+ *   script so metadata and body appear together; the hash expires in Redis when its last variant
+ *   reaches `deleteAt`, so there is no sweeper. `delete` removes all variants with one `DEL`.
+ * - Memory tier (on by default): hits are served from process memory. Coherence across hosts
+ *   uses Redis client-side caching in broadcast mode, redirected to a second connection
+ *   subscribed to `__redis__:invalidate`: it needs no server configuration (keyspace
+ *   notifications need `notify-keyspace-events`, often locked on managed Redis) and reports
+ *   expiry, eviction and flushes too. While tracking is not confirmed, the tier is bypassed.
+ * - Tags: responses carrying the `tagsHeader` header are indexed; {@link deleteTags} removes them
+ *   for every host.
+ * - Fails open: while Redis is down or slow, `get` answers "miss" within `timeoutMs`,
+ *   `createWriteStream` drops the entry, errors go to `errorCallback`, and ioredis reconnects by
+ *   itself; hits resume when Redis is back.
+ *
+ * Built on ioredis (optional dependency): Redis and Valkey, Sentinel, TLS, automatic reconnection,
+ * binary-safe replies and a per-command offline-queue switch, which failing open relies on.
+ * Targets a standalone server or primary; Redis Cluster is not supported (tag invalidation
+ * touches keys of many slots in one script).
+ *
+ * @example
+ * ```ts
+ * import { Agent, interceptors, cacheStores } from 'conduit'
+ *
+ * const store = new cacheStores.RedisCacheStore({ clientOptions: 'redis://127.0.0.1:6379' })
+ * const agent = new Agent().compose(interceptors.cache({ store }))
+ * // later, on any host: drop everything the origin tagged "product-42"
+ * await store.deleteTags(['product-42'])
+ * ```
+ */
+export class RedisCacheStore implements CacheStore {
+  #options: ResolvedOptions
+  #layout: KeyLayout
+  #client: Redis
+  #ownsClient: boolean
+  #subscriber: Redis | undefined
+  #tier: MemoryTier | undefined
+  #tracking: Tracking | undefined
+  #failOpen: FailOpen
+  #closed = false
+  /** Pending until the first 'ready'; undefined afterwards (outages then fail fast). */
+  #firstConnection: Promise<void> | undefined
+  #outageReported = false
+  #onConnectionError = (err: Error): void => {
+    if (this.#outageReported || this.#closed) return
+    this.#outageReported = true
+    this.#report(err)
+  }
+
+  #onReady = (): void => {
+    this.#outageReported = false
+  }
+
+  /** Throws a `TypeError` naming a bad option, or a `NotSupportedError` when ioredis is missing. */
+  constructor (options?: RedisCacheStoreOptions) {
+    const o = this.#options = resolveOptions(options)
+    this.#layout = keyLayout(o.keyPrefix)
+    if (o.client !== undefined) {
+      this.#client = o.client
+      this.#ownsClient = false
+    } else {
+      const Redis = loadIoredis()
+      const given = o.clientOptions
+      this.#client = typeof given === 'string'
+        ? new Redis(given, { ...FAIL_FAST_CLIENT_OPTIONS, host: undefined, port: undefined })
+        : new Redis({ ...FAIL_FAST_CLIENT_OPTIONS, ...given })
+      this.#ownsClient = true
+    }
+    this.#client.on('error', this.#onConnectionError)
+    this.#client.on('ready', this.#onReady)
+    if (this.#client.status !== 'ready') {
+      const first = new Promise<void>((resolve) => this.#client.once('ready', () => {
+        this.#firstConnection = undefined
+        resolve()
+      }))
+      // Waiters are all bounded by their own deadline; an abandoned promise holds nothing open.
+      this.#firstConnection = first
+    }
+    this.#failOpen = new FailOpen({
+      timeoutMs: o.timeoutMs,
+      pauseMs: o.pauseAfterTimeoutMs,
+      ready: () => this.#client.status === 'ready',
+      firstConnection: () => this.#firstConnection,
+      now: o.now,
+      report: (err) => this.#report(err)
+    })
+    if (o.tier !== undefined) {
+      const tier = this.#tier = new MemoryTier(o.tier.maxCount, o.tier.maxSize)
+      const subscriber = this.#subscriber = this.#client.duplicate({ autoResubscribe: false, enableOfflineQueue: true, lazyConnect: false })
+      subscriber.on('error', this.#onConnectionError)
+      this.#tracking = new Tracking(this.#client, subscriber, this.#layout.urlPrefix, tier, (err) => this.#report(err))
+    }
+  }
+
+  #report (err: Error): void {
+    const callback = this.#options.errorCallback
+    if (callback === undefined) {
+      log('redis store error: %s', err.message)
+      return
+    }
+    try {
+      callback(err)
+    } catch (callbackError) {
+      // A throwing callback must not break the cache; keep a trace of it.
+      log('redis store errorCallback threw: %s', (callbackError as Error).message)
+    }
+  }
+
+  /** True while the memory tier serves hits, i.e. while invalidations from Redis are confirmed. */
+  get memoryTierActive (): boolean {
+    return this.#tier?.active ?? false
+  }
+
+  /**
+   * The stored response for `key`: synchronously from the memory tier when it holds the URL,
+   * otherwise a promise. `undefined` on a miss, an expired entry, or while Redis is unreachable.
+   */
+  get (key: CacheKey): GetResult | undefined | Promise<GetResult | undefined> {
+    assertKey('RedisCacheStore.get', key)
+    if (this.#closed) return undefined
+    const k = urlKey(this.#layout, key.origin, key.path)
+    const now = this.#options.now()
+    const held = this.#tier?.lookup(k, key.method)
+    if (held !== undefined) {
+      const variant = pick(held, key, now)
+      if (variant === undefined) return undefined
+      if (variant.body !== undefined) return toResult(variant.meta, variant.body)
+      return this.#readBody(k, key, variant.meta)
+    }
+    return this.#read(k, key)
+  }
+
+  #ticket (k: string): ReadTicket | undefined {
+    return this.#tier?.active === true ? this.#tier.begin(k) : undefined
+  }
+
+  #decode (suffix: string, stored: Buffer): StoredMeta | undefined {
+    try {
+      return decodeMeta(suffix, stored.toString())
+    } catch (err) {
+      this.#report(err as Error)
+      return undefined
+    }
+  }
+
+  async #read (k: string, key: CacheKey): Promise<GetResult | undefined> {
+    const ticket = this.#ticket(k)
+    const reply = await this.#failOpen.run('get', () =>
+      runScript(this.#client, READ_SCRIPT, [k], [metaFieldPrefix(key.method)], true)) as Array<Buffer | null> | undefined
+    if (reply === undefined) {
+      if (ticket !== undefined) this.#tier?.release(ticket)
+      return undefined
+    }
+    const variants: TierVariant[] = []
+    const single = reply.length === 3
+    for (let i = 1; i + 1 < reply.length; i += 2) {
+      const meta = this.#decode(String(reply[i]), reply[i + 1] as Buffer)
+      if (meta !== undefined) variants.push({ meta, body: single ? (reply[0] ?? undefined) : undefined })
+    }
+    if (ticket !== undefined) this.#tier?.commit(ticket, key.method, variants)
+    const variant = pick(variants, key, this.#options.now())
+    if (variant === undefined) return undefined
+    if (variant.body !== undefined) return toResult(variant.meta, variant.body)
+    return this.#readBody(k, key, variant.meta)
+  }
+
+  /** Second round trip when a method has several variants: metadata and body re-read together. */
+  async #readBody (k: string, key: CacheKey, chosen: StoredMeta): Promise<GetResult | undefined> {
+    const ticket = this.#ticket(k)
+    const reply = await this.#failOpen.run('get', () =>
+      this.#client.hmgetBuffer(k, metaField(chosen.suffix), bodyField(chosen.suffix)))
+    const [stored, body] = reply ?? []
+    const meta = stored == null ? undefined : this.#decode(chosen.suffix, stored)
+    if (meta === undefined || body == null) {
+      if (ticket !== undefined) this.#tier?.release(ticket)
+      return undefined
+    }
+    if (ticket !== undefined) this.#tier?.commitBody(ticket, key.method, meta, body)
+    // Same suffix means same method and Vary values, so the re-read variant still answers the key.
+    if (meta.value.deleteAt <= this.#options.now()) return undefined
+    return toResult(meta, body)
+  }
+
+  /**
+   * A stream for the response body; the entry is written to Redis when it finishes. `undefined`
+   * when the response cannot be stored: `deleteAt` already passed, or Redis is unreachable.
+   */
+  createWriteStream (key: CacheKey, value: CacheValue): Writable | undefined {
+    assertKey('RedisCacheStore.createWriteStream', key)
+    assertValue(value)
+    if (this.#closed || !this.#failOpen.available) return undefined
+    if (value.deleteAt <= this.#options.now()) return undefined
+    const k = urlKey(this.#layout, key.origin, key.path)
+    const suffix = variantSuffix(key.method, value.vary ?? undefined)
+    const writeId = randomBytes(6).toString('hex')
+    // Encoded now, so changes the caller makes to `value` afterwards do not reach the cache.
+    const meta = encodeMeta(value, writeId)
+    const tags = parseTags(value.headers, this.#options.tagsHeader)
+    const deleteAt = value.deleteAt
+    return new RedisWriteStream(this.#options.maxEntrySize, async (body) => {
+      const now = this.#options.now()
+      const ttl = Math.ceil(deleteAt - now)
+      if (this.#closed || ttl <= 0) return
+      const tagKeys = tags.map((tag) => tagKey(this.#layout, tag))
+      const member = `${suffix}\n${writeId}\n${k}`
+      await this.#failOpen.run('write', () =>
+        runScript(this.#client, WRITE_SCRIPT, [k, ...tagKeys], [suffix, meta, body, ttl, Math.floor(now), member], false))
+      this.#tier?.invalidate(k)
+    })
+  }
+
+  /** Removes every response stored for the key's origin and path (all methods and variants). */
+  async delete (key: CacheKey): Promise<void> {
+    assertKey('RedisCacheStore.delete', key)
+    if (this.#closed) return
+    const k = urlKey(this.#layout, key.origin, key.path)
+    this.#tier?.invalidate(k)
+    await this.#failOpen.run('delete', () => this.#client.del(k))
+    this.#tier?.invalidate(k)
+  }
+
+  /**
+   * Removes, on every host, each response that carried one of `tags` in its `tagsHeader` header.
+   * Resolves `true` once Redis applied it, `false` when Redis could not be reached in time (the
+   * error, if any, went to `errorCallback`).
+   */
+  async deleteTags (tags: readonly string[]): Promise<boolean> {
+    if (!Array.isArray(tags) || tags.some((tag) => typeof tag !== 'string' || tag === '')) {
+      throw new TypeError(`RedisCacheStore.deleteTags: tags must be an array of non-empty strings, got ${describeValue(tags)}`)
+    }
+    if (this.#closed) return false
+    if (tags.length === 0) return true
+    const keys = [...new Set(tags)].map((tag) => tagKey(this.#layout, tag.trim()))
+    const touched = await this.#failOpen.run('deleteTags', () =>
+      runScript(this.#client, DELETE_TAGS_SCRIPT, keys, [], false)) as string[] | undefined
+    if (touched === undefined) return false
+    // Invalidations from Redis arrive asynchronously; this process must not serve them even once.
+    for (const k of touched) this.#tier?.invalidate(k)
+    return true
+  }
+
+  /** Stops tracking, closes the connections the store opened (not a `client` passed in). */
+  async close (): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    this.#firstConnection = undefined
+    await this.#tracking?.stop()
+    this.#client.off('ready', this.#onReady)
+    this.#subscriber?.disconnect()
+    if (this.#ownsClient) {
+      if (this.#client.status === 'ready') await this.#client.quit().catch(() => this.#client.disconnect())
+      else this.#client.disconnect()
+    }
+    // Closed connections may still emit; only a borrowed client gets its listener back.
+    if (!this.#ownsClient) this.#client.off('error', this.#onConnectionError)
+  }
+}

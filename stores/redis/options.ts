@@ -1,0 +1,197 @@
+/**
+ * Options of {@link RedisCacheStore}: their types, defaults and validation. Everything is checked
+ * once, at construction, with a `TypeError` naming the option and the bad value.
+ * @module
+ */
+
+import type { Redis, RedisOptions } from 'ioredis'
+import { assertNonNegativeInteger, describeValue } from '../store-arguments.js'
+import { DEFAULT_KEY_PREFIX } from './key-layout.js'
+import { DEFAULT_TIER_MAX_COUNT, DEFAULT_TIER_MAX_SIZE } from './memory-tier.js'
+import type { RedisMemoryTierOptions } from './memory-tier.js'
+
+/** Options of {@link RedisCacheStore} (all optional). */
+export interface RedisCacheStoreOptions {
+  /**
+   * An ioredis client to use instead of creating one. The store does not close it, and it must
+   * not have ioredis' own `keyPrefix` set (use {@link RedisCacheStoreOptions.keyPrefix}). Its
+   * retry and offline-queue settings are kept; the store's own time bound still applies.
+   * @defaultValue none: the store creates its client from `clientOptions`
+   */
+  client?: Redis
+  /**
+   * Connection options (or a `redis://` URL) for the client the store creates, passed to ioredis
+   * on top of the store's fail-fast defaults (`enableOfflineQueue: false`,
+   * `maxRetriesPerRequest: 0`, `connectTimeout: 2000`), which they may override.
+   * @defaultValue `{ host: '127.0.0.1', port: 6379 }`
+   */
+  clientOptions?: RedisOptions | string
+  /**
+   * Prefix of every key the store writes. Stores sharing a prefix share their entries.
+   * @defaultValue `'conduit:cache:'`
+   */
+  keyPrefix?: string
+  /**
+   * Maximum size of one response body in bytes; larger bodies are not cached. At most 512 MiB,
+   * the largest value Redis accepts.
+   * @defaultValue `5242880` (5 MiB)
+   */
+  maxEntrySize?: number
+  /**
+   * Receives every error of the store: connection errors (once per outage), failed or timed-out
+   * operations (a `StoreTimeoutError`, code `LIB_ERR_STORE_TIMEOUT`), damaged entries. The store
+   * itself never throws them at the cache interceptor; it answers "miss" or drops the write.
+   * @defaultValue none: errors are written to the `conduit:cache` debug log
+   */
+  errorCallback?: (err: Error) => void
+  /**
+   * Response header listing the cache tags of a response (comma-separated), indexed for
+   * {@link RedisCacheStore.deleteTags}; `null` turns tagging off.
+   * @defaultValue `'cache-tags'`
+   */
+  tagsHeader?: string | null
+  /**
+   * The in-process tier in front of Redis (hits without a round trip, kept coherent by Redis
+   * client-side tracking); `false` turns it off.
+   * @defaultValue `{ maxCount: 1024, maxSize: 33554432 }`
+   */
+  memoryTier?: RedisMemoryTierOptions | false
+  /**
+   * Longest wait for one Redis operation; past it `get` answers "miss" and a write is dropped.
+   * @defaultValue `250`
+   */
+  timeoutMs?: number
+  /**
+   * After a timeout, how long the store leaves Redis alone (answering "miss" at once) before trying
+   * again, so a stalled server costs one timeout per pause instead of one per request.
+   * @defaultValue `1000`
+   */
+  pauseAfterTimeoutMs?: number
+  /**
+   * Clock in ms since the epoch, compared with `deleteAt`; injectable for tests.
+   * @defaultValue `() => Date.now()`
+   */
+  now?: () => number
+}
+
+/** Largest body Redis accepts in one value (`proto-max-bulk-len` default). */
+export const MAX_REDIS_ENTRY_SIZE = 512 * 1024 * 1024
+/** Default {@link RedisCacheStoreOptions.maxEntrySize}. */
+export const DEFAULT_MAX_ENTRY_SIZE = 5 * 1024 * 1024
+/** Default {@link RedisCacheStoreOptions.tagsHeader}. */
+export const DEFAULT_TAGS_HEADER = 'cache-tags'
+/** Default {@link RedisCacheStoreOptions.timeoutMs}. */
+export const DEFAULT_TIMEOUT_MS = 250
+/** Default {@link RedisCacheStoreOptions.pauseAfterTimeoutMs}. */
+export const DEFAULT_PAUSE_AFTER_TIMEOUT_MS = 1000
+/** Connection settings of a store-created client: fail fast instead of queueing while Redis is away. */
+export const FAIL_FAST_CLIENT_OPTIONS: RedisOptions = {
+  host: '127.0.0.1',
+  port: 6379,
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 0,
+  connectTimeout: 2000
+}
+
+/** Options after defaults and validation. */
+export interface ResolvedOptions {
+  client: Redis | undefined
+  clientOptions: RedisOptions | string | undefined
+  keyPrefix: string
+  maxEntrySize: number
+  errorCallback: ((err: Error) => void) | undefined
+  tagsHeader: string | null
+  tier: { maxCount: number, maxSize: number } | undefined
+  timeoutMs: number
+  pauseAfterTimeoutMs: number
+  now: () => number
+}
+
+const OWNER = 'RedisCacheStore'
+
+function isObject (value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null
+}
+
+function positiveInteger (name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw new TypeError(`${OWNER}: ${name} must be a positive integer, got ${describeValue(value)}`)
+  }
+  return value
+}
+
+function resolveClient (value: unknown): Redis | undefined {
+  if (value === undefined) return undefined
+  const client = value as Redis
+  if (!isObject(value) || typeof client.duplicate !== 'function' || typeof client.call !== 'function') {
+    throw new TypeError(`${OWNER}: client must be an ioredis client, got ${describeValue(value)}`)
+  }
+  if (typeof client.options?.keyPrefix === 'string' && client.options.keyPrefix !== '') {
+    throw new TypeError(`${OWNER}: client must not have an ioredis keyPrefix (got ${JSON.stringify(client.options.keyPrefix)}); use the store's keyPrefix option`)
+  }
+  return client
+}
+
+function resolveClientOptions (value: unknown): RedisOptions | string | undefined {
+  if (value === undefined || typeof value === 'string') return value
+  if (!isObject(value)) throw new TypeError(`${OWNER}: clientOptions must be an object or a redis:// URL, got ${describeValue(value)}`)
+  if (typeof value.keyPrefix === 'string' && value.keyPrefix !== '') {
+    throw new TypeError(`${OWNER}: clientOptions.keyPrefix is not supported (got ${JSON.stringify(value.keyPrefix)}); use the store's keyPrefix option`)
+  }
+  return value as RedisOptions
+}
+
+function resolveTier (value: unknown): ResolvedOptions['tier'] {
+  if (value === false) return undefined
+  if (value !== undefined && !isObject(value)) {
+    throw new TypeError(`${OWNER}: memoryTier must be an object or false, got ${describeValue(value)}`)
+  }
+  return {
+    maxCount: positiveInteger('memoryTier.maxCount', value?.maxCount, DEFAULT_TIER_MAX_COUNT),
+    maxSize: positiveInteger('memoryTier.maxSize', value?.maxSize, DEFAULT_TIER_MAX_SIZE)
+  }
+}
+
+/** Applies defaults and validates; throws a `TypeError` naming the first bad option. */
+export function resolveOptions (options: unknown): ResolvedOptions {
+  if (options !== undefined && !isObject(options)) {
+    throw new TypeError(`${OWNER}: options must be an object, got ${describeValue(options)}`)
+  }
+  const o = (options ?? {}) as Record<string, unknown>
+  const client = resolveClient(o.client)
+  const clientOptions = resolveClientOptions(o.clientOptions)
+  if (client !== undefined && clientOptions !== undefined) {
+    throw new TypeError(`${OWNER}: give either client or clientOptions, not both`)
+  }
+  const keyPrefix = o.keyPrefix ?? DEFAULT_KEY_PREFIX
+  if (typeof keyPrefix !== 'string' || keyPrefix === '') {
+    throw new TypeError(`${OWNER}: keyPrefix must be a non-empty string, got ${describeValue(keyPrefix)}`)
+  }
+  const maxEntrySize = assertNonNegativeInteger(OWNER, 'maxEntrySize', o.maxEntrySize, DEFAULT_MAX_ENTRY_SIZE)
+  if (maxEntrySize > MAX_REDIS_ENTRY_SIZE) {
+    throw new TypeError(`${OWNER}: maxEntrySize must be at most ${MAX_REDIS_ENTRY_SIZE}, got ${maxEntrySize}`)
+  }
+  if (o.errorCallback !== undefined && typeof o.errorCallback !== 'function') {
+    throw new TypeError(`${OWNER}: errorCallback must be a function, got ${describeValue(o.errorCallback)}`)
+  }
+  const tagsHeader = o.tagsHeader === undefined ? DEFAULT_TAGS_HEADER : o.tagsHeader
+  if (tagsHeader !== null && (typeof tagsHeader !== 'string' || !/^[!#$%&'*+\-.^_`|~0-9a-z]+$/i.test(tagsHeader))) {
+    throw new TypeError(`${OWNER}: tagsHeader must be a header name or null, got ${describeValue(tagsHeader)}`)
+  }
+  if (o.now !== undefined && typeof o.now !== 'function') {
+    throw new TypeError(`${OWNER}: now must be a function, got ${describeValue(o.now)}`)
+  }
+  return {
+    client,
+    clientOptions,
+    keyPrefix,
+    maxEntrySize,
+    errorCallback: o.errorCallback as ((err: Error) => void) | undefined,
+    tagsHeader: tagsHeader === null ? null : tagsHeader.toLowerCase(),
+    tier: resolveTier(o.memoryTier),
+    timeoutMs: positiveInteger('timeoutMs', o.timeoutMs, DEFAULT_TIMEOUT_MS),
+    pauseAfterTimeoutMs: assertNonNegativeInteger(OWNER, 'pauseAfterTimeoutMs', o.pauseAfterTimeoutMs, DEFAULT_PAUSE_AFTER_TIMEOUT_MS),
+    now: (o.now as (() => number) | undefined) ?? (() => Date.now())
+  }
+}

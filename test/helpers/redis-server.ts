@@ -1,0 +1,126 @@
+/**
+ * A real `redis-server` for tests: started on a free loopback port with persistence off, in its
+ * own temp dir; `stop()` kills it (as a crash would) and `start()` brings it back on the same port.
+ * Fails with a clear message when the binary is missing; tests never skip for it.
+ */
+
+import { spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import net from 'node:net'
+import type { AddressInfo } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+
+/** Where Debian's `redis-server` package installs the server; `REDIS_SERVER` overrides it. */
+export const REDIS_SERVER_BINARY = process.env.REDIS_SERVER ?? '/usr/bin/redis-server'
+
+/** A running test Redis. */
+export interface TestRedis {
+  readonly port: number
+  /** `redis://127.0.0.1:PORT`. */
+  readonly url: string
+  /** Kills the server (SIGKILL) and waits until it is gone. */
+  stop: () => Promise<void>
+  /** Starts it again on the same port and waits until it answers. */
+  start: () => Promise<void>
+  /** Stops it and removes its temp dir. */
+  close: () => Promise<void>
+}
+
+function freePort (): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** Resolves once `PING` gets `+PONG` on the port, retrying with tiny pauses; rejects if `child` exits first. */
+function waitForPong (port: number, child: ChildProcess, output: () => string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let done = false
+    const onExit = (code: number | null): void => {
+      if (done) return
+      done = true
+      reject(new Error(`redis-server exited (code ${code}) before answering on port ${port}:\n${output()}`))
+    }
+    child.once('exit', onExit)
+    const attempt = (): void => {
+      if (done) return
+      const socket = net.connect(port, '127.0.0.1')
+      let reply = ''
+      socket.setEncoding('utf8')
+      socket.on('connect', () => socket.write('PING\r\n'))
+      socket.on('data', (data: string) => {
+        reply += data
+        if (!reply.includes('\r\n')) return
+        socket.destroy()
+        if (reply.startsWith('+PONG')) {
+          done = true
+          child.off('exit', onExit)
+          resolve()
+        } else {
+          setTimeout(attempt, 10)
+        }
+      })
+      socket.on('error', () => {
+        socket.destroy()
+        setTimeout(attempt, 10)
+      })
+    }
+    attempt()
+  })
+}
+
+/** Starts a private `redis-server` on 127.0.0.1. */
+export async function startRedisServer (): Promise<TestRedis> {
+  if (!existsSync(REDIS_SERVER_BINARY)) {
+    throw new Error(`redis-server not found at ${REDIS_SERVER_BINARY}: install the Debian package "redis-server" (apt-get install redis-server) or set REDIS_SERVER`)
+  }
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'conduit-redis-'))
+  const port = await freePort()
+  let child: ChildProcess | undefined
+
+  const start = async (): Promise<void> => {
+    if (child !== undefined) return
+    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--logfile', '']
+    const proc = child = spawn(REDIS_SERVER_BINARY, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    proc.stdout?.on('data', (chunk: Buffer) => { output = (output + chunk.toString()).slice(-4000) })
+    proc.stderr?.on('data', (chunk: Buffer) => { output = (output + chunk.toString()).slice(-4000) })
+    try {
+      await waitForPong(port, proc, () => output)
+    } catch (err) {
+      child = undefined
+      throw err
+    }
+  }
+
+  const stop = async (): Promise<void> => {
+    const proc = child
+    if (proc === undefined) return
+    child = undefined
+    if (proc.exitCode !== null || proc.signalCode !== null) return
+    await new Promise<void>((resolve) => {
+      proc.once('exit', () => resolve())
+      proc.kill('SIGKILL')
+    })
+  }
+
+  await start()
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    start,
+    stop,
+    close: async () => {
+      await stop()
+      await rm(dir, { recursive: true, force: true })
+    }
+  }
+}

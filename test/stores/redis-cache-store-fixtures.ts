@@ -1,0 +1,38 @@
+/**
+ * Shared pieces of the RedisCacheStore tests: unique key prefixes (so stores sharing one test
+ * server start empty), keys and values, and a bounded poll for effects that travel through Redis
+ * to another connection (tracking invalidations, reconnects).
+ */
+
+import type { CacheKey, CacheValue } from '../../src/cache-store.js'
+
+let counter = 0
+
+/** A key prefix no other store in this process uses. */
+export function uniquePrefix (): string {
+  counter++
+  return `test:${process.pid}:${counter}:`
+}
+
+/** A GET key for `path` on a fixed origin. */
+export function cacheKey (path: string, headers: Record<string, string | string[]> = {}): CacheKey {
+  return { origin: 'http://127.0.0.1:3000', method: 'GET', path, headers }
+}
+
+/** A 200 response value that stays fresh for a minute; `overrides` replace fields. */
+export function cacheValue (overrides: Partial<CacheValue> = {}): CacheValue {
+  const now = Date.now()
+  return { statusCode: 200, statusMessage: 'OK', headers: {}, cachedAt: now, staleAt: now + 60_000, deleteAt: now + 120_000, ...overrides }
+}
+
+/**
+ * Polls `check` every few ms until it returns true; rejects with `what` after `limitMs`. For effects
+ * that arrive asynchronously from another connection; never used to measure time.
+ */
+export async function eventually (what: string, check: () => boolean | Promise<boolean>, limitMs = 5000): Promise<void> {
+  const deadline = Date.now() + limitMs
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
