@@ -5,3 +5,4 @@
  */
 
 export type { Interceptor } from '../src/handler.js'
+export { retry } from './retry/index.js'

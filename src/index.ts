@@ -42,6 +42,18 @@ export type { RequestOptions, ResponseData } from './api/request.js'
 
 // --- interceptors and stores ----------------------------------------------------------------
 export * as interceptors from '../interceptors/index.js'
+export { RetryHandler } from '../interceptors/retry/index.js'
+export type {
+  RetryOptions,
+  ResolvedRetryOptions,
+  RetryCallback,
+  RetryContext,
+  RetryState,
+  RetryHandlers,
+  RetryEvent,
+  RetryHandlerOptions,
+  RetryDispatchContext
+} from '../interceptors/retry/index.js'
 export * as cacheStores from '../stores/index.js'
 export type { CacheKey, CacheValue, GetResult, CacheStore, CacheControlDirectives } from './cache-store.js'
 
@@ -50,3 +62,4 @@ export type { CacheKey, CacheValue, GetResult, CacheStore, CacheControlDirective
 // --- mock and snapshots --------------------------------------------------------------------
 
 // --- presets ---------------------------------------------------------------------------------
+export { RetryAgent } from './presets/retry-agent.js'

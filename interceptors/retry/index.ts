@@ -1,0 +1,62 @@
+/**
+ * `interceptors.retry()`: retries failed requests with exponential backoff, honours `Retry-After`,
+ * and resumes partly delivered downloads with a `Range` request guarded by the original `ETag`.
+ * The per-request state machine is {@link RetryHandler}; this factory only decides whether to act.
+ * @module
+ */
+
+import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
+import { RetryHandler } from './retry-handler.js'
+import { resolveRetryOptions } from './retry-options.js'
+import type { ResolvedRetryOptions, RetryOptions } from './retry-options.js'
+import { defaultRetry } from './retry-strategy.js'
+import type { RetryTracker } from './retry-tracker.js'
+
+export { RetryHandler } from './retry-handler.js'
+export type { RetryDispatchContext, RetryHandlerOptions } from './retry-handler.js'
+export { RETRY_DEFAULTS } from './retry-options.js'
+export type {
+  ResolvedRetryOptions,
+  RetryCallback,
+  RetryContext,
+  RetryEvent,
+  RetryHandlers,
+  RetryOptions,
+  RetryState
+} from './retry-options.js'
+
+/**
+ * Builds the dispatch function of the retry interceptor over `dispatch`. A request may override
+ * options with its own `retryOptions`; upgrades and CONNECT tunnels are passed through untouched.
+ * With a `tracker`, every retried dispatch is tracked until it ends.
+ */
+export function retryDispatch (dispatch: Dispatch, options: ResolvedRetryOptions, tracker?: RetryTracker): Dispatch {
+  return function dispatchWithRetry (opts: DispatchOptions, handler: DispatchHandler): boolean {
+    const { retryOptions, ...rest } = opts as DispatchOptions & { retryOptions?: RetryOptions }
+    // A protocol switch hands the socket over; there is no response to retry.
+    if (rest.upgrade != null || rest.method === 'CONNECT') return dispatch(rest, handler)
+    const resolved = retryOptions === undefined
+      ? options
+      : resolveRetryOptions({ ...options, ...retryOptions }, defaultRetry, 'retry()')
+    const create = (inner: DispatchHandler): RetryHandler => new RetryHandler({ ...rest, retryOptions: resolved }, { dispatch, handler: inner })
+    const retryHandler = tracker === undefined ? create(handler) : tracker.watch(handler, create)
+    try {
+      return dispatch(rest, retryHandler)
+    } catch (err) {
+      tracker?.forget(retryHandler)
+      throw err
+    }
+  }
+}
+
+/**
+ * The retry interceptor. Options are validated once, here; invalid ones throw an
+ * `InvalidArgumentError` naming the value.
+ * @example
+ * const agent = new Agent().compose(interceptors.retry({ maxRetries: 3, minTimeout: 200 }))
+ * const { statusCode, body } = await agent.request({ origin: 'http://127.0.0.1:3000', path: '/', method: 'GET' })
+ */
+export function retry (options?: RetryOptions): Interceptor {
+  const resolved = resolveRetryOptions(options, defaultRetry, 'retry()')
+  return (dispatch) => retryDispatch(dispatch, resolved)
+}

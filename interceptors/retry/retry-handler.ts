@@ -1,0 +1,437 @@
+/**
+ * `RetryHandler`: the per-request state machine of retrying. It serves one dispatch, re-issues
+ * the request after retryable failures, resumes partly delivered bodies, and shows the caller's
+ * handler exactly one response (or one error).
+ * @module
+ */
+
+import { debuglog } from 'node:util'
+import type { Duplex } from 'node:stream'
+import type { Dispatch, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
+import { toDispatchHandler } from '../../src/handler.js'
+import { InvalidArgumentError, RequestAbortedError, RequestRetryError } from '../../src/errors.js'
+import { resolveRetryOptions } from './retry-options.js'
+import type { ResolvedRetryOptions, RetryHandlers, RetryOptions } from './retry-options.js'
+import { defaultRetry, describeFailure, planRetry } from './retry-strategy.js'
+import { checkResumed, rangeFor, resumeHeaders, startResume } from './resume.js'
+import type { ResumePoint } from './resume.js'
+import { RetryController } from './retry-controller.js'
+import { describeBody, isStatefulBody } from './stateful-body.js'
+
+const debug = debuglog('conduit:retry')
+
+/** Dispatch options of a retried request: the usual ones plus the retry options. */
+export type RetryHandlerOptions = DispatchOptions & { retryOptions?: RetryOptions | ResolvedRetryOptions | undefined }
+
+/** The context the caller's `onRequestStart` receives: the transport's, plus the retries made so far. */
+export interface RetryDispatchContext {
+  /** Retries made so far; kept up to date, so read it once the response has arrived. */
+  retryCount: number
+  [key: string]: unknown
+}
+
+// A response whose status may be retried, held paused (or drained) while the decision is pending.
+interface FailingResponse {
+  controller: DispatchController
+  statusCode: number
+  headers: IncomingHeaders
+  statusMessage: string | undefined
+  chunks: Buffer[]
+  ended: IncomingHeaders | null
+  error: Error | null
+  discarding: boolean
+}
+
+function toError (value: unknown, fallback: () => Error): Error {
+  return value instanceof Error ? value : fallback()
+}
+
+/**
+ * Retries one dispatch per SPEC.md "Retry": exponential backoff, `Retry-After`, eligibility by
+ * method, status and error code, and `Range` resume guarded by the original strong `ETag`.
+ * Dispatch it as the handler of the first attempt; it issues the later ones through `dispatch`.
+ * @example
+ * const handler = new RetryHandler(
+ *   { ...opts, retryOptions: { maxRetries: 3 } },
+ *   { dispatch: (o, h) => agent.dispatch(o, h), handler: callerHandler }
+ * )
+ * agent.dispatch(opts, handler)
+ */
+export class RetryHandler implements DispatchHandler {
+  /** The built-in `retry` callback, for custom callbacks that want to delegate to it. */
+  static readonly defaultRetry = defaultRetry
+
+  readonly #dispatch: Dispatch
+  readonly #inner: DispatchHandler
+  readonly #options: ResolvedRetryOptions
+  readonly #baseOpts: DispatchOptions
+  readonly #controller: RetryController
+  readonly #startedAt = Date.now()
+  #opts: DispatchOptions
+  #attempt = 0
+  #retries = 0
+  #decision = 0
+  #context: RetryDispatchContext | null = null
+  #headersSent = false
+  #resume: ResumePoint | string | null = null
+  #failing: FailingResponse | null = null
+  #ready = false
+  #timer: ReturnType<typeof setTimeout> | null = null
+  #signalCleanup: (() => void) | null = null
+  #done = false
+  readonly #first: DispatchHandler
+
+  constructor (opts: RetryHandlerOptions, handlers: RetryHandlers) {
+    if (typeof opts !== 'object' || opts === null) {
+      throw new InvalidArgumentError(`RetryHandler: options must be an object, got ${opts === null ? 'null' : typeof opts}`)
+    }
+    if (typeof handlers !== 'object' || handlers === null || typeof handlers.dispatch !== 'function') {
+      throw new InvalidArgumentError(`RetryHandler: handlers.dispatch must be a function, got ${typeof handlers?.dispatch}`)
+    }
+    const { retryOptions, ...rest } = opts
+    if (typeof rest.method !== 'string' || rest.method === '') {
+      throw new InvalidArgumentError(`RetryHandler: options.method must be a non-empty string, got ${String(rest.method)}`)
+    }
+    this.#options = resolveRetryOptions(retryOptions, defaultRetry, 'RetryHandler')
+    this.#dispatch = handlers.dispatch
+    this.#inner = toDispatchHandler(handlers.handler)
+    this.#baseOpts = rest
+    this.#opts = rest
+    this.#controller = new RetryController((reason) => this.#abort(reason))
+    this.#first = this.#handlerFor(0)
+  }
+
+  /** Ends the retried dispatch now: a pending wait is cancelled, a running attempt aborted. */
+  abort (reason: Error): void {
+    this.#controller.abort(reason)
+  }
+
+  onRequestStart (controller: DispatchController, context: unknown): void {
+    this.#first.onRequestStart!(controller, context)
+  }
+
+  onRequestUpgrade (controller: DispatchController, statusCode: number, headers: IncomingHeaders, socket: Duplex): void {
+    this.#first.onRequestUpgrade!(controller, statusCode, headers, socket)
+  }
+
+  onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
+    this.#first.onResponseStart!(controller, statusCode, headers, statusMessage)
+  }
+
+  onResponseData (controller: DispatchController, chunk: Buffer): void {
+    this.#first.onResponseData!(controller, chunk)
+  }
+
+  onResponseEnd (controller: DispatchController, trailers: IncomingHeaders): void {
+    this.#first.onResponseEnd!(controller, trailers)
+  }
+
+  onResponseError (controller: DispatchController, error: Error): void {
+    this.#first.onResponseError!(controller, error)
+  }
+
+  // Each attempt gets its own hooks, so late events of an abandoned attempt are recognised and dropped.
+  #handlerFor (id: number): DispatchHandler {
+    return {
+      onRequestStart: (c, context) => this.#start(id, c, context),
+      onRequestUpgrade: (_c, status, headers, socket) => this.#upgrade(id, status, headers, socket),
+      onResponseStart: (c, status, headers, message) => this.#head(id, c, status, headers, message),
+      onResponseData: (_c, chunk) => this.#data(id, chunk),
+      onResponseEnd: (_c, trailers) => this.#end(id, trailers),
+      onResponseError: (_c, err) => this.#error(id, err)
+    }
+  }
+
+  #current (id: number): boolean {
+    return !this.#done && id === this.#attempt
+  }
+
+  #start (id: number, controller: DispatchController, context: unknown): void {
+    if (!this.#current(id)) {
+      controller.abort(this.#controller.reason ?? new RequestAbortedError('retry: the retried request already ended'))
+      return
+    }
+    this.#controller.target = controller
+    if (this.#context !== null) {
+      this.#context.retryCount = this.#retries
+      return
+    }
+    const base = typeof context === 'object' && context !== null ? context : {}
+    this.#context = { ...base, retryCount: this.#retries }
+    this.#inner.onRequestStart?.(this.#controller, this.#context)
+  }
+
+  #upgrade (id: number, statusCode: number, headers: IncomingHeaders, socket: Duplex): void {
+    if (!this.#current(id)) {
+      socket.destroy()
+      return
+    }
+    this.#settle()
+    this.#inner.onRequestUpgrade?.(this.#controller, statusCode, headers, socket)
+  }
+
+  #head (id: number, controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
+    if (!this.#current(id)) return
+    if (statusCode < 200) {
+      if (!this.#headersSent) this.#inner.onResponseStart?.(this.#controller, statusCode, headers, statusMessage)
+      return
+    }
+    if (this.#options.statusCodes.includes(statusCode)) {
+      this.#failing = { controller, statusCode, headers, statusMessage, chunks: [], ended: null, error: null, discarding: false }
+      // The caller's pause and resume must not reach a response it may never see.
+      this.#controller.target = null
+      controller.pause()
+      this.#decide(new RequestRetryError(`retry(): ${this.#describe()} failed with status ${statusCode}`, statusCode, {
+        headers,
+        data: { count: this.#retries }
+      }))
+      return
+    }
+    if (!this.#headersSent) {
+      this.#deliverHead(statusCode, headers, statusMessage)
+      return
+    }
+    const point = this.#resume as ResumePoint
+    const problem = checkResumed(point, statusCode, headers)
+    if (problem !== undefined) {
+      const err = new RequestRetryError(`retry(): cannot resume ${this.#describe()} at byte ${point.next}: ${problem}`, statusCode, {
+        headers,
+        data: { count: this.#retries }
+      })
+      this.#log(`giving up on ${this.#describe()}: cannot resume at byte ${point.next}: ${problem}`)
+      this.#finishError(err, controller)
+      return
+    }
+    this.#log(`resumed ${this.#describe()} at byte ${point.next}`)
+  }
+
+  #deliverHead (statusCode: number, headers: IncomingHeaders, statusMessage: string | undefined): void {
+    this.#headersSent = true
+    this.#resume = startResume(this.#opts.method, statusCode, headers)
+    this.#inner.onResponseStart?.(this.#controller, statusCode, headers, statusMessage)
+  }
+
+  #data (id: number, chunk: Buffer): void {
+    if (!this.#current(id)) return
+    const failing = this.#failing
+    if (failing !== null) {
+      if (!failing.discarding) failing.chunks.push(chunk)
+      return
+    }
+    this.#deliverData(chunk)
+  }
+
+  #deliverData (chunk: Buffer): void {
+    if (typeof this.#resume === 'object' && this.#resume !== null) this.#resume.next += chunk.length
+    this.#inner.onResponseData?.(this.#controller, chunk)
+  }
+
+  #end (id: number, trailers: IncomingHeaders): void {
+    if (!this.#current(id)) return
+    const failing = this.#failing
+    if (failing === null) {
+      this.#finishEnd(trailers)
+    } else if (failing.discarding) {
+      this.#failing = null
+      this.#maybeNext()
+    } else {
+      failing.ended = trailers ?? {}
+    }
+  }
+
+  #error (id: number, err: Error): void {
+    if (!this.#current(id)) return
+    const failing = this.#failing
+    if (failing !== null) {
+      if (!failing.discarding) {
+        failing.error = err
+        return
+      }
+      this.#failing = null
+      this.#maybeNext()
+      return
+    }
+    if (this.#headersSent && typeof this.#resume === 'string') {
+      this.#log(`giving up on ${this.#describe()}: ${describeFailure(err)} after the response started, cannot resume: ${this.#resume}`)
+      this.#finishError(err)
+      return
+    }
+    this.#decide(err)
+  }
+
+  #decide (err: Error): void {
+    this.#watchSignal()
+    if (this.#done) return
+    const counter = this.#retries + 1
+    if (this.#options.retry === defaultRetry) {
+      const plan = planRetry(err, counter, this.#opts.method, this.#options, Date.now())
+      if (plan.retry) this.#approve(err, counter, plan.delayMs, plan.reason, true)
+      else this.#giveUp(err, plan.reason)
+      return
+    }
+    const token = ++this.#decision
+    const askedAt = Date.now()
+    let called = false
+    const callback = (result?: Error | null): void => {
+      if (called || token !== this.#decision || this.#done) return
+      called = true
+      if (result == null) this.#approve(err, counter, Date.now() - askedAt, 'the retry callback asked for it', false)
+      else this.#giveUp(toError(result, () => err), 'the retry callback stopped')
+    }
+    const context = { state: { counter }, opts: { ...this.#opts, retryOptions: this.#options } }
+    try {
+      this.#options.retry(err, context, callback)
+    } catch (thrown) {
+      if (called) throw thrown
+      callback(toError(thrown, () => new InvalidArgumentError(`retry(): the retry callback threw ${String(thrown)}`)))
+    }
+  }
+
+  // A retry is wanted; `wait` tells whether `delayMs` is still to be waited (built-in) or already was (callback).
+  #approve (err: Error, counter: number, delayMs: number, reason: string, wait: boolean): void {
+    const { statusCode, headers } = err as { statusCode?: unknown, headers?: unknown }
+    if (isStatefulBody(this.#opts.body)) {
+      const stop = new RequestRetryError(
+        `retry(): cannot retry ${this.#describe()}: its body is ${describeBody(this.#opts.body)}, which can only be sent once`,
+        typeof statusCode === 'number' ? statusCode : 0,
+        { headers: (headers ?? null) as IncomingHeaders | null, data: { count: this.#retries }, cause: err })
+      this.#giveUp(stop, 'the request body is stateful', false)
+      return
+    }
+    const deadline = this.#options.deadlineMs
+    if (deadline !== undefined && Date.now() + (wait ? delayMs : 0) > this.#startedAt + deadline) {
+      this.#giveUp(err, `the retry would start after deadlineMs (${deadline}ms)`)
+      return
+    }
+    try {
+      this.#options.onRetry?.(err, { counter, delayMs })
+    } catch (thrown) {
+      this.#giveUp(toError(thrown, () => err), 'onRetry threw')
+      return
+    }
+    this.#log(`retrying ${this.#describe()} in ${wait ? delayMs : 0}ms (retry ${counter} of ${this.#options.maxRetries}): ${reason}`)
+    this.#discardFailing()
+    if (!wait) {
+      this.#ready = true
+      this.#maybeNext()
+      return
+    }
+    this.#timer = setTimeout(() => {
+      this.#timer = null
+      this.#ready = true
+      this.#maybeNext()
+    }, delayMs)
+  }
+
+  #giveUp (err: Error, reason: string, passThrough = true): void {
+    this.#log(`giving up on ${this.#describe()}: ${reason}`)
+    const failing = this.#failing
+    if (failing !== null && passThrough && !this.#options.throwOnError && !this.#headersSent) {
+      this.#passThrough(failing)
+      return
+    }
+    // SPEC.md rule 5: with throwOnError the failing response is dropped with its connection.
+    this.#finishError(err, failing?.controller)
+  }
+
+  #passThrough (failing: FailingResponse): void {
+    this.#failing = null
+    this.#unwatchSignal()
+    this.#controller.target = failing.controller
+    this.#deliverHead(failing.statusCode, failing.headers, failing.statusMessage)
+    for (const chunk of failing.chunks) {
+      if (this.#done) return
+      this.#deliverData(chunk)
+    }
+    if (failing.ended !== null) this.#finishEnd(failing.ended)
+    else if (failing.error !== null) this.#finishError(failing.error)
+    else if (!this.#done && !this.#controller.paused) failing.controller.resume()
+  }
+
+  // The failing response's body is read and dropped, so its connection can serve the next attempt.
+  #discardFailing (): void {
+    const failing = this.#failing
+    if (failing === null) return
+    if (failing.ended !== null || failing.error !== null) {
+      this.#failing = null
+      return
+    }
+    failing.discarding = true
+    failing.chunks = []
+    failing.controller.resume()
+  }
+
+  #maybeNext (): void {
+    if (!this.#ready || this.#failing !== null || this.#done) return
+    this.#ready = false
+    this.#unwatchSignal()
+    this.#retries++
+    const id = ++this.#attempt
+    this.#controller.target = null
+    if (this.#context !== null) this.#context.retryCount = this.#retries
+    if (this.#headersSent) {
+      const point = this.#resume as ResumePoint
+      this.#opts = { ...this.#baseOpts, headers: resumeHeaders(this.#baseOpts.headers, point) }
+      this.#log(`asking for ${rangeFor(point)} of ${this.#describe()} with If-Match ${point.etag}`)
+    }
+    try {
+      this.#dispatch(this.#opts, this.#handlerFor(id))
+    } catch (err) {
+      this.#error(id, toError(err, () => new InvalidArgumentError(`retry(): dispatch threw ${String(err)}`)))
+    }
+  }
+
+  #abort (reason: Error): void {
+    if (this.#done) return
+    this.#log(`${this.#describe()} aborted: ${reason.message}`)
+    this.#finishError(reason, this.#failing?.controller ?? this.#controller.target ?? undefined)
+  }
+
+  #watchSignal (): void {
+    const signal = this.#opts.signal
+    if (signal == null || this.#signalCleanup !== null) return
+    const onAbort = (): void => this.#abort(toError(signal.reason, () => new RequestAbortedError()))
+    if (signal.aborted) {
+      onAbort()
+      return
+    }
+    signal.addEventListener('abort', onAbort, { once: true })
+    this.#signalCleanup = () => signal.removeEventListener('abort', onAbort)
+  }
+
+  #unwatchSignal (): void {
+    this.#signalCleanup?.()
+    this.#signalCleanup = null
+  }
+
+  #settle (): void {
+    this.#done = true
+    this.#failing = null
+    if (this.#timer !== null) clearTimeout(this.#timer)
+    this.#timer = null
+    this.#unwatchSignal()
+  }
+
+  #finishEnd (trailers: IncomingHeaders): void {
+    if (this.#done) return
+    this.#settle()
+    this.#inner.onResponseEnd?.(this.#controller, trailers ?? {})
+  }
+
+  #finishError (err: Error, attempt?: DispatchController): void {
+    if (this.#done) return
+    this.#settle()
+    if (attempt !== undefined && !attempt.aborted) attempt.abort(err)
+    this.#inner.onResponseError?.(this.#controller, err)
+  }
+
+  #describe (): string {
+    const origin = this.#opts.origin
+    const base = origin instanceof URL ? origin.origin : (origin ?? '')
+    return `${this.#opts.method} ${base}${this.#opts.path ?? ''}`
+  }
+
+  #log (message: string): void {
+    if (debug.enabled) debug(message)
+  }
+}

@@ -1,0 +1,226 @@
+/**
+ * Retry options: the public types, the defaults (one place), and their validation.
+ * @module
+ */
+
+import type { DispatchHandler, DispatchOptions, Dispatch } from '../../src/handler.js'
+import { InvalidArgumentError } from '../../src/errors.js'
+
+/** State of the retry loop handed to a `retry` callback. */
+export interface RetryState {
+  /** The retry about to be decided: `1` for the first retry, then one more per retry. */
+  counter: number
+}
+
+/** Second argument of a `retry` callback: the loop state and the request it is about. */
+export interface RetryContext {
+  /** Loop state. */
+  state: RetryState
+  /** The dispatch options of the request, with the resolved `retryOptions`. */
+  opts: DispatchOptions & { retryOptions: ResolvedRetryOptions }
+}
+
+/**
+ * Decides whether to retry. Call `callback(err)` to stop (the error is what the caller receives),
+ * `callback()` or `callback(null)` to retry at once; wait before calling back to delay the retry.
+ */
+export type RetryCallback = (err: Error, context: RetryContext, callback: (err?: Error | null) => void) => void
+
+/** Passed to `onRetry` each time a retry is scheduled. */
+export interface RetryEvent {
+  /** The retry being scheduled, from `1`. */
+  counter: number
+  /** Milliseconds until the retry is sent (for a custom `retry` callback: the time it took to call back). */
+  delayMs: number
+}
+
+/** Options of the retry interceptor, {@link RetryHandler} (as `retryOptions`) and `RetryAgent`. */
+export interface RetryOptions {
+  /**
+   * When true, a failure left after the last retry reaches the inner handler as an error and the
+   * connection of that attempt is destroyed; when false, the failing response is passed through.
+   * @defaultValue `true`
+   */
+  throwOnError?: boolean | undefined
+  /**
+   * Replaces the built-in strategy (status, method, error code and counter checks with exponential backoff).
+   * @defaultValue the built-in strategy
+   */
+  retry?: RetryCallback | undefined
+  /**
+   * Maximum number of retries (attempts are one more).
+   * @defaultValue `5`
+   */
+  maxRetries?: number | undefined
+  /**
+   * Upper bound of any wait between attempts, `Retry-After` included, in milliseconds.
+   * @defaultValue `30000`
+   */
+  maxTimeout?: number | undefined
+  /**
+   * Wait before the first retry, in milliseconds.
+   * @defaultValue `500`
+   */
+  minTimeout?: number | undefined
+  /**
+   * Multiplier applied to the wait after each retry.
+   * @defaultValue `2`
+   */
+  timeoutFactor?: number | undefined
+  /**
+   * When true, a `Retry-After` response header (seconds or HTTP date) sets the wait.
+   * @defaultValue `true`
+   */
+  retryAfter?: boolean | undefined
+  /**
+   * Request methods that may be retried.
+   * @defaultValue `['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']`
+   */
+  methods?: readonly string[] | undefined
+  /**
+   * Response statuses that trigger a retry.
+   * @defaultValue `[500, 502, 503, 504, 429]`
+   */
+  statusCodes?: readonly number[] | undefined
+  /**
+   * Error codes (system or `LIB_ERR_*`) that trigger a retry.
+   * @defaultValue `['ECONNRESET', 'ECONNREFUSED', 'ENOTFOUND', 'ENETDOWN', 'ENETUNREACH', 'EHOSTDOWN', 'EHOSTUNREACH', 'EPIPE', 'LIB_ERR_SOCKET']`
+   */
+  errorCodes?: readonly string[] | undefined
+  /**
+   * Full jitter: each computed backoff becomes a random wait between 0 and itself, so many clients
+   * that failed together do not retry together. `Retry-After` waits are never jittered.
+   * @defaultValue `false`
+   */
+  jitter?: boolean | undefined
+  /**
+   * Called each time a retry is scheduled, e.g. to count or log retries.
+   * @defaultValue none
+   */
+  onRetry?: ((err: Error, event: RetryEvent) => void) | undefined
+  /**
+   * Total budget in milliseconds, from the first dispatch: no retry is scheduled whose attempt
+   * would start after it. An attempt already in flight is not cut short.
+   * @defaultValue none (no budget)
+   */
+  deadlineMs?: number | undefined
+}
+
+/** {@link RetryOptions} with every default filled in, as a `retry` callback sees them (frozen). */
+export interface ResolvedRetryOptions {
+  readonly throwOnError: boolean
+  readonly retry: RetryCallback
+  readonly maxRetries: number
+  readonly maxTimeout: number
+  readonly minTimeout: number
+  readonly timeoutFactor: number
+  readonly retryAfter: boolean
+  readonly methods: readonly string[]
+  readonly statusCodes: readonly number[]
+  readonly errorCodes: readonly string[]
+  readonly jitter: boolean
+  readonly onRetry: ((err: Error, event: RetryEvent) => void) | undefined
+  readonly deadlineMs: number | undefined
+}
+
+/** Second constructor argument of {@link RetryHandler}. */
+export interface RetryHandlers {
+  /** Issues each attempt. */
+  dispatch: Dispatch
+  /** The caller's handler: receives the one response (or error) the retries end with. */
+  handler: DispatchHandler
+}
+
+/** The defaults of SPEC.md "Retry resources"; `retry` is filled in by the handler module. */
+export const RETRY_DEFAULTS = Object.freeze({
+  throwOnError: true,
+  maxRetries: 5,
+  maxTimeout: 30_000,
+  minTimeout: 500,
+  timeoutFactor: 2,
+  retryAfter: true,
+  methods: Object.freeze(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']),
+  statusCodes: Object.freeze([500, 502, 503, 504, 429]),
+  errorCodes: Object.freeze([
+    'ECONNRESET', 'ECONNREFUSED', 'ENOTFOUND', 'ENETDOWN', 'ENETUNREACH', 'EHOSTDOWN', 'EHOSTUNREACH', 'EPIPE', 'LIB_ERR_SOCKET'
+  ]),
+  jitter: false
+})
+
+function show (value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value)
+  if (typeof value === 'function') return 'a function'
+  if (Array.isArray(value)) return `an array (${JSON.stringify(value)})`
+  if (value === null) return 'null'
+  if (typeof value === 'object') return 'an object'
+  return String(value)
+}
+
+function fail (where: string, name: string, rule: string, value: unknown): never {
+  throw new InvalidArgumentError(`${where}: ${name} must be ${rule}, got ${show(value)}`)
+}
+
+function pick<T> (value: T | undefined, fallback: T): T {
+  return value === undefined ? fallback : value
+}
+
+function number (where: string, name: string, value: unknown, rule: string, ok: (n: number) => boolean): number {
+  if (typeof value !== 'number' || !ok(value)) fail(where, name, rule, value)
+  return value
+}
+
+function boolean (where: string, name: string, value: unknown): boolean {
+  if (typeof value !== 'boolean') fail(where, name, 'a boolean', value)
+  return value
+}
+
+function list<T> (where: string, name: string, value: unknown, rule: string, ok: (item: unknown) => boolean): readonly T[] {
+  if (!Array.isArray(value) || !value.every(ok)) fail(where, name, rule, value)
+  return Object.freeze([...value] as T[])
+}
+
+// Options already resolved (by a factory, once) pass through untouched on every request.
+const RESOLVED = new WeakSet<object>()
+
+const isNonNegative = (n: number): boolean => Number.isFinite(n) && n >= 0
+
+/**
+ * Fills in the defaults and validates every option; `where` names the caller in error messages
+ * (`retry()`, `RetryHandler`, `RetryAgent`). Throws {@link InvalidArgumentError} naming the bad value.
+ */
+export function resolveRetryOptions (
+  options: RetryOptions | ResolvedRetryOptions | null | undefined,
+  defaultRetry: RetryCallback,
+  where: string
+): ResolvedRetryOptions {
+  if (options === undefined || options === null) options = {}
+  if (RESOLVED.has(options)) return options as ResolvedRetryOptions
+  if (typeof options !== 'object' || Array.isArray(options)) fail(where, 'options', 'an object', options)
+  const o = options as RetryOptions
+  const retry = pick<unknown>(o.retry, defaultRetry)
+  if (typeof retry !== 'function') fail(where, 'retry', 'a function (err, context, callback)', retry)
+  const onRetry: unknown = o.onRetry
+  if (onRetry !== undefined && typeof onRetry !== 'function') fail(where, 'onRetry', 'a function', onRetry)
+  const deadlineMs: unknown = o.deadlineMs
+  if (deadlineMs !== undefined) number(where, 'deadlineMs', deadlineMs, 'a positive number of milliseconds', (n) => n > 0 && !Number.isNaN(n))
+  const resolved: ResolvedRetryOptions = Object.freeze({
+    throwOnError: boolean(where, 'throwOnError', pick<unknown>(o.throwOnError, RETRY_DEFAULTS.throwOnError)),
+    retry: retry as RetryCallback,
+    maxRetries: number(where, 'maxRetries', pick<unknown>(o.maxRetries, RETRY_DEFAULTS.maxRetries), 'a non-negative integer', (n) => Number.isInteger(n) && n >= 0),
+    maxTimeout: number(where, 'maxTimeout', pick<unknown>(o.maxTimeout, RETRY_DEFAULTS.maxTimeout), 'a non-negative number of milliseconds', isNonNegative),
+    minTimeout: number(where, 'minTimeout', pick<unknown>(o.minTimeout, RETRY_DEFAULTS.minTimeout), 'a non-negative number of milliseconds', isNonNegative),
+    timeoutFactor: number(where, 'timeoutFactor', pick<unknown>(o.timeoutFactor, RETRY_DEFAULTS.timeoutFactor), 'a positive finite number', (n) => Number.isFinite(n) && n > 0),
+    retryAfter: boolean(where, 'retryAfter', pick<unknown>(o.retryAfter, RETRY_DEFAULTS.retryAfter)),
+    methods: list<string>(where, 'methods', pick<unknown>(o.methods, RETRY_DEFAULTS.methods), 'an array of method names',
+      (m) => typeof m === 'string' && m.length > 0),
+    statusCodes: list<number>(where, 'statusCodes', pick<unknown>(o.statusCodes, RETRY_DEFAULTS.statusCodes), 'an array of status codes (100-599)',
+      (s) => Number.isInteger(s) && (s as number) >= 100 && (s as number) <= 599),
+    errorCodes: list<string>(where, 'errorCodes', pick<unknown>(o.errorCodes, RETRY_DEFAULTS.errorCodes), 'an array of error code strings',
+      (c) => typeof c === 'string' && c.length > 0),
+    jitter: boolean(where, 'jitter', pick<unknown>(o.jitter, RETRY_DEFAULTS.jitter)),
+    onRetry: onRetry as ResolvedRetryOptions['onRetry'],
+    deadlineMs: deadlineMs as number | undefined
+  })
+  RESOLVED.add(resolved)
+  return resolved
+}

@@ -1,0 +1,79 @@
+/**
+ * The built-in retry strategy: which failures are retried, and after how long (SPEC.md "Retry rules").
+ * @module
+ */
+
+import type { IncomingHeaders } from '../../src/handler.js'
+import type { ResolvedRetryOptions, RetryCallback } from './retry-options.js'
+import { retryAfterMs } from './retry-after.js'
+
+/** Code of the error a retryable response status is reported with. */
+export const STATUS_FAILURE_CODE = 'LIB_ERR_REQ_RETRY'
+
+/** The decision of the built-in strategy, with a reason for the debug log. */
+export type RetryPlan =
+  | { retry: true, delayMs: number, reason: string }
+  | { retry: false, reason: string }
+
+interface FailureFields { code?: unknown, statusCode?: unknown, headers?: unknown }
+
+/** A short description of a failure for log lines: `status 503` or `ECONNRESET`. */
+export function describeFailure (err: Error): string {
+  const { code, statusCode } = err as FailureFields
+  if (code === STATUS_FAILURE_CODE && typeof statusCode === 'number' && statusCode > 0) return `status ${statusCode}`
+  return typeof code === 'string' ? code : `${err.name}: ${err.message}`
+}
+
+/**
+ * Decides like SPEC.md's built-in strategy: stop when the error code is not in `errorCodes`,
+ * the method not in `methods`, the status not in `statusCodes`, or `counter` exceeds `maxRetries`;
+ * otherwise wait `Retry-After` or `minTimeout * timeoutFactor ** (counter - 1)`, capped at `maxTimeout`.
+ * With `jitter`, the computed backoff (never `Retry-After`) becomes a random wait below it.
+ */
+export function planRetry (
+  err: Error,
+  counter: number,
+  method: string,
+  options: ResolvedRetryOptions,
+  now: number,
+  random: () => number = Math.random
+): RetryPlan {
+  const { code, statusCode, headers } = err as FailureFields
+  if (code !== STATUS_FAILURE_CODE) {
+    if (typeof code !== 'string') return { retry: false, reason: `${err.name} has no error code` }
+    if (!options.errorCodes.includes(code)) return { retry: false, reason: `error code ${code} is not in errorCodes` }
+  }
+  if (!options.methods.includes(method)) return { retry: false, reason: `method ${method} is not in methods` }
+  if (typeof statusCode === 'number' && statusCode > 0 && !options.statusCodes.includes(statusCode)) {
+    return { retry: false, reason: `status ${statusCode} is not in statusCodes` }
+  }
+  if (counter > options.maxRetries) return { retry: false, reason: `maxRetries (${options.maxRetries}) reached` }
+
+  const what = describeFailure(err)
+  if (options.retryAfter && headers !== null && typeof headers === 'object') {
+    const wait = retryAfterMs((headers as IncomingHeaders)['retry-after'], now)
+    if (wait !== undefined) {
+      const delayMs = Math.min(wait, options.maxTimeout)
+      return { retry: true, delayMs, reason: `${what}, Retry-After asks for ${wait}ms` }
+    }
+  }
+  const backoff = Math.min(options.minTimeout * options.timeoutFactor ** (counter - 1), options.maxTimeout)
+  const delayMs = options.jitter ? Math.floor(random() * backoff) : backoff
+  return { retry: true, delayMs, reason: options.jitter ? `${what}, jittered backoff of ${backoff}ms` : `${what}, backoff` }
+}
+
+/**
+ * The built-in `retry` callback: the strategy of {@link planRetry} on a plain timer. `RetryHandler`
+ * recognises it and runs the plan on its own abortable timer instead; custom callbacks may delegate to it.
+ * @example
+ * const retry: RetryCallback = (err, context, callback) =>
+ *   (err as { code?: string }).code === 'LIB_ERR_DESTROYED' ? callback(err) : defaultRetry(err, context, callback)
+ */
+export const defaultRetry: RetryCallback = (err, context, callback) => {
+  const plan = planRetry(err, context.state.counter, context.opts.method, context.opts.retryOptions, Date.now())
+  if (!plan.retry) {
+    callback(err)
+    return
+  }
+  setTimeout(() => callback(null), plan.delayMs)
+}

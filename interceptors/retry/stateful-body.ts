@@ -1,0 +1,29 @@
+/**
+ * Telling request bodies that can be sent again (strings, bytes, Blobs, arrays) from those that
+ * are consumed by sending them once (streams, async iterables, iterators).
+ * @module
+ */
+
+/**
+ * True when sending `body` consumes it, so a retry could not send the same bytes again:
+ * a Node stream, a web `ReadableStream`, an async iterable, or a one-shot iterator (a generator).
+ * Arrays, Sets and other re-iterable collections are replayable.
+ */
+export function isStatefulBody (body: unknown): boolean {
+  if (body === null || typeof body !== 'object') return false
+  if (Buffer.isBuffer(body) || ArrayBuffer.isView(body) || body instanceof ArrayBuffer || body instanceof Blob) return false
+  const b = body as Record<string | symbol, unknown>
+  if (typeof b.pipe === 'function' || typeof b.getReader === 'function') return true
+  if (typeof b[Symbol.asyncIterator] === 'function') return true
+  // An iterator returns itself from [Symbol.iterator]: iterating it a second time yields nothing.
+  return typeof b[Symbol.iterator] === 'function' && typeof b.next === 'function'
+}
+
+/** A short name of a stateful body's kind, for error messages. */
+export function describeBody (body: unknown): string {
+  const b = body as Record<string | symbol, unknown>
+  if (typeof b.pipe === 'function') return 'a stream'
+  if (typeof b.getReader === 'function') return 'a ReadableStream'
+  if (typeof b[Symbol.asyncIterator] === 'function') return 'an async iterable'
+  return 'an iterator'
+}
