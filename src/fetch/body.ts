@@ -1,0 +1,303 @@
+/**
+ * Bodies of Requests and Responses: extracting a body from what callers pass, and the body
+ * mixin (`text()`, `json()`, `arrayBuffer()`, `blob()`, `bytes()`, `formData()`, `body`,
+ * `bodyUsed`) shared by {@link Request} and {@link Response}.
+ * @module
+ */
+
+import * as nodeStream from 'node:stream'
+import { isBlob } from './file.js'
+import { FormData, isFormDataLike } from './form-data.js'
+import type { FormDataLike } from './form-data.js'
+import { IncomingBody } from './incoming-body.js'
+import { mimeEssence, parseMimeType, serializeMimeType } from './mime.js'
+import { multipartChunks, parseMultipart, serializeMultipart } from './multipart.js'
+import type { MultipartBody } from './multipart.js'
+
+/** Everything accepted as a body (the runtime's own FormData, Blob and streams included). */
+export type BodyInit =
+  | string
+  | ArrayBuffer
+  | ArrayBufferView
+  | Blob
+  | FormData
+  | URLSearchParams
+  | ReadableStream<Uint8Array>
+  | AsyncIterable<Uint8Array | string>
+
+/** Where a body's bytes come from. Bytes, Blobs and forms can be read again (redirects); streams cannot. */
+export type BodySource =
+  | { kind: 'bytes', data: Uint8Array }
+  | { kind: 'blob', data: Blob }
+  | { kind: 'multipart', data: MultipartBody }
+  | { kind: 'stream', data: ReadableStream<Uint8Array> }
+  | { kind: 'iterable', data: AsyncIterable<Uint8Array | string> }
+  | { kind: 'incoming', data: IncomingBody }
+
+/** An extracted body: its source, length when known, and the Content-Type it implies. */
+export interface ExtractedBody {
+  source: BodySource
+  length: number | null
+  type: string | null
+}
+
+// Present since Node 16.8 and accepts web streams, but missing from the Node 20 type definitions.
+const isDisturbed = (nodeStream as unknown as { isDisturbed: (stream: unknown) => boolean }).isDisturbed
+
+function isReadableStream (value: unknown): value is ReadableStream<Uint8Array> {
+  return value instanceof ReadableStream
+}
+
+function isAsyncIterable (value: unknown): value is AsyncIterable<Uint8Array | string> {
+  return typeof value === 'object' && value !== null && typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function'
+}
+
+/** True when the body is a stream whose bytes cannot be produced a second time. */
+export function isStreamSource (source: BodySource): boolean {
+  return source.kind === 'stream' || source.kind === 'iterable' || source.kind === 'incoming'
+}
+
+/**
+ * Extracts a body from `init` (Fetch Standard, "extract a body"). Array buffers and views are
+ * copied, as the standard requires, so later writes by the caller do not change what is sent.
+ */
+export function extractBody (init: unknown, what: string): ExtractedBody {
+  if (typeof init === 'string') {
+    const data = Buffer.from(init, 'utf8')
+    return { source: { kind: 'bytes', data }, length: data.length, type: 'text/plain;charset=UTF-8' }
+  }
+  if (init instanceof URLSearchParams) {
+    const data = Buffer.from(init.toString(), 'utf8')
+    return { source: { kind: 'bytes', data }, length: data.length, type: 'application/x-www-form-urlencoded;charset=UTF-8' }
+  }
+  if (init instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && init instanceof SharedArrayBuffer)) {
+    const data = new Uint8Array(init.slice(0))
+    return { source: { kind: 'bytes', data }, length: data.length, type: null }
+  }
+  if (ArrayBuffer.isView(init)) {
+    const data = new Uint8Array(init.buffer.slice(init.byteOffset, init.byteOffset + init.byteLength))
+    return { source: { kind: 'bytes', data }, length: data.length, type: null }
+  }
+  if (isBlob(init)) {
+    return { source: { kind: 'blob', data: init }, length: init.size, type: init.type === '' ? null : init.type }
+  }
+  if (isFormDataLike(init)) {
+    const data = serializeMultipart(init as FormDataLike)
+    return { source: { kind: 'multipart', data }, length: data.length, type: data.contentType }
+  }
+  if (isReadableStream(init)) {
+    if (init.locked || isDisturbed(init)) throw new TypeError(`${what}: the ReadableStream body is locked or already read`)
+    return { source: { kind: 'stream', data: init }, length: null, type: null }
+  }
+  if (isAsyncIterable(init)) {
+    return { source: { kind: 'iterable', data: init }, length: null, type: null }
+  }
+  return extractBody(String(init), what)
+}
+
+async function * iterableChunks (source: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array> {
+  for await (const chunk of source) {
+    if (typeof chunk === 'string') yield Buffer.from(chunk, 'utf8')
+    else if (chunk instanceof Uint8Array) yield chunk
+    else throw new TypeError(`body: an async iterable body must yield strings or Uint8Arrays, got ${typeof chunk}`)
+  }
+}
+
+/** The bytes of a source as an async iterable of chunks (what the dispatcher sends). */
+export function sourceChunks (source: BodySource): AsyncIterable<Uint8Array> {
+  switch (source.kind) {
+    case 'bytes': return iterableChunks([source.data] as unknown as AsyncIterable<Uint8Array>)
+    case 'blob': return source.data.stream() as unknown as AsyncIterable<Uint8Array>
+    case 'multipart': return multipartChunks(source.data)
+    case 'stream': return iterableChunks(source.data as unknown as AsyncIterable<Uint8Array>)
+    case 'iterable': return iterableChunks(source.data)
+    case 'incoming': return iterableChunks(source.data.stream() as unknown as AsyncIterable<Uint8Array>)
+  }
+}
+
+/** Wraps an async iterable of chunks in a ReadableStream that pulls one chunk at a time. */
+export function iterableToStream (chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
+  let iterator: AsyncIterator<Uint8Array> | null = null
+  return new ReadableStream<Uint8Array>({
+    async pull (controller) {
+      iterator ??= chunks[Symbol.asyncIterator]()
+      const { value, done } = await iterator.next()
+      if (done === true) controller.close()
+      else controller.enqueue(value)
+    },
+    async cancel (reason) {
+      await iterator?.return?.(reason)
+    }
+  }, { highWaterMark: 0 })
+}
+
+/** A ReadableStream over a source; streams are handed back as they are. */
+export function sourceToStream (source: BodySource): ReadableStream<Uint8Array> {
+  if (source.kind === 'stream') return source.data
+  if (source.kind === 'incoming') return source.data.stream()
+  return iterableToStream(sourceChunks(source))
+}
+
+async function readAll (source: BodySource): Promise<Buffer[]> {
+  switch (source.kind) {
+    case 'bytes': return [Buffer.from(source.data.buffer, source.data.byteOffset, source.data.byteLength)]
+    case 'blob': return [Buffer.from(await source.data.arrayBuffer())]
+    case 'incoming': return source.data.collect()
+    default: {
+      const chunks: Buffer[] = []
+      for await (const chunk of sourceChunks(source)) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+      return chunks
+    }
+  }
+}
+
+function concat (chunks: Buffer[]): Buffer {
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
+}
+
+function toArrayBuffer (chunks: Buffer[]): ArrayBuffer {
+  let total = 0
+  for (const chunk of chunks) total += chunk.length
+  const out = new Uint8Array(total)
+  let offset = 0
+  for (const chunk of chunks) {
+    out.set(chunk, offset)
+    offset += chunk.length
+  }
+  return out.buffer
+}
+
+function decodeText (chunks: Buffer[]): string {
+  const text = concat(chunks).toString('utf8')
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+}
+
+/** Internal access to a body holder, for the modules that build Requests and Responses. */
+export interface BodyInternals {
+  source (host: BodyMixin): BodySource | null
+  setSource (host: BodyMixin, source: BodySource | null): void
+  /** Splits the body in two (the standard's tee); the host keeps one branch and the other is returned. */
+  tee (host: BodyMixin, what: string): BodySource | null
+  /** Takes the body out for sending (fetch, or a Request built from a Request): the host's body becomes used. */
+  take (host: BodyMixin, what: string): BodySource | null
+}
+
+let internals: BodyInternals
+
+/**
+ * The body mixin of Request and Response. Each consuming method may be called once; afterwards
+ * `bodyUsed` is true and every consumer rejects with a `TypeError`.
+ */
+export abstract class BodyMixin {
+  #source: BodySource | null = null
+  #stream: ReadableStream<Uint8Array> | null = null
+  #used = false
+  readonly #contentType: () => string | null
+  readonly #what: string
+
+  /** @param contentType - reads the holder's Content-Type header (for `blob()` and `formData()`). */
+  constructor (contentType: () => string | null, what: string) {
+    this.#contentType = contentType
+    this.#what = what
+  }
+
+  /** The body as a ReadableStream, created on first access; null when there is no body. */
+  get body (): ReadableStream<Uint8Array> | null {
+    if (this.#stream !== null) return this.#stream
+    if (this.#source === null) return null
+    this.#stream = sourceToStream(this.#source)
+    this.#source = { kind: 'stream', data: this.#stream }
+    return this.#stream
+  }
+
+  /** True once the body was read (by a consumer or through `body`). */
+  get bodyUsed (): boolean {
+    return this.#used || (this.#stream !== null && isDisturbed(this.#stream))
+  }
+
+  async #consume (method: string): Promise<Buffer[]> {
+    if (this.bodyUsed || this.#stream?.locked === true) {
+      throw new TypeError(`${this.#what}.${method}: the body has already been consumed`)
+    }
+    const source = this.#source
+    if (source === null) return []
+    this.#used = true
+    return readAll(source)
+  }
+
+  /** Reads the whole body into an ArrayBuffer. */
+  async arrayBuffer (): Promise<ArrayBuffer> {
+    return toArrayBuffer(await this.#consume('arrayBuffer'))
+  }
+
+  /** Reads the whole body into a Uint8Array. */
+  async bytes (): Promise<Uint8Array> {
+    return new Uint8Array(toArrayBuffer(await this.#consume('bytes')))
+  }
+
+  /** Reads the whole body into a Blob typed by the Content-Type header. */
+  async blob (): Promise<Blob> {
+    const chunks = await this.#consume('blob')
+    const contentType = this.#contentType()
+    const mime = contentType === null ? null : parseMimeType(contentType)
+    return new Blob(chunks as unknown as BlobPart[], { type: mime === null ? '' : serializeMimeType(mime) })
+  }
+
+  /** Reads the whole body as UTF-8 text (a leading byte order mark is dropped). */
+  async text (): Promise<string> {
+    return decodeText(await this.#consume('text'))
+  }
+
+  /** Reads the whole body and parses it as JSON. */
+  async json (): Promise<unknown> {
+    return JSON.parse(decodeText(await this.#consume('json')))
+  }
+
+  /**
+   * Reads the whole body as a FormData: `multipart/form-data` or `application/x-www-form-urlencoded`.
+   * @deprecated Parse the body yourself (the standard keeps this for browsers).
+   */
+  async formData (): Promise<FormData> {
+    const contentType = this.#contentType()
+    const essence = mimeEssence(contentType)
+    if (essence === 'multipart/form-data') {
+      const boundary = parseMimeType(contentType!)!.parameters.get('boundary')
+      if (boundary === undefined) throw new TypeError(`${this.#what}.formData: multipart Content-Type without a boundary: ${contentType}`)
+      return parseMultipart(concat(await this.#consume('formData')), boundary)
+    }
+    if (essence === 'application/x-www-form-urlencoded') {
+      const form = new FormData()
+      for (const [name, value] of new URLSearchParams(decodeText(await this.#consume('formData')))) form.append(name, value)
+      return form
+    }
+    throw new TypeError(`${this.#what}.formData: cannot parse a body of Content-Type ${JSON.stringify(contentType ?? '')} as FormData`)
+  }
+
+  static {
+    internals = {
+      source: (host) => host.#source,
+      setSource (host, source) {
+        host.#source = source
+        host.#stream = source?.kind === 'stream' ? source.data : null
+      },
+      tee (host, what) {
+        if (host.bodyUsed || host.#stream?.locked === true) throw new TypeError(`${what}.clone: the body has already been consumed`)
+        if (host.#source === null) return null
+        if (!isStreamSource(host.#source)) return host.#source
+        const [a, b] = sourceToStream(host.#source).tee()
+        host.#source = { kind: 'stream', data: a }
+        host.#stream = a
+        return { kind: 'stream', data: b }
+      },
+      take (host, what) {
+        if (host.#source === null) return null
+        if (host.bodyUsed || host.#stream?.locked === true) throw new TypeError(`${what}: the Request body has already been consumed`)
+        host.#used = true
+        return host.#source
+      }
+    }
+  }
+}
+
+/** Internal helpers shared with request, response and fetch. */
+export const bodyInternals: BodyInternals = internals!

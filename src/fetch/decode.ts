@@ -1,0 +1,142 @@
+/**
+ * Content decoding of response bodies (gzip, deflate, br, and zstd where the runtime has it),
+ * undone in reverse order of application as RFC 9110 section 8.4 lists them.
+ * @module
+ */
+
+import { pipeline, Transform } from 'node:stream'
+import type { TransformCallback } from 'node:stream'
+import zlib from 'node:zlib'
+import { MAX_CONTENT_CODINGS } from './constants.js'
+
+type ZstdFactory = () => Transform
+const createZstd = (zlib as unknown as { createZstdDecompress?: ZstdFactory }).createZstdDecompress
+
+/** The content codings this runtime can undo, in the order sent in `Accept-Encoding`. */
+export const SUPPORTED_CODINGS: readonly string[] = ['gzip', 'deflate', 'br', ...(createZstd === undefined ? [] : ['zstd'])]
+
+/** The `Accept-Encoding` value fetch sends when the caller set none. */
+export const ACCEPT_ENCODING = SUPPORTED_CODINGS.join(', ')
+
+/**
+ * `deflate` is specified as zlib-wrapped (RFC 1950), but servers often send raw deflate (RFC 1951);
+ * the first byte tells them apart, so the inflater is chosen when it arrives.
+ */
+class DeflateDecoder extends Transform {
+  #inner: zlib.Inflate | zlib.InflateRaw | null = null
+
+  override _transform (chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    if (this.#inner === null) {
+      const options = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH }
+      this.#inner = (chunk[0]! & 0x0f) === 0x08 ? zlib.createInflate(options) : zlib.createInflateRaw(options)
+      this.#inner.on('data', (data: Buffer) => this.push(data))
+      this.#inner.on('error', (err) => this.destroy(err))
+    }
+    this.#inner.write(chunk, () => callback())
+  }
+
+  override _flush (callback: TransformCallback): void {
+    if (this.#inner === null) {
+      callback()
+      return
+    }
+    this.#inner.once('end', () => callback())
+    this.#inner.end()
+  }
+}
+
+function decoderFor (coding: string): Transform | null | undefined {
+  // Sync flush on finish tolerates bodies whose compressed stream was cut short, as browsers do.
+  switch (coding) {
+    case 'gzip':
+    case 'x-gzip':
+      return zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH })
+    case 'deflate':
+      return new DeflateDecoder()
+    case 'br':
+      return zlib.createBrotliDecompress({
+        flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+        finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH
+      })
+    case 'zstd':
+      return createZstd === undefined ? undefined : createZstd()
+    case 'identity':
+    case '':
+      return null
+    default:
+      return undefined
+  }
+}
+
+/** Where decoded bytes go. */
+export interface DecodedSink {
+  push (chunk: Buffer): void
+  end (): void
+  error (err: unknown): void
+}
+
+/** A chain of decoders between the dispatcher's chunks and the response body. */
+export class BodyDecoder {
+  readonly #first: Transform
+  readonly #last: Transform
+
+  private constructor (chain: Transform[], sink: DecodedSink) {
+    this.#first = chain[0]!
+    this.#last = chain[chain.length - 1]!
+    this.#last.on('data', (chunk: Buffer) => sink.push(chunk))
+    const done = (err: Error | null | undefined): void => {
+      if (err) sink.error(err)
+      else sink.end()
+    }
+    if (chain.length === 1) {
+      this.#first.on('error', done)
+      this.#first.once('end', () => done(null))
+    } else {
+      pipeline(chain, done)
+    }
+  }
+
+  /**
+   * Builds the decoders for a `Content-Encoding` value. Returns null when the body should be
+   * passed through as it is (no coding, or one this runtime cannot undo), and throws a
+   * `TypeError` when more codings are listed than fetch accepts.
+   */
+  static create (contentEncoding: string, sink: DecodedSink): BodyDecoder | null {
+    const codings = contentEncoding.toLowerCase().split(',').map((c) => c.trim()).filter((c) => c !== '' && c !== 'identity')
+    if (codings.length === 0) return null
+    if (codings.length > MAX_CONTENT_CODINGS) {
+      throw new TypeError(`fetch: too many content codings (${codings.length}, at most ${MAX_CONTENT_CODINGS}): ${contentEncoding}`)
+    }
+    const chain: Transform[] = []
+    for (let i = codings.length - 1; i >= 0; i--) {
+      const decoder = decoderFor(codings[i]!)
+      if (decoder === undefined) {
+        for (const built of chain) built.destroy()
+        return null
+      }
+      if (decoder !== null) chain.push(decoder)
+    }
+    return chain.length === 0 ? null : new BodyDecoder(chain, sink)
+  }
+
+  /** Feeds compressed bytes; false means wait for `onDrain` before feeding more. */
+  write (chunk: Buffer): boolean {
+    return this.#first.write(chunk)
+  }
+
+  /** Calls `listener` once the decoder can take more input. */
+  onDrain (listener: () => void): void {
+    this.#first.once('drain', listener)
+  }
+
+  /** No more compressed bytes. */
+  end (): void {
+    this.#first.end()
+  }
+
+  /** Stops decoding (the body was cancelled or the dispatch failed). */
+  destroy (): void {
+    this.#first.destroy()
+    if (this.#last !== this.#first) this.#last.destroy()
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Turning request state into dispatch options: the default headers fetch adds, the cache-mode
+ * headers any RFC 9111 cache understands, the body as the transport takes it, and the marker
+ * that tells the transport and interceptors the request comes from fetch.
+ * @module
+ */
+
+import type { DispatchBody, DispatchOptions } from '../handler.js'
+import { sourceChunks } from './body.js'
+import { CACHE_MODE_OPTION, CONDITIONAL_HEADERS, FETCH_MARKER } from './constants.js'
+import { ACCEPT_ENCODING } from './decode.js'
+import { headersInternals } from './headers.js'
+import { referrerFor } from './referrer.js'
+import type { RequestState } from './request-state.js'
+
+/** The `user-agent` fetch sends when the caller set none. */
+export const FETCH_USER_AGENT = 'conduit'
+
+/** Header defaults fetch adds when absent, in the order they are sent. */
+const DEFAULT_HEADERS: ReadonlyArray<readonly [string, string]> = [
+  ['accept', '*/*'],
+  ['accept-language', '*'],
+  ['sec-fetch-mode', 'cors'],
+  ['user-agent', FETCH_USER_AGENT]
+]
+
+function cacheHeaders (state: RequestState, flat: string[], has: (name: string) => boolean): string {
+  let mode: string = state.cache
+  // Fetch Standard, HTTP-network-or-cache fetch: conditional requests made by the caller bypass the cache.
+  if (mode === 'default' && CONDITIONAL_HEADERS.some(has)) mode = 'no-store'
+  if (mode === 'no-cache' && !has('cache-control')) flat.push('cache-control', 'max-age=0')
+  if (mode === 'no-store' || mode === 'reload') {
+    if (!has('pragma')) flat.push('pragma', 'no-cache')
+    if (!has('cache-control')) flat.push('cache-control', 'no-cache')
+  }
+  return mode
+}
+
+/** Dispatch options for the current hop of `state`. */
+export function dispatchOptionsFor (state: RequestState): DispatchOptions {
+  const url = state.urlList[state.urlList.length - 1]!
+  const headers = state.headers
+  const has = (name: string): boolean => headersInternals.lookup(headers, name) !== null
+  const flat = headersInternals.toFlat(headers)
+  for (const [name, value] of DEFAULT_HEADERS) if (!has(name)) flat.push(name, value)
+  if (!has('accept-encoding') && !has('range')) flat.push('accept-encoding', ACCEPT_ENCODING)
+  const referer = referrerFor(state.referrer, state.referrerPolicy, url)
+  if (referer !== null && !has('referer')) flat.push('referer', referer)
+
+  let body: DispatchBody = null
+  const extracted = state.body
+  if (extracted !== null) {
+    if (extracted.length !== null) {
+      removeFlat(flat, 'content-length')
+      flat.push('content-length', String(extracted.length))
+    }
+    const source = extracted.source
+    body = source.kind === 'bytes'
+      ? Buffer.from(source.data.buffer, source.data.byteOffset, source.data.byteLength)
+      : sourceChunks(source)
+  } else if (state.method === 'POST' || state.method === 'PUT') {
+    removeFlat(flat, 'content-length')
+    flat.push('content-length', '0')
+  }
+  const cacheMode = cacheHeaders(state, flat, has)
+  const opts: DispatchOptions = {
+    origin: url.origin,
+    path: url.pathname + url.search,
+    method: state.method,
+    headers: flat,
+    body,
+    [FETCH_MARKER]: true
+  }
+  if (cacheMode !== 'default') opts[CACHE_MODE_OPTION] = cacheMode
+  return opts
+}
+
+function removeFlat (flat: string[], name: string): void {
+  for (let i = flat.length - 2; i >= 0; i -= 2) {
+    if (flat[i] === name) flat.splice(i, 2)
+  }
+}

@@ -1,0 +1,268 @@
+/**
+ * The dispatch handler behind one `fetch()` call: it follows redirects, decodes the body,
+ * checks integrity, honours the abort signal at every stage, and settles the promise once
+ * the response head arrives.
+ * @module
+ */
+
+import type { Dispatcher } from '../dispatcher/dispatcher.js'
+import type { DispatchController, DispatchHandler, IncomingHeaders } from '../handler.js'
+import { NULL_BODY_STATUSES, REDIRECT_STATUSES } from './constants.js'
+import { parseDataUrl } from './data-url.js'
+import { BodyDecoder } from './decode.js'
+import { dispatchOptionsFor } from './dispatch-options.js'
+import { fetchDebug } from './fetch-debug.js'
+import { IncomingBody } from './incoming-body.js'
+import { matchesIntegrity } from './integrity.js'
+import { applyRedirect, redirectLocation } from './redirect.js'
+import type { RequestState } from './request-state.js'
+import { createResponse } from './response.js'
+import type { Response } from './response.js'
+
+/** The rejection fetch uses for every network failure: the real error is the `cause`. */
+export function networkError (cause: unknown): TypeError {
+  return new TypeError('fetch failed', { cause })
+}
+
+function single (value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value
+}
+
+/** Runs one fetch over `dispatcher`, hop by hop, and settles `resolve`/`reject` exactly once. */
+export class FetchHandler implements DispatchHandler {
+  readonly #state: RequestState
+  readonly #dispatcher: Dispatcher
+  #resolve: ((response: Response) => void) | null
+  #reject: ((reason: unknown) => void) | null
+  #controller: DispatchController | null = null
+  #body: IncomingBody | null = null
+  #decoder: BodyDecoder | null = null
+  #integrity: Buffer[] | null = null
+  #following = false
+  #done = false
+  #networkPaused = false
+  #bodyPaused = false
+  #decoderPaused = false
+  #onAbort: (() => void) | null = null
+
+  constructor (state: RequestState, dispatcher: Dispatcher, resolve: (response: Response) => void, reject: (reason: unknown) => void) {
+    this.#state = state
+    this.#dispatcher = dispatcher
+    this.#resolve = resolve
+    this.#reject = reject
+  }
+
+  /** Starts the first hop (or fails at once when the signal is already aborted). */
+  start (): void {
+    const signal = this.#state.signal
+    if (signal !== null) {
+      if (signal.aborted) {
+        this.#fail(signal.reason, false)
+        return
+      }
+      this.#onAbort = () => this.#abort(signal.reason)
+      signal.addEventListener('abort', this.#onAbort, { once: true })
+    }
+    this.#hop()
+  }
+
+  #url (): URL {
+    return this.#state.urlList[this.#state.urlList.length - 1]!
+  }
+
+  #hop (): void {
+    const url = this.#url()
+    if (url.protocol === 'data:') {
+      this.#serveData(url)
+      return
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      this.#fail(new Error(`fetching ${url.protocol} URLs is not supported`), true)
+      return
+    }
+    this.#controller = null
+    this.#following = false
+    const opts = dispatchOptionsFor(this.#state)
+    try {
+      this.#dispatcher.dispatch(opts, this)
+    } catch (err) {
+      this.#fail(err, true)
+    }
+  }
+
+  #serveData (url: URL): void {
+    const data = parseDataUrl(url)
+    if (data === null) {
+      this.#fail(new Error(`invalid data: URL ${url.href.slice(0, 64)}`), true)
+      return
+    }
+    fetchDebug.local(this.#state.method, url, 200)
+    const body = new IncomingBody(null)
+    body.push(data.body)
+    body.end()
+    this.#deliver(200, 'OK', { 'content-type': data.mimeType }, body)
+  }
+
+  /** Settles the promise with `response` unless an integrity check must see the whole body first. */
+  #deliver (status: number, statusText: string, headers: IncomingHeaders, body: IncomingBody | null): void {
+    if (this.#state.integrity !== '' && body !== null) {
+      this.#integrity = []
+      body.collect().then((chunks) => {
+        const bytes = Buffer.concat(chunks)
+        if (!matchesIntegrity(bytes, this.#state.integrity)) {
+          this.#fail(new Error(`integrity mismatch for ${this.#url().href}: expected ${this.#state.integrity}`), true)
+          return
+        }
+        const verified = new IncomingBody(null)
+        verified.push(bytes)
+        verified.end()
+        this.#settle(status, statusText, headers, verified)
+      }, (err: unknown) => this.#fail(err, true))
+      return
+    }
+    this.#settle(status, statusText, headers, body)
+  }
+
+  #settle (status: number, statusText: string, headers: IncomingHeaders, body: IncomingBody | null): void {
+    const resolve = this.#resolve
+    if (resolve === null) return
+    this.#resolve = null
+    this.#reject = null
+    const response = createResponse({
+      type: 'basic', status, statusText, urlList: [...this.#state.urlList], rawHeaders: headers, headers: null, guard: 'immutable'
+    }, body === null ? null : { kind: 'incoming', data: body })
+    resolve(response)
+  }
+
+  /** Rejects (before the response) or errors the body (after); `wrap` turns `err` into fetch's network error. */
+  #fail (err: unknown, wrap: boolean): void {
+    this.#finish()
+    const reject = this.#reject
+    if (reject !== null) {
+      this.#resolve = null
+      this.#reject = null
+      reject(wrap ? networkError(err) : err)
+    }
+    this.#decoder?.destroy()
+    // Fetch reports a body cut short by the network as "terminated", keeping the real error as cause.
+    this.#body?.error(wrap ? new TypeError('terminated', { cause: err }) : err)
+  }
+
+  #abort (reason: unknown): void {
+    const controller = this.#controller
+    this.#fail(reason, false)
+    if (controller !== null && !controller.aborted) controller.abort(reason instanceof Error ? reason : new DOMException(String(reason), 'AbortError'))
+  }
+
+  #finish (): void {
+    if (this.#done) return
+    this.#done = true
+    if (this.#onAbort !== null) {
+      this.#state.signal?.removeEventListener('abort', this.#onAbort)
+      this.#onAbort = null
+    }
+  }
+
+  #updateFlow (): void {
+    const controller = this.#controller
+    if (controller === null) return
+    const wanted = this.#bodyPaused || this.#decoderPaused
+    if (wanted && !this.#networkPaused) {
+      this.#networkPaused = true
+      controller.pause()
+    } else if (!wanted && this.#networkPaused) {
+      this.#networkPaused = false
+      controller.resume()
+    }
+  }
+
+  onRequestStart (controller: DispatchController): void {
+    this.#controller = controller
+    if (this.#done) controller.abort(new DOMException('This operation was aborted', 'AbortError'))
+  }
+
+  onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
+    this.#controller = controller
+    if (this.#done || statusCode < 200) return
+    const state = this.#state
+    if (REDIRECT_STATUSES.has(statusCode) && state.redirect !== 'manual') {
+      let location: URL | null
+      try {
+        location = redirectLocation(headers, this.#url())
+      } catch (err) {
+        this.#failDispatch(controller, err)
+        return
+      }
+      if (location !== null) {
+        if (state.redirect === 'error') {
+          this.#failDispatch(controller, new Error(`unexpected redirect to ${location.href} (redirect: 'error')`))
+          return
+        }
+        const refused = applyRedirect(state, statusCode, location, headers)
+        if (refused !== null) {
+          this.#failDispatch(controller, refused)
+          return
+        }
+        this.#following = true
+        return
+      }
+    }
+    const hasBody = state.method !== 'HEAD' && !NULL_BODY_STATUSES.has(statusCode)
+    let body: IncomingBody | null = null
+    if (hasBody) {
+      body = new IncomingBody({
+        pause: () => { this.#bodyPaused = true; this.#updateFlow() },
+        resume: () => { this.#bodyPaused = false; this.#updateFlow() },
+        abort: (reason) => this.#abort(reason)
+      })
+      this.#body = body
+      const encoding = single(headers['content-encoding'])
+      if (encoding !== undefined) {
+        try {
+          this.#decoder = BodyDecoder.create(encoding, body)
+        } catch (err) {
+          this.#failDispatch(controller, err)
+          return
+        }
+      }
+    }
+    this.#deliver(statusCode, statusMessage ?? '', headers, body)
+  }
+
+  #failDispatch (controller: DispatchController, err: unknown): void {
+    this.#fail(err, true)
+    controller.abort(err instanceof Error ? err : new Error(String(err)))
+  }
+
+  onResponseData (_controller: DispatchController, chunk: Buffer): void {
+    if (this.#done || this.#following) return
+    const decoder = this.#decoder
+    if (decoder !== null) {
+      if (!decoder.write(chunk) && !this.#decoderPaused) {
+        this.#decoderPaused = true
+        this.#updateFlow()
+        decoder.onDrain(() => {
+          this.#decoderPaused = false
+          this.#updateFlow()
+        })
+      }
+      return
+    }
+    this.#body?.push(chunk)
+  }
+
+  onResponseEnd (): void {
+    if (this.#done) return
+    if (this.#following) {
+      this.#hop()
+      return
+    }
+    this.#finish()
+    if (this.#decoder !== null) this.#decoder.end()
+    else this.#body?.end()
+  }
+
+  onResponseError (_controller: DispatchController, error: Error): void {
+    this.#fail(error, true)
+  }
+}

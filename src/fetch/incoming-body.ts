@@ -1,0 +1,145 @@
+/**
+ * A response body arriving from a dispatcher. Chunks are kept as the Buffers the transport
+ * delivered: `text()`/`json()`/`arrayBuffer()` collect them directly, and a WHATWG
+ * ReadableStream is built only when someone asks for `response.body`.
+ * @module
+ */
+
+import { BODY_HIGH_WATER_MARK } from './constants.js'
+
+/** How the body pauses, resumes or cancels the dispatch feeding it. */
+export interface BodyFlow {
+  pause (): void
+  resume (): void
+  abort (reason: Error): void
+}
+
+type Mode = 'buffer' | 'collect' | 'stream'
+
+const byteLength = { highWaterMark: BODY_HIGH_WATER_MARK, size: (chunk: Uint8Array) => chunk.byteLength }
+
+/** Response body chunks in flight, with one consumer: a collector or a ReadableStream. */
+export class IncomingBody {
+  #flow: BodyFlow | null
+  #chunks: Buffer[] = []
+  #size = 0
+  #mode: Mode = 'buffer'
+  #done = false
+  #error: unknown = undefined
+  #failed = false
+  #paused = false
+  #collector: { resolve: (chunks: Buffer[]) => void, reject: (err: unknown) => void } | null = null
+  #controller: ReadableStreamDefaultController<Uint8Array> | null = null
+
+  constructor (flow: BodyFlow | null) {
+    this.#flow = flow
+  }
+
+  /** True once the body ended or failed. */
+  get settled (): boolean {
+    return this.#done || this.#failed
+  }
+
+  #pause (): void {
+    if (!this.#paused && this.#flow !== null) {
+      this.#paused = true
+      this.#flow.pause()
+    }
+  }
+
+  #resume (): void {
+    if (this.#paused) {
+      this.#paused = false
+      this.#flow?.resume()
+    }
+  }
+
+  /** A chunk arrived. */
+  push (chunk: Buffer): void {
+    if (this.#done || this.#failed || chunk.length === 0) return
+    if (this.#mode === 'stream') {
+      this.#controller!.enqueue(chunk)
+      if ((this.#controller!.desiredSize ?? 0) <= 0) this.#pause()
+      return
+    }
+    this.#chunks.push(chunk)
+    this.#size += chunk.length
+    if (this.#mode === 'buffer' && this.#size >= BODY_HIGH_WATER_MARK) this.#pause()
+  }
+
+  /** The body is complete. */
+  end (): void {
+    if (this.#done || this.#failed) return
+    this.#done = true
+    this.#flow = null
+    if (this.#mode === 'stream') {
+      this.#controller!.close()
+    } else if (this.#collector !== null) {
+      const { resolve } = this.#collector
+      this.#collector = null
+      resolve(this.#take())
+    }
+  }
+
+  /** The body failed (network error, abort, decoding error). */
+  error (err: unknown): void {
+    if (this.#done || this.#failed) return
+    this.#failed = true
+    this.#error = err
+    this.#flow = null
+    this.#chunks = []
+    if (this.#mode === 'stream') {
+      this.#controller!.error(err)
+    } else if (this.#collector !== null) {
+      const { reject } = this.#collector
+      this.#collector = null
+      reject(err)
+    }
+  }
+
+  #take (): Buffer[] {
+    const chunks = this.#chunks
+    this.#chunks = []
+    this.#size = 0
+    return chunks
+  }
+
+  /** Resolves with every chunk once the body ends; the single consumer of this body. */
+  collect (): Promise<Buffer[]> {
+    this.#mode = 'collect'
+    if (this.#failed) return Promise.reject(this.#error)
+    if (this.#done) return Promise.resolve(this.#take())
+    return new Promise((resolve, reject) => {
+      this.#collector = { resolve, reject }
+      this.#resume()
+    })
+  }
+
+  /** Cancels the body: the dispatch is aborted with `reason` and buffered chunks are dropped. */
+  cancel (reason: Error): void {
+    if (this.#done || this.#failed) return
+    const flow = this.#flow
+    this.#failed = true
+    this.#error = reason
+    this.#flow = null
+    this.#chunks = []
+    flow?.abort(reason)
+  }
+
+  /** Hands the body over to a new ReadableStream (built once; the caller keeps it). */
+  stream (): ReadableStream<Uint8Array> {
+    this.#mode = 'stream'
+    return new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.#controller = controller
+        for (const chunk of this.#take()) controller.enqueue(chunk)
+        if (this.#failed) controller.error(this.#error)
+        else if (this.#done) controller.close()
+      },
+      pull: () => { this.#resume() },
+      cancel: (reason: unknown) => {
+        this.cancel(reason instanceof Error ? reason : new DOMException(String(reason ?? 'The body was cancelled'), 'AbortError'))
+      }
+    }, byteLength)
+  }
+}

@@ -1,0 +1,267 @@
+/**
+ * The internal state of a request and how `RequestInit` builds it (Fetch Standard, the Request
+ * constructor steps). `fetch(url, init)` builds this state directly, without a Request object.
+ * @module
+ */
+
+import type { Dispatcher } from '../dispatcher/dispatcher.js'
+import { bodyInternals, extractBody, isStreamSource } from './body.js'
+import type { BodyInit, ExtractedBody } from './body.js'
+import {
+  CORS_SAFE_METHODS, FORBIDDEN_METHODS, NORMALIZED_METHODS, REFERRER_POLICY, REQUEST_CACHE,
+  REQUEST_CREDENTIALS, REQUEST_DUPLEX, REQUEST_MODE, REQUEST_REDIRECT
+} from './constants.js'
+import type {
+  ReferrerPolicy, RequestCache, RequestCredentials, RequestDuplex, RequestMode, RequestRedirect
+} from './constants.js'
+import { Headers, headersInternals } from './headers.js'
+import type { HeadersInit } from './headers.js'
+import type { Request } from './request.js'
+
+/** The second argument of `fetch()` and of `new Request()`. */
+export interface RequestInit {
+  /** Request body. @defaultValue `null` */
+  body?: BodyInit | null
+  /** Cache mode; acted on by a cache interceptor composed on the dispatcher. @defaultValue `'default'` */
+  cache?: RequestCache
+  /** Credentials mode; accepted for compatibility (there are no ambient credentials here). @defaultValue `'same-origin'` */
+  credentials?: RequestCredentials
+  /** Dispatcher that sends the request (fetch only). @defaultValue the global dispatcher */
+  dispatcher?: Dispatcher
+  /** Must be `'half'` when the body is a stream. */
+  duplex?: RequestDuplex
+  /** Request headers. */
+  headers?: HeadersInit
+  /** Subresource integrity metadata, e.g. `sha256-<base64>`. @defaultValue `''` */
+  integrity?: string
+  /** Accepted for compatibility; a streaming body is refused with it. @defaultValue `false` */
+  keepalive?: boolean
+  /** Request method; not defaulted when absent (the input's method, or GET, applies). */
+  method?: string
+  /** Request mode. @defaultValue `'cors'` */
+  mode?: RequestMode
+  /** Redirect handling. @defaultValue `'follow'` */
+  redirect?: RequestRedirect
+  /** Referrer URL, `''` for none, or `'about:client'`. @defaultValue `'about:client'` */
+  referrer?: string
+  /** Referrer policy. @defaultValue `''` (strict-origin-when-cross-origin applies) */
+  referrerPolicy?: ReferrerPolicy
+  /** Aborts the request and the reading of its response body. @defaultValue `null` */
+  signal?: AbortSignal | null
+  /** Only `null` is accepted (there is no window outside a browser). */
+  window?: null
+}
+
+/** Everything a request carries between construction, dispatch and redirects. */
+export interface RequestState {
+  method: string
+  /** Every URL the request visited; the last is the current one. */
+  urlList: URL[]
+  headers: Headers
+  body: ExtractedBody | null
+  cache: RequestCache
+  credentials: RequestCredentials
+  mode: RequestMode
+  redirect: RequestRedirect
+  integrity: string
+  keepalive: boolean
+  /** `'client'`, `'no-referrer'` or a URL. */
+  referrer: 'client' | 'no-referrer' | URL
+  referrerPolicy: ReferrerPolicy
+  signal: AbortSignal | null
+  dispatcher: Dispatcher | undefined
+}
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+
+function checkEnum<T extends string> (value: unknown, allowed: readonly T[], field: string, what: string): T {
+  if (typeof value !== 'string' || !allowed.includes(value as T)) {
+    throw new TypeError(`${what}: ${field} must be one of ${allowed.map((v) => `'${v}'`).join(', ')}, got ${typeof value === 'string' ? `'${value}'` : String(value)}`)
+  }
+  return value as T
+}
+
+/** Parses a URL the way fetch does: absolute only, no embedded credentials. */
+export function parseRequestUrl (input: string, what: string): URL {
+  let url: URL
+  try {
+    url = new URL(input)
+  } catch (err) {
+    throw new TypeError(`${what}: failed to parse URL from ${input}`, { cause: err })
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new TypeError(`${what}: a request URL may not include credentials: ${input}`)
+  }
+  return url
+}
+
+/** Normalizes and checks a method name: a token, not CONNECT/TRACE/TRACK. */
+export function normalizeMethod (method: unknown, what: string): string {
+  const text = String(method)
+  if (!TOKEN.test(text)) throw new TypeError(`${what}: invalid method ${JSON.stringify(text)}`)
+  const normalized = NORMALIZED_METHODS.get(text.toLowerCase()) ?? text
+  if (FORBIDDEN_METHODS.has(normalized.toUpperCase())) throw new TypeError(`${what}: method ${text} is forbidden`)
+  return normalized
+}
+
+function freshState (url: URL): RequestState {
+  return {
+    method: 'GET',
+    urlList: [url],
+    headers: new Headers(),
+    body: null,
+    cache: 'default',
+    credentials: 'same-origin',
+    mode: 'cors',
+    redirect: 'follow',
+    integrity: '',
+    keepalive: false,
+    referrer: 'client',
+    referrerPolicy: '',
+    signal: null,
+    dispatcher: undefined
+  }
+}
+
+/** A Request made by the runtime's own Fetch implementation (accepted as input). */
+interface ForeignRequest {
+  url: string, method: string, headers: Iterable<[string, string]>, body: ReadableStream<Uint8Array> | null,
+  bodyUsed: boolean, cache: string, credentials: string, mode: string, redirect: string,
+  integrity: string, keepalive: boolean, referrer: string, referrerPolicy: string, signal: AbortSignal
+}
+
+/** True for a Request made by the runtime's global class. */
+export function isForeignRequest (value: unknown): value is ForeignRequest {
+  return typeof value === 'object' && value !== null &&
+    Object.prototype.toString.call(value) === '[object Request]' &&
+    typeof (value as ForeignRequest).url === 'string' && typeof (value as ForeignRequest).method === 'string'
+}
+
+function fromForeign (input: ForeignRequest, what: string): RequestState {
+  const state = freshState(parseRequestUrl(input.url, what))
+  state.method = input.method
+  state.headers = new Headers(input.headers)
+  state.cache = input.cache as RequestCache
+  state.credentials = input.credentials as RequestCredentials
+  state.mode = input.mode as RequestMode
+  state.redirect = input.redirect as RequestRedirect
+  state.integrity = input.integrity
+  state.keepalive = input.keepalive
+  state.referrerPolicy = input.referrerPolicy as ReferrerPolicy
+  state.referrer = input.referrer === 'about:client' || input.referrer === '' ? (input.referrer === '' ? 'no-referrer' : 'client') : new URL(input.referrer)
+  state.signal = input.signal
+  if (input.body !== null) {
+    if (input.bodyUsed || input.body.locked) throw new TypeError(`${what}: the Request body has already been consumed`)
+    state.body = { source: { kind: 'stream', data: input.body }, length: null, type: null }
+  }
+  return state
+}
+
+function copyState (input: RequestState): RequestState {
+  return { ...input, urlList: [...input.urlList], headers: new Headers(input.headers), body: input.body === null ? null : { ...input.body } }
+}
+
+/**
+ * Builds the state of a request from `input` and `init`, validating every field.
+ * `RequestClass` is passed in to recognise this library's Requests without an import cycle.
+ */
+export function buildRequestState (
+  input: unknown,
+  init: RequestInit | undefined,
+  what: string,
+  inputState: ((value: unknown) => RequestState | null),
+  inputHost: ((value: unknown) => Request | null)
+): RequestState {
+  const own = inputState(input)
+  let state: RequestState
+  if (own !== null) {
+    state = copyState(own)
+  } else if (isForeignRequest(input)) {
+    state = fromForeign(input, what)
+  } else {
+    state = freshState(parseRequestUrl(typeof input === 'string' ? input : String(input), what))
+  }
+  const inputBody = state.body
+  if (init === undefined || init === null) {
+    takeInputBody(input, inputHost, inputBody, what)
+    return state
+  }
+  if (typeof init !== 'object') throw new TypeError(`${what}: init must be an object, got ${typeof init}`)
+
+  if (init.window !== undefined && init.window !== null) throw new TypeError(`${what}: window must be null, got ${typeof init.window}`)
+  if (state.mode === 'navigate') state.mode = 'same-origin'
+  if (init.referrer !== undefined) {
+    const referrer = String(init.referrer)
+    if (referrer === '') state.referrer = 'no-referrer'
+    else if (referrer === 'about:client') state.referrer = 'client'
+    else {
+      try {
+        state.referrer = new URL(referrer)
+      } catch (err) {
+        throw new TypeError(`${what}: referrer is not a valid URL: ${referrer}`, { cause: err })
+      }
+    }
+  }
+  if (init.referrerPolicy !== undefined) state.referrerPolicy = checkEnum(init.referrerPolicy, REFERRER_POLICY, 'referrerPolicy', what)
+  if (init.mode !== undefined) {
+    const mode = checkEnum(init.mode, REQUEST_MODE, 'mode', what)
+    if (mode === 'navigate') throw new TypeError(`${what}: mode 'navigate' cannot be set from script`)
+    state.mode = mode
+  }
+  if (init.credentials !== undefined) state.credentials = checkEnum(init.credentials, REQUEST_CREDENTIALS, 'credentials', what)
+  if (init.cache !== undefined) state.cache = checkEnum(init.cache, REQUEST_CACHE, 'cache', what)
+  if (state.cache === 'only-if-cached' && state.mode !== 'same-origin') {
+    throw new TypeError(`${what}: cache 'only-if-cached' requires mode 'same-origin', got mode '${state.mode}'`)
+  }
+  if (init.redirect !== undefined) state.redirect = checkEnum(init.redirect, REQUEST_REDIRECT, 'redirect', what)
+  if (init.integrity !== undefined) state.integrity = String(init.integrity)
+  if (init.keepalive !== undefined) state.keepalive = Boolean(init.keepalive)
+  if (init.method !== undefined) state.method = normalizeMethod(init.method, what)
+  if (init.signal !== undefined) {
+    if (init.signal !== null && !(init.signal instanceof AbortSignal)) {
+      throw new TypeError(`${what}: signal must be an AbortSignal or null, got ${typeof init.signal}`)
+    }
+    state.signal = init.signal
+  }
+  if (init.duplex !== undefined) checkEnum(init.duplex, REQUEST_DUPLEX, 'duplex', what)
+  if (init.dispatcher !== undefined) {
+    const dispatcher = init.dispatcher as { dispatch?: unknown } | null
+    if (dispatcher === null || typeof dispatcher !== 'object' || typeof dispatcher.dispatch !== 'function') {
+      throw new TypeError(`${what}: dispatcher must be a Dispatcher, got ${dispatcher === null ? 'null' : typeof dispatcher}`)
+    }
+    state.dispatcher = init.dispatcher
+  }
+  if (init.headers !== undefined) state.headers = new Headers(init.headers)
+  if (state.mode === 'no-cors' && !CORS_SAFE_METHODS.has(state.method)) {
+    throw new TypeError(`${what}: method ${state.method} is not allowed in 'no-cors' mode`)
+  }
+
+  const hasInitBody = init.body !== undefined && init.body !== null
+  if ((hasInitBody || inputBody !== null) && (state.method === 'GET' || state.method === 'HEAD')) {
+    throw new TypeError(`${what}: a ${state.method} request cannot have a body`)
+  }
+  let body = inputBody
+  if (hasInitBody) {
+    body = extractBody(init.body, what)
+    if (state.keepalive && isStreamSource(body.source)) throw new TypeError(`${what}: keepalive cannot be used with a streaming body`)
+    if (body.type !== null && headersInternals.lookup(state.headers, 'content-type') === null) {
+      state.headers.append('content-type', body.type)
+    }
+    if (isStreamSource(body.source) && init.duplex === undefined) {
+      throw new TypeError(`${what}: duplex: 'half' is required when the body is a stream`)
+    }
+  } else {
+    takeInputBody(input, inputHost, inputBody, what)
+  }
+  state.body = body
+  return state
+}
+
+// A Request built from another Request (or sent by fetch) moves the body out of the input.
+function takeInputBody (input: unknown, inputHost: (value: unknown) => Request | null, inputBody: ExtractedBody | null, what: string): void {
+  if (inputBody === null) return
+  const host = inputHost(input)
+  if (host === null) return
+  const source = bodyInternals.take(host, what)
+  if (source !== null) inputBody.source = source
+}
