@@ -4,14 +4,14 @@
  * @module
  */
 
-import type { ConnectionOptions } from 'node:tls'
+import type { BuildOptions } from '../../src/connect.js'
 import type { Dispatcher } from '../../src/dispatcher/dispatcher.js'
 import { InvalidArgumentError } from '../../src/errors.js'
 import { normalizeHeaders } from '../../src/request-headers.js'
 import { proxyAuthorization } from './proxy-auth.js'
 
 /** TLS options for one side of a proxied connection (the proxy itself, or the target through a tunnel). */
-export type ProxyTlsOptions = ConnectionOptions
+export type ProxyTlsOptions = BuildOptions
 
 /** Builds the dispatcher that talks to the proxy itself (used for `CONNECT` and absolute-form requests). */
 export type ProxyClientFactory = (origin: URL, opts: { connect?: ProxyTlsOptions | undefined }) => Dispatcher

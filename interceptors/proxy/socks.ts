@@ -11,11 +11,8 @@ import type { Socket } from 'node:net'
 import { SocksClient } from 'socks'
 import { ProxyConnectionError } from '../../src/errors.js'
 import type { ResolvedProxy, SocksSettings } from './proxy-options.js'
-import { authority, bareHost } from './target-tls.js'
-import type { TunnelTarget } from './target-tls.js'
-
-/** How long the SOCKS handshake may take when the agent sets no `connectTimeout`. */
-export const DEFAULT_SOCKS_TIMEOUT_MS = 10_000
+import { authority, bareHost } from './tunnel-target.js'
+import type { TunnelTarget } from './tunnel-target.js'
 
 function resolveTarget (host: string, socks: SocksSettings, callback: (err: Error | null, host?: string) => void): void {
   if (socks.remoteDns || isIP(host) !== 0) {

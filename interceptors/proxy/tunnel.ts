@@ -11,8 +11,8 @@ import { ProxyConnectionError } from '../../src/errors.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
 import { asProxyError } from './proxy-errors.js'
 import type { ResolvedProxy } from './proxy-options.js'
-import { authority } from './target-tls.js'
-import type { TunnelTarget } from './target-tls.js'
+import { authority } from './tunnel-target.js'
+import type { TunnelTarget } from './tunnel-target.js'
 
 /** Receives the outcome of one CONNECT exchange, exactly once. */
 type TunnelCallback = (err: Error | null, socket?: Duplex) => void
@@ -22,6 +22,7 @@ class ConnectHandler implements DispatchHandler {
   readonly #target: string
   #callback: TunnelCallback | null
   #refusal: Error | null = null
+  #controller: DispatchController | null = null
 
   constructor (proxy: ResolvedProxy, target: string, callback: TunnelCallback) {
     this.#proxy = proxy
@@ -37,6 +38,16 @@ class ConnectHandler implements DispatchHandler {
     }
     this.#callback = null
     callback(err, socket)
+  }
+
+  onRequestStart (controller: DispatchController): void {
+    this.#controller = controller
+  }
+
+  /** Gives up on the tunnel (the connect deadline passed); a socket arriving later is destroyed. */
+  cancel (reason: Error): void {
+    this.#callback = null
+    this.#controller?.abort(reason)
   }
 
   onRequestUpgrade (_controller: DispatchController, _statusCode: number, _headers: IncomingHeaders, socket: Duplex): void {
@@ -79,7 +90,7 @@ export function connectHeaders (proxy: ResolvedProxy, target: string, keepAlive:
 }
 
 /**
- * Opens a tunnel to `target` through the HTTP(S) proxy behind `proxyClient`.
+ * Opens a tunnel to `target` through the HTTP(S) proxy behind `proxyClient`; returns a function that cancels it.
  * The callback receives the raw socket, or a {@link ProxyConnectionError} (with the proxy's
  * status) / `SecureProxyConnectionError` when the proxy refused or could not be reached.
  */
@@ -87,9 +98,9 @@ export function openConnectTunnel (
   proxyClient: Dispatcher,
   proxy: ResolvedProxy,
   target: TunnelTarget,
-  keepAlive: boolean,
+  options: { keepAlive: boolean, timeoutMs: number },
   callback: TunnelCallback
-): void {
+): (reason: Error) => void {
   const path = authority(target)
   const handler = new ConnectHandler(proxy, path, callback)
   try {
@@ -97,9 +108,11 @@ export function openConnectTunnel (
       origin: proxy.url.origin,
       method: 'CONNECT',
       path,
-      headers: connectHeaders(proxy, path, keepAlive)
+      headers: connectHeaders(proxy, path, options.keepAlive),
+      ...(options.timeoutMs > 0 ? { headersTimeout: options.timeoutMs } : {})
     }, handler)
   } catch (err) {
     handler.fail(err as Error)
   }
+  return (reason) => handler.cancel(reason)
 }

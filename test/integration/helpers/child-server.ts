@@ -1,0 +1,103 @@
+/**
+ * Running a real server binary for integration tests: find it (failing loudly when it is missing,
+ * never skipping), pick a free loopback port, start it, wait until it accepts connections, stop it.
+ */
+
+import { spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { accessSync, constants } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import net from 'node:net'
+import type { AddressInfo } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+
+/** Returns the first executable among `candidates`, or throws naming the Debian package to install. */
+export function findBinary (candidates: readonly string[], debianPackage: string): string {
+  for (const candidate of candidates) {
+    try {
+      accessSync(candidate, constants.X_OK)
+      return candidate
+    } catch {}
+  }
+  throw new Error(`${debianPackage} is required by the integration tests but none of ${candidates.join(', ')} exists; install it with: apt-get install ${debianPackage}`)
+}
+
+/** A free TCP port on 127.0.0.1 (free when asked; the server binds it right after). */
+export function freePort (): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** A temporary directory under the OS temp dir; `remove` deletes it. */
+export async function tempDir (prefix: string): Promise<{ dir: string, remove: () => Promise<void> }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), prefix))
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) }
+}
+
+function tryConnect (port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port })
+    socket.once('connect', () => { socket.destroy(); resolve(true) })
+    socket.once('error', () => { socket.destroy(); resolve(false) })
+  })
+}
+
+/** A started child server. */
+export interface ChildServer {
+  child: ChildProcess
+  port: number
+  /** Everything the process wrote to stdout and stderr so far (for failure messages). */
+  output: () => string
+  /** Stops the process (SIGTERM, then SIGKILL if it lingers) and waits for it to exit. */
+  stop: () => Promise<void>
+}
+
+const START_TIMEOUT_MS = 15_000
+const STOP_TIMEOUT_MS = 5_000
+const POLL_MS = 25
+
+/**
+ * Spawns `binary args` and resolves once `port` on 127.0.0.1 accepts connections.
+ * Rejects with the process output if it exits first or does not listen within 15 s.
+ */
+export async function startChildServer (binary: string, args: readonly string[], port: number, cwd: string): Promise<ChildServer> {
+  const child = spawn(binary, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString() })
+  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString() })
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve()
+    else child.once('exit', () => resolve())
+  })
+  let gone = false
+  void exited.then(() => { gone = true })
+  const spawnError = new Promise<Error>((resolve) => child.once('error', resolve))
+
+  const stop = async (): Promise<void> => {
+    if (gone) return
+    child.kill('SIGTERM')
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS)
+    await exited
+    clearTimeout(timer)
+  }
+
+  const deadline = Date.now() + START_TIMEOUT_MS
+  for (;;) {
+    const failure = await Promise.race([spawnError, new Promise<null>((resolve) => setTimeout(() => resolve(null), POLL_MS))])
+    if (failure !== null) throw new Error(`${binary} could not be started: ${failure.message}`)
+    if (gone) throw new Error(`${binary} exited before listening on 127.0.0.1:${port}:\n${output}`)
+    if (await tryConnect(port)) break
+    if (Date.now() > deadline) {
+      await stop()
+      throw new Error(`${binary} did not listen on 127.0.0.1:${port} within ${START_TIMEOUT_MS} ms:\n${output}`)
+    }
+  }
+  return { child, port, output: () => output, stop }
+}

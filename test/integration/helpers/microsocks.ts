@@ -1,0 +1,42 @@
+/**
+ * microsocks (a small SOCKS5 server from Debian) for integration tests, on a free loopback port,
+ * optionally with username/password authentication.
+ */
+
+import { findBinary, freePort, startChildServer, tempDir } from './child-server.js'
+
+/** A running microsocks. */
+export interface Microsocks {
+  port: number
+  /** `socks5://127.0.0.1:PORT`, without credentials. */
+  url: string
+  stop: () => Promise<void>
+}
+
+/**
+ * Starts microsocks listening on 127.0.0.1 only. Fails (never skips) when it is not installed.
+ * @example
+ * const socks = await startMicrosocks({ username: 'u', password: 'p' })
+ */
+export async function startMicrosocks (auth?: { username: string, password: string }): Promise<Microsocks> {
+  const binary = findBinary(['/usr/bin/microsocks', '/usr/local/bin/microsocks'], 'microsocks')
+  const port = await freePort()
+  const args = ['-i', '127.0.0.1', '-p', String(port)]
+  if (auth !== undefined) args.push('-u', auth.username, '-P', auth.password)
+  const tmp = await tempDir('conduit-microsocks-')
+  let server
+  try {
+    server = await startChildServer(binary, args, port, tmp.dir)
+  } catch (err) {
+    await tmp.remove()
+    throw err
+  }
+  return {
+    port,
+    url: `socks5://127.0.0.1:${port}`,
+    stop: async () => {
+      await server.stop()
+      await tmp.remove()
+    }
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Debian's squid for integration tests: a generated configuration in a temp dir (loopback port,
+ * optional basic auth through basic_ncsa_auth, no caching, no DNS, only 127.0.0.1 targets, CONNECT to
+ * any port because test targets use random ones), run in the foreground and stopped afterwards.
+ */
+
+import { execFileSync } from 'node:child_process'
+import { chmod, readFile, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { findBinary, freePort, startChildServer, tempDir } from './child-server.js'
+
+/** A running squid. */
+export interface Squid {
+  port: number
+  /** `http://127.0.0.1:PORT`, without credentials. */
+  url: string
+  /** Lines squid wrote to its access log so far. */
+  accessLog: () => Promise<string>
+  stop: () => Promise<void>
+}
+
+/** Options of {@link startSquid}. */
+export interface SquidOptions {
+  /** Require basic proxy authentication with these credentials. */
+  auth?: { username: string, password: string }
+}
+
+function config (dir: string, port: number, options: SquidOptions): string {
+  const lines = [
+    `http_port 127.0.0.1:${port}`,
+    `pid_filename ${path.join(dir, 'squid.pid')}`,
+    `cache_log ${path.join(dir, 'cache.log')}`,
+    `access_log stdio:${path.join(dir, 'access.log')}`,
+    'cache_store_log none',
+    `coredump_dir ${dir}`,
+    'cache deny all',
+    'cache_mem 0 MB',
+    'shutdown_lifetime 0 seconds',
+    'pinger_enable off',
+    'visible_hostname conduit-test',
+    // Targets are 127.0.0.1 literals; a loopback resolver keeps squid from sending any DNS query out.
+    'dns_nameservers 127.0.0.1',
+    'acl localnet src 127.0.0.1',
+    'acl loopback dst 127.0.0.1',
+    'http_access deny !loopback'
+  ]
+  if (options.auth !== undefined) {
+    lines.push(
+      `auth_param basic program /usr/lib/squid/basic_ncsa_auth ${path.join(dir, 'htpasswd')}`,
+      'auth_param basic children 2',
+      'auth_param basic realm conduit-test',
+      'acl authed proxy_auth REQUIRED',
+      'http_access allow localnet authed'
+    )
+  } else {
+    lines.push('http_access allow localnet')
+  }
+  lines.push('http_access deny all')
+  return `${lines.join('\n')}\n`
+}
+
+/**
+ * Starts squid on a free 127.0.0.1 port. Fails (never skips) when squid is not installed.
+ * @example
+ * const squid = await startSquid({ auth: { username: 'u', password: 'p' } })
+ */
+export async function startSquid (options: SquidOptions = {}): Promise<Squid> {
+  const binary = findBinary(['/usr/sbin/squid', '/usr/bin/squid'], 'squid')
+  const tmp = await tempDir('conduit-squid-')
+  // Started as root, squid drops to its own user (cache_effective_user), which must write logs here.
+  await chmod(tmp.dir, 0o777)
+  if (options.auth !== undefined) {
+    findBinary(['/usr/lib/squid/basic_ncsa_auth'], 'squid')
+    const openssl = findBinary(['/usr/bin/openssl', '/usr/local/bin/openssl'], 'openssl')
+    const hash = execFileSync(openssl, ['passwd', '-apr1', options.auth.password], { encoding: 'utf8' }).trim()
+    await writeFile(path.join(tmp.dir, 'htpasswd'), `${options.auth.username}:${hash}\n`, { mode: 0o644 })
+  }
+  const port = await freePort()
+  const file = path.join(tmp.dir, 'squid.conf')
+  await writeFile(file, config(tmp.dir, port, options), { mode: 0o644 })
+  // A distinct service name keeps parallel squids from sharing pid and shared-memory names.
+  const args = ['-N', '-d', '1', '-n', `conduit${port}`, '-f', file]
+  let server
+  try {
+    server = await startChildServer(binary, args, port, tmp.dir)
+  } catch (err) {
+    await tmp.remove()
+    throw err
+  }
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    accessLog: () => readFile(path.join(tmp.dir, 'access.log'), 'utf8').catch(() => ''),
+    stop: async () => {
+      await server.stop()
+      await tmp.remove()
+    }
+  }
+}
