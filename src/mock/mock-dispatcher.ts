@@ -1,0 +1,254 @@
+/**
+ * The dispatcher behind {@link MockPool} and {@link MockClient}: answers requests to one origin
+ * from its interceptors and hands the rest to the mock agent's real dispatcher when net connect
+ * allows it.
+ * @module
+ */
+
+import { types } from 'node:util'
+import { Dispatcher } from '../dispatcher/dispatcher.js'
+import type { CloseCallback } from '../dispatcher/dispatcher.js'
+import { toDispatchHandler } from '../handler.js'
+import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../handler.js'
+import { ClientClosedError, ClientDestroyedError, InvalidArgumentError, MockNotMatchedError } from '../errors.js'
+import { normalizeHeaders } from '../request-headers.js'
+import { findMatch, normalizeNonStandardQuery, serializePathWithQuery, sortQuery } from './mock-matching.js'
+import type { MismatchStage, MockRequestKey } from './mock-matching.js'
+import { MockInterceptor } from './mock-interceptor.js'
+import type { MockInterceptOptions } from './mock-interceptor.js'
+import { MockDispatchList } from './mock-scope.js'
+import type { MockDispatchRecord, MockRequestOptions, RegisteredReply } from './mock-scope.js'
+import { MockReply, replyBodyChunks } from './mock-reply.js'
+import type { MockResponse } from './mock-reply.js'
+import { bodyText, collectBody, isBufferedBody } from './request-body.js'
+import { withCloseCallback } from './close-callback.js'
+
+/** What a mock pool asks of its agent (kept off the public surface behind a symbol). */
+export interface MockAgentHooks {
+  /** False after `deactivate()`: every request goes to the real dispatcher. */
+  isMockActive (): boolean
+  /** Null when net connect allows `origin`, else why not (for the error message). */
+  netConnectRefusal (origin: string): string | null
+  /** Sends a request over the network. */
+  passthrough (opts: DispatchOptions, handler: DispatchHandler): boolean
+  /** Rewrite `a[]=1` and `a=1,2` queries before matching. */
+  readonly acceptNonStandardSearchParameters: boolean
+  /** The pool closed: the agent drops it, so a later `get()` makes a fresh one. */
+  forget (pool: MockDispatcher): void
+}
+
+/** The symbol under which a mock agent exposes its {@link MockAgentHooks}. */
+export const kMockAgentHooks: unique symbol = Symbol('conduit.mockAgentHooks')
+
+/** Options of a mock pool or client. */
+export interface MockPoolOptions {
+  /** The mock agent the pool belongs to (any dispatcher works: unmatched requests go to it). */
+  agent: Dispatcher
+  /**
+   * Treat `/a/` and `/a` as the same path in every interceptor of this pool.
+   * @defaultValue `false`
+   */
+  ignoreTrailingSlash?: boolean | undefined
+  /** Other pool options are accepted for compatibility and ignored. */
+  [option: string]: unknown
+}
+
+function hooksOf (agent: Dispatcher): MockAgentHooks {
+  const hooks = (agent as unknown as Record<symbol, MockAgentHooks | undefined>)[kMockAgentHooks]
+  if (hooks !== undefined) return hooks
+  return {
+    isMockActive: () => true,
+    netConnectRefusal: () => null,
+    passthrough: (opts, handler) => agent.dispatch(opts, handler),
+    acceptNonStandardSearchParameters: false,
+    forget: () => {}
+  }
+}
+
+function describeMiss (stage: MismatchStage, request: MockRequestKey): string {
+  const path = `on path '${request.path}'`
+  switch (stage) {
+    case 'path': return `path '${request.path}'`
+    case 'method': return `method '${request.method}' ${path}`
+    case 'body': {
+      const body = request.body ?? ''
+      return `body '${body.length > 200 ? `${body.slice(0, 200)}...` : body}' ${path}`
+    }
+    case 'headers': return `headers '${JSON.stringify(request.headers)}' ${path}`
+  }
+}
+
+/** Base class of {@link MockPool} and {@link MockClient}. */
+export class MockDispatcher extends Dispatcher {
+  readonly #origin: string
+  readonly #agent: Dispatcher
+  readonly #ignoreTrailingSlash: boolean
+  #list = new MockDispatchList()
+  readonly #active = new Set<MockReply>()
+  #idle: Array<() => void> = []
+  #closed = false
+  #destroyed = false
+
+  /**
+   * @param origin - the origin this pool answers for, e.g. `http://127.0.0.1:3000`
+   * @param opts - must name the mock agent as `agent`
+   */
+  constructor (origin: string, opts: MockPoolOptions) {
+    super()
+    if (opts === null || typeof opts !== 'object' || opts.agent === null || typeof opts.agent !== 'object' || typeof opts.agent.dispatch !== 'function') {
+      throw new InvalidArgumentError('mock pool: opts.agent must be a dispatcher (a MockAgent)')
+    }
+    if (opts.ignoreTrailingSlash !== undefined && typeof opts.ignoreTrailingSlash !== 'boolean') {
+      throw new InvalidArgumentError(`mock pool: ignoreTrailingSlash must be a boolean, got ${typeof opts.ignoreTrailingSlash}`)
+    }
+    this.#origin = origin
+    this.#agent = opts.agent
+    this.#ignoreTrailingSlash = opts.ignoreTrailingSlash ?? false
+  }
+
+  /** The origin this pool answers for. */
+  get origin (): string {
+    return this.#origin
+  }
+
+  /** The interceptors of this pool (shared with pools derived from a RegExp or function origin). */
+  get mockDispatches (): MockDispatchList {
+    return this.#list
+  }
+
+  set mockDispatches (list: MockDispatchList) {
+    this.#list = list
+  }
+
+  /**
+   * Describes a request to intercept; chain `reply()` on the result.
+   * @example
+   * mockAgent.get('http://127.0.0.1:3000').intercept({ path: '/health' }).reply(200, 'ok')
+   */
+  intercept (opts: MockInterceptOptions): MockInterceptor {
+    return new MockInterceptor(opts, this.#list, this.#ignoreTrailingSlash)
+  }
+
+  /** Removes every interceptor of this pool. */
+  cleanMocks (): void {
+    this.#list.items.length = 0
+  }
+
+  override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
+    const h = toDispatchHandler(handler)
+    if (opts === null || typeof opts !== 'object') {
+      throw new InvalidArgumentError(`dispatch: options must be an object, got ${opts === null ? 'null' : typeof opts}`)
+    }
+    if (typeof opts.path !== 'string') {
+      throw new InvalidArgumentError(`dispatch: path must be a string, got ${typeof opts.path}`)
+    }
+    if (this.#destroyed || this.#closed) {
+      this.#newReply(h).runError(this.#destroyed ? new ClientDestroyedError() : new ClientClosedError())
+      return true
+    }
+    const hooks = hooksOf(this.#agent)
+    const withOrigin = { ...opts, origin: opts.origin ?? this.#origin }
+    if (!hooks.isMockActive()) return hooks.passthrough(withOrigin, h)
+    if (isBufferedBody(opts.body)) return this.#route(withOrigin, h, hooks)
+    collectBody(opts.body).then(
+      (body) => { this.#route({ ...withOrigin, body }, h, hooks) },
+      (err: Error) => { this.#newReply(h).runError(err) }
+    )
+    return true
+  }
+
+  #newReply (handler: DispatchHandler): MockReply {
+    const reply: MockReply = new MockReply(handler, () => this.#settled(reply))
+    this.#active.add(reply)
+    return reply
+  }
+
+  #settled (reply: MockReply): void {
+    this.#active.delete(reply)
+    if (this.#active.size === 0) {
+      const idle = this.#idle
+      this.#idle = []
+      for (const resolve of idle) resolve()
+    }
+  }
+
+  #route (opts: DispatchOptions, handler: DispatchHandler, hooks: MockAgentHooks): boolean {
+    if (this.#destroyed) {
+      this.#newReply(handler).runError(new ClientDestroyedError())
+      return true
+    }
+    let path = serializePathWithQuery(opts.path, opts.query)
+    if (hooks.acceptNonStandardSearchParameters) path = normalizeNonStandardQuery(path)
+    const body = opts.body as string | Uint8Array | null | undefined
+    const request: MockRequestKey = {
+      path: sortQuery(path),
+      method: typeof opts.method === 'string' ? opts.method : 'GET',
+      body: bodyText(body),
+      headers: normalizeHeaders(opts.headers)
+    }
+    const found = findMatch(this.#list.items, request)
+    if (found.match !== undefined) {
+      this.#list.use(found.match)
+      this.#reply(found.match, { ...opts, headers: request.headers, body: request.body }, handler)
+      return true
+    }
+    const origin = String(opts.origin ?? this.#origin)
+    const refusal = hooks.netConnectRefusal(origin)
+    if (refusal === null) return hooks.passthrough(opts, handler)
+    const remaining = this.#list.items.length
+    const message = `Mock dispatch not matched for ${describeMiss(found.stage, request)}: ` +
+      `${request.method} ${origin}${request.path} was not allowed (${refusal}), ` +
+      `${remaining} interceptor(s) remaining out of ${this.#list.total} defined`
+    this.#newReply(handler).runError(new MockNotMatchedError(message))
+    return true
+  }
+
+  #reply (record: MockDispatchRecord, opts: MockRequestOptions, handler: DispatchHandler): void {
+    const reply = this.#newReply(handler)
+    const spec = record.reply
+    if (spec.kind === 'error') {
+      reply.runError(spec.error)
+      return
+    }
+    reply.run(() => {
+      const registered = spec.kind === 'static' ? spec : spec.produce(opts)
+      const data: unknown = typeof registered.data === 'function' ? (registered.data as (o: MockRequestOptions) => unknown)(opts) : registered.data
+      return types.isPromise(data) ? data.then((value) => toResponse(registered, value)) : toResponse(registered, data)
+    }, record.delay)
+  }
+
+  override close (): Promise<void>
+  override close (callback: CloseCallback): void
+  override close (callback?: CloseCallback): Promise<void> | void {
+    return withCloseCallback(async () => {
+      this.#closed = true
+      if (this.#active.size > 0) await new Promise<void>((resolve) => this.#idle.push(resolve))
+      hooksOf(this.#agent).forget(this)
+    }, callback)
+  }
+
+  override destroy (err?: Error | null): Promise<void>
+  override destroy (callback: CloseCallback): void
+  override destroy (err: Error | null, callback: CloseCallback): void
+  override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
+    const err = typeof errOrCallback === 'function' ? null : errOrCallback
+    const cb = typeof errOrCallback === 'function' ? errOrCallback : callback
+    return withCloseCallback(async () => {
+      this.#destroyed = true
+      for (const reply of [...this.#active]) reply.fail(err ?? new ClientDestroyedError())
+      this.#active.clear()
+      hooksOf(this.#agent).forget(this)
+    }, cb)
+  }
+}
+
+function toResponse (registered: RegisteredReply, data: unknown): MockResponse {
+  const body = replyBodyChunks(data)
+  const headers = { ...registered.headers }
+  if (registered.withLength && Array.isArray(body) && headers['content-length'] === undefined) {
+    let length = 0
+    for (const chunk of body as Buffer[]) length += chunk.length
+    headers['content-length'] = String(length)
+  }
+  return { statusCode: registered.statusCode, headers, body, trailers: { ...registered.trailers } }
+}

@@ -1,0 +1,6 @@
+/**
+ * The `mockErrors` namespace: errors a mock agent raises.
+ * @module
+ */
+
+export { MockNotMatchedError } from '../errors.js'

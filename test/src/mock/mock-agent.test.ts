@@ -1,0 +1,453 @@
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { Readable } from 'node:stream'
+import { MockAgent } from '../../../src/mock/mock-agent.js'
+import { MockPool } from '../../../src/mock/mock-pool.js'
+import { MockClient } from '../../../src/mock/mock-client.js'
+import type { Dispatcher } from '../../../src/dispatcher/dispatcher.js'
+import type { RequestOptions, ResponseData } from '../../../src/api/request.js'
+import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../../src/handler.js'
+
+const ORIGIN = 'http://127.0.0.1:9'
+
+// request() defaults the method to GET; the options type asks for one, so tests go through this.
+function req (dispatcher: Dispatcher, opts: Omit<RequestOptions, 'method'> & { method?: string }): Promise<ResponseData> {
+  return dispatcher.request({ method: 'GET', ...opts } as RequestOptions)
+}
+
+function offline (opts: ConstructorParameters<typeof MockAgent>[0] = {}): MockAgent {
+  const agent = new MockAgent(opts)
+  agent.disableNetConnect()
+  return agent
+}
+
+describe('MockAgent: get() and intercept().reply()', () => {
+  it('answers a matching request with the registered status, body and headers', async (t) => {
+    const agent = offline()
+    t.after(() => agent.close())
+    agent.get(ORIGIN).intercept({ path: '/users', method: 'GET' }).reply(200, 'hello', { headers: { 'X-Test': 'yes' } })
+    const res = await req(agent, { origin: ORIGIN, path: '/users', method: 'GET' })
+    assert.equal(res.statusCode, 200)
+    assert.equal(res.statusMessage, 'OK')
+    assert.equal(res.headers['x-test'], 'yes')
+    assert.equal(await res.body.text(), 'hello')
+  })
+
+  it('returns the same pool for the same origin, however it is spelled', (t) => {
+    const agent = offline()
+    t.after(() => agent.close())
+    const pool = agent.get('http://Example.ORG:80')
+    assert.ok(pool instanceof MockPool)
+    assert.equal(agent.get('http://example.org'), pool)
+    assert.equal(agent.get(new URL('http://example.org/some/path')), pool)
+  })
+
+  it('gives MockClients when the agent has a single connection', (t) => {
+    const agent = offline({ connections: 1 })
+    t.after(() => agent.close())
+    assert.ok(agent.get(ORIGIN) instanceof MockClient)
+  })
+
+  it('serves origins matched by a RegExp or a function', async (t) => {
+    const agent = offline()
+    t.after(() => agent.close())
+    agent.get(/^http:\/\/127\.0\.0\.1:/).intercept({ path: '/a' }).reply(200, 'by regexp')
+    agent.get((origin: string) => origin.endsWith(':7')).intercept({ path: '/b' }).reply(200, 'by function')
+    assert.equal(await (await req(agent, { origin: 'http://127.0.0.1:5', path: '/a' })).body.text(), 'by regexp')
+    assert.equal(await (await req(agent, { origin: 'http://localhost:7', path: '/b' })).body.text(), 'by function')
+  })
+
+  it('reads every reply body kind through text, json, bytes and arrayBuffer', async (t) => {
+    const agent = offline()
+    t.after(() => agent.close())
+    const pool = agent.get(ORIGIN)
+    pool.intercept({ path: '/string' }).reply(200, 'text')
+    pool.intercept({ path: '/json' }).reply(200, { a: [1, 2] })
+    pool.intercept({ path: '/buffer' }).reply(200, Buffer.from([0, 255, 1]))
+    pool.intercept({ path: '/uint8' }).reply(200, new Uint8Array([7, 8]))
+    pool.intercept({ path: '/arraybuffer' }).reply(200, new Uint8Array([9, 10]).buffer)
+    pool.intercept({ path: '/function' }).reply(200, (opts: { path: string }) => `path was ${opts.path}`)
+    pool.intercept({ path: '/promise' }).reply(200, async () => ({ late: true }))
+    pool.intercept({ path: '/stream' }).reply(200, Readable.from(['a', 'b', 'c']))
+    pool.intercept({ path: '/empty' }).reply(204)
+    const get = async (path: string) => (await req(agent, { origin: ORIGIN, path })).body
+    assert.equal(await (await get('/string')).text(), 'text')
+    assert.deepEqual(await (await get('/json')).json(), { a: [1, 2] })
+    assert.deepEqual([...await (await get('/buffer')).bytes()], [0, 255, 1])
+    assert.deepEqual([...new Uint8Array(await (await get('/uint8')).arrayBuffer())], [7, 8])
+    assert.deepEqual([...await (await get('/arraybuffer')).bytes()], [9, 10])
+    assert.equal(await (await get('/function')).text(), 'path was /function')
+    assert.deepEqual(await (await get('/promise')).json(), { late: true })
+    assert.equal(await (await get('/stream')).text(), 'abc')
+    assert.equal(await (await get('/empty')).text(), '')
+  })
+
+  it('builds the reply from a callback that sees the request', async (t) => {
+    const agent = offline()
+    t.after(() => agent.close())
+    agent.get(ORIGIN).intercept({ path: '/echo', method: 'POST' }).reply((opts) => ({
+      statusCode: 201,
+      data: { got: JSON.parse(opts.body ?? 'null'), type: opts.headers['content-type'] },
+      responseOptions: { headers: { 'x-from': 'callback' } }
+    }))
+    const res = await req(agent, { origin: ORIGIN, path: '/echo', method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"n":1}' })
+    assert.equal(res.statusCode, 201)
+    assert.equal(res.headers['x-from'], 'callback')
+    assert.deepEqual(await res.body.json(), { got: { n: 1 }, type: 'application/json' })
+  })
+
+  it('applies default reply headers and trailers, and a computed content-length', async (t) => {
+    const agent = offline()
+    t.after(() => agent.close())
+    agent.get(ORIGIN).intercept({ path: '/' })
+      .defaultReplyHeaders({ 'x-default': 'd', 'x-both': 'default' })
+      .defaultReplyTrailers({ 'x-trailer': 't' })
+      .replyContentLength()
+      .reply(200, 'héllo', { headers: { 'x-both': 'reply' } })
+    const res = await req(agent, { origin: ORIGIN, path: '/' })
+    assert.equal(res.headers['x-default'], 'd')
+    assert.equal(res.headers['x-both'], 'reply')
+    assert.equal(res.headers['content-length'], '6')
+    assert.equal(await res.body.text(), 'héllo')
+    assert.deepEqual(res.trailers, { 'x-trailer': 't' })
+  })
+
+  it('fails the request with the error given to replyWithError', async (t) => {
+    const agent = offline()
+    t.after(() => agent.close())
+    const boom = Object.assign(new Error('kaboom'), { code: 'ECONNRESET' })
+    agent.get(ORIGIN).intercept({ path: '/' }).replyWithError(boom)
+    await assert.rejects(req(agent, { origin: ORIGIN, path: '/' }), (err: Error & { code?: string }) => err === boom && err.code === 'ECONNRESET')
+  })
+
+  it('rejects invalid intercept and reply arguments synchronously, naming the value', (t) => {
+    const agent = offline()
+    t.after(() => agent.close())
+    const pool = agent.get(ORIGIN)
+    assert.throws(() => pool.intercept({} as never), { code: 'LIB_ERR_INVALID_ARG', message: /path must be defined/ })
+    assert.throws(() => pool.intercept({ path: 42 } as never), { code: 'LIB_ERR_INVALID_ARG', message: /got number/ })
+    assert.throws(() => pool.intercept({ path: '/' }).reply(42), { code: 'LIB_ERR_INVALID_ARG', message: /got 42/ })
+    assert.throws(() => pool.intercept({ path: '/' }).reply(200, '', null as never), { code: 'LIB_ERR_INVALID_ARG', message: /got null/ })
+    assert.throws(() => pool.intercept({ path: '/' }).replyWithError('nope' as never), { code: 'LIB_ERR_INVALID_ARG', message: /got string/ })
+    assert.throws(() => pool.intercept({ path: '/' }).reply(200).delay(-1), { code: 'LIB_ERR_INVALID_ARG', message: /got -1/ })
+    assert.throws(() => pool.intercept({ path: '/' }).reply(200).times(1.5), { code: 'LIB_ERR_INVALID_ARG', message: /got 1\.5/ })
+    assert.throws(() => agent.get(42 as never), { code: 'LIB_ERR_INVALID_ARG', message: /got number/ })
+    assert.throws(() => new MockAgent({ enableCallHistory: 'yes' as never }), { code: 'LIB_ERR_INVALID_ARG', message: /enableCallHistory must be a boolean, got string/ })
+    assert.throws(() => agent.enableNetConnect(5 as never), { code: 'LIB_ERR_INVALID_ARG', message: /got number/ })
+  })
+
+  it('fails a reply callback that returns no object through the request, not by throwing', async (t) => {
+    const agent = offline()
+    t.after(() => agent.close())
+    agent.get(ORIGIN).intercept({ path: '/' }).reply(() => null as never)
+    await assert.rejects(req(agent, { origin: ORIGIN, path: '/' }), { code: 'LIB_ERR_INVALID_ARG', message: /must return an object, got null/ })
+  })
+})
+
+describe('MockAgent: matching', () => {
+  it('matches path, method, body, headers and query with strings, RegExps and functions', async (t) => {
+    const agent = offline()
+    t.after(() => agent.close())
+    const pool = agent.get(ORIGIN)
+    pool.intercept({ path: /^\/items\/\d+$/, method: /^(PUT|PATCH)$/, body: (b: string) => b.includes('"ok"'), headers: { 'x-key': /^k-/ } }).reply(200, 'regexp')
+    pool.intercept({ path: '/search', query: { q: 'cats', page: 2 } }).reply(200, 'query')
+    pool.intercept({ path: '/h', headers: (h) => h['x-a'] === '1' && h['x-b'] === undefined }).reply(200, 'header function')
+    const res1 = await req(agent, { origin: ORIGIN, path: '/items/12', method: 'PATCH', body: '{"ok":true}', headers: { 'X-Key': 'k-1' } })
+    assert.equal(await res1.body.text(), 'regexp')
+    const res2 = await req(agent, { origin: ORIGIN, path: '/search?page=2&q=cats' })
+    assert.equal(await res2.body.text(), 'query')
+    const res3 = await req(agent, { origin: ORIGIN, path: '/h', headers: [['x-a', '1']] as never })
+    assert.equal(await res3.body.text(), 'header function')
+  })
+
+  it('matches a request given with a query option against a path with the same query', async (t) => {
+    const agent = offline()
+    t.after(() => agent.close())
+    agent.get(ORIGIN).intercept({ path: '/s?b=2&a=1' }).reply(200, 'ok')
+    const res = await req(agent, { origin: ORIGIN, path: '/s', query: { a: 1, b: 2 } })
+    assert.equal(await res.body.text(), 'ok')
+  })
+
+  it('matches a streamed request body by its text', async (t) => {
+    const agent = offline()
+    t.after(() => agent.close())
+    agent.get(ORIGIN).intercept({ path: '/upload', method: 'POST', body: 'part1part2' }).reply(200, 'got it')
+    const res = await req(agent, { origin: ORIGIN, path: '/upload', method: 'POST', body: Readable.from(['part1', 'part2']) })
+    assert.equal(await res.body.text(), 'got it')
+  })
+
+  it('treats /a/ and /a as one path with ignoreTrailingSlash, on the agent or the interceptor', async (t) => {
+    const agent = offline({ ignoreTrailingSlash: true })
+    t.after(() => agent.close())
+    agent.get(ORIGIN).intercept({ path: '/a/' }).reply(200, 'agent')
+    assert.equal(await (await req(agent, { origin: ORIGIN, path: '/a' })).body.text(), 'agent')
+    const strict = offline()
+    t.after(() => strict.close())
+    strict.get(ORIGIN).intercept({ path: '/b', ignoreTrailingSlash: true }).reply(200, 'interceptor')
+    assert.equal(await (await req(strict, { origin: ORIGIN, path: '/b/' })).body.text(), 'interceptor')
+    strict.get(ORIGIN).intercept({ path: '/c' }).reply(200, 'strict')
+    await assert.rejects(req(strict, { origin: ORIGIN, path: '/c/' }), { code: 'LIB_MOCK_ERR_MOCK_NOT_MATCHED' })
+  })
+
+  it('reads non-standard array queries when acceptNonStandardSearchParameters is set', async (t) => {
+    const agent = offline({ acceptNonStandardSearchParameters: true })
+    t.after(() => agent.close())
+    agent.get(ORIGIN).intercept({ path: '/q', query: { a: ['1', '2'] } }).reply(200, 'arrays')
+    assert.equal(await (await req(agent, { origin: ORIGIN, path: '/q?a[]=1&a[]=2' })).body.text(), 'arrays')
+    agent.get(ORIGIN).intercept({ path: '/q', query: { a: ['1', '2'] } }).reply(200, 'commas')
+    assert.equal(await (await req(agent, { origin: ORIGIN, path: '/q?a=1,2' })).body.text(), 'commas')
+  })
+
+  it('names the request and the failed stage in MockNotMatchedError', async (t) => {
+    const agent = offline()
+    t.after(() => agent.close())
+    agent.get(ORIGIN).intercept({ path: '/known', method: 'POST' }).reply(200)
+    await assert.rejects(req(agent, { origin: ORIGIN, path: '/unknown' }), (err: Error & { code?: string }) => {
+      assert.equal(err.code, 'LIB_MOCK_ERR_MOCK_NOT_MATCHED')
+      assert.equal(err.name, 'MockNotMatchedError')
+      assert.match(err.message, /path '\/unknown'/)
+      assert.match(err.message, /GET http:\/\/127\.0\.0\.1:9\/unknown/)
+      assert.match(err.message, /net connect is disabled/)
+      assert.match(err.message, /1 interceptor\(s\) remaining out of 1 defined/)
+      return true
+    })
+    await assert.rejects(req(agent, { origin: ORIGIN, path: '/known', method: 'GET' }), { message: /method 'GET' on path '\/known'/ })
+  })
+})
+
+describe('MockAgent: scopes', () => {
+  it('answers once by default, n times with times(n), and always with persist()', async (t) => {
+    const agent = offline()
+    t.after(() => agent.close())
+    const pool = agent.get(ORIGIN)
+    pool.intercept({ path: '/once' }).reply(200, 'once')
+    pool.intercept({ path: '/twice' }).reply(200, 'twice').times(2)
+    pool.intercept({ path: '/always' }).reply(200, 'always').persist()
+    const text = async (path: string) => (await req(agent, { origin: ORIGIN, path })).body.text()
+    assert.equal(await text('/once'), 'once')
+    await assert.rejects(text('/once'), { code: 'LIB_MOCK_ERR_MOCK_NOT_MATCHED' })
+    assert.equal(await text('/twice'), 'twice')
+    assert.equal(await text('/twice'), 'twice')
+    await assert.rejects(text('/twice'), { code: 'LIB_MOCK_ERR_MOCK_NOT_MATCHED' })
+    for (let i = 0; i < 5; i++) assert.equal(await text('/always'), 'always')
+  })
+
+  it('uses interceptors for the same request in registration order', async (t) => {
+    const agent = offline()
+    t.after(() => agent.close())
+    const pool = agent.get(ORIGIN)
+    pool.intercept({ path: '/seq' }).reply(200, 'first')
+    pool.intercept({ path: '/seq' }).reply(200, 'second')
+    assert.equal(await (await req(agent, { origin: ORIGIN, path: '/seq' })).body.text(), 'first')
+    assert.equal(await (await req(agent, { origin: ORIGIN, path: '/seq' })).body.text(), 'second')
+  })
+
+  it('delays the reply by delay(ms) on the timer', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] })
+    const agent = offline()
+    t.after(() => agent.close())
+    agent.get(ORIGIN).intercept({ path: '/slow' }).reply(200, 'late').delay(500)
+    let settled = false
+    const pending = req(agent, { origin: ORIGIN, path: '/slow' }).then((res) => { settled = true; return res })
+    for (let i = 0; i < 5; i++) await Promise.resolve()
+    t.mock.timers.tick(499)
+    for (let i = 0; i < 5; i++) await Promise.resolve()
+    assert.equal(settled, false)
+    t.mock.timers.tick(1)
+    const res = await pending
+    assert.equal(await res.body.text(), 'late')
+  })
+
+  it('cancels a delayed reply when the request is aborted, and fails it with the reason', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] })
+    const agent = offline()
+    t.after(() => agent.close())
+    agent.get(ORIGIN).intercept({ path: '/slow' }).reply(200, 'late').delay(1000)
+    const ac = new AbortController()
+    const pending = req(agent, { origin: ORIGIN, path: '/slow', signal: ac.signal })
+    for (let i = 0; i < 5; i++) await Promise.resolve()
+    ac.abort(new Error('gave up'))
+    await assert.rejects(pending, { message: 'gave up' })
+    t.mock.timers.tick(1000)
+  })
+})
+
+describe('MockAgent: net connect and activation', () => {
+  it('refuses unmatched requests to hosts net connect was not enabled for', async (t) => {
+    const agent = offline()
+    t.after(() => agent.close())
+    agent.enableNetConnect('127.0.0.1:1')
+    agent.enableNetConnect(/^localhost:/)
+    agent.get(ORIGIN).intercept({ path: '/x' }).reply(200)
+    await assert.rejects(req(agent, { origin: ORIGIN, path: '/nope' }), {
+      code: 'LIB_MOCK_ERR_MOCK_NOT_MATCHED',
+      message: /net connect is not enabled for host 127\.0\.0\.1:9/
+    })
+  })
+})
+
+describe('MockAgent: pending interceptors', () => {
+  it('lists interceptors that were not used up, with their origin', async (t) => {
+    const agent = offline()
+    t.after(() => agent.close())
+    const pool = agent.get(ORIGIN)
+    pool.intercept({ path: '/used' }).reply(200)
+    pool.intercept({ path: '/unused', method: 'POST' }).reply(201)
+    pool.intercept({ path: '/persist' }).reply(200).persist()
+    pool.intercept({ path: '/thrice' }).reply(200).times(3)
+    await (await req(agent, { origin: ORIGIN, path: '/used' })).body.dump()
+    await (await req(agent, { origin: ORIGIN, path: '/thrice' })).body.dump()
+    const pending = agent.pendingInterceptors()
+    assert.deepEqual(pending.map((p) => [p.origin, p.method, p.path, p.timesInvoked]), [
+      [ORIGIN, 'POST', '/unused', 0],
+      [ORIGIN, 'GET', '/persist', 0],
+      [ORIGIN, 'GET', '/thrice', 1]
+    ])
+  })
+
+  it('throws a readable table from assertNoPendingInterceptors, and nothing once all were used', async (t) => {
+    const agent = offline()
+    t.after(() => agent.close())
+    agent.get(ORIGIN).intercept({ path: '/a', method: 'DELETE' }).reply(204)
+    assert.throws(() => agent.assertNoPendingInterceptors(), (err: Error & { code?: string }) => {
+      assert.equal(err.code, 'LIB_ERR')
+      assert.equal(err.message, [
+        '1 interceptor is pending:',
+        '',
+        '| Method | Origin             | Path | Status code | Persistent | Invocations | Remaining |',
+        '|--------|--------------------|------|-------------|------------|-------------|-----------|',
+        '| DELETE | http://127.0.0.1:9 | /a   | 204         | no         | 0           | 1         |'
+      ].join('\n'))
+      return true
+    })
+    await (await req(agent, { origin: ORIGIN, path: '/a', method: 'DELETE' })).body.dump()
+    agent.assertNoPendingInterceptors()
+  })
+
+  it('formats with a custom formatter when one is given', (t) => {
+    const agent = offline()
+    t.after(() => agent.close())
+    agent.get(ORIGIN).intercept({ path: '/a' }).reply(200)
+    agent.get(ORIGIN).intercept({ path: '/b' }).reply(200)
+    assert.throws(() => agent.assertNoPendingInterceptors({ pendingInterceptorsFormatter: { format: (p) => p.map((x) => String(x.path)).join(',') } }), {
+      message: '2 interceptors are pending:\n\n/a,/b'
+    })
+  })
+
+  it('forgets the interceptors of a pool after cleanMocks()', (t) => {
+    const agent = offline()
+    t.after(() => agent.close())
+    agent.get(ORIGIN).intercept({ path: '/a' }).reply(200)
+    agent.get(ORIGIN).cleanMocks()
+    assert.deepEqual(agent.pendingInterceptors(), [])
+  })
+})
+
+describe('MockAgent: dispatch contract', () => {
+  function collect (): { handler: DispatchHandler, events: string[], done: Promise<void>, controller: () => DispatchController } {
+    const events: string[] = []
+    let ctrl: DispatchController | undefined
+    let finish!: () => void
+    const done = new Promise<void>((resolve) => { finish = resolve })
+    const handler: DispatchHandler = {
+      onRequestStart: (c) => { ctrl = c; events.push('start') },
+      onResponseStart: (_c, status: number, headers: IncomingHeaders) => { events.push(`head ${status} ${String(headers['x-h'])}`) },
+      onResponseData: (_c, chunk: Buffer) => { events.push(`data ${chunk.toString()}`) },
+      onResponseEnd: (_c, trailers: IncomingHeaders) => { events.push(`end ${JSON.stringify(trailers)}`); finish() },
+      onResponseError: (_c, err: Error) => { events.push(`error ${err.message}`); finish() }
+    }
+    return { handler, events, done, controller: () => ctrl! }
+  }
+
+  it('delivers start, head, data and end through the hooks, after dispatch returned', async (t) => {
+    const agent = offline()
+    t.after(() => agent.close())
+    agent.get(ORIGIN).intercept({ path: '/' }).reply(200, 'body', { headers: { 'x-h': 'v' }, trailers: { 'x-t': '1' } })
+    const { handler, events, done } = collect()
+    assert.equal(agent.dispatch({ origin: ORIGIN, path: '/', method: 'GET' }, handler), true)
+    assert.deepEqual(events, [])
+    await done
+    assert.deepEqual(events, ['start', 'head 200 v', 'data body', 'end {"x-t":"1"}'])
+  })
+
+  it('holds data while paused and continues on resume', async (t) => {
+    const agent = offline()
+    t.after(() => agent.close())
+    agent.get(ORIGIN).intercept({ path: '/' }).reply(200, Readable.from(['a', 'b', 'c']))
+    const { handler, events, done, controller } = collect()
+    const onData = handler.onResponseData!
+    handler.onResponseData = (c, chunk) => { onData(c, chunk); if (chunk.toString() === 'a') c.pause() }
+    agent.dispatch({ origin: ORIGIN, path: '/', method: 'GET' }, handler)
+    while (!events.includes('data a')) await new Promise((resolve) => setImmediate(resolve))
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve))
+    assert.deepEqual(events.filter((e) => e.startsWith('data')), ['data a'])
+    controller().resume()
+    await done
+    assert.deepEqual(events.slice(-3), ['data b', 'data c', 'end {}'])
+  })
+
+  it('ends with exactly one error and nothing after when aborted mid-body', async (t) => {
+    const agent = offline()
+    t.after(() => agent.close())
+    agent.get(ORIGIN).intercept({ path: '/' }).reply(200, Readable.from(['a', 'b', 'c']))
+    const { handler, events, done } = collect()
+    const onData = handler.onResponseData!
+    handler.onResponseData = (c, chunk) => { onData(c, chunk); c.abort(new Error('stop')) }
+    agent.dispatch({ origin: ORIGIN, path: '/', method: 'GET' }, handler)
+    await done
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve))
+    assert.deepEqual(events, ['start', 'head 200 undefined', 'data a', 'error stop'])
+  })
+
+  it('works for handlers of the older shape', async (t) => {
+    const agent = offline()
+    t.after(() => agent.close())
+    agent.get(ORIGIN).intercept({ path: '/' }).reply(200, 'legacy', { headers: { 'x-h': 'v' } })
+    const seen: string[] = []
+    await new Promise<void>((resolve) => {
+      agent.dispatch({ origin: ORIGIN, path: '/', method: 'GET' }, {
+        onConnect: () => seen.push('connect'),
+        onHeaders: (status: number, raw: Buffer[]) => { seen.push(`headers ${status} ${raw.map(String).join(':')}`); return true },
+        onData: (chunk: Buffer) => { seen.push(`data ${chunk.toString()}`); return true },
+        onComplete: () => { seen.push('complete'); resolve() },
+        onError: (err: Error) => { seen.push(`error ${err.message}`); resolve() }
+      })
+    })
+    assert.deepEqual(seen, ['connect', 'headers 200 x-h:v', 'data legacy', 'complete'])
+  })
+
+  it('works under composed interceptors', async (t) => {
+    const agent = offline()
+    t.after(() => agent.close())
+    agent.get(ORIGIN).intercept({ path: '/', headers: { 'x-added': 'yes' } }).reply(200, 'composed')
+    const composed = agent.compose((dispatch) => (opts, handler) => dispatch({ ...opts, headers: { ...(opts.headers as object), 'x-added': 'yes' } }, handler))
+    const res = await req(composed, { origin: ORIGIN, path: '/' })
+    assert.equal(await res.body.text(), 'composed')
+  })
+
+  it('throws on invalid dispatch options and fails requests after close', async () => {
+    const agent = offline()
+    assert.throws(() => agent.dispatch({ path: '/', method: 'GET' }, {}), { code: 'LIB_ERR_INVALID_ARG', message: /origin must be a string or URL, got undefined/ })
+    await agent.close()
+    await assert.rejects(req(agent, { origin: ORIGIN, path: '/' }), { code: 'LIB_ERR_CLOSED' })
+  })
+
+  it('fails replies in flight with the destroy error', async () => {
+    const agent = offline()
+    agent.get(ORIGIN).intercept({ path: '/' }).reply(200, 'x').delay(60_000)
+    const pending = req(agent, { origin: ORIGIN, path: '/' })
+    await new Promise((resolve) => setImmediate(resolve))
+    await agent.destroy()
+    await assert.rejects(pending, { code: 'LIB_ERR_DESTROYED' })
+  })
+
+  it('waits for replies in flight before close resolves', async () => {
+    const agent = offline()
+    agent.get(ORIGIN).intercept({ path: '/' }).reply(200, 'x').delay(5)
+    const pending = req(agent, { origin: ORIGIN, path: '/' })
+    await new Promise((resolve) => setImmediate(resolve))
+    await agent.close()
+    const res = await pending
+    assert.equal(await res.body.text(), 'x')
+  })
+})
