@@ -69,10 +69,12 @@ function pick<T extends { meta: StoredMeta }> (variants: T[], key: CacheKey, now
  *   script so metadata and body appear together; the hash expires in Redis when its last variant
  *   reaches `deleteAt`, so there is no sweeper. `delete` removes all variants with one `DEL`.
  * - Memory tier (on by default): hits are served from process memory. Coherence across hosts
- *   uses Redis client-side caching in broadcast mode, redirected to a second connection
+ *   uses Redis client-side caching in broadcast mode on a second, dedicated connection
  *   subscribed to `__redis__:invalidate`: it needs no server configuration (keyspace
  *   notifications need `notify-keyspace-events`, often locked on managed Redis) and reports
  *   expiry, eviction and flushes too. While tracking is not confirmed, the tier is bypassed.
+ *   Changes are seen by other hosts within a round trip, not atomically: a host may serve the
+ *   previous response for that long. This process's own writes and deletes apply at once.
  * - Tags: responses carrying the `tagsHeader` header are indexed; {@link deleteTags} removes them
  *   for every host.
  * - Fails open: while Redis is down or slow, `get` answers "miss" within `timeoutMs`,
@@ -152,9 +154,14 @@ export class RedisCacheStore implements CacheStore {
     })
     if (o.tier !== undefined) {
       const tier = this.#tier = new MemoryTier(o.tier.maxCount, o.tier.maxSize)
-      const subscriber = this.#subscriber = this.#client.duplicate({ autoResubscribe: false, enableOfflineQueue: true, lazyConnect: false })
+      const subscriber = this.#subscriber = this.#client.duplicate({
+        autoResubscribe: false,
+        enableOfflineQueue: true,
+        lazyConnect: false,
+        disconnectTimeout: FAIL_FAST_CLIENT_OPTIONS.disconnectTimeout
+      })
       subscriber.on('error', this.#onConnectionError)
-      this.#tracking = new Tracking(this.#client, subscriber, this.#layout.urlPrefix, tier, (err) => this.#report(err))
+      this.#tracking = new Tracking(subscriber, this.#layout.urlPrefix, tier, (err) => this.#report(err))
     }
   }
 
@@ -310,7 +317,7 @@ export class RedisCacheStore implements CacheStore {
     if (this.#closed) return
     this.#closed = true
     this.#firstConnection = undefined
-    await this.#tracking?.stop()
+    this.#tracking?.stop()
     this.#client.off('ready', this.#onReady)
     this.#subscriber?.disconnect()
     if (this.#ownsClient) {

@@ -22,7 +22,8 @@ export interface RedisCacheStoreOptions {
   /**
    * Connection options (or a `redis://` URL) for the client the store creates, passed to ioredis
    * on top of the store's fail-fast defaults (`enableOfflineQueue: false`,
-   * `maxRetriesPerRequest: 0`, `connectTimeout: 2000`), which they may override.
+   * `maxRetriesPerRequest: 0`, `connectTimeout: 2000`, `disconnectTimeout: 100`), which they may
+   * override.
    * @defaultValue `{ host: '127.0.0.1', port: 6379 }`
    */
   clientOptions?: RedisOptions | string
@@ -90,7 +91,9 @@ export const FAIL_FAST_CLIENT_OPTIONS: RedisOptions = {
   port: 6379,
   enableOfflineQueue: false,
   maxRetriesPerRequest: 0,
-  connectTimeout: 2000
+  connectTimeout: 2000,
+  // ioredis arms this timer even when closing an already broken socket, keeping the process alive.
+  disconnectTimeout: 100
 }
 
 /** Options after defaults and validation. */

@@ -25,6 +25,10 @@ export interface TestRedis {
   stop: () => Promise<void>
   /** Starts it again on the same port and waits until it answers. */
   start: () => Promise<void>
+  /** Freezes the process (SIGSTOP): connections stay open, nothing is answered. */
+  pause: () => void
+  /** Thaws a paused process (SIGCONT). */
+  resume: () => void
   /** Stops it and removes its temp dir. */
   close: () => Promise<void>
 }
@@ -118,7 +122,10 @@ export async function startRedisServer (): Promise<TestRedis> {
     url: `redis://127.0.0.1:${port}`,
     start,
     stop,
+    pause: () => { child?.kill('SIGSTOP') },
+    resume: () => { child?.kill('SIGCONT') },
     close: async () => {
+      child?.kill('SIGCONT')
       await stop()
       await rm(dir, { recursive: true, force: true })
     }
