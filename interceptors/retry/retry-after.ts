@@ -45,7 +45,7 @@ export function parseHttpDate (value: string): number | undefined {
     return utc(year, m[2]!, Number(m[1]), m[4]!, m[5]!, m[6]!)
   }
   m = ASCTIME_DATE.exec(value)
-  if (m !== null) return utc(Number(m[7]), m[1]!, Number(m[2]!.trim()), m[3]!, m[4]!, m[5]!)
+  if (m !== null) return utc(Number(m[6]), m[1]!, Number(m[2]!.trim()), m[3]!, m[4]!, m[5]!)
   return undefined
 }
 
