@@ -39,6 +39,18 @@ export { RequestHandler } from './api/request.js'
 export type { RequestOptions, ResponseData } from './api/request.js'
 
 // --- transport (Client, Pool, Agent), global dispatcher, diagnostics ------------------------
+export { Client } from './dispatcher/client.js'
+export type { ClientOptions } from './dispatcher/client-options.js'
+export { Pool } from './dispatcher/pool.js'
+export type { PoolOptions, PoolFactory } from './dispatcher/pool.js'
+export { Agent } from './dispatcher/agent.js'
+export type { AgentOptions, AgentFactory } from './dispatcher/agent.js'
+export { buildConnector } from './connect.js'
+export type { BuildOptions, Connector, ConnectOptions, ConnectCallback } from './connect.js'
+export { setGlobalDispatcher, getGlobalDispatcher, request } from './global.js'
+export type { TopLevelRequestOptions } from './global.js'
+export { channels as diagnosticsChannels } from './diagnostics.js'
+export type { ConnectParams, DiagnosticsRequest } from './diagnostics.js'
 
 // --- interceptors and stores ----------------------------------------------------------------
 export * as interceptors from '../interceptors/index.js'

@@ -1,0 +1,180 @@
+/**
+ * The connector: opens the net or tls socket a Client talks over, with a connect timeout and
+ * TLS session reuse. A connector is any function `(options, callback(err, socket))`, so proxies
+ * and tests can supply their own.
+ * @module
+ */
+
+import net from 'node:net'
+import tls from 'node:tls'
+import type { Duplex } from 'node:stream'
+import { ConnectTimeoutError, InvalidArgumentError } from './errors.js'
+
+/** Where to connect, as a Client asks its connector. */
+export interface ConnectOptions {
+  /** Host name or address without brackets, e.g. `127.0.0.1` or `::1`. */
+  hostname: string
+  /** `host[:port]` as in the URL. */
+  host: string
+  /** `http:` or `https:`. */
+  protocol: string
+  /** Port as a string; empty for the scheme's default. */
+  port: string
+  /** TLS server name (SNI and certificate check), or null to derive it from `hostname`. */
+  servername?: string | null | undefined
+  /** Local interface to bind to. */
+  localAddress?: string | null | undefined
+  /** An already connected socket to run TLS over (a proxy tunnel). */
+  httpSocket?: Duplex | undefined
+}
+
+/** Called once with the connected socket or the failure. */
+export type ConnectCallback = (err: Error | null, socket: Duplex | null) => void
+
+/** A connector function. */
+export type Connector = (options: ConnectOptions, callback: ConnectCallback) => void
+
+/** Options of {@link buildConnector}: TLS options for `https:` plus the fields below. */
+export interface BuildOptions extends Omit<tls.ConnectionOptions, 'timeout' | 'session' | 'host' | 'port' | 'path' | 'socket'> {
+  /**
+   * Milliseconds allowed to establish the connection (TCP and TLS); 0 disables.
+   * @defaultValue 10000
+   */
+  timeout?: number | null | undefined
+  /** Connect to this unix domain socket instead of host and port. */
+  socketPath?: string | null | undefined
+  /**
+   * TLS sessions cached for resumption, per server name and port; 0 disables reuse.
+   * @defaultValue 100
+   */
+  maxCachedSessions?: number | null | undefined
+  /**
+   * Enable TCP keep-alive probes on the socket.
+   * @defaultValue true
+   */
+  keepAlive?: boolean | null | undefined
+  /**
+   * Delay before the first keep-alive probe, in milliseconds.
+   * @defaultValue 60000
+   */
+  keepAliveInitialDelay?: number | null | undefined
+}
+
+/** Default milliseconds allowed to connect. */
+export const DEFAULT_CONNECT_TIMEOUT = 10_000
+/** Default number of TLS sessions kept for resumption. */
+export const DEFAULT_MAX_CACHED_SESSIONS = 100
+const DEFAULT_KEEP_ALIVE_INITIAL_DELAY = 60_000
+
+/** A small insertion-ordered cache of TLS sessions; the oldest goes first when full. */
+class SessionCache {
+  readonly #max: number
+  readonly #sessions = new Map<string, Buffer>()
+
+  constructor (max: number) {
+    this.#max = max
+  }
+
+  get (key: string): Buffer | undefined {
+    return this.#sessions.get(key)
+  }
+
+  set (key: string, session: Buffer): void {
+    if (this.#max === 0) return
+    this.#sessions.delete(key)
+    if (this.#sessions.size >= this.#max) {
+      const oldest = this.#sessions.keys().next()
+      if (oldest.done !== true) this.#sessions.delete(oldest.value)
+    }
+    this.#sessions.set(key, session)
+  }
+
+  delete (key: string): void {
+    this.#sessions.delete(key)
+  }
+}
+
+function checkNonNegative (name: string, value: unknown): void {
+  if (value != null && (typeof value !== 'number' || !Number.isFinite(value) || value < 0)) {
+    throw new InvalidArgumentError(`buildConnector(): ${name} must be a non-negative number, got ${String(value)}`)
+  }
+}
+
+/**
+ * Builds a connector for net/tls sockets with the given TLS options and timeout.
+ * @example
+ * const connect = buildConnector({ ca: myCa, timeout: 5000 })
+ * const client = new Client('https://localhost:8443', { connect })
+ */
+export function buildConnector (options: BuildOptions = {}): Connector {
+  const { timeout, socketPath, maxCachedSessions, keepAlive, keepAliveInitialDelay, ...tlsOptions } = options
+  checkNonNegative('timeout', timeout)
+  checkNonNegative('keepAliveInitialDelay', keepAliveInitialDelay)
+  if (maxCachedSessions != null && (!Number.isInteger(maxCachedSessions) || maxCachedSessions < 0)) {
+    throw new InvalidArgumentError(`buildConnector(): maxCachedSessions must be a non-negative integer, got ${String(maxCachedSessions)}`)
+  }
+  const timeoutMs = timeout ?? DEFAULT_CONNECT_TIMEOUT
+  const sessions = new SessionCache(maxCachedSessions ?? DEFAULT_MAX_CACHED_SESSIONS)
+  const probe = keepAlive ?? true
+  const probeDelay = keepAliveInitialDelay ?? DEFAULT_KEEP_ALIVE_INITIAL_DELAY
+
+  return function connect (opts: ConnectOptions, callback: ConnectCallback): void {
+    const port = opts.port !== '' ? Number(opts.port) : (opts.protocol === 'https:' ? 443 : 80)
+    const hostname = opts.hostname.startsWith('[') ? opts.hostname.slice(1, -1) : opts.hostname
+    let socket: net.Socket
+    let sessionKey = ''
+    if (opts.protocol === 'https:') {
+      const servername = opts.servername ?? tlsOptions.servername ?? (net.isIP(hostname) === 0 ? hostname : undefined)
+      sessionKey = `${servername ?? hostname}:${port}`
+      const session = sessions.get(sessionKey)
+      socket = tls.connect({
+        ALPNProtocols: ['http/1.1'],
+        ...tlsOptions,
+        servername,
+        session,
+        localAddress: opts.localAddress ?? undefined,
+        socket: opts.httpSocket as net.Socket | undefined,
+        ...(opts.httpSocket === undefined ? (socketPath != null ? { path: socketPath } : { host: hostname, port }) : {})
+      } as unknown as tls.ConnectionOptions)
+      socket.on('session', (session: Buffer) => sessions.set(sessionKey, session))
+    } else {
+      if (opts.httpSocket !== undefined) {
+        process.nextTick(callback, null, opts.httpSocket)
+        return
+      }
+      socket = socketPath != null
+        ? net.connect({ path: socketPath })
+        : net.connect({ host: hostname, port, localAddress: opts.localAddress ?? undefined })
+    }
+    if (probe && opts.httpSocket === undefined) socket.setKeepAlive(true, probeDelay)
+    socket.setNoDelay(true)
+
+    let timer: NodeJS.Timeout | null = null
+    let done = false
+    const finish = (err: Error | null): void => {
+      if (done) return
+      done = true
+      if (timer !== null) clearTimeout(timer)
+      socket.off('error', onError)
+      socket.off(opts.protocol === 'https:' ? 'secureConnect' : 'connect', onConnect)
+      if (err !== null) {
+        if (sessionKey !== '') sessions.delete(sessionKey)
+        socket.destroy()
+        callback(err, null)
+      } else {
+        callback(null, socket)
+      }
+    }
+    const onConnect = (): void => finish(null)
+    const onError = (err: Error): void => finish(err)
+    socket.once(opts.protocol === 'https:' ? 'secureConnect' : 'connect', onConnect)
+    socket.on('error', onError)
+    if (timeoutMs > 0) {
+      timer = setTimeout(() => {
+        const where = socketPath != null ? socketPath : `${hostname}:${port}`
+        finish(new ConnectTimeoutError(`connect timeout: no connection to ${where} after ${timeoutMs} ms`))
+      }, timeoutMs)
+      timer.unref()
+    }
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * Agent: the dispatcher for any origin. It keeps one Pool (or Client) per origin, created on
+ * first use and dropped again once it has no connection and no request left.
+ * @module
+ */
+
+import { Dispatcher } from './dispatcher.js'
+import type { CloseCallback } from './dispatcher.js'
+import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../handler.js'
+import { SimpleController, toDispatchHandler } from '../handler.js'
+import { ClientClosedError, ClientDestroyedError, InvalidArgumentError } from '../errors.js'
+import { Client, parseOrigin } from './client.js'
+import { Pool } from './pool.js'
+import type { PoolOptions } from './pool.js'
+
+/** Builds the dispatcher of one origin. */
+export type AgentFactory = (origin: string, opts: PoolOptions) => Dispatcher
+
+/** Options of an {@link Agent}: pool options (applied to every origin) plus `factory`. */
+export interface AgentOptions extends Omit<PoolOptions, 'factory'> {
+  /**
+   * Builds the dispatcher for an origin.
+   * @defaultValue a {@link Pool}, or a {@link Client} when `connections` is 1
+   */
+  factory?: AgentFactory | undefined
+}
+
+const EVENTS = ['connect', 'disconnect', 'connectionError', 'drain'] as const
+
+function defaultFactory (origin: string, opts: PoolOptions): Dispatcher {
+  return opts.connections === 1 ? new Client(origin, opts) : new Pool(origin, opts)
+}
+
+/**
+ * A dispatcher for every origin; `opts.origin` picks the pool.
+ * @example
+ * const agent = new Agent({ connections: 16, keepAliveTimeout: 10_000 })
+ * const { statusCode, body } = await agent.request({ origin: 'http://127.0.0.1:3000', path: '/', method: 'GET' })
+ * console.log(statusCode, await body.text())
+ */
+export class Agent extends Dispatcher {
+  readonly #options: PoolOptions
+  readonly #factory: AgentFactory
+  /** Canonical origin (`url.origin`) to its dispatcher. */
+  readonly #byOrigin = new Map<string, Dispatcher>()
+  /** Origin strings as callers wrote them, to skip URL parsing on the hot path. */
+  readonly #byKey = new Map<string, Dispatcher>()
+  #closed = false
+  #destroyed = false
+
+  /** @param options - see {@link AgentOptions} */
+  constructor (options: AgentOptions = {}) {
+    super()
+    if (options === null || typeof options !== 'object') {
+      throw new InvalidArgumentError(`Agent options must be an object, got ${options === null ? 'null' : typeof options}`)
+    }
+    const { factory, ...poolOptions } = options
+    if (factory !== undefined && typeof factory !== 'function') {
+      throw new InvalidArgumentError(`factory must be a function, got ${typeof factory}`)
+    }
+    if (poolOptions.connections != null && (!Number.isInteger(poolOptions.connections) || poolOptions.connections < 0)) {
+      throw new InvalidArgumentError(`connections must be a non-negative integer or null, got ${String(poolOptions.connections)}`)
+    }
+    this.#factory = factory ?? defaultFactory
+    this.#options = poolOptions
+  }
+
+  /** Number of origins with a live dispatcher. */
+  get origins (): number {
+    return this.#byOrigin.size
+  }
+
+  override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
+    const h = toDispatchHandler(handler)
+    if (opts === null || typeof opts !== 'object') {
+      throw new InvalidArgumentError(`dispatch: options must be an object, got ${opts === null ? 'null' : typeof opts}`)
+    }
+    if (this.#closed) {
+      h.onResponseError?.(new SimpleController(), this.#destroyed ? new ClientDestroyedError() : new ClientClosedError())
+      return false
+    }
+    const origin = opts.origin
+    let dispatcher = typeof origin === 'string' ? this.#byKey.get(origin) : undefined
+    if (dispatcher === undefined) {
+      if (origin == null || (typeof origin !== 'string' && !(origin instanceof URL))) {
+        throw new InvalidArgumentError(`Agent: dispatch needs opts.origin as a string or URL, got ${origin === null ? 'null' : typeof origin}`)
+      }
+      dispatcher = this.#forOrigin(origin)
+    }
+    return dispatcher.dispatch(opts, h)
+  }
+
+  #forOrigin (origin: string | URL): Dispatcher {
+    const url = parseOrigin(typeof origin === 'string' ? origin : new URL(origin.origin), 'Agent')
+    const canonical = url.origin
+    let dispatcher = this.#byOrigin.get(canonical)
+    if (dispatcher === undefined) {
+      dispatcher = this.#factory(canonical, this.#options)
+      this.#byOrigin.set(canonical, dispatcher)
+      const created = dispatcher
+      for (const event of EVENTS) {
+        created.on(event, (eventOrigin: unknown, targets: Dispatcher[], err?: Error) => {
+          this.emit(event, eventOrigin, [this, ...(Array.isArray(targets) ? targets : [])], err)
+          if (event === 'disconnect') this.#dropIfIdle(canonical, created)
+        })
+      }
+    }
+    if (typeof origin === 'string') this.#byKey.set(origin, dispatcher)
+    return dispatcher
+  }
+
+  /** Forgets an origin's dispatcher once it holds no connection and no request. */
+  #dropIfIdle (canonical: string, dispatcher: Dispatcher): void {
+    const d = dispatcher as Partial<Pool>
+    if (typeof d.size !== 'number' || d.size > 0) return
+    if (typeof d.connected === 'number' ? d.connected > 0 : (d as Partial<Client>).connected === true) return
+    if (this.#byOrigin.get(canonical) !== dispatcher) return
+    this.#byOrigin.delete(canonical)
+    for (const [key, value] of this.#byKey) if (value === dispatcher) this.#byKey.delete(key)
+    dispatcher.close().catch(() => {})
+  }
+
+  override close (): Promise<void>
+  override close (callback: CloseCallback): void
+  override close (callback?: CloseCallback): Promise<void> | void {
+    let done: Promise<void>
+    if (this.#destroyed) {
+      done = Promise.reject(new ClientDestroyedError())
+    } else {
+      this.#closed = true
+      done = Promise.all([...this.#byOrigin.values()].map((d) => d.close())).then(() => undefined)
+    }
+    if (callback === undefined) return done
+    done.then(() => callback(null), callback)
+  }
+
+  override destroy (err?: Error | null): Promise<void>
+  override destroy (callback: CloseCallback): void
+  override destroy (err: Error | null, callback: CloseCallback): void
+  override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
+    if (typeof errOrCallback === 'function') {
+      callback = errOrCallback
+      errOrCallback = null
+    }
+    this.#closed = true
+    this.#destroyed = true
+    const error = errOrCallback ?? new ClientDestroyedError()
+    const done = Promise.all([...this.#byOrigin.values()].map((d) => d.destroy(error))).then(() => undefined)
+    if (callback === undefined) return done
+    done.then(() => callback(null), callback)
+  }
+}

@@ -1,0 +1,250 @@
+/**
+ * One dispatched request inside a Client: its prepared head, its body, and the handler calls.
+ * It is also the request's {@link DispatchController}, so no extra object is made per request.
+ * The handler invariants live here: start once, exactly one of end/error/upgrade, nothing after.
+ * @module
+ */
+
+import type { Duplex } from 'node:stream'
+import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../handler.js'
+import { InvalidArgumentError, RequestAbortedError, RequestContentLengthMismatchError } from '../errors.js'
+import { appendQuery, framingHeader, serializeHeaders, validateHost, validateMethod, validatePath } from '../http1/request-head.js'
+import type { RequestHeadInfo } from '../http1/request-head.js'
+import { bodyKind, bodyLength, isReplayable } from '../http1/request-body.js'
+import { channels } from '../diagnostics.js'
+
+/** What a request needs from whoever runs it (the Client, or the connection it was written to). */
+export interface RequestRunner {
+  /** The request was aborted by its controller or its signal. */
+  abortRequest (request: ClientRequest, reason: Error): void
+  /** The handler paused or resumed the response. */
+  pauseRequest (request: ClientRequest): void
+  resumeRequest (request: ClientRequest): void
+}
+
+const FETCH_MARK = Symbol.for('conduit.fetch')
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE'])
+
+type AbortSignalLike = NonNullable<DispatchOptions['signal']>
+
+/** A request queued on, or in flight in, a Client. */
+export class ClientRequest implements DispatchController, RequestHeadInfo {
+  readonly origin: string
+  readonly method: string
+  readonly path: string
+  readonly headers: DispatchOptions['headers']
+  readonly body: unknown
+  readonly bodyKind: number
+  /** Bytes of the body, or -1 when it must be streamed to know. */
+  readonly bodyLength: number
+  readonly idempotent: boolean
+  readonly blocking: boolean
+  readonly upgrade: string | null
+  readonly expectContinue: boolean
+  readonly headersTimeout: number
+  readonly bodyTimeout: number
+  /** True for requests made through fetch() (they log to the `fetch` namespace too). */
+  readonly fetch: boolean
+  /** The complete head, final CRLF included. */
+  readonly head: string
+  declaredLength = -1
+  reset: boolean
+  host: string | undefined = undefined
+  /** A body/content-length mismatch found while preparing; reported when the request starts. */
+  readonly prepareError: Error | null
+
+  /** The connection the request was written to, while it is in flight. */
+  runner: RequestRunner | null
+  /** Set once the response head was delivered. */
+  responseStarted = false
+  /** Set once the handler got its final call. */
+  completed = false
+  /** Times this request was re-sent after a stale keep-alive connection failed it. */
+  retries = 0
+
+  readonly #handler: DispatchHandler
+  #aborted = false
+  #paused = false
+  #reason: Error | null = null
+  #signal: AbortSignalLike | null = null
+  #onSignal: (() => void) | null = null
+
+  /** Validates and prepares everything; throws {@link InvalidArgumentError} before anything is sent. */
+  constructor (runner: RequestRunner, origin: string, hostHeader: string, opts: DispatchOptions, handler: DispatchHandler, headersTimeout: number, bodyTimeout: number, strictContentLength: boolean) {
+    const method = opts.method
+    validateMethod(method)
+    const path = appendQuery(opts.path, opts.query)
+    validatePath(path, method)
+    const upgrade = opts.upgrade ?? null
+    if (upgrade !== null && (typeof upgrade !== 'string' || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z/ ,]+$/.test(upgrade))) {
+      throw new InvalidArgumentError(`invalid upgrade: ${JSON.stringify(upgrade)} (must be a protocol list)`)
+    }
+    if ((upgrade !== null || method === 'CONNECT') && typeof handler.onRequestUpgrade !== 'function') {
+      throw new InvalidArgumentError(`${method === 'CONNECT' ? 'CONNECT' : 'upgrade'} requests need a handler with onRequestUpgrade`)
+    }
+    this.headersTimeout = timeoutOption('headersTimeout', opts.headersTimeout, headersTimeout)
+    this.bodyTimeout = timeoutOption('bodyTimeout', opts.bodyTimeout, bodyTimeout)
+    const kind = bodyKind(opts.body)
+    const length = bodyLength(opts.body, kind)
+    this.reset = opts.reset === true
+    const lines = serializeHeaders(opts.headers, this)
+    const host = this.host ?? hostHeader
+    validateHost(host)
+
+    let prepareError: Error | null = null
+    let framedLength = length
+    if (this.declaredLength !== -1) {
+      if (length === -1) framedLength = this.declaredLength
+      else if (length !== this.declaredLength && strictContentLength) {
+        prepareError = new RequestContentLengthMismatchError(`request body is ${length} bytes but its content-length header says ${this.declaredLength}`)
+      }
+    }
+    let head = `${method} ${path} HTTP/1.1\r\nhost: ${host}\r\n`
+    if (upgrade !== null) head += `connection: upgrade\r\nupgrade: ${upgrade}\r\n`
+    else if (this.reset) head += 'connection: close\r\n'
+    if (opts.expectContinue === true) head += 'expect: 100-continue\r\n'
+    head += lines
+    if (method !== 'CONNECT') head += framingHeader(method, framedLength)
+    this.head = head + '\r\n'
+
+    this.runner = runner
+    this.origin = origin
+    this.method = method
+    this.path = path
+    this.headers = opts.headers
+    this.body = opts.body
+    this.bodyKind = kind
+    this.bodyLength = framedLength
+    this.idempotent = opts.idempotent ?? IDEMPOTENT.has(method)
+    this.blocking = opts.blocking ?? method !== 'HEAD'
+    this.upgrade = upgrade
+    this.expectContinue = opts.expectContinue === true && kind !== 0
+    this.fetch = opts[FETCH_MARK as unknown as string] === true
+    this.prepareError = prepareError
+    this.#handler = handler
+
+    const signal = opts.signal
+    if (signal != null) {
+      if (typeof signal.addEventListener !== 'function') {
+        throw new InvalidArgumentError('signal must be an AbortSignal or an EventEmitter-like object with addEventListener')
+      }
+      this.#signal = signal
+    }
+    if (channels.create.hasSubscribers) channels.create.publish({ request: this })
+  }
+
+  get aborted (): boolean { return this.#aborted }
+  get paused (): boolean { return this.#paused }
+  get reason (): Error | null { return this.#reason }
+
+  /** True when the body can be sent again on another connection. */
+  get replayable (): boolean {
+    return isReplayable(this.bodyKind)
+  }
+
+  abort (reason: Error): void {
+    if (this.completed || this.#aborted) return
+    this.#aborted = true
+    this.#reason = reason ?? new RequestAbortedError()
+    this.runner?.abortRequest(this, this.#reason)
+  }
+
+  pause (): void {
+    if (this.#paused || this.completed) return
+    this.#paused = true
+    this.runner?.pauseRequest(this)
+  }
+
+  resume (): void {
+    if (!this.#paused) return
+    this.#paused = false
+    if (!this.completed) this.runner?.resumeRequest(this)
+  }
+
+  /** Calls `onRequestStart` and arms the abort signal. Returns false if the request already ended. */
+  start (): boolean {
+    const signal = this.#signal
+    if (signal !== null) {
+      if (signal.aborted) {
+        this.abort(toError(signal.reason))
+        return false
+      }
+      this.#onSignal = () => this.abort(toError(signal.reason))
+      signal.addEventListener('abort', this.#onSignal)
+    }
+    this.#handler.onRequestStart?.(this, undefined)
+    if (this.completed) return false
+    if (this.prepareError !== null) {
+      this.fail(this.prepareError)
+      return false
+    }
+    return true
+  }
+
+  /** Delivers the response head. */
+  onHead (statusCode: number, headers: IncomingHeaders, statusText: string): void {
+    this.responseStarted = true
+    if (channels.headers.hasSubscribers) {
+      channels.headers.publish({ request: this, response: { statusCode, statusText, headers } })
+    }
+    this.#handler.onResponseStart?.(this, statusCode, headers, statusText)
+  }
+
+  /** Delivers a body chunk. */
+  onData (chunk: Buffer): void {
+    this.#handler.onResponseData?.(this, chunk)
+  }
+
+  /** Ends the dispatch successfully. */
+  end (trailers: IncomingHeaders): void {
+    if (this.completed) return
+    this.completed = true
+    this.#cleanup()
+    if (channels.trailers.hasSubscribers) channels.trailers.publish({ request: this, trailers })
+    this.#handler.onResponseEnd?.(this, trailers)
+  }
+
+  /** Ends the dispatch with `err`; a no-op once it ended. */
+  fail (err: Error): void {
+    if (this.completed) return
+    this.completed = true
+    this.#cleanup()
+    if (channels.error.hasSubscribers) channels.error.publish({ request: this, error: err })
+    this.#handler.onResponseError?.(this, err)
+  }
+
+  /** Hands the socket to the handler after 101 or a CONNECT 2xx; ends the dispatch. */
+  upgraded (statusCode: number, headers: IncomingHeaders, socket: Duplex): void {
+    if (this.completed) {
+      socket.destroy()
+      return
+    }
+    this.completed = true
+    this.#cleanup()
+    if (channels.headers.hasSubscribers) {
+      channels.headers.publish({ request: this, response: { statusCode, statusText: '', headers } })
+    }
+    this.#handler.onRequestUpgrade!(this, statusCode, headers, socket)
+  }
+
+  #cleanup (): void {
+    this.runner = null
+    if (this.#onSignal !== null) {
+      this.#signal!.removeEventListener('abort', this.#onSignal)
+      this.#onSignal = null
+    }
+  }
+}
+
+function toError (reason: unknown): Error {
+  if (reason instanceof Error) return reason
+  return new RequestAbortedError(reason === undefined ? 'Request aborted' : `Request aborted: ${String(reason)}`, { cause: reason })
+}
+
+function timeoutOption (name: string, value: unknown, fallback: number): number {
+  if (value == null) return fallback
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
+    throw new InvalidArgumentError(`${name} must be a non-negative number, got ${String(value)}`)
+  }
+  return value
+}

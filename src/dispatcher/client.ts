@@ -1,0 +1,295 @@
+/**
+ * Client: requests to one origin over one HTTP/1.1 connection at a time (kept alive, optionally
+ * pipelined). Pool and Agent are built from Clients.
+ * @module
+ */
+
+import { Dispatcher } from './dispatcher.js'
+import type { CloseCallback } from './dispatcher.js'
+import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../handler.js'
+import { SimpleController, toDispatchHandler } from '../handler.js'
+import { ClientClosedError, ClientDestroyedError, InvalidArgumentError, SocketError } from '../errors.js'
+import type { Duplex } from 'node:stream'
+import { ClientRequest } from './client-request.js'
+import type { RequestRunner } from './client-request.js'
+import { H1Connection } from './h1-connection.js'
+import type { ConnectionOwner } from './h1-connection.js'
+import { resolveClientOptions } from './client-options.js'
+import type { ClientConfig, ClientOptions } from './client-options.js'
+import type { ConnectOptions } from '../connect.js'
+import { channels } from '../diagnostics.js'
+import type { ConnectParams } from '../diagnostics.js'
+
+/** Parses and checks an origin given as a string or URL; only `http:` and `https:` are accepted. */
+export function parseOrigin (origin: unknown, who: string): URL {
+  let url: URL
+  try {
+    url = origin instanceof URL ? origin : new URL(String(origin))
+  } catch {
+    throw new InvalidArgumentError(`${who}: invalid origin ${JSON.stringify(String(origin))}`)
+  }
+  if ((typeof origin !== 'string' && !(origin instanceof URL)) || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new InvalidArgumentError(`${who}: origin must be an http: or https: URL, got ${JSON.stringify(String(origin))}`)
+  }
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '') {
+    throw new InvalidArgumentError(`${who}: origin must not have a path, query or fragment, got ${JSON.stringify(String(origin))}`)
+  }
+  return url
+}
+
+/**
+ * A dispatcher for one origin.
+ * @example
+ * const client = new Client('http://127.0.0.1:3000', { pipelining: 4 })
+ * const { body } = await client.request({ path: '/', method: 'GET' })
+ * console.log(await body.text())
+ * await client.close()
+ */
+export class Client extends Dispatcher implements RequestRunner, ConnectionOwner {
+  /** The validated options (internal; read by the connection). */
+  readonly config: ClientConfig
+  readonly #url: URL
+  readonly #origin: string
+  readonly #hostHeader: string
+  readonly #connectParams: ConnectParams
+  #queue: ClientRequest[] = []
+  #conn: H1Connection | null = null
+  #connecting = false
+  #closed = false
+  #destroyed = false
+  #needDrain = false
+  #resuming = false
+  #resumeAgain = false
+  #closeWaiters: Array<() => void> = []
+
+  /**
+   * @param origin - `http://host:port` or `https://host:port`
+   * @param options - see {@link ClientOptions}
+   */
+  constructor (origin: string | URL, options?: ClientOptions) {
+    super()
+    this.#url = parseOrigin(origin, 'Client')
+    this.config = resolveClientOptions(options)
+    this.#origin = this.#url.origin
+    this.#hostHeader = this.#url.host
+    this.#connectParams = {
+      host: this.#url.host,
+      hostname: this.#url.hostname,
+      protocol: this.#url.protocol,
+      port: this.#url.port,
+      servername: null,
+      version: 'h1'
+    }
+  }
+
+  /** Requests in flight per connection. */
+  get pipelining (): number { return this.config.pipelining }
+  /** Requests waiting to be written. */
+  get pending (): number { return this.#queue.length }
+  /** Requests written and waiting for their response to complete. */
+  get running (): number { return this.#conn?.size ?? 0 }
+  /** Requests pending or running. */
+  get size (): number { return this.#queue.length + this.running }
+  /** True while a connection is open. */
+  get connected (): boolean { return this.#conn !== null }
+  /** True when more requests would only wait in the queue; `dispatch` then returns false. */
+  get busy (): boolean { return this.size >= this.config.pipelining || this.#queue.length > 0 }
+  /** True once `close()` or `destroy()` was called. */
+  get closed (): boolean { return this.#closed }
+  /** True once `destroy()` was called. */
+  get destroyed (): boolean { return this.#destroyed }
+
+  override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
+    const h = toDispatchHandler(handler)
+    if (opts === null || typeof opts !== 'object') {
+      throw new InvalidArgumentError(`dispatch: options must be an object, got ${opts === null ? 'null' : typeof opts}`)
+    }
+    if (this.#closed) {
+      h.onResponseError?.(new SimpleController(), this.#destroyed ? new ClientDestroyedError() : new ClientClosedError())
+      return false
+    }
+    const cfg = this.config
+    const req = new ClientRequest(this, this.#origin, this.#hostHeader, opts, h, cfg.headersTimeout, cfg.bodyTimeout, cfg.strictContentLength)
+    if (req.start()) {
+      this.#queue.push(req)
+      this.#resume()
+    }
+    if (this.busy) this.#needDrain = true
+    return !this.#needDrain
+  }
+
+  // --- RequestRunner, for requests still in the queue ---------------------------------------
+
+  abortRequest (req: ClientRequest, reason: Error): void {
+    const i = this.#queue.indexOf(req)
+    if (i !== -1) this.#queue.splice(i, 1)
+    req.fail(reason)
+    this.#resume()
+  }
+
+  pauseRequest (): void {}
+  resumeRequest (): void {}
+
+  // --- ConnectionOwner ----------------------------------------------------------------------
+
+  onConnectionReady (): void {
+    this.#resume()
+  }
+
+  onConnectionClosed (conn: H1Connection, err: Error | null, requeue: ClientRequest[]): void {
+    if (this.#conn !== conn) return
+    this.#conn = null
+    for (const req of requeue) req.runner = this
+    if (requeue.length > 0) this.#queue.unshift(...requeue)
+    this.emit('disconnect', this.#url, [this], err ?? new SocketError('closed'))
+    this.#resume()
+  }
+
+  // --- scheduling ---------------------------------------------------------------------------
+
+  #resume (): void {
+    if (this.#resuming) {
+      this.#resumeAgain = true
+      return
+    }
+    this.#resuming = true
+    try {
+      do {
+        this.#resumeAgain = false
+        this.#drainQueue()
+      } while (this.#resumeAgain)
+    } finally {
+      this.#resuming = false
+    }
+    if (this.#needDrain && !this.busy) {
+      this.#needDrain = false
+      this.emit('drain', this.#url, [this])
+    }
+    if (this.#closed && this.size === 0 && !this.#connecting) this.#finishClose()
+  }
+
+  #drainQueue (): void {
+    const queue = this.#queue
+    while (queue.length > 0) {
+      const req = queue[0]!
+      if (req.completed) {
+        queue.shift()
+        continue
+      }
+      const conn = this.#conn
+      if (conn === null) {
+        if (!this.#connecting && !this.#destroyed) this.#connect()
+        return
+      }
+      if (!conn.canAccept(req)) return
+      queue.shift()
+      conn.write(req)
+    }
+  }
+
+  #connect (): void {
+    this.#connecting = true
+    const params = this.#connectParams
+    const connector = this.config.connector
+    if (channels.beforeConnect.hasSubscribers) channels.beforeConnect.publish({ connectParams: params, connector })
+    const options: ConnectOptions = {
+      hostname: params.hostname,
+      host: params.host,
+      protocol: params.protocol,
+      port: params.port,
+      servername: params.servername,
+      localAddress: this.config.localAddress
+    }
+    let called = false
+    const onConnected = (err: Error | null, socket: Duplex | null): void => {
+      if (called) {
+        socket?.destroy()
+        return
+      }
+      called = true
+      this.#onConnected(err, socket)
+    }
+    try {
+      connector(options, onConnected)
+    } catch (err) {
+      onConnected(err as Error, null)
+    }
+  }
+
+  #onConnected (err: Error | null, socket: Duplex | null): void {
+    this.#connecting = false
+    if (this.#destroyed) {
+      socket?.destroy()
+      this.#resume()
+      return
+    }
+    if (err !== null || socket === null) {
+      const error = err ?? new SocketError('connector returned no socket')
+      if (channels.connectError.hasSubscribers) {
+        channels.connectError.publish({ connectParams: this.#connectParams, connector: this.config.connector, error })
+      }
+      // Nothing was sent, so every waiting request fails with the connect error itself
+      // (ECONNREFUSED, ConnectTimeoutError, ...): retry logic matches on these codes.
+      const failed = this.#queue.splice(0)
+      this.emit('connectionError', this.#url, [this], error)
+      for (const req of failed) req.fail(error)
+      this.#resume()
+      return
+    }
+    this.#conn = new H1Connection(this, socket)
+    if (channels.connected.hasSubscribers) {
+      channels.connected.publish({ connectParams: this.#connectParams, connector: this.config.connector, socket })
+    }
+    this.emit('connect', this.#url, [this])
+    this.#resume()
+  }
+
+  // --- close / destroy ----------------------------------------------------------------------
+
+  #finishClose (): void {
+    const conn = this.#conn
+    if (conn !== null) conn.destroy(null, false)
+    const waiters = this.#closeWaiters
+    this.#closeWaiters = []
+    for (const resolve of waiters) resolve()
+  }
+
+  override close (): Promise<void>
+  override close (callback: CloseCallback): void
+  override close (callback?: CloseCallback): Promise<void> | void {
+    if (callback !== undefined && typeof callback !== 'function') {
+      throw new InvalidArgumentError(`close: callback must be a function, got ${typeof callback}`)
+    }
+    const promise = this.#destroyed
+      ? Promise.reject(new ClientDestroyedError())
+      : new Promise<void>((resolve) => {
+        this.#closed = true
+        this.#closeWaiters.push(resolve)
+        this.#resume()
+      })
+    if (callback === undefined) return promise
+    promise.then(() => callback(null), callback)
+  }
+
+  override destroy (err?: Error | null): Promise<void>
+  override destroy (callback: CloseCallback): void
+  override destroy (err: Error | null, callback: CloseCallback): void
+  override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
+    if (typeof errOrCallback === 'function') {
+      callback = errOrCallback
+      errOrCallback = null
+    }
+    const error = errOrCallback ?? new ClientDestroyedError()
+    if (!this.#destroyed) {
+      this.#destroyed = true
+      this.#closed = true
+      const queued = this.#queue.splice(0)
+      for (const req of queued) req.fail(error)
+      const conn = this.#conn
+      if (conn !== null) conn.destroy(error, false)
+      this.#finishClose()
+    }
+    if (callback === undefined) return Promise.resolve()
+    process.nextTick(callback, null)
+  }
+}

@@ -1,0 +1,448 @@
+/**
+ * One HTTP/1.1 connection of a Client: writes requests, feeds the parser, matches responses to
+ * requests in order (pipelining), runs the headers/body/idle timers, and hands the socket over
+ * on upgrade. The Client decides what to send; this decides when the connection can take it.
+ * @module
+ */
+
+import type { Duplex } from 'node:stream'
+import type { Socket } from 'node:net'
+import type { IncomingHeaders } from '../handler.js'
+import { BodyTimeoutError, HeadersTimeoutError, HTTPParserError, SocketError } from '../errors.js'
+import type { SocketInfo } from '../errors.js'
+import { HEAD_BODY, HEAD_NO_BODY, HEAD_UPGRADE, ResponseParser } from '../http1/response-parser.js'
+import type { ResponseParserSink } from '../http1/response-parser.js'
+import { BodyWriter } from '../http1/body-writer.js'
+import type { BodyWriterOwner } from '../http1/body-writer.js'
+import { BODY_BYTES, BODY_NONE, bodyBytes } from '../http1/request-body.js'
+import type { ClientRequest, RequestRunner } from './client-request.js'
+import type { ClientConfig } from './client-options.js'
+import { channels } from '../diagnostics.js'
+
+/** What a connection reports to its Client. */
+export interface ConnectionOwner {
+  readonly config: ClientConfig
+  /** The connection can take more requests. */
+  onConnectionReady (conn: H1Connection): void
+  /** The connection is gone; `requeue` lists requests to send again on a fresh one. */
+  onConnectionClosed (conn: H1Connection, err: Error | null, requeue: ClientRequest[]): void
+}
+
+const T_NONE = 0
+const T_HEADERS = 1
+const T_BODY = 2
+
+function noop (): void {}
+
+/** Addresses and counters of a socket, for {@link SocketError}. */
+export function socketInfo (socket: Duplex): SocketInfo {
+  const s = socket as Socket
+  return {
+    localAddress: s.localAddress,
+    localPort: s.localPort,
+    remoteAddress: s.remoteAddress,
+    remotePort: s.remotePort,
+    remoteFamily: s.remoteFamily,
+    timeout: s.timeout,
+    bytesWritten: s.bytesWritten,
+    bytesRead: s.bytesRead
+  }
+}
+
+/** An open HTTP/1.1 connection. */
+export class H1Connection implements ResponseParserSink, RequestRunner, BodyWriterOwner {
+  readonly socket: Duplex
+  readonly #owner: ConnectionOwner
+  readonly #config: ClientConfig
+  readonly #parser: ResponseParser
+  readonly #inflight: ClientRequest[] = []
+  #writer: BodyWriter | null = null
+  #writing: ClientRequest | null = null
+  #awaitingContinue: ClientRequest | null = null
+  #blocked = false
+  #reset = false
+  #sent = 0
+  #served = 0
+  #dead = false
+  #error: Error | null = null
+  #upgrade: { req: ClientRequest, statusCode: number, headers: IncomingHeaders } | null = null
+  #timer: NodeJS.Timeout | null = null
+  #timerKind = T_NONE
+  #timerMs = 0
+  #idleTimer: NodeJS.Timeout | null = null
+  #idleMs: number
+
+  constructor (owner: ConnectionOwner, socket: Duplex) {
+    this.#owner = owner
+    this.#config = owner.config
+    this.socket = socket
+    this.#idleMs = this.#config.keepAliveTimeout
+    this.#parser = new ResponseParser(this, this.#config.maxHeaderSize)
+    socket.on('data', this.#onData)
+    socket.on('end', this.#onEnd)
+    socket.on('error', this.#onError)
+    socket.on('close', this.#onClose)
+  }
+
+  /** Requests written and not yet answered. */
+  get size (): number {
+    return this.#inflight.length
+  }
+
+  /** True once the connection can no longer be used. */
+  get dead (): boolean {
+    return this.#dead
+  }
+
+  /** Whether `req` may be written now (pipelining, blocking and body rules). */
+  canAccept (req: ClientRequest): boolean {
+    if (this.#dead || this.#reset || this.#writing !== null || this.#awaitingContinue !== null || this.#blocked) return false
+    const n = this.#inflight.length
+    if (n === 0) return true
+    if (n >= this.#config.pipelining) return false
+    // A request that changes state, switches protocols or streams its body waits for an empty
+    // pipeline: if the connection fails, nothing queued behind it may be replayed blindly.
+    return req.idempotent && req.upgrade === null && req.method !== 'CONNECT' && (req.bodyKind === BODY_NONE || req.bodyKind === BODY_BYTES)
+  }
+
+  /** Writes `req` (head, and the body when it is in memory). */
+  write (req: ClientRequest): void {
+    req.runner = this
+    const inflight = this.#inflight
+    inflight.push(req)
+    this.#sent++
+    const max = this.#config.maxRequestsPerClient
+    if ((max > 0 && this.#sent >= max) || req.reset) this.#reset = true
+    if (req.blocking) this.#blocked = true
+    if (inflight.length === 1) {
+      if (this.#idleTimer !== null) this.#idleTimer.unref()
+      ;(this.socket as Socket).ref?.()
+      this.#setTimer(T_HEADERS, req.headersTimeout)
+      if (req.paused) this.pauseRequest(req)
+    }
+    const socket = this.socket
+    if (channels.sendHeaders.hasSubscribers) channels.sendHeaders.publish({ request: req, headers: req.head, socket })
+    const kind = req.bodyKind
+    if (kind === BODY_NONE) {
+      socket.write(req.head, 'latin1')
+      this.#bodySent(req)
+    } else if (kind === BODY_BYTES && !req.expectContinue) {
+      socket.cork()
+      socket.write(req.head, 'latin1')
+      socket.write(bodyBytes(req.body))
+      socket.uncork()
+      this.#bodySent(req)
+    } else {
+      socket.write(req.head, 'latin1')
+      if (req.expectContinue) this.#awaitingContinue = req
+      else this.#startBody(req)
+    }
+  }
+
+  #startBody (req: ClientRequest): void {
+    if (req.bodyKind === BODY_BYTES) {
+      this.socket.write(bodyBytes(req.body))
+      this.#bodySent(req)
+      this.#owner.onConnectionReady(this)
+      return
+    }
+    this.#writing = req
+    this.#writer = new BodyWriter(this.socket, req.body, req.bodyKind, req.bodyLength, this)
+    this.#writer.start()
+  }
+
+  #bodySent (req: ClientRequest): void {
+    if (channels.bodySent.hasSubscribers) channels.bodySent.publish({ request: req })
+  }
+
+  onBodyWritten (): void {
+    const req = this.#writing
+    this.#writer = null
+    this.#writing = null
+    if (req !== null) this.#bodySent(req)
+    if (!this.#dead) this.#owner.onConnectionReady(this)
+  }
+
+  onBodyError (err: Error): void {
+    const req = this.#writing
+    this.#writer = null
+    this.#writing = null
+    if (req !== null) this.#failOne(req, err)
+  }
+
+  // --- controller calls ---------------------------------------------------------------------
+
+  abortRequest (req: ClientRequest, reason: Error): void {
+    this.#failOne(req, reason)
+  }
+
+  /** Fails one in-flight request and drops the connection: its bytes are on the wire already. */
+  #failOne (req: ClientRequest, err: Error): void {
+    const i = this.#inflight.indexOf(req)
+    if (i !== -1) this.#inflight.splice(i, 1)
+    req.fail(err)
+    this.destroy(null)
+  }
+
+  pauseRequest (req: ClientRequest): void {
+    if (this.#inflight[0] !== req || this.#dead) return
+    this.#parser.pause()
+    this.socket.pause()
+    if (this.#timerKind === T_BODY) this.#timerKind = T_NONE
+  }
+
+  resumeRequest (req: ClientRequest): void {
+    if (this.#inflight[0] !== req || this.#dead) return
+    if (req.responseStarted) this.#setTimer(T_BODY, req.bodyTimeout)
+    this.socket.resume()
+    try {
+      this.#parser.resume()
+    } catch (err) {
+      this.destroy(err as Error)
+      return
+    }
+    if (this.#upgrade !== null) this.#detachForUpgrade()
+  }
+
+  // --- parser sink --------------------------------------------------------------------------
+
+  onHead (statusCode: number, headers: IncomingHeaders, statusText: string): number {
+    const req = this.#inflight[0]
+    if (req === undefined) throw new HTTPParserError(`unexpected response (HTTP ${statusCode}): no request is waiting for one`, 'LIB_ERR_HTTP_PARSER', statusText)
+    if (statusCode < 200) {
+      if (statusCode === 101 && req.upgrade !== null) {
+        this.#upgrade = { req, statusCode, headers }
+        return HEAD_UPGRADE
+      }
+      if (statusCode === 100 && this.#awaitingContinue === req) {
+        this.#awaitingContinue = null
+        this.#startBody(req)
+      }
+      this.#setTimer(T_HEADERS, req.headersTimeout)
+      return HEAD_BODY
+    }
+    if (req.method === 'CONNECT' && statusCode < 300) {
+      this.#upgrade = { req, statusCode, headers }
+      return HEAD_UPGRADE
+    }
+    if (this.#awaitingContinue === req) {
+      // The server answered without asking for the body: it will not be sent, so the
+      // connection's framing is unknown to the server and it cannot be reused.
+      this.#awaitingContinue = null
+      this.#reset = true
+    }
+    this.#setTimer(T_BODY, req.bodyTimeout)
+    req.onHead(statusCode, headers, statusText)
+    if (this.#blocked && req.blocking && !this.#dead) {
+      this.#blocked = false
+      this.#owner.onConnectionReady(this)
+    }
+    return req.method === 'HEAD' ? HEAD_NO_BODY : HEAD_BODY
+  }
+
+  onBody (chunk: Buffer): void {
+    if (this.#timerKind === T_BODY) this.#timer!.refresh()
+    this.#inflight[0]!.onData(chunk)
+  }
+
+  onEnd (trailers: IncomingHeaders): void {
+    const parser = this.#parser
+    const req = this.#inflight.shift()!
+    this.#served++
+    this.#timerKind = T_NONE
+    if (this.#writing === req) {
+      // The response is complete before the body was: stop sending it and do not reuse the connection.
+      this.#writer!.abort()
+      this.#writer = null
+      this.#writing = null
+      this.#reset = true
+    }
+    if (!parser.keepAlive) {
+      this.#reset = true
+    } else if (parser.keepAliveHintMs >= 0) {
+      const hinted = Math.min(parser.keepAliveHintMs - this.#config.keepAliveTimeoutThreshold, this.#config.keepAliveMaxTimeout)
+      if (hinted <= 0) this.#reset = true
+      else this.#idleMs = hinted
+    }
+    req.end(trailers)
+    if (this.#dead) return
+    const next = this.#inflight[0]
+    if (next !== undefined) {
+      this.#setTimer(T_HEADERS, next.headersTimeout)
+      if (next.paused) this.pauseRequest(next)
+    } else if (this.#reset && this.#writing === null) {
+      this.destroy(null)
+      return
+    } else {
+      this.#startIdle()
+    }
+    this.#owner.onConnectionReady(this)
+  }
+
+  // --- timers -------------------------------------------------------------------------------
+
+  #setTimer (kind: number, ms: number): void {
+    if (ms === 0) {
+      this.#timerKind = T_NONE
+      return
+    }
+    this.#timerKind = kind
+    if (this.#timer !== null && this.#timerMs === ms) {
+      this.#timer.refresh()
+      return
+    }
+    if (this.#timer !== null) clearTimeout(this.#timer)
+    this.#timerMs = ms
+    this.#timer = setTimeout(this.#onTimer, ms)
+    this.#timer.unref()
+  }
+
+  readonly #onTimer = (): void => {
+    const kind = this.#timerKind
+    this.#timerKind = T_NONE
+    if (kind === T_NONE || this.#dead) return
+    const req = this.#inflight[0]
+    if (req === undefined) return
+    if (kind === T_HEADERS) {
+      this.destroy(new HeadersTimeoutError(`no response head from ${req.origin} for ${req.method} ${req.path} within ${this.#timerMs} ms (headersTimeout)`))
+    } else if (!req.paused) {
+      this.destroy(new BodyTimeoutError(`no response body data from ${req.origin} for ${req.method} ${req.path} within ${this.#timerMs} ms (bodyTimeout)`))
+    }
+  }
+
+  #startIdle (): void {
+    ;(this.socket as Socket).unref?.()
+    const ms = this.#idleMs
+    if (ms === 0) return
+    if (this.#idleTimer !== null && this.#idleTimerMs === ms) {
+      this.#idleTimer.refresh()
+      this.#idleTimer.unref()
+      return
+    }
+    if (this.#idleTimer !== null) clearTimeout(this.#idleTimer)
+    this.#idleTimerMs = ms
+    this.#idleTimer = setTimeout(this.#onIdleTimer, ms)
+    this.#idleTimer.unref()
+  }
+
+  #idleTimerMs = 0
+
+  readonly #onIdleTimer = (): void => {
+    if (this.#inflight.length === 0 && !this.#dead) this.destroy(null)
+  }
+
+  // --- socket events ------------------------------------------------------------------------
+
+  readonly #onData = (chunk: Buffer): void => {
+    try {
+      this.#parser.execute(chunk)
+    } catch (err) {
+      this.destroy(err as Error)
+      return
+    }
+    if (this.#upgrade !== null) this.#detachForUpgrade()
+  }
+
+  readonly #onEnd = (): void => {
+    if (this.#dead) return
+    try {
+      this.#parser.finish()
+    } catch (err) {
+      this.#error ??= new SocketError(`other side closed: ${(err as Error).message}`, socketInfo(this.socket), { cause: err })
+    }
+    this.#teardown(this.#error, true)
+  }
+
+  readonly #onError = (err: Error): void => {
+    this.#error ??= new SocketError(`socket error: ${err.message}`, socketInfo(this.socket), { cause: err })
+  }
+
+  readonly #onClose = (): void => {
+    this.#teardown(this.#error, true)
+  }
+
+  /**
+   * Closes the connection. With `err`, the request being answered fails with it; without,
+   * requests still in flight fail with a SocketError. Others pipelined behind are re-sent elsewhere
+   * when `requeue` allows and they are safe to repeat.
+   */
+  destroy (err: Error | null, requeue = true): void {
+    if (this.#dead) return
+    this.#teardown(err, requeue, true)
+  }
+
+  #teardown (err: Error | null, requeue: boolean, local = false): void {
+    if (this.#dead) return
+    this.#dead = true
+    this.#parser.destroy()
+    if (this.#timer !== null) clearTimeout(this.#timer)
+    if (this.#idleTimer !== null) clearTimeout(this.#idleTimer)
+    this.#timer = null
+    this.#idleTimer = null
+    this.#timerKind = T_NONE
+    this.#writer?.abort()
+    this.#writer = null
+    this.#writing = null
+    const socket = this.socket
+    socket.off('data', this.#onData)
+    socket.off('end', this.#onEnd)
+    socket.off('close', this.#onClose)
+    socket.off('error', this.#onError)
+    // Errors after this point have nobody left to fail; swallow them instead of crashing.
+    socket.on('error', noop)
+    socket.destroy()
+    const requests = this.#inflight.splice(0)
+    const failing: ClientRequest[] = []
+    const retry: ClientRequest[] = []
+    let error = err
+    if (error === null && requests.length > 0) error = new SocketError('other side closed', socketInfo(socket))
+    for (let i = 0; i < requests.length; i++) {
+      const req = requests[i]!
+      if (req.completed) continue
+      req.runner = null
+      if (requeue && req.idempotent && req.replayable && req.retries === 0 && !req.responseStarted &&
+        (i > 0 || (!local && this.#served > 0 && this.#parser.idle))) {
+        // A kept-alive connection the server closed just as the request went out (RST or FIN
+        // before any response byte) fails through no fault of the request; an idempotent request
+        // is sent once more on a fresh connection, as undici does. Requests pipelined behind a
+        // failed one never reached a response either, so the same applies to them.
+        req.retries++
+        retry.push(req)
+      } else {
+        failing.push(req)
+      }
+    }
+    this.#owner.onConnectionClosed(this, error, retry)
+    for (const req of failing) req.fail(error!)
+  }
+
+  #detachForUpgrade (): void {
+    const { req, statusCode, headers } = this.#upgrade!
+    this.#upgrade = null
+    this.#dead = true
+    const rest = this.#parser.takeRest()
+    if (this.#timer !== null) clearTimeout(this.#timer)
+    if (this.#idleTimer !== null) clearTimeout(this.#idleTimer)
+    this.#timer = null
+    this.#idleTimer = null
+    const socket = this.socket
+    socket.pause()
+    socket.off('data', this.#onData)
+    socket.off('end', this.#onEnd)
+    socket.off('close', this.#onClose)
+    socket.off('error', this.#onError)
+    ;(socket as Socket).ref?.()
+    if (rest !== null && rest.length > 0) socket.unshift(rest)
+    // Adding and removing a 'readable' listener returns the stream to its initial state on the
+    // next tick, so the new owner's 'data' listener starts the flow without an explicit resume().
+    socket.on('readable', noop)
+    socket.off('readable', noop)
+    this.#inflight.splice(0)
+    this.#owner.onConnectionClosed(this, null, [])
+    try {
+      req.upgraded(statusCode, headers, socket)
+    } catch (err) {
+      socket.destroy(err as Error)
+    }
+  }
+}

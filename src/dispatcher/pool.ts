@@ -1,0 +1,214 @@
+/**
+ * Pool: several Clients (connections) to one origin. A request goes to a client that is not
+ * busy, else to a new client up to `connections`, else waits in the pool's queue.
+ * @module
+ */
+
+import { Dispatcher } from './dispatcher.js'
+import type { CloseCallback } from './dispatcher.js'
+import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../handler.js'
+import { SimpleController, toDispatchHandler } from '../handler.js'
+import { ClientClosedError, ClientDestroyedError, InvalidArgumentError } from '../errors.js'
+import { Client, parseOrigin } from './client.js'
+import type { ClientOptions } from './client-options.js'
+
+/** Builds the dispatcher for one connection of a pool. */
+export type PoolFactory = (origin: URL, opts: ClientOptions) => Dispatcher
+
+/** Options of a {@link Pool}: client options plus the fields below. */
+export interface PoolOptions extends ClientOptions {
+  /**
+   * Most connections (clients) opened to the origin; null means no limit.
+   * @defaultValue null
+   */
+  connections?: number | null | undefined
+  /**
+   * Builds each client.
+   * @defaultValue `(origin, opts) => new Client(origin, opts)`
+   */
+  factory?: PoolFactory | undefined
+}
+
+interface Queued {
+  opts: DispatchOptions
+  handler: DispatchHandler
+}
+
+const EVENTS = ['connect', 'disconnect', 'connectionError'] as const
+
+function defaultFactory (origin: URL, opts: ClientOptions): Dispatcher {
+  return new Client(origin, opts)
+}
+
+/**
+ * A dispatcher with several connections to one origin.
+ * @example
+ * const pool = new Pool('http://127.0.0.1:3000', { connections: 8 })
+ * const { body } = await pool.request({ path: '/', method: 'GET' })
+ * await body.dump()
+ */
+export class Pool extends Dispatcher {
+  readonly #url: URL
+  readonly #options: ClientOptions
+  readonly #connections: number
+  readonly #factory: PoolFactory
+  readonly #clients: Dispatcher[] = []
+  readonly #busy = new Set<Dispatcher>()
+  #queue: Queued[] = []
+  #needDrain = false
+  #closed = false
+  #destroyed = false
+  #closing: Promise<void> | null = null
+  #onQueueEmpty: (() => void) | null = null
+
+  /**
+   * @param origin - `http://host:port` or `https://host:port`
+   * @param options - see {@link PoolOptions}
+   */
+  constructor (origin: string | URL, options: PoolOptions = {}) {
+    super()
+    this.#url = parseOrigin(origin, 'Pool')
+    if (options === null || typeof options !== 'object') {
+      throw new InvalidArgumentError(`Pool options must be an object, got ${options === null ? 'null' : typeof options}`)
+    }
+    const { connections, factory, ...clientOptions } = options
+    if (connections != null && (!Number.isInteger(connections) || connections < 0)) {
+      throw new InvalidArgumentError(`connections must be a non-negative integer or null, got ${String(connections)}`)
+    }
+    if (factory !== undefined && typeof factory !== 'function') {
+      throw new InvalidArgumentError(`factory must be a function, got ${typeof factory}`)
+    }
+    this.#connections = connections == null || connections === 0 ? Infinity : connections
+    this.#factory = factory ?? defaultFactory
+    this.#options = clientOptions
+  }
+
+  /** Requests waiting in the pool's own queue (all clients busy). */
+  get pending (): number { return this.#queue.length }
+  /** Clients (connections) created so far. */
+  get clientCount (): number { return this.#clients.length }
+  /** Clients with an open connection. */
+  get connected (): number {
+    let n = 0
+    for (const c of this.#clients) if ((c as Partial<Client>).connected === true) n++
+    return n
+  }
+
+  /** Requests queued or in flight, over all clients (clients that do not report a size count as 0). */
+  get size (): number {
+    let n = this.#queue.length
+    for (const c of this.#clients) n += (c as Partial<Client>).size ?? 0
+    return n
+  }
+
+  /** True once `close()` or `destroy()` was called. */
+  get closed (): boolean { return this.#closed }
+  /** True once `destroy()` was called. */
+  get destroyed (): boolean { return this.#destroyed }
+
+  override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
+    const h = toDispatchHandler(handler)
+    if (this.#closed) {
+      h.onResponseError?.(new SimpleController(), this.#destroyed ? new ClientDestroyedError() : new ClientClosedError())
+      return false
+    }
+    if (this.#queue.length === 0) {
+      const client = this.#pick()
+      if (client !== null) {
+        if (!client.dispatch(opts, h)) this.#busy.add(client)
+        if (!this.#hasCapacity()) this.#needDrain = true
+        return !this.#needDrain
+      }
+    }
+    if (opts === null || typeof opts !== 'object') {
+      throw new InvalidArgumentError(`dispatch: options must be an object, got ${opts === null ? 'null' : typeof opts}`)
+    }
+    this.#queue.push({ opts, handler: h })
+    this.#needDrain = true
+    return false
+  }
+
+  /** Whether a request dispatched now would go to a client at once (free, or new within the limit). */
+  #hasCapacity (): boolean {
+    return this.#busy.size < this.#clients.length || this.#clients.length < this.#connections
+  }
+
+  /** A client that can take a request now, creating one when the limit allows; null when none. */
+  #pick (): Dispatcher | null {
+    const clients = this.#clients
+    for (let i = 0; i < clients.length; i++) {
+      const c = clients[i]!
+      if (!this.#busy.has(c)) return c
+    }
+    if (clients.length >= this.#connections) return null
+    const client = this.#factory(this.#url, this.#options)
+    clients.push(client)
+    client.on('drain', () => this.#onClientDrain(client))
+    for (const event of EVENTS) {
+      client.on(event, (origin: unknown, targets: Dispatcher[], err?: Error) => this.emit(event, origin, [this, ...targets], err))
+    }
+    return client
+  }
+
+  #onClientDrain (client: Dispatcher): void {
+    this.#busy.delete(client)
+    const queue = this.#queue
+    while (queue.length > 0 && !this.#busy.has(client)) {
+      const { opts, handler } = queue.shift()!
+      try {
+        if (!client.dispatch(opts, handler)) this.#busy.add(client)
+      } catch (err) {
+        // Queued requests were accepted already; a late validation failure reaches their handler.
+        handler.onResponseError?.(new SimpleController(), err as Error)
+      }
+    }
+    if (queue.length === 0) {
+      const onEmpty = this.#onQueueEmpty
+      this.#onQueueEmpty = null
+      onEmpty?.()
+      if (this.#needDrain && !this.#closed && this.#hasCapacity()) {
+        this.#needDrain = false
+        this.emit('drain', this.#url, [this, client])
+      }
+    }
+  }
+
+  override close (): Promise<void>
+  override close (callback: CloseCallback): void
+  override close (callback?: CloseCallback): Promise<void> | void {
+    if (this.#destroyed) {
+      const err = new ClientDestroyedError()
+      if (callback === undefined) return Promise.reject(err)
+      process.nextTick(callback, err)
+      return
+    }
+    this.#closed = true
+    this.#closing ??= new Promise<void>((resolve) => {
+      if (this.#queue.length === 0) resolve()
+      else this.#onQueueEmpty = resolve
+    }).then(() => Promise.all(this.#clients.map((c) => c.close()))).then(() => undefined)
+    if (callback === undefined) return this.#closing
+    this.#closing.then(() => callback(null), callback)
+  }
+
+  override destroy (err?: Error | null): Promise<void>
+  override destroy (callback: CloseCallback): void
+  override destroy (err: Error | null, callback: CloseCallback): void
+  override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
+    if (typeof errOrCallback === 'function') {
+      callback = errOrCallback
+      errOrCallback = null
+    }
+    const error = errOrCallback ?? new ClientDestroyedError()
+    this.#destroyed = true
+    this.#closed = true
+    const queued = this.#queue.splice(0)
+    for (const { handler } of queued) handler.onResponseError?.(new SimpleController(), error)
+    const onEmpty = this.#onQueueEmpty
+    this.#onQueueEmpty = null
+    onEmpty?.()
+    const done = Promise.all(this.#clients.map((c) => c.destroy(error))).then(() => undefined)
+    if (callback === undefined) return done
+    done.then(() => callback(null), callback)
+  }
+}

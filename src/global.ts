@@ -1,0 +1,89 @@
+/**
+ * The global dispatcher, used by the top-level `request()` and by `fetch()` when no dispatcher
+ * is given. It lives on `globalThis` under a `Symbol.for` key, so two copies of the package
+ * (two versions in one dependency tree) share it.
+ *
+ * `setGlobalDispatcher` also installs the dispatcher where the runtime's own `fetch` looks for
+ * its global dispatcher (`Symbol.for('undici.globalDispatcher.1')`): conduit dispatchers accept
+ * that fetch's handler shape, so after the call the runtime's `fetch` goes through conduit too,
+ * interceptors included.
+ * @module
+ */
+
+import { Dispatcher } from './dispatcher/dispatcher.js'
+import { Agent } from './dispatcher/agent.js'
+import { InvalidArgumentError } from './errors.js'
+import { request as dispatcherRequest } from './api/request.js'
+import type { RequestOptions, ResponseData } from './api/request.js'
+
+/** Key of conduit's global dispatcher on `globalThis`. */
+export const GLOBAL_DISPATCHER = Symbol.for('conduit.globalDispatcher.1')
+/** Key under which the runtime's built-in fetch looks for its global dispatcher. */
+export const RUNTIME_FETCH_GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1')
+
+type GlobalSlots = Record<symbol, unknown>
+
+/**
+ * Makes `dispatcher` the global one (for conduit and for the runtime's built-in fetch).
+ * @example
+ * setGlobalDispatcher(new Agent().compose(interceptors.retry()))
+ * await fetch('http://127.0.0.1:3000/') // the runtime's fetch now retries through conduit
+ */
+export function setGlobalDispatcher (dispatcher: Dispatcher): void {
+  if (dispatcher === null || typeof dispatcher !== 'object' || typeof (dispatcher as Dispatcher).dispatch !== 'function') {
+    throw new InvalidArgumentError(`setGlobalDispatcher: expected a dispatcher (an object with dispatch()), got ${dispatcher === null ? 'null' : typeof dispatcher}`)
+  }
+  const slots = globalThis as unknown as GlobalSlots
+  const descriptor = { value: dispatcher, writable: true, enumerable: false, configurable: true }
+  Object.defineProperty(slots, GLOBAL_DISPATCHER, descriptor)
+  Object.defineProperty(slots, RUNTIME_FETCH_GLOBAL_DISPATCHER, descriptor)
+}
+
+/** Returns the global dispatcher, creating a default {@link Agent} on first use. */
+export function getGlobalDispatcher (): Dispatcher {
+  const slots = globalThis as unknown as GlobalSlots
+  let dispatcher = slots[GLOBAL_DISPATCHER] as Dispatcher | undefined
+  if (dispatcher === undefined) {
+    dispatcher = new Agent()
+    Object.defineProperty(slots, GLOBAL_DISPATCHER, { value: dispatcher, writable: true, enumerable: false, configurable: true })
+  }
+  return dispatcher
+}
+
+/** Options of the top-level {@link request}: `request()` options, with `dispatcher` to pick another one. */
+export interface TopLevelRequestOptions extends Omit<RequestOptions, 'path' | 'method'> {
+  path?: string | undefined
+  method?: string | undefined
+  /** Dispatcher to use instead of the global one. */
+  dispatcher?: Dispatcher | undefined
+}
+
+/**
+ * Sends a request through the global dispatcher (or `options.dispatcher`); resolves once the
+ * response head arrives. `url` may carry the path and query; `options.path` overrides them.
+ * @example
+ * const { statusCode, body } = await request('http://127.0.0.1:3000/items?page=2')
+ * console.log(statusCode, await body.json())
+ */
+export function request (url: string | URL | TopLevelRequestOptions, options?: TopLevelRequestOptions): Promise<ResponseData> {
+  let opts: TopLevelRequestOptions
+  if (typeof url === 'string' || url instanceof URL) {
+    let parsed: URL
+    try {
+      parsed = typeof url === 'string' ? new URL(url) : url
+    } catch {
+      return Promise.reject(new InvalidArgumentError(`request(): invalid URL ${JSON.stringify(url)}`))
+    }
+    opts = { ...options, origin: parsed.origin, path: options?.path ?? `${parsed.pathname}${parsed.search}` }
+  } else if (url !== null && typeof url === 'object') {
+    opts = url
+  } else {
+    return Promise.reject(new InvalidArgumentError(`request(): expected a URL string, URL or options object, got ${url === null ? 'null' : typeof url}`))
+  }
+  const { dispatcher, ...rest } = opts
+  if (dispatcher !== undefined && (dispatcher === null || typeof dispatcher.dispatch !== 'function')) {
+    return Promise.reject(new InvalidArgumentError('request(): dispatcher must be a Dispatcher'))
+  }
+  const method = rest.method ?? 'GET'
+  return dispatcherRequest(dispatcher ?? getGlobalDispatcher(), { ...rest, method, path: rest.path ?? '/' })
+}

@@ -1,0 +1,152 @@
+/**
+ * Parsing of a response head (status line and header fields) or a trailer section, given as a
+ * latin1 string without its final CRLF CRLF. Strict: every malformed line is an error.
+ * @module
+ */
+
+import { HTTPParserError } from '../errors.js'
+import type { IncomingHeaders } from '../handler.js'
+import { INVALID_VALUE_RE, TOKEN_RE } from './constants.js'
+
+/** What the parser needs from a head besides the headers themselves. */
+export interface ParsedHead {
+  statusCode: number
+  statusText: string
+  headers: IncomingHeaders
+  /** The body is chunked (the final transfer coding is `chunked`). */
+  chunked: boolean
+  /** Declared content-length, or -1 when absent. */
+  contentLength: number
+  /** Whether the connection may be reused after this message. */
+  keepAlive: boolean
+  /** `Keep-Alive: timeout=` hint in milliseconds, or -1. */
+  keepAliveHintMs: number
+}
+
+function fail (message: string, data: string): never {
+  throw new HTTPParserError(`${message}: ${JSON.stringify(data.length > 64 ? data.slice(0, 64) + '...' : data)}`, 'LIB_ERR_HTTP_PARSER', data)
+}
+
+/** Strips optional whitespace (SP / HTAB only, RFC 9110 section 5.6.3) around a field value. */
+function trimOws (value: string): string {
+  let start = 0
+  let end = value.length
+  while (start < end && (value.charCodeAt(start) === 32 || value.charCodeAt(start) === 9)) start++
+  while (end > start && (value.charCodeAt(end - 1) === 32 || value.charCodeAt(end - 1) === 9)) end--
+  return start === 0 && end === value.length ? value : value.slice(start, end)
+}
+
+function addHeader (headers: IncomingHeaders, key: string, value: string): void {
+  const existing = headers[key]
+  if (existing === undefined) {
+    if (key === '__proto__') Object.defineProperty(headers, key, { value, enumerable: true, writable: true, configurable: true })
+    else headers[key] = value
+  } else if (typeof existing === 'string') {
+    headers[key] = [existing, value]
+  } else {
+    existing.push(value)
+  }
+}
+
+function hasToken (list: string, token: string): boolean {
+  const lower = list.toLowerCase()
+  if (lower === token) return true
+  for (const part of lower.split(',')) if (trimOws(part) === token) return true
+  return false
+}
+
+function parseContentLength (value: string, previous: number): number {
+  // A list like `5, 5` (several values joined by an intermediary) is accepted only when all agree.
+  const parts = value.indexOf(',') === -1 ? [value] : value.split(',')
+  let length = previous
+  for (const raw of parts) {
+    const part = trimOws(raw)
+    if (!/^\d{1,15}$/.test(part)) fail('invalid content-length', value)
+    const n = Number(part)
+    if (length !== -1 && n !== length) fail('conflicting content-length values', value)
+    length = n
+  }
+  return length
+}
+
+/**
+ * Parses a head. With `withStatusLine` false the text is a trailer section (header lines only).
+ * Throws {@link HTTPParserError} naming the offending line.
+ */
+export function parseHead (text: string, withStatusLine: boolean): ParsedHead {
+  const lines = text.split('\r\n')
+  let statusCode = 0
+  let statusText = ''
+  let http10 = false
+  let first = 0
+  if (withStatusLine) {
+    const line = lines[0]!
+    // status-line = HTTP-version SP status-code SP [ reason-phrase ] (RFC 9112 section 4)
+    if (line.length < 12 || !line.startsWith('HTTP/1.') || line.charCodeAt(8) !== 32 ||
+      (line.charCodeAt(7) !== 49 && line.charCodeAt(7) !== 48)) fail('invalid status line', line)
+    http10 = line.charCodeAt(7) === 48
+    const c0 = line.charCodeAt(9) - 48
+    const c1 = line.charCodeAt(10) - 48
+    const c2 = line.charCodeAt(11) - 48
+    if (c0 < 1 || c0 > 9 || c1 < 0 || c1 > 9 || c2 < 0 || c2 > 9) fail('invalid status code', line)
+    statusCode = c0 * 100 + c1 * 10 + c2
+    if (line.length > 12) {
+      if (line.charCodeAt(12) !== 32) fail('invalid status line', line)
+      statusText = line.slice(13)
+      if (INVALID_VALUE_RE.test(statusText)) fail('invalid byte in reason phrase', line)
+    }
+    first = 1
+  }
+  const headers: IncomingHeaders = {}
+  let contentLength = -1
+  let transferEncoding: string | undefined
+  let connection: string | undefined
+  let keepAliveHintMs = -1
+  for (let i = first; i < lines.length; i++) {
+    const line = lines[i]!
+    const colon = line.indexOf(':')
+    if (colon <= 0) fail(line.length > 0 && (line.charCodeAt(0) === 32 || line.charCodeAt(0) === 9) ? 'obsolete line folding is not accepted' : 'invalid header line', line)
+    const name = line.slice(0, colon)
+    if (!TOKEN_RE.test(name)) fail('invalid header name', name)
+    const value = trimOws(line.slice(colon + 1))
+    if (INVALID_VALUE_RE.test(value)) fail(`invalid byte in value of header ${name}`, value)
+    const key = name.toLowerCase()
+    addHeader(headers, key, value)
+    if (!withStatusLine) continue
+    switch (key) {
+      case 'content-length':
+        contentLength = parseContentLength(value, contentLength)
+        break
+      case 'transfer-encoding':
+        transferEncoding = transferEncoding === undefined ? value : `${transferEncoding}, ${value}`
+        break
+      case 'connection':
+        connection = connection === undefined ? value : `${connection}, ${value}`
+        break
+      case 'keep-alive': {
+        const match = /(?:^|[,;\s])timeout\s*=\s*(\d+)/i.exec(value)
+        if (match !== null) keepAliveHintMs = Number(match[1]) * 1000
+        break
+      }
+    }
+  }
+  let chunked = false
+  if (transferEncoding !== undefined) {
+    // RFC 9112 section 6.1: both headers together can smuggle requests; refuse rather than pick one.
+    if (contentLength !== -1) fail('both transfer-encoding and content-length are present', transferEncoding)
+    const codings = transferEncoding.toLowerCase().split(',')
+    for (let i = 0; i < codings.length; i++) {
+      if (trimOws(codings[i]!) === 'chunked') {
+        if (i !== codings.length - 1) fail('chunked is not the final transfer coding', transferEncoding)
+        chunked = true
+      }
+    }
+  }
+  let keepAlive: boolean
+  if (connection === undefined) keepAlive = !http10
+  else if (http10) keepAlive = hasToken(connection, 'keep-alive')
+  else keepAlive = !hasToken(connection, 'close')
+  // A body delimited by the connection's end (transfer-encoding without chunked) cannot leave it reusable.
+  if (transferEncoding !== undefined && !chunked) keepAlive = false
+  return { statusCode, statusText, headers, chunked, contentLength, keepAlive, keepAliveHintMs }
+}

@@ -1,0 +1,146 @@
+/**
+ * Builds a request head as one latin1 string and validates everything that goes into it, so a
+ * bad method, path or header throws before a byte is written (no request smuggling by CRLF or NUL).
+ * @module
+ */
+
+import { InvalidArgumentError } from '../errors.js'
+import type { OutgoingHeaders } from '../handler.js'
+import { INVALID_PATH_RE, INVALID_VALUE_RE, TOKEN_RE } from './constants.js'
+
+/** What the head builder learns from the headers while it writes them. */
+export interface RequestHeadInfo {
+  /** The user's `content-length` header, or -1. */
+  declaredLength: number
+  /** The user asked for `connection: close`. */
+  reset: boolean
+  /** The user's `host` header, which replaces the one derived from the origin. */
+  host: string | undefined
+}
+
+/** Methods whose requests carry a body by convention, so an empty one is sent as `content-length: 0`. */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'QUERY'])
+
+function describe (value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : String(value)
+}
+
+/** Throws unless `method` is a token. */
+export function validateMethod (method: unknown): asserts method is string {
+  if (typeof method !== 'string' || !TOKEN_RE.test(method)) {
+    throw new InvalidArgumentError(`invalid method: ${describe(method)} (must be an HTTP token)`)
+  }
+}
+
+/** Throws unless `path` is a request target without control characters or spaces. */
+export function validatePath (path: unknown, method: string): asserts path is string {
+  if (typeof path !== 'string' || path.length === 0) {
+    throw new InvalidArgumentError(`invalid path: ${describe(path)} (must be a non-empty string)`)
+  }
+  if (INVALID_PATH_RE.test(path)) {
+    throw new InvalidArgumentError(`invalid path: ${describe(path)} (contains a control character, space or non-latin1 character)`)
+  }
+  if (method !== 'CONNECT' && path[0] !== '/' && path !== '*' && !/^https?:\/\//i.test(path)) {
+    throw new InvalidArgumentError(`invalid path: ${describe(path)} (must start with "/" or be an absolute URL)`)
+  }
+}
+
+/** Appends `query` to `path` as `application/x-www-form-urlencoded`; arrays repeat the key. */
+export function appendQuery (path: string, query: Record<string, unknown> | undefined): string {
+  if (query == null) return path
+  if (typeof query !== 'object') throw new InvalidArgumentError(`invalid query: ${describe(query)} (must be an object)`)
+  let qs = ''
+  for (const key of Object.keys(query)) {
+    const value = query[key]
+    if (value === undefined) continue
+    const values = Array.isArray(value) ? value : [value]
+    for (const v of values) {
+      qs += `${qs.length === 0 ? '' : '&'}${encodeURIComponent(key)}=${encodeURIComponent(String(v))}`
+    }
+  }
+  if (qs.length === 0) return path
+  return path + (path.includes('?') ? '&' : '?') + qs
+}
+
+function headerLine (name: string, value: unknown, info: RequestHeadInfo): string {
+  if (value === undefined || value === null) return ''
+  if (Array.isArray(value)) {
+    let out = ''
+    for (const v of value) out += headerLine(name, v, info)
+    return out
+  }
+  if (typeof name !== 'string' || !TOKEN_RE.test(name)) {
+    throw new InvalidArgumentError(`invalid header name: ${describe(name)} (must be an HTTP token)`)
+  }
+  const text = typeof value === 'string' ? value : String(value)
+  if (INVALID_VALUE_RE.test(text)) {
+    throw new InvalidArgumentError(`invalid value for header ${name}: ${describe(text)} (contains CR, LF, NUL or another control character)`)
+  }
+  // Framing and connection headers are the transport's to write; the checks below keep them consistent.
+  if (name.length >= 4 && name.length <= 17) {
+    switch (name.toLowerCase()) {
+      case 'host':
+        info.host = text
+        return ''
+      case 'content-length':
+        if (!/^\d+$/.test(text)) throw new InvalidArgumentError(`invalid content-length header: ${describe(text)}`)
+        info.declaredLength = Number(text)
+        return ''
+      case 'transfer-encoding':
+        throw new InvalidArgumentError(`invalid transfer-encoding header: ${describe(text)} (the transport chooses the framing)`)
+      case 'connection': {
+        const lower = text.toLowerCase()
+        if (lower === 'close') info.reset = true
+        else if (lower !== 'keep-alive') throw new InvalidArgumentError(`invalid connection header: ${describe(text)} (use "close", "keep-alive", or the upgrade option)`)
+        return ''
+      }
+      case 'keep-alive':
+        return ''
+      case 'upgrade':
+        throw new InvalidArgumentError(`invalid upgrade header: ${describe(text)} (use the upgrade option)`)
+      case 'expect':
+        throw new InvalidArgumentError(`invalid expect header: ${describe(text)} (use the expectContinue option)`)
+    }
+  }
+  return `${name}: ${text}\r\n`
+}
+
+/** Returns the header lines (each ending in CRLF) for every accepted request header form. */
+export function serializeHeaders (headers: OutgoingHeaders | null | undefined, info: RequestHeadInfo): string {
+  if (headers == null) return ''
+  let out = ''
+  if (Array.isArray(headers)) {
+    if (headers.length > 0 && Array.isArray(headers[0])) {
+      for (const pair of headers as unknown as Array<[string, unknown]>) out += headerLine(pair[0], pair[1], info)
+      return out
+    }
+    if (headers.length % 2 !== 0) throw new InvalidArgumentError(`headers array must have an even number of entries, got ${headers.length}`)
+    for (let i = 0; i < headers.length; i += 2) out += headerLine(headers[i] as string, headers[i + 1], info)
+    return out
+  }
+  if (typeof headers !== 'object') throw new InvalidArgumentError(`invalid headers: ${describe(headers)} (must be an object or an array)`)
+  if (typeof (headers as Iterable<unknown>)[Symbol.iterator] === 'function') {
+    for (const [name, value] of headers as Iterable<readonly [string, string]>) out += headerLine(name, value, info)
+    return out
+  }
+  const record = headers as Record<string, unknown>
+  for (const name in record) out += headerLine(name, record[name], info)
+  return out
+}
+
+/**
+ * Framing header for a body of `length` bytes (-1: unknown, sent chunked). An empty body gets
+ * `content-length: 0` only for methods that normally carry one.
+ */
+export function framingHeader (method: string, length: number): string {
+  if (length > 0) return `content-length: ${length}\r\n`
+  if (length === 0) return BODY_METHODS.has(method) ? 'content-length: 0\r\n' : ''
+  return 'transfer-encoding: chunked\r\n'
+}
+
+/** Throws unless a `host` value is safe to write. */
+export function validateHost (host: string): void {
+  if (INVALID_VALUE_RE.test(host) || host.length === 0) {
+    throw new InvalidArgumentError(`invalid host header: ${describe(host)}`)
+  }
+}
