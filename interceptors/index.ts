@@ -6,3 +6,5 @@
 
 export type { Interceptor } from '../src/handler.js'
 export { retry } from './retry/index.js'
+export { proxy } from './proxy/index.js'
+export type { ProxyInterceptor, ProxyInterceptorOptions } from './proxy/index.js'

@@ -75,3 +75,10 @@ export type { CacheKey, CacheValue, GetResult, CacheStore, CacheControlDirective
 
 // --- presets ---------------------------------------------------------------------------------
 export { RetryAgent } from './presets/retry-agent.js'
+export { ProxyAgent } from './presets/proxy-agent.js'
+export type { ProxyAgentOptions } from './presets/proxy-agent.js'
+export { EnvHttpProxyAgent } from './presets/env-http-proxy-agent.js'
+export type { EnvHttpProxyAgentOptions } from './presets/env-http-proxy-agent.js'
+export { Socks5ProxyAgent } from './presets/socks5-proxy-agent.js'
+export type { Socks5ProxyAgentOptions } from './presets/socks5-proxy-agent.js'
+export type { ProxyOptions, ProxyTlsOptions, ProxyClientFactory, ProxyEnvOptions, ProxyConnectedMessage } from '../interceptors/proxy/index.js'

@@ -1,0 +1,157 @@
+/**
+ * The proxy interceptor: sends requests through an HTTP, HTTPS or SOCKS proxy.
+ *
+ * Routing, per request:
+ * - a target matching `noProxy`, or whose protocol has no proxy, goes direct (to the composed dispatcher);
+ * - `https:` targets, and `http:` ones when `proxyTunnel` is true, go through a `CONNECT` tunnel
+ *   (after TLS to the proxy when it is `https:`), with TLS to the target verified by `requestTls`;
+ * - other `http:` targets go to the proxy as absolute-form requests (RFC 9112 §3.2.2);
+ * - `socks*:` proxies always tunnel, through a SOCKS handshake.
+ * Each decision is logged under `NODE_DEBUG=conduit:proxy`.
+ * @module
+ */
+
+import { EventEmitter } from 'node:events'
+import type { AgentOptions } from '../../src/dispatcher/agent.js'
+import { ClientClosedError, InvalidArgumentError } from '../../src/errors.js'
+import { SimpleController } from '../../src/handler.js'
+import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
+import { normalizeHeaders } from '../../src/request-headers.js'
+import { parseNoProxy } from './no-proxy.js'
+import { assertNoProxyAuthorization } from './proxy-auth.js'
+import type { ProxyEnvOptions } from './proxy-env.js'
+import { proxyDebug } from './proxy-log.js'
+import { PROXY_OPTION_KEYS, resolveProxy } from './proxy-options.js'
+import type { ProxyOptions } from './proxy-options.js'
+import { ProxyRoute } from './proxy-route.js'
+import { authority } from './tunnel-target.js'
+
+export { parseNoProxy } from './no-proxy.js'
+export type { NoProxyMatcher } from './no-proxy.js'
+export { readProxyEnv } from './proxy-env.js'
+export type { ProxyEnvOptions, ResolvedProxyEnv } from './proxy-env.js'
+export { PROXY_CONNECTED_CHANNEL, PROXY_DEBUG_NAMESPACE } from './proxy-log.js'
+export type { ProxyConnectedMessage } from './proxy-log.js'
+export type { ProxyClientFactory, ProxyOptions, ProxyTlsOptions } from './proxy-options.js'
+
+/**
+ * Options of {@link proxy}: the proxy options, per-protocol proxies and a NO_PROXY list, and the
+ * options of the agent that carries tunnelled requests (`connections`, timeouts...; `connect` is the tunnel's own).
+ */
+export interface ProxyInterceptorOptions extends ProxyOptions, ProxyEnvOptions, Omit<AgentOptions, 'connect' | 'factory'> {}
+
+/** The interceptor {@link proxy} returns; it owns the connections to the proxy, so close it with the dispatcher. */
+export interface ProxyInterceptor extends Interceptor {
+  /** Waits for proxied requests in flight, then closes tunnels and proxy connections. */
+  close (): Promise<void>
+  /** Fails proxied requests in flight with `err` and closes at once. */
+  destroy (err?: Error | null): Promise<void>
+  /** Emits `'drain'`, `'connect'`, `'disconnect'` and `'connectionError'` of the dispatchers behind the proxy. */
+  readonly events: EventEmitter
+}
+
+const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'http:': 80, 'https:': 443 }
+
+function toOptions (options: unknown): ProxyInterceptorOptions {
+  if (typeof options === 'string' || options instanceof URL) return { uri: options }
+  if (typeof options !== 'object' || options === null) {
+    throw new InvalidArgumentError(`proxy(): expected a proxy URI or an options object, got ${options === null ? 'null' : typeof options}`)
+  }
+  const opts = options as ProxyInterceptorOptions
+  if (opts.uri === undefined && !('httpProxy' in opts) && !('httpsProxy' in opts)) {
+    throw new InvalidArgumentError('proxy(): uri is required (a proxy URL string or URL), got undefined')
+  }
+  return opts
+}
+
+/** The options meant for the agent: everything that is not a proxy option (`connect` included, as the tunnel owns it). */
+export function agentOptionsOf (options: ProxyInterceptorOptions): AgentOptions {
+  const rest: Record<string, unknown> = { ...options }
+  for (const key of PROXY_OPTION_KEYS) delete rest[key]
+  return rest as AgentOptions
+}
+
+function targetOf (opts: DispatchOptions): URL {
+  const origin = opts.origin
+  if (origin instanceof URL) return origin
+  if (typeof origin === 'string') {
+    try {
+      return new URL(origin)
+    } catch (cause) {
+      throw new InvalidArgumentError(`proxy(): origin must be a valid URL, got ${JSON.stringify(origin)}`, { cause })
+    }
+  }
+  throw new InvalidArgumentError(`proxy(): dispatch options need an origin, got ${origin === null ? 'null' : typeof origin}`)
+}
+
+/**
+ * Creates the proxy interceptor. Close it (`close()` / `destroy()`) along with the dispatcher it is composed on.
+ * @example
+ * const proxied = interceptors.proxy({ uri: 'http://proxy.internal:3128', token: `Bearer ${key}` })
+ * const agent = new Agent().compose(proxied)
+ * await agent.request({ origin: 'https://example.org', path: '/', method: 'GET' })
+ * await Promise.all([agent.close(), proxied.close()])
+ * @example
+ * // Per protocol, with exceptions that go direct through the composed agent:
+ * interceptors.proxy({ httpProxy: 'http://proxy:3128', httpsProxy: 'http://proxy:3128', noProxy: 'localhost,.internal' })
+ */
+export function proxy (options: string | URL | ProxyInterceptorOptions): ProxyInterceptor {
+  const opts = toOptions(options)
+  const agentOptions = agentOptionsOf(opts)
+  const events = new EventEmitter()
+  const routes = new Map<string, ProxyRoute>()
+  const routeOf = (uri: string | URL | null | undefined): ProxyRoute | null => {
+    if (uri === null || uri === undefined) return null
+    const resolved = resolveProxy(uri, opts)
+    const key = resolved.url.href
+    let route = routes.get(key)
+    if (route === undefined) {
+      route = new ProxyRoute(resolved, agentOptions, events)
+      routes.set(key, route)
+    }
+    return route
+  }
+  const byProtocol: Readonly<Record<string, ProxyRoute | null>> = {
+    'http:': routeOf('httpProxy' in opts ? opts.httpProxy : opts.uri),
+    'https:': routeOf('httpsProxy' in opts ? opts.httpsProxy : opts.uri)
+  }
+  const noProxy = parseNoProxy(opts.noProxy)
+  let closed = false
+
+  const interceptor = (dispatch: Dispatch): Dispatch => (request: DispatchOptions, handler: DispatchHandler): boolean => {
+    const target = targetOf(request)
+    const port = Number(target.port) || (DEFAULT_PORTS[target.protocol] ?? 0)
+    const route = byProtocol[target.protocol] ?? null
+    const label = `${request.method} ${target.origin}${request.path}`
+    if (route === null || noProxy.matches(target.hostname, port)) {
+      proxyDebug(`${label}: direct (${route === null ? `no proxy for ${target.protocol}` : 'matches NO_PROXY'})`)
+      return dispatch(request, handler)
+    }
+    const headers = normalizeHeaders(request.headers)
+    assertNoProxyAuthorization(headers)
+    if (closed) {
+      handler.onResponseError?.(new SimpleController(), new ClientClosedError('proxy(): the proxy interceptor is closed'))
+      return true
+    }
+    headers.host ??= target.host
+    const { proxy: via } = route
+    const how = !route.tunnels(target)
+      ? 'absolute-form'
+      : `${via.socks === null ? 'CONNECT' : `SOCKS${via.socks.version}`} tunnel to ${authority({ hostname: target.hostname, port })}`
+    proxyDebug(`${label}: via ${via.label}, ${how}`)
+    return route.dispatch(request, handler, target, headers)
+  }
+
+  const unique = (): ProxyRoute[] => [...routes.values()]
+  return Object.assign(interceptor, {
+    events,
+    async close (): Promise<void> {
+      closed = true
+      await Promise.all(unique().map((route) => route.close()))
+    },
+    async destroy (err?: Error | null): Promise<void> {
+      closed = true
+      await Promise.all(unique().map((route) => route.destroy(err ?? null)))
+    }
+  })
+}

@@ -1,0 +1,58 @@
+/**
+ * The dispatcher behind the proxy presets: an Agent (for direct routes) composed with the proxy
+ * interceptor, whose close/destroy cover both and whose events include the proxied dispatchers'.
+ * @module
+ */
+
+import { Agent } from '../../src/dispatcher/agent.js'
+import { Dispatcher } from '../../src/dispatcher/dispatcher.js'
+import type { CloseCallback } from '../../src/dispatcher/dispatcher.js'
+import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../../src/handler.js'
+import { agentOptionsOf, proxy } from './index.js'
+import type { ProxyInterceptor, ProxyInterceptorOptions } from './index.js'
+
+const FORWARDED_EVENTS = ['drain', 'connect', 'disconnect', 'connectionError'] as const
+
+function settle (promise: Promise<unknown>, callback: CloseCallback | undefined): Promise<void> | void {
+  const done = promise.then(() => undefined)
+  if (callback === undefined) return done
+  done.then(() => callback(null), (err: Error) => callback(err))
+}
+
+/** `new Agent(agentOptions).compose(proxy(options))`, closed and destroyed as one dispatcher. */
+export class ProxiedDispatcher extends Dispatcher {
+  readonly #agent: Agent
+  readonly #proxy: ProxyInterceptor
+  readonly #composed: Dispatcher
+
+  constructor (options: ProxyInterceptorOptions) {
+    super()
+    this.#proxy = proxy(options)
+    this.#agent = new Agent(agentOptionsOf(options))
+    this.#composed = this.#agent.compose(this.#proxy)
+    for (const event of FORWARDED_EVENTS) {
+      const forward = (...args: unknown[]): boolean => this.emit(event, ...args)
+      this.#agent.on(event, forward)
+      this.#proxy.events.on(event, forward)
+    }
+  }
+
+  override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
+    return this.#composed.dispatch(opts, handler)
+  }
+
+  override close (): Promise<void>
+  override close (callback: CloseCallback): void
+  override close (callback?: CloseCallback): Promise<void> | void {
+    return settle(Promise.all([this.#agent.close(), this.#proxy.close()]), callback)
+  }
+
+  override destroy (err?: Error | null): Promise<void>
+  override destroy (callback: CloseCallback): void
+  override destroy (err: Error | null, callback: CloseCallback): void
+  override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
+    const err = typeof errOrCallback === 'function' ? null : errOrCallback ?? null
+    const done = Promise.all([this.#agent.destroy(err), this.#proxy.destroy(err)])
+    return settle(done, typeof errOrCallback === 'function' ? errOrCallback : callback)
+  }
+}

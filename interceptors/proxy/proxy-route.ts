@@ -1,0 +1,143 @@
+/**
+ * One proxy and the dispatchers that reach targets through it: the client that talks to the
+ * proxy itself (absolute-form requests and `CONNECT`), and an agent whose connector opens a
+ * tunnel per target connection. Both are created on first use, so an unused proxy costs nothing.
+ * @module
+ */
+
+import type { EventEmitter } from 'node:events'
+import type { Duplex } from 'node:stream'
+import { buildConnector, DEFAULT_CONNECT_TIMEOUT } from '../../src/connect.js'
+import type { ConnectCallback, ConnectOptions, Connector } from '../../src/connect.js'
+import { Agent } from '../../src/dispatcher/agent.js'
+import type { AgentOptions } from '../../src/dispatcher/agent.js'
+import { Pool } from '../../src/dispatcher/pool.js'
+import type { Dispatcher } from '../../src/dispatcher/dispatcher.js'
+import { ConnectTimeoutError } from '../../src/errors.js'
+import type { DispatchHandler, DispatchOptions } from '../../src/handler.js'
+import { AbsoluteFormHandler, absoluteFormOptions } from './absolute-form.js'
+import type { ResolvedProxy } from './proxy-options.js'
+import { publishTunnel } from './proxy-log.js'
+import { openSocksTunnel } from './socks.js'
+import { authority } from './tunnel-target.js'
+import type { TunnelTarget } from './tunnel-target.js'
+import { openConnectTunnel } from './tunnel.js'
+
+/** Dispatcher events forwarded to whoever owns the proxy interceptor (a preset re-emits them). */
+const FORWARDED_EVENTS = ['drain', 'connect', 'disconnect', 'connectionError'] as const
+
+/** Routes requests through one proxy. */
+export class ProxyRoute {
+  /** The proxy this route uses. */
+  readonly proxy: ResolvedProxy
+  readonly #agentOptions: AgentOptions
+  readonly #events: EventEmitter
+  #client: Dispatcher | null = null
+  #agent: Dispatcher | null = null
+  #tls: Connector | null = null
+
+  constructor (proxy: ResolvedProxy, agentOptions: AgentOptions, events: EventEmitter) {
+    this.proxy = proxy
+    this.#agentOptions = agentOptions
+    this.#events = events
+  }
+
+  /** True when requests to `target` go through a tunnel rather than as absolute-form requests. */
+  tunnels (target: URL): boolean {
+    return this.proxy.socks !== null || target.protocol === 'https:' || this.proxy.proxyTunnel
+  }
+
+  /** Sends one request to `target` through the proxy; `headers` are normalized and carry `host`. */
+  dispatch (opts: DispatchOptions, handler: DispatchHandler, target: URL, headers: Record<string, string | string[]>): boolean {
+    if (this.tunnels(target)) return this.#tunnelAgent().dispatch({ ...opts, headers }, handler)
+    const options = absoluteFormOptions(opts, target, headers, this.proxy)
+    return this.#proxyClient().dispatch(options, new AbsoluteFormHandler(handler, this.proxy, `${opts.method} ${options.path}`))
+  }
+
+  /** Waits for requests in flight, then closes the tunnels and the proxy connections. */
+  async close (): Promise<void> {
+    await this.#agent?.close()
+    await this.#client?.close()
+  }
+
+  /** Fails everything in flight with `err` and closes at once. */
+  async destroy (err: Error | null): Promise<void> {
+    await Promise.all([this.#agent?.destroy(err), this.#client?.destroy(err)])
+  }
+
+  #forward (dispatcher: Dispatcher): Dispatcher {
+    for (const event of FORWARDED_EVENTS) {
+      dispatcher.on(event, (...args: unknown[]) => this.#events.emit(event, ...args))
+    }
+    return dispatcher
+  }
+
+  #proxyClient (): Dispatcher {
+    if (this.#client === null) {
+      const connect = this.proxy.proxyTls === undefined ? undefined : { ...this.proxy.proxyTls }
+      const factory = this.proxy.clientFactory ?? ((origin: URL, opts: { connect?: object | undefined }) => new Pool(origin, opts))
+      this.#client = this.#forward(factory(new URL(this.proxy.url.origin), { connect }))
+    }
+    return this.#client
+  }
+
+  #tunnelAgent (): Dispatcher {
+    this.#agent ??= this.#forward(new Agent({
+      ...this.#agentOptions,
+      connect: (request: ConnectOptions, callback: ConnectCallback) => this.#connect(request, callback)
+    }))
+    return this.#agent
+  }
+
+  #connect (request: ConnectOptions, callback: ConnectCallback): void {
+    const port = Number(request.port) || (request.protocol === 'https:' ? 443 : 80)
+    const target: TunnelTarget = { hostname: request.hostname, port }
+    const socks = this.proxy.socks
+    const timeoutMs = this.#agentOptions.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT
+    let settled = false
+    let timer: NodeJS.Timeout | null = null
+    const finish = (err: Error | null, socket: Duplex | null): void => {
+      if (settled) {
+        socket?.destroy()
+        return
+      }
+      settled = true
+      if (timer !== null) clearTimeout(timer)
+      callback(err, socket)
+    }
+    const opened = (err: Error | null, socket?: Duplex): void => {
+      if (settled || err !== null || socket === undefined) {
+        finish(err ?? new Error('tunnel produced no socket'), socket ?? null)
+        return
+      }
+      publishTunnel({ socket, proxy: this.proxy.label, target: authority(target), via: socks === null ? 'connect' : socks.version === 4 ? 'socks4' : 'socks5' })
+      if (request.protocol !== 'https:') {
+        finish(null, socket)
+        return
+      }
+      // TLS to the target runs over the tunnel, verified with requestTls (ca, servername...).
+      const servername = this.proxy.requestTls?.servername ?? request.servername
+      this.#targetConnector()({ ...request, servername, httpSocket: socket }, finish)
+    }
+    let cancel: ((reason: Error) => void) | null = null
+    // A custom connector gets no deadline from the transport, so the whole tunnel setup has one here.
+    if (timeoutMs > 0) {
+      timer = setTimeout(() => {
+        const err = new ConnectTimeoutError(`connect timeout: no tunnel to ${authority(target)} through proxy ${this.proxy.label} after ${timeoutMs} ms`)
+        cancel?.(err)
+        finish(err, null)
+      }, timeoutMs)
+      timer.unref()
+    }
+    if (socks !== null) {
+      openSocksTunnel(this.proxy, target, timeoutMs, opened)
+    } else {
+      cancel = openConnectTunnel(this.#proxyClient(), this.proxy, target, { keepAlive: this.#agentOptions.connections !== 0, timeoutMs }, opened)
+    }
+  }
+
+  #targetConnector (): Connector {
+    this.#tls ??= buildConnector({ ...this.proxy.requestTls })
+    return this.#tls
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * `Socks5ProxyAgent`: a dispatcher that sends every request through a SOCKS5 proxy.
+ * A thin preset over the proxy interceptor; all proxy logic lives in `interceptors/proxy/`.
+ * @module
+ */
+
+import { ProxiedDispatcher } from '../../interceptors/proxy/proxy-dispatcher.js'
+import { parseProxyUri } from '../../interceptors/proxy/proxy-options.js'
+import type { BuildOptions } from '../connect.js'
+import type { AgentOptions } from '../dispatcher/agent.js'
+import { InvalidArgumentError } from '../errors.js'
+
+/** Schemes a SOCKS5 proxy URI may use; `socks5h:` lets the proxy resolve target names. */
+const SOCKS5_SCHEMES: readonly string[] = ['socks5:', 'socks5h:', 'socks:']
+
+/** Options of {@link Socks5ProxyAgent}: agent options and TLS options for `https:` targets. */
+export interface Socks5ProxyAgentOptions extends Omit<AgentOptions, 'connect'> {
+  /** TLS options for the connection to `https:` targets through the proxy (e.g. `ca`). */
+  requestTls?: BuildOptions | undefined
+}
+
+/**
+ * Routes every request through a SOCKS5 proxy (credentials in the URI, URL-encoded).
+ * @example
+ * const agent = new Socks5ProxyAgent('socks5h://user:pass@127.0.0.1:1080')
+ * await agent.request({ origin: 'https://example.org', path: '/', method: 'GET' })
+ */
+export class Socks5ProxyAgent extends ProxiedDispatcher {
+  constructor (uri: string | URL, options: Socks5ProxyAgentOptions = {}) {
+    const url = parseProxyUri(uri, 'Socks5ProxyAgent')
+    if (!SOCKS5_SCHEMES.includes(url.protocol)) {
+      throw new InvalidArgumentError(`Socks5ProxyAgent: uri must use ${SOCKS5_SCHEMES.join(', ')}, got ${JSON.stringify(url.protocol)}`)
+    }
+    super({ ...options, uri })
+  }
+}
