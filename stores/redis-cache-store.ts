@@ -283,10 +283,13 @@ export class RedisCacheStore implements CacheStore {
   }
 
   /** Removes every response stored for the key's origin and path (all methods and variants). */
-  async delete (key: CacheKey): Promise<void> {
+  delete (key: CacheKey): Promise<void> {
     assertKey('RedisCacheStore.delete', key)
+    return this.#delete(urlKey(this.#layout, key.origin, key.path))
+  }
+
+  async #delete (k: string): Promise<void> {
     if (this.#closed) return
-    const k = urlKey(this.#layout, key.origin, key.path)
     this.#tier?.invalidate(k)
     await this.#failOpen.run('delete', () => this.#client.del(k))
     this.#tier?.invalidate(k)
@@ -297,13 +300,16 @@ export class RedisCacheStore implements CacheStore {
    * Resolves `true` once Redis applied it, `false` when Redis could not be reached in time (the
    * error, if any, went to `errorCallback`).
    */
-  async deleteTags (tags: readonly string[]): Promise<boolean> {
-    if (!Array.isArray(tags) || tags.some((tag) => typeof tag !== 'string' || tag === '')) {
+  deleteTags (tags: readonly string[]): Promise<boolean> {
+    if (!Array.isArray(tags) || tags.some((tag) => typeof tag !== 'string' || tag.trim() === '')) {
       throw new TypeError(`RedisCacheStore.deleteTags: tags must be an array of non-empty strings, got ${describeValue(tags)}`)
     }
+    return this.#deleteTags([...new Set(tags.map((tag) => tagKey(this.#layout, tag.trim())))])
+  }
+
+  async #deleteTags (keys: string[]): Promise<boolean> {
     if (this.#closed) return false
-    if (tags.length === 0) return true
-    const keys = [...new Set(tags)].map((tag) => tagKey(this.#layout, tag.trim()))
+    if (keys.length === 0) return true
     const touched = await this.#failOpen.run('deleteTags', () =>
       runScript(this.#client, DELETE_TAGS_SCRIPT, keys, [], false)) as string[] | undefined
     if (touched === undefined) return false
