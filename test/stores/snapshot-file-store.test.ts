@@ -1,0 +1,158 @@
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtemp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { loadSnapshotFile, saveSnapshotFile, serializeSnapshots } from '../../stores/snapshot-file-store.js'
+import type { SnapshotRecord } from '../../stores/snapshot-file-store.js'
+
+async function tempDir (t: { after: (fn: () => Promise<void>) => void }): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'conduit-snapshot-store-'))
+  t.after(() => rm(dir, { recursive: true, force: true }))
+  return dir
+}
+
+function record (url: string, body: Buffer | string, method = 'GET', hash = `h-${method}-${url}`): SnapshotRecord {
+  return {
+    hash,
+    snapshot: {
+      request: { method, url, headers: { 'x-b': '2', 'x-a': '1' }, body: '' },
+      responses: [{ statusCode: 200, headers: { 'content-type': 'application/octet-stream', accept: 'x' }, body: Buffer.from(body).toString('base64'), trailers: {} }],
+      callCount: 3,
+      timestamp: '2026-01-01T00:00:00.000Z'
+    }
+  }
+}
+
+describe('snapshot file store', () => {
+  it('writes the undici layout, sorted by URL and method, with sorted headers and no call counts', async (t) => {
+    const dir = await tempDir(t)
+    const file = join(dir, 'snap.json')
+    await saveSnapshotFile(file, [record('http://h/b', 'b'), record('http://h/a', 'a', 'POST'), record('http://h/a', 'a')])
+    const text = await readFile(file, 'utf8')
+    assert.ok(text.endsWith(']\n'))
+    const data = JSON.parse(text)
+    assert.deepEqual(data.map((e: SnapshotRecord) => `${e.snapshot.request.method} ${e.snapshot.request.url}`), ['GET http://h/a', 'POST http://h/a', 'GET http://h/b'])
+    assert.deepEqual(Object.keys(data[0]), ['hash', 'snapshot'])
+    assert.deepEqual(Object.keys(data[0].snapshot), ['request', 'responses', 'timestamp'])
+    assert.deepEqual(Object.keys(data[0].snapshot.request.headers), ['x-a', 'x-b'])
+    assert.deepEqual(Object.keys(data[0].snapshot.responses[0]), ['statusCode', 'headers', 'body', 'bodyEncoding', 'trailers'])
+    assert.equal(data[0].snapshot.responses[0].bodyEncoding, 'base64')
+    assert.equal(text, serializeSnapshots([record('http://h/a', 'a'), record('http://h/b', 'b'), record('http://h/a', 'a', 'POST')]))
+  })
+
+  it('keeps binary bodies byte-exact through save and load', async (t) => {
+    const dir = await tempDir(t)
+    const file = join(dir, 'bin.json')
+    const bytes = randomBytes(4096)
+    await saveSnapshotFile(file, [record('http://h/bin', bytes)])
+    const loaded = await loadSnapshotFile(file)
+    assert.deepEqual(Buffer.from(loaded![0]!.snapshot.responses[0]!.body, 'base64'), bytes)
+    assert.equal(loaded![0]!.snapshot.callCount, 0)
+  })
+
+  it('creates missing directories and leaves no temporary file behind', async (t) => {
+    const dir = await tempDir(t)
+    const file = join(dir, 'a', 'b', 'snap.json')
+    await saveSnapshotFile(file, [record('http://h/', 'x')])
+    assert.deepEqual(await readdir(join(dir, 'a', 'b')), ['snap.json'])
+  })
+
+  it('loads a missing file as undefined', async (t) => {
+    const dir = await tempDir(t)
+    assert.equal(await loadSnapshotFile(join(dir, 'none.json')), undefined)
+  })
+
+  it('loads the older object layout keyed by hash and a single response', async (t) => {
+    const dir = await tempDir(t)
+    const file = join(dir, 'legacy.json')
+    await writeFile(file, JSON.stringify({ abc: { request: { method: 'GET', url: 'http://h/' }, response: { statusCode: 204, headers: {}, body: '' } } }))
+    const loaded = await loadSnapshotFile(file)
+    assert.equal(loaded![0]!.hash, 'abc')
+    assert.equal(loaded![0]!.snapshot.responses[0]!.statusCode, 204)
+  })
+
+  it('names the file and the problem for corrupt JSON', async (t) => {
+    const dir = await tempDir(t)
+    const file = join(dir, 'corrupt.json')
+    await writeFile(file, '[{"hash": "x", ')
+    await assert.rejects(loadSnapshotFile(file), (err: Error & { code?: string, path?: string }) => {
+      assert.equal(err.code, 'LIB_ERR_SNAPSHOT_FILE')
+      assert.equal(err.path, file)
+      assert.ok(err.message.includes(file))
+      assert.match(err.message, /is not valid JSON/)
+      return true
+    })
+  })
+
+  it('names the file and the field for a foreign layout', async (t) => {
+    const dir = await tempDir(t)
+    const file = join(dir, 'foreign.json')
+    for (const [content, problem] of [
+      ['"just a string"', /expected a JSON array of \{ hash, snapshot \} entries, got string/],
+      ['[{"hash": "x", "snapshot": {"request": {"method": "GET", "url": "http://h/"}, "responses": []}}]', /entry 0\.snapshot\.responses must be a non-empty array/],
+      ['[{"hash": "x", "snapshot": {"request": {"method": "GET", "url": "http://h/"}, "responses": [{"statusCode": "200", "body": ""}]}}]', /entry 0\.snapshot\.responses\[0\]\.statusCode must be an integer, got string/],
+      ['[1]', /entry 0 must be an object with hash and snapshot, got number/]
+    ] as const) {
+      await writeFile(file, content)
+      await assert.rejects(loadSnapshotFile(file), (err: Error & { code?: string }) => {
+        assert.equal(err.code, 'LIB_ERR_SNAPSHOT_FILE')
+        assert.ok(err.message.includes(file))
+        assert.match(err.message, problem)
+        return true
+      })
+    }
+  })
+
+  it('fails a save onto a directory with an error naming the file, and cleans its temporary file', async (t) => {
+    const dir = await tempDir(t)
+    const target = join(dir, 'is-a-dir')
+    await mkdir(target)
+    await assert.rejects(saveSnapshotFile(target, [record('http://h/', 'x')]), (err: Error & { code?: string }) => {
+      assert.equal(err.code, 'LIB_ERR_SNAPSHOT_FILE')
+      assert.ok(err.message.includes(target))
+      return true
+    })
+    assert.deepEqual(await readdir(dir), ['is-a-dir'])
+  })
+
+  it('leaves the previous file intact and loadable when the saving process is killed', async (t) => {
+    const dir = await tempDir(t)
+    const file = join(dir, 'snap.json')
+    const previous = [record('http://h/previous', 'old')]
+    await saveSnapshotFile(file, previous)
+    const before = await readFile(file, 'utf8')
+    const storeUrl = new URL('../../stores/snapshot-file-store.js', import.meta.url).href
+    const script = join(dir, 'save.mjs')
+    await writeFile(script, `
+      import { saveSnapshotFile } from ${JSON.stringify(storeUrl)}
+      const big = 'x'.repeat(16 * 1024)
+      const records = Array.from({ length: 2500 }, (_, i) => ({ hash: 'h' + i, snapshot: {
+        request: { method: 'GET', url: 'http://h/' + i, headers: {}, body: '' },
+        responses: [{ statusCode: 200, headers: {}, body: Buffer.from(big + i).toString('base64'), trailers: {} }],
+        callCount: 0, timestamp: new Date(0).toISOString() } }))
+      process.stdout.write('ready\\n')
+      await saveSnapshotFile(process.argv[2], records)
+      process.stdout.write('saved\\n')
+    `)
+    const child = spawn(process.execPath, [script, file], { stdio: ['ignore', 'pipe', 'inherit'] })
+    t.after(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    let sawTemp = false
+    for (let i = 0; i < 200_000 && child.exitCode === null; i++) {
+      if ((await readdir(dir)).some((name) => name.endsWith('.tmp'))) {
+        child.kill('SIGKILL')
+        sawTemp = true
+        break
+      }
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    await exited
+    assert.ok(sawTemp, 'the child was killed while its temporary file was being written')
+    assert.equal(await readFile(file, 'utf8'), before)
+    const loaded = await loadSnapshotFile(file)
+    assert.deepEqual(loaded!.map((r) => r.snapshot.request.url), ['http://h/previous'])
+  })
+})
