@@ -70,6 +70,21 @@ export * as cacheStores from '../stores/index.js'
 export type { CacheKey, CacheValue, GetResult, CacheStore, CacheControlDirectives } from './cache-store.js'
 
 // --- fetch ---------------------------------------------------------------------------------
+export { fetch } from './fetch/fetch.js'
+export { Request } from './fetch/request.js'
+export type { RequestInfo } from './fetch/request.js'
+export type { RequestInit } from './fetch/request-state.js'
+export { Response } from './fetch/response.js'
+export type { ResponseInit } from './fetch/response.js'
+export { Headers } from './fetch/headers.js'
+export type { HeadersInit } from './fetch/headers.js'
+export { FormData } from './fetch/form-data.js'
+export type { FormDataEntryValue } from './fetch/form-data.js'
+export { File } from './fetch/file.js'
+export type { BodyInit } from './fetch/body.js'
+export type {
+  ReferrerPolicy, RequestCache, RequestCredentials, RequestDuplex, RequestMode, RequestRedirect, ResponseType
+} from './fetch/constants.js'
 
 // --- mock and snapshots --------------------------------------------------------------------
 

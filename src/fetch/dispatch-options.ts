@@ -7,6 +7,7 @@
 
 import type { DispatchBody, DispatchOptions } from '../handler.js'
 import { sourceChunks } from './body.js'
+import type { BodySource } from './body.js'
 import { CACHE_MODE_OPTION, CONDITIONAL_HEADERS, FETCH_MARKER } from './constants.js'
 import { ACCEPT_ENCODING } from './decode.js'
 import { headersInternals } from './headers.js'
@@ -55,9 +56,7 @@ export function dispatchOptionsFor (state: RequestState): DispatchOptions {
       flat.push('content-length', String(extracted.length))
     }
     const source = extracted.source
-    body = source.kind === 'bytes'
-      ? Buffer.from(source.data.buffer, source.data.byteOffset, source.data.byteLength)
-      : sourceChunks(source)
+    body = dispatchBody(source)
   } else if (state.method === 'POST' || state.method === 'PUT') {
     removeFlat(flat, 'content-length')
     flat.push('content-length', '0')
@@ -73,6 +72,20 @@ export function dispatchOptionsFor (state: RequestState): DispatchOptions {
   }
   if (cacheMode !== 'default') opts[CACHE_MODE_OPTION] = cacheMode
   return opts
+}
+
+/**
+ * The body as the transport takes it. Bytes and Blobs go as they are; a form becomes one Blob
+ * assembled from its parts, which references the parts' data instead of copying it, so large
+ * files stream from where they are and the body can be sent again on a retry.
+ */
+function dispatchBody (source: BodySource): DispatchBody {
+  switch (source.kind) {
+    case 'bytes': return Buffer.from(source.data.buffer, source.data.byteOffset, source.data.byteLength)
+    case 'blob': return source.data
+    case 'multipart': return new Blob(source.data.parts as BlobPart[])
+    default: return sourceChunks(source)
+  }
 }
 
 function removeFlat (flat: string[], name: string): void {

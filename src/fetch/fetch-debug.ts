@@ -6,16 +6,19 @@
  */
 
 import { debuglog } from 'node:util'
+import { FETCH_NAMESPACE, lines } from '../debug-log.js'
 
-const log = debuglog('fetch')
+const log = debuglog(FETCH_NAMESPACE)
+const MAX_SHOWN_URL = 64
 
 /** Debug lines fetch writes itself, in the message shapes of the core. */
 export const fetchDebug = {
   /** A request answered locally: the same two lines the core writes for a network round trip. */
   local (method: string, url: URL, status: number): void {
     if (!log.enabled) return
-    const shown = url.protocol === 'data:' && url.href.length > 64 ? `${url.href.slice(0, 64)}...` : url.href
-    log('sending request to %s %s', method, shown)
-    log('received response to %s %s - HTTP %d', method, shown, status)
+    // data: URLs can be megabytes long; the log shows their start.
+    const shown = url.href.length > MAX_SHOWN_URL ? `${url.href.slice(0, MAX_SHOWN_URL)}...` : url.href
+    log(lines.sending(method, shown))
+    log(lines.received(method, shown, status))
   }
 }

@@ -1,0 +1,28 @@
+/**
+ * `fetch()`: the Fetch Standard's entry point over any conduit Dispatcher.
+ * @module
+ */
+
+import { getGlobalDispatcher } from '../global.js'
+import { FetchHandler } from './fetch-handler.js'
+import { requestStateFor } from './request.js'
+import type { RequestInfo } from './request.js'
+import type { RequestInit } from './request-state.js'
+import type { Response } from './response.js'
+
+/**
+ * Fetches `input`. Resolves once the response head arrives (an HTTP error status still resolves;
+ * check `response.ok`); rejects with `TypeError('fetch failed')`, the real error as `cause`, on a
+ * network failure, and with the signal's reason when aborted. `init.dispatcher` picks the
+ * dispatcher (default: the global one), so interceptors composed on it apply to fetch too.
+ * @example
+ * const response = await fetch('http://127.0.0.1:3000/items', { dispatcher: agent })
+ * const items = await response.json()
+ */
+export function fetch (input: RequestInfo, init?: RequestInit): Promise<Response> {
+  if (arguments.length === 0) return Promise.reject(new TypeError('fetch: the input argument is required'))
+  return new Promise((resolve, reject) => {
+    const state = requestStateFor(input, init, 'fetch')
+    new FetchHandler(state, state.dispatcher ?? getGlobalDispatcher(), resolve, reject).start()
+  })
+}

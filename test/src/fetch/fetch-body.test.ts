@@ -1,0 +1,124 @@
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { Agent } from '../../../src/dispatcher/agent.js'
+import { fetch } from '../../../src/fetch/fetch.js'
+import { FormData } from '../../../src/fetch/form-data.js'
+import { File } from '../../../src/fetch/file.js'
+import { startFetchServer } from './fetch-server.js'
+import type { TestServer } from '../../helpers/servers.js'
+
+interface Echo { method: string, headers: Record<string, string | undefined>, body: string, length: number }
+
+describe('fetch request and response bodies', () => {
+  let server: TestServer
+  let agent: Agent
+  before(async () => {
+    server = await startFetchServer()
+    agent = new Agent()
+  })
+  after(async () => {
+    await agent.close()
+    await server.close()
+  })
+
+  const echo = async (body: unknown, extra: object = {}): Promise<Echo> =>
+    await (await fetch(`${server.origin}/echo`, { method: 'POST', body: body as never, dispatcher: agent, ...extra })).json() as Echo
+
+  it('sends every body kind with the right bytes, length and type', async () => {
+    const u8 = new Uint8Array([104, 105])
+    const cases: Array<[unknown, string, string | undefined]> = [
+      ['text', 'text', 'text/plain;charset=UTF-8'],
+      [Buffer.from('buf'), 'buf', undefined],
+      [u8, 'hi', undefined],
+      [u8.buffer, 'hi', undefined],
+      [new DataView(u8.buffer), 'hi', undefined],
+      [new Blob(['blob'], { type: 'application/x-blob' }), 'blob', 'application/x-blob'],
+      [new URLSearchParams({ a: '1', b: 'x y' }), 'a=1&b=x+y', 'application/x-www-form-urlencoded;charset=UTF-8']
+    ]
+    for (const [body, expected, type] of cases) {
+      const result = await echo(body)
+      assert.equal(result.body, expected)
+      assert.equal(result.headers['content-length'], String(expected.length))
+      assert.equal(result.headers['content-type'], type)
+    }
+  })
+
+  it("streams a ReadableStream body with duplex: 'half' in chunked encoding", async () => {
+    let sent = 0
+    const stream = new ReadableStream<Uint8Array>({
+      pull (controller) {
+        if (sent >= 50) {
+          controller.close()
+          return
+        }
+        sent++
+        controller.enqueue(Buffer.alloc(1000, 120))
+      }
+    })
+    const result = await echo(stream, { duplex: 'half' })
+    assert.equal(result.length, 50000)
+    assert.equal(result.headers['transfer-encoding'], 'chunked')
+  })
+
+  it('streams an async iterable body', async () => {
+    async function * parts (): AsyncGenerator<string | Uint8Array> {
+      yield 'one,'
+      yield Buffer.from('two')
+    }
+    const result = await echo(parts(), { duplex: 'half' })
+    assert.equal(result.body, 'one,two')
+  })
+
+  it('round-trips a multipart form of fields and files, large ones included', async () => {
+    const big = Buffer.alloc(3 * 1024 * 1024 + 3, 7)
+    const form = new FormData()
+    form.append('name', 'ada')
+    form.append('note', 'line1\nline2')
+    form.append('small', new File(['tiny'], 'tiny.txt', { type: 'text/plain' }))
+    form.append('large', new Blob([big], { type: 'application/octet-stream' }), 'large.bin')
+    const response = await fetch(`${server.origin}/mirror`, { method: 'POST', body: form, dispatcher: agent })
+    assert.match(response.headers.get('content-type')!, /^multipart\/form-data; boundary=/)
+    const parsed = await response.formData()
+    assert.equal(parsed.get('name'), 'ada')
+    assert.equal(parsed.get('note'), 'line1\r\nline2')
+    const small = parsed.get('small') as File
+    assert.equal(small.name, 'tiny.txt')
+    assert.equal(await small.text(), 'tiny')
+    const large = parsed.get('large') as File
+    assert.equal(large.size, big.length)
+    assert.deepEqual(Buffer.from(await large.arrayBuffer()), big)
+  })
+
+  it("sends the runtime's own FormData as multipart", async () => {
+    const form = new globalThis.FormData()
+    form.append('k', 'v')
+    form.append('f', new globalThis.File(['file body'], 'f.txt'))
+    const parsed = await (await fetch(`${server.origin}/mirror`, { method: 'POST', body: form as never, dispatcher: agent })).formData()
+    assert.equal(parsed.get('k'), 'v')
+    assert.equal(await (parsed.get('f') as File).text(), 'file body')
+  })
+
+  it('clones a streamed response so both copies read the whole body', async () => {
+    const size = 1024 * 1024
+    const response = await fetch(`${server.origin}/big?size=${size}`, { dispatcher: agent })
+    const clone = response.clone()
+    const [a, b] = await Promise.all([response.arrayBuffer(), clone.arrayBuffer()])
+    assert.equal(a.byteLength, size)
+    assert.equal(b.byteLength, size)
+  })
+
+  it('refuses to clone or read a response body twice', async () => {
+    const response = await fetch(`${server.origin}/text`, { dispatcher: agent })
+    await response.text()
+    assert.throws(() => response.clone(), TypeError)
+    await assert.rejects(response.json(), TypeError)
+  })
+
+  it('reads the body with every consumer', async () => {
+    const bytes = await (await fetch(`${server.origin}/text`, { dispatcher: agent })).bytes()
+    assert.deepEqual(Buffer.from(bytes).toString(), 'hello')
+    const blob = await (await fetch(`${server.origin}/text`, { dispatcher: agent })).blob()
+    assert.equal(blob.type, 'text/plain;charset=utf-8')
+    assert.equal(await blob.text(), 'hello')
+  })
+})
