@@ -309,6 +309,8 @@ export class RetryHandler implements DispatchHandler {
       this.#giveUp(toError(thrown, () => err), 'onRetry threw')
       return
     }
+    // onRetry may have aborted the request or destroyed the dispatcher.
+    if (this.#done) return
     this.#log(`retrying ${this.#describe()} in ${wait ? delayMs : 0}ms (retry ${counter} of ${this.#options.maxRetries}): ${reason}`)
     this.#discardFailing()
     if (!wait) {

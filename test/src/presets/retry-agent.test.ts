@@ -1,0 +1,190 @@
+import { after, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { Readable } from 'node:stream'
+import type http from 'node:http'
+import { Agent, RetryAgent, interceptors } from '../../../src/index.js'
+import type { Dispatcher, RetryEvent, RetryOptions } from '../../../src/index.js'
+import { startHttpServer } from '../../helpers/servers.js'
+
+type Make = (options: RetryOptions) => Dispatcher
+const variants: Array<[string, Make]> = [
+  ['RetryAgent', (options) => new RetryAgent(new Agent(), options)],
+  ['new Agent().compose(interceptors.retry())', (options) => new Agent().compose(interceptors.retry(options))]
+]
+
+const FILE = Buffer.alloc(200_000, 0)
+for (let i = 0; i < FILE.length; i++) FILE[i] = (i * 7 + (i >> 8)) & 0xff
+
+async function server (handler: (req: http.IncomingMessage, res: http.ServerResponse, n: number) => void) {
+  let n = 0
+  const s = await startHttpServer((req, res) => handler(req, res, ++n))
+  after(() => s.close())
+  return s
+}
+
+// Sends the head and part of the body, then drops the connection once the bytes are on the wire.
+function cutAfter (res: http.ServerResponse, bytes: Buffer): void {
+  res.write(bytes, () => res.socket?.destroy())
+}
+
+for (const [name, make] of variants) {
+  describe(`retry behaviour of ${name}`, () => {
+    function agent (options: RetryOptions = {}): Dispatcher {
+      const d = make({ minTimeout: 1, ...options })
+      after(() => d.destroy())
+      return d
+    }
+
+    it('retries a 503 and returns the next response, telling the caller how many retries it took', async () => {
+      const s = await server((_req, res, n) => { res.statusCode = n === 1 ? 503 : 200; res.end(n === 1 ? 'busy' : 'ok') })
+      const res = await agent().request({ origin: s.origin, path: '/', method: 'GET' })
+      assert.equal(res.statusCode, 200)
+      assert.equal(await res.body.text(), 'ok')
+      assert.equal((res.context as { retryCount: number }).retryCount, 1)
+      assert.equal(s.requests.length, 2)
+    })
+
+    it('waits the exponential backoff, and Retry-After seconds or dates capped at maxTimeout', async () => {
+      const retryAfter = [undefined, undefined, '3', new Date(Date.now() + 60_000).toUTCString(), '0']
+      const s = await server((_req, res, n) => {
+        const value = retryAfter[n - 1]
+        if (value !== undefined) res.setHeader('retry-after', value)
+        res.statusCode = n <= retryAfter.length ? (n % 2 === 0 ? 429 : 503) : 200
+        res.end()
+      })
+      const delays: RetryEvent[] = []
+      const res = await agent({ minTimeout: 2, timeoutFactor: 3, maxTimeout: 15, onRetry: (_e, ev) => delays.push(ev) })
+        .request({ origin: s.origin, path: '/', method: 'GET' })
+      await res.body.dump()
+      assert.equal(res.statusCode, 200)
+      assert.deepEqual(delays, [
+        { counter: 1, delayMs: 2 }, { counter: 2, delayMs: 6 }, { counter: 3, delayMs: 15 }, { counter: 4, delayMs: 15 }, { counter: 5, delayMs: 0 }
+      ])
+    })
+
+    it('retries when the connection is reset before the response head', async () => {
+      const s = await server((req, res, n) => { if (n === 1) req.socket.resetAndDestroy(); else res.end('second') })
+      const res = await agent().request({ origin: s.origin, path: '/', method: 'GET' })
+      assert.equal(await res.body.text(), 'second')
+      assert.equal(s.requests.length, 2)
+    })
+
+    it('resumes a body cut mid-way with a guarded Range request and delivers the exact bytes', async () => {
+      const seen: Array<string | undefined> = []
+      const s = await server((req, res, n) => {
+        seen.push(n === 1 ? undefined : `${req.headers.range} ${req.headers['if-match']}`)
+        res.setHeader('etag', '"file-v1"')
+        if (n === 1) {
+          res.writeHead(200, { 'content-length': FILE.length })
+          cutAfter(res, FILE.subarray(0, 70_001))
+          return
+        }
+        const start = Number(/bytes=(\d+)-/.exec(req.headers.range ?? '')?.[1])
+        res.writeHead(206, { 'content-range': `bytes ${start}-${FILE.length - 1}/${FILE.length}`, 'content-length': FILE.length - start })
+        res.end(FILE.subarray(start))
+      })
+      const res = await agent().request({ origin: s.origin, path: '/file', method: 'GET' })
+      const body = Buffer.from(await res.body.arrayBuffer())
+      assert.equal(res.statusCode, 200)
+      assert.ok(body.equals(FILE), 'the resumed body is byte-identical')
+      assert.equal(seen.length, 2)
+      assert.match(seen[1]!, /^bytes=\d+-199999 "file-v1"$/)
+    })
+
+    it('fails the body instead of splicing two representations when the ETag changed', async () => {
+      const s = await server((_req, res, n) => {
+        if (n === 1) {
+          res.writeHead(200, { etag: '"v1"', 'content-length': 10 })
+          cutAfter(res, Buffer.from('hello'))
+          return
+        }
+        res.writeHead(206, { etag: '"v2"', 'content-range': 'bytes 5-9/10' })
+        res.end('WORLD')
+      })
+      const res = await agent().request({ origin: s.origin, path: '/', method: 'GET' })
+      await assert.rejects(res.body.text(), { code: 'LIB_ERR_REQ_RETRY', message: /ETag changed from "v1" to "v2"/ })
+    })
+
+    it('does not retry a POST', async () => {
+      const s = await server((req) => req.socket.resetAndDestroy())
+      await assert.rejects(agent().request({ origin: s.origin, path: '/', method: 'POST', body: 'x' }), { code: 'LIB_ERR_SOCKET' })
+      assert.equal(s.requests.length, 1)
+    })
+
+    it('gives up after maxRetries with a RequestRetryError when throwOnError is true', async () => {
+      const s = await server((_req, res) => { res.statusCode = 503; res.end('busy') })
+      await assert.rejects(agent({ maxRetries: 2 }).request({ origin: s.origin, path: '/', method: 'GET' }), (err: Error & Record<string, unknown>) => {
+        assert.equal(err.code, 'LIB_ERR_REQ_RETRY')
+        assert.equal(err.statusCode, 503)
+        assert.deepEqual(err.data, { count: 2 })
+        return true
+      })
+      assert.equal(s.requests.length, 3)
+    })
+
+    it('hands over the last failing response when throwOnError is false', async () => {
+      const s = await server((_req, res, n) => { res.statusCode = 503; res.end(`busy ${n}`) })
+      const res = await agent({ maxRetries: 2, throwOnError: false }).request({ origin: s.origin, path: '/', method: 'GET' })
+      assert.equal(res.statusCode, 503)
+      assert.equal(await res.body.text(), 'busy 3')
+    })
+
+    it('stops when a custom retry callback passes back LIB_ERR_DESTROYED', async () => {
+      const s = await server((_req, res) => { res.statusCode = 500; res.end() })
+      const codes: unknown[] = []
+      const d: Dispatcher = agent({
+        retry: (err, _ctx, callback) => {
+          const code = (err as { code?: string }).code
+          codes.push(code)
+          if (code === 'LIB_ERR_DESTROYED') { callback(err); return }
+          if (codes.length === 2) void d.destroy()
+          setImmediate(callback)
+        }
+      })
+      await assert.rejects(d.request({ origin: s.origin, path: '/', method: 'GET' }), { code: 'LIB_ERR_DESTROYED' })
+      assert.deepEqual(codes.slice(0, 2), ['LIB_ERR_REQ_RETRY', 'LIB_ERR_REQ_RETRY'])
+    })
+
+    it('refuses to re-send a stream body with LIB_ERR_REQ_RETRY', async () => {
+      const s = await server((req) => req.socket.resetAndDestroy())
+      const body = Readable.from([Buffer.from('payload')])
+      await assert.rejects(agent().request({ origin: s.origin, path: '/', method: 'PUT', body }), { code: 'LIB_ERR_REQ_RETRY' })
+      assert.equal(s.requests.length, 1)
+    })
+
+    it('ends the backoff wait as soon as the signal aborts', async () => {
+      const s = await server((_req, res) => { res.writeHead(503, { 'retry-after': '3600' }); res.end() })
+      const ac = new AbortController()
+      const d = agent({ maxTimeout: 3_600_000, onRetry: () => ac.abort(new Error('caller gave up')) })
+      await assert.rejects(d.request({ origin: s.origin, path: '/', method: 'GET', signal: ac.signal }), { message: 'caller gave up' })
+      await d.close()
+      assert.equal(s.requests.length, 1)
+    })
+  })
+}
+
+describe('RetryAgent lifecycle', () => {
+  it('destroy() ends a request waiting between attempts at once', async () => {
+    const s = await server((_req, res) => { res.writeHead(503, { 'retry-after': '3600' }); res.end() })
+    const d = new RetryAgent(new Agent(), { maxTimeout: 3_600_000, onRetry: () => { void d.destroy() } })
+    await assert.rejects(d.request({ origin: s.origin, path: '/', method: 'GET' }), { code: 'LIB_ERR_DESTROYED' })
+  })
+
+  it('close() waits for a request between attempts to finish before closing the wrapped agent', async () => {
+    let closing: Promise<void> | undefined
+    const s = await server((_req, res, n) => { res.statusCode = n === 1 ? 503 : 200; res.end('done') })
+    const d = new RetryAgent(new Agent(), { minTimeout: 5, onRetry: () => { closing = d.close() } })
+    const res = await d.request({ origin: s.origin, path: '/', method: 'GET' })
+    assert.equal(await res.body.text(), 'done')
+    await closing
+    await assert.rejects(d.request({ origin: s.origin, path: '/', method: 'GET' }), { code: 'LIB_ERR_CLOSED' })
+  })
+
+  it('rejects a dispatcher that is not one and options that are invalid', () => {
+    assert.throws(() => new RetryAgent({} as Dispatcher), { code: 'LIB_ERR_INVALID_ARG' })
+    assert.throws(() => new RetryAgent(new Agent(), { maxRetries: -1 }), {
+      code: 'LIB_ERR_INVALID_ARG',
+      message: 'RetryAgent: maxRetries must be a non-negative integer, got -1'
+    })
+  })
+})
