@@ -41,8 +41,9 @@ export function tagKey (layout: KeyLayout, tag: string): string {
  * response for the same method and the same `Vary` values replaces the old one in place.
  */
 export function variantSuffix (method: string, vary: Record<string, string | string[] | null> | undefined): string {
-  if (vary === undefined) return `${method}:-`
-  const names = Object.keys(vary).sort()
+  const names = vary === undefined ? [] : Object.keys(vary).sort()
+  // No Vary and an empty Vary map select the same way, so they must name the same variant.
+  if (vary === undefined || names.length === 0) return `${method}:-`
   const canonical = JSON.stringify(names.map((name) => [name, vary[name]]))
   return `${method}:${createHash('sha1').update(canonical).digest('hex').slice(0, 20)}`
 }
