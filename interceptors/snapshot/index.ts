@@ -1,0 +1,41 @@
+/**
+ * `interceptors.snapshot()`: record real responses to a file and replay them later.
+ * @module
+ */
+
+import type { Interceptor } from '../../src/handler.js'
+import { toDispatchHandler } from '../../src/handler.js'
+import { resolveSnapshotOptions } from './snapshot-options.js'
+import type { SnapshotMode, SnapshotOptions } from './snapshot-options.js'
+import { SnapshotRecorder } from './snapshot-recorder.js'
+import { dispatchWithSnapshots } from './snapshot-dispatch.js'
+
+export { SnapshotRecorder } from './snapshot-recorder.js'
+export type { SnapshotInfo, CapturedResponse, ClosestSnapshot } from './snapshot-recorder.js'
+export { SNAPSHOT_MODES, DEFAULT_FLUSH_INTERVAL_MS } from './snapshot-options.js'
+export type { SnapshotMode, SnapshotOptions, ResolvedSnapshotOptions } from './snapshot-options.js'
+
+/** Options of {@link snapshot}: the snapshot options, or a recorder to share. */
+export interface SnapshotInterceptorOptions extends SnapshotOptions {
+  /** Use this recorder (and its options) instead of building one from these options. */
+  recorder?: SnapshotRecorder | undefined
+}
+
+/** The interceptor, with its recorder (to save, inspect or close it) and its mode. */
+export type SnapshotInterceptor = Interceptor & { readonly recorder: SnapshotRecorder, readonly mode: SnapshotMode }
+
+/**
+ * Records responses (`'record'`), replays them (`'playback'`), or replays what exists and records
+ * the rest (`'update'`). Call `recorder.close()` when done to save the file.
+ * @example
+ * const snap = interceptors.snapshot({ mode: 'update', snapshotPath: './test/fixtures/api.json' })
+ * const agent = new Agent().compose(snap)
+ * // ... requests ...
+ * await snap.recorder.close()
+ */
+export function snapshot (options: SnapshotInterceptorOptions = {}): SnapshotInterceptor {
+  const recorder = options.recorder ?? new SnapshotRecorder(resolveSnapshotOptions(options, 'snapshot()'))
+  if (recorder.options.mode !== 'record') recorder.ensureLoaded().catch(() => {})
+  const interceptor: Interceptor = (dispatch) => (opts, handler) => dispatchWithSnapshots(recorder, dispatch, opts, toDispatchHandler(handler))
+  return Object.assign(interceptor, { recorder, mode: recorder.options.mode })
+}
