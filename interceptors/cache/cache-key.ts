@@ -1,0 +1,42 @@
+/**
+ * The cache key of a dispatch: normalized origin, path with query, and lower-case request headers.
+ * @module
+ */
+
+import type { CacheKey } from '../../src/cache-store.js'
+import type { DispatchOptions, IncomingHeaders } from '../../src/handler.js'
+import { InvalidArgumentError } from '../../src/errors.js'
+
+// Origins repeat endlessly; parsing each once keeps URL parsing off the hot path.
+const originCache = new Map<string, string>()
+const ORIGIN_CACHE_LIMIT = 1000
+
+/** `scheme://host[:port]` in lower case without a default port, as the URL Standard serializes it. */
+export function normalizeOrigin (origin: string | URL | undefined): string {
+  if (origin === undefined) throw new InvalidArgumentError('cache(): the request has no origin')
+  if (typeof origin !== 'string') return origin.origin
+  let normalized = originCache.get(origin)
+  if (normalized === undefined) {
+    try {
+      normalized = new URL(origin).origin
+    } catch (err) {
+      throw new InvalidArgumentError(`cache(): origin is not a valid URL, got ${JSON.stringify(origin)}`, { cause: err })
+    }
+    if (originCache.size >= ORIGIN_CACHE_LIMIT) originCache.clear()
+    originCache.set(origin, normalized)
+  }
+  return normalized
+}
+
+/** The path with the `query` dispatch option appended, as the transport would send it. */
+export function pathWithQuery (opts: DispatchOptions): string {
+  const query = opts.query
+  if (query === undefined || query === null || Object.keys(query).length === 0) return opts.path
+  const search = new URLSearchParams(query as Record<string, string>).toString()
+  return `${opts.path}${opts.path.includes('?') ? '&' : '?'}${search}`
+}
+
+/** The key stores see for a dispatch; `headers` must already be normalized. */
+export function makeCacheKey (opts: DispatchOptions, headers: IncomingHeaders): CacheKey {
+  return { origin: normalizeOrigin(opts.origin), method: opts.method, path: pathWithQuery(opts), headers }
+}

@@ -1,0 +1,189 @@
+/**
+ * The handler of a revalidation (RFC 9111 §4.3): a 304 refreshes the stored response and
+ * serves it, an origin failure within stale-if-error serves the stale response (RFC 5861 §4),
+ * and any other answer replaces the stored response on its way to the caller.
+ * @module
+ */
+
+import type { CacheKey, CacheStore, GetResult } from '../../src/cache-store.js'
+import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
+import { CacheHandler, openWriteStream } from './cache-handler.js'
+import type { CacheStatus } from './cache-status.js'
+import { withCacheStatus } from './cache-status.js'
+import type { ForwardingController } from './forwarding-controller.js'
+import { describeKey, log } from './log.js'
+import { timing } from './reuse-decision.js'
+import { serveCached } from './serve-cached.js'
+import { collectBody, deleteQuietly } from './store-calls.js'
+import { decideStorage } from './storage-decision.js'
+
+/** Fields a 304 must not change in the stored response (RFC 9111 §3.2), plus hop-by-hop ones. */
+const NOT_UPDATED_BY_304 = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'te', 'upgrade', 'trailer', 'proxy-connection'])
+
+/** Statuses after which a stale response may stand in for the origin (RFC 5861 §4). */
+const ORIGIN_ERROR_STATUS = new Set([500, 502, 503, 504])
+
+/** Everything a revalidation needs. */
+export interface RevalidationContext {
+  store: CacheStore
+  key: CacheKey
+  /** The stored response being revalidated. */
+  stored: GetResult
+  /** True when the request carried If-None-Match / If-Modified-Since from `stored`. */
+  conditional: boolean
+  shared: boolean
+  cacheByDefault: number | undefined
+  cacheStatus: boolean
+  requestNoStore: boolean
+  requestTime: number
+  fwd: NonNullable<CacheStatus['fwd']>
+  /** Until when (ms since the epoch) the stale response may replace an origin error; undefined: never. */
+  staleIfErrorUntil: number | undefined
+  /** The controller the caller holds; it follows the network request, then the replay. */
+  controller: ForwardingController
+  signal: DispatchOptions['signal']
+}
+
+type Phase = 'waiting' | 'not-modified' | 'stale-if-error' | 'forward'
+
+/** Turns the origin's answer to a revalidation into the caller's response. */
+export class CacheRevalidationHandler implements DispatchHandler {
+  readonly #ctx: RevalidationContext
+  readonly #handler: DispatchHandler
+  #phase: Phase = 'waiting'
+  #next: CacheHandler | null = null
+  #notModified: IncomingHeaders = {}
+  #originStatus: number | undefined
+
+  constructor (ctx: RevalidationContext, handler: DispatchHandler) {
+    this.#ctx = ctx
+    this.#handler = handler
+  }
+
+  onRequestStart (controller: DispatchController, context: unknown): void {
+    this.#ctx.controller.setTarget(controller)
+    this.#handler.onRequestStart?.(this.#ctx.controller, context)
+  }
+
+  onResponseStart (_controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
+    const ctx = this.#ctx
+    this.#originStatus = statusCode
+    if (statusCode === 304 && ctx.conditional) {
+      this.#phase = 'not-modified'
+      this.#notModified = headers
+      return
+    }
+    if (ORIGIN_ERROR_STATUS.has(statusCode) && this.#staleIfErrorAllowed()) {
+      this.#phase = 'stale-if-error'
+      log('origin answered %d for %s; serving the stale response (stale-if-error)', statusCode, describeKey(ctx.key))
+      return
+    }
+    this.#phase = 'forward'
+    log('revalidation of %s answered %d: the new response replaces the stored one', describeKey(ctx.key), statusCode)
+    this.#next = new CacheHandler({
+      store: ctx.store,
+      key: ctx.key,
+      shared: ctx.shared,
+      cacheByDefault: ctx.cacheByDefault,
+      cacheStatus: ctx.cacheStatus,
+      fwd: ctx.fwd,
+      requestNoStore: ctx.requestNoStore,
+      requestTime: ctx.requestTime
+    }, this.#handler)
+    this.#next.onResponseStart(ctx.controller, statusCode, headers, statusMessage)
+  }
+
+  onResponseData (_controller: DispatchController, chunk: Buffer): void {
+    if (this.#next !== null) this.#next.onResponseData(this.#ctx.controller, chunk)
+  }
+
+  onResponseEnd (_controller: DispatchController, trailers: IncomingHeaders): void {
+    if (this.#next !== null) this.#next.onResponseEnd(this.#ctx.controller, trailers)
+    else if (this.#phase === 'not-modified') this.#refresh()
+    else if (this.#phase === 'stale-if-error') this.#serveStale()
+  }
+
+  onResponseError (_controller: DispatchController, error: Error): void {
+    if (this.#next !== null) {
+      this.#next.onResponseError(this.#ctx.controller, error)
+      return
+    }
+    if (!this.#ctx.controller.aborted && this.#staleIfErrorAllowed()) {
+      log('revalidation of %s failed (%s); serving the stale response (stale-if-error)', describeKey(this.#ctx.key), error.message)
+      this.#serveStale()
+      return
+    }
+    this.#handler.onResponseError?.(this.#ctx.controller, error)
+  }
+
+  #staleIfErrorAllowed (): boolean {
+    const until = this.#ctx.staleIfErrorUntil
+    return until !== undefined && Date.now() <= until
+  }
+
+  #serveStale (): void {
+    const { stored } = this.#ctx
+    const now = Date.now()
+    const { age, ttl } = timing(stored, now)
+    let headers: IncomingHeaders = { ...stored.headers, age: String(Math.floor(age)) }
+    if (this.#ctx.cacheStatus) headers = withCacheStatus(headers, { fwd: 'stale', fwdStatus: this.#originStatus, ttl, detail: 'stale-if-error' })
+    this.#serve(headers, stored.body)
+  }
+
+  /** §4.3.4: the 304's fields update the stored response, which is then served and stored again. */
+  #refresh (): void {
+    const ctx = this.#ctx
+    const { stored } = ctx
+    const merged: IncomingHeaders = { ...stored.headers }
+    delete merged.age
+    for (const name of Object.keys(this.#notModified)) {
+      if (!NOT_UPDATED_BY_304.has(name)) merged[name] = this.#notModified[name]
+    }
+    const decision = decideStorage({
+      statusCode: stored.statusCode,
+      statusMessage: stored.statusMessage,
+      headers: merged,
+      requestHeaders: ctx.key.headers ?? {},
+      shared: ctx.shared,
+      cacheByDefault: ctx.cacheByDefault,
+      requestNoStore: ctx.requestNoStore,
+      requestTime: ctx.requestTime,
+      responseTime: Date.now()
+    })
+    collectBody(stored.body).then((body) => {
+      let headers: IncomingHeaders
+      let ttl: number | undefined
+      let storedAgain = false
+      if (decision.store) {
+        const stream = openWriteStream(ctx.store, ctx.key, decision.value)
+        if (stream !== undefined) {
+          stream.end(body)
+          storedAgain = true
+        }
+        log('revalidated %s: 304, stored response refreshed, %s', describeKey(ctx.key), decision.explanation)
+        const now = Date.now()
+        const t = timing(decision.value, now)
+        ttl = t.ttl
+        headers = { ...decision.value.headers, age: String(Math.floor(t.age)) }
+      } else {
+        log('revalidated %s: 304, but the refreshed response may not be stored (%s); removing it', describeKey(ctx.key), decision.reason)
+        deleteQuietly(ctx.store, ctx.key)
+        headers = merged
+      }
+      if (ctx.cacheStatus) headers = withCacheStatus(headers, { fwd: ctx.fwd, fwdStatus: 304, ttl, stored: storedAgain })
+      this.#serve(headers, body)
+    }, (err: Error) => {
+      log('could not read the stored body of %s after a 304: %s', describeKey(ctx.key), err.message)
+      this.#handler.onResponseError?.(ctx.controller, err)
+    })
+  }
+
+  #serve (headers: IncomingHeaders, body: GetResult['body']): void {
+    const { stored } = this.#ctx
+    serveCached(this.#handler, { statusCode: stored.statusCode, statusMessage: stored.statusMessage, headers, body }, {
+      controller: this.#ctx.controller,
+      signal: this.#ctx.signal,
+      method: this.#ctx.key.method
+    })
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * The cache's debug log: every decision (stored or not and why, hit, stale, revalidated, store
+ * errors) under its own namespace, enabled with `NODE_DEBUG=conduit:cache`.
+ * @module
+ */
+
+import { debuglog } from 'node:util'
+import type { CacheKey } from '../../src/cache-store.js'
+
+/** Writes one line when `NODE_DEBUG` lists `conduit:cache`. */
+export const log = debuglog('conduit:cache')
+
+/** `GET http://host/path`, for log lines. */
+export function describeKey (key: CacheKey): string {
+  return `${key.method} ${key.origin}${key.path}`
+}

@@ -1,0 +1,124 @@
+/**
+ * Options of the cache interceptor, their defaults and their validation.
+ * @module
+ */
+
+import type { CacheStore } from '../../src/cache-store.js'
+import { InvalidArgumentError } from '../../src/errors.js'
+import { MemoryCacheStore } from '../../stores/memory-cache-store.js'
+
+/** Methods whose responses may be cached: the safe methods (RFC 9110 §9.2.1). */
+export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE'])
+
+/** Default of {@link CacheInterceptorOptions.methods}. */
+export const DEFAULT_CACHE_METHODS: readonly string[] = ['GET']
+
+/** The identifier this cache writes into `cache-status` (RFC 9211 §2). */
+export const CACHE_STATUS_NAME = 'conduit'
+
+/**
+ * Per-request cache mode, given as the dispatch option `cacheMode` (fetch maps `init.cache`
+ * onto it). The values and their meaning are the Fetch Standard's:
+ * - `'default'`: normal HTTP caching.
+ * - `'no-store'`: the cache is not read and the response is not stored.
+ * - `'reload'`: the cache is not read; the response is stored.
+ * - `'no-cache'`: a stored response is always revalidated with the origin first.
+ * - `'force-cache'`: any stored response is used, however stale; on a miss the request goes out.
+ * - `'only-if-cached'`: any stored response is used, however stale; on a miss the answer is a 504.
+ */
+export type CacheMode = 'default' | 'no-store' | 'reload' | 'no-cache' | 'force-cache' | 'only-if-cached'
+
+/** Every {@link CacheMode}, to validate the dispatch option. */
+export const CACHE_MODES: ReadonlySet<string> = new Set(['default', 'no-store', 'reload', 'no-cache', 'force-cache', 'only-if-cached'])
+
+/** Options of `interceptors.cache()`; all optional. */
+export interface CacheInterceptorOptions {
+  /**
+   * Where responses are stored: any object with `get`, `createWriteStream` and `delete`, sync or async.
+   * @defaultValue a new `MemoryCacheStore()` per interceptor
+   */
+  store?: CacheStore | undefined
+  /**
+   * Methods whose responses are cached; safe methods only (GET, HEAD, OPTIONS, TRACE).
+   * @defaultValue ['GET']
+   */
+  methods?: string[] | undefined
+  /**
+   * `'shared'` caches follow the rules for caches serving many users (s-maxage, private,
+   * Authorization, Set-Cookie); `'private'` is a single user's cache, like a browser's.
+   * @defaultValue 'shared'
+   */
+  type?: 'shared' | 'private' | undefined
+  /**
+   * Freshness lifetime in seconds for responses that have neither an explicit one
+   * (max-age, Expires...) nor a heuristic one (Last-Modified). Undefined: such responses are
+   * stored only when they carry a validator.
+   * @defaultValue undefined
+   */
+  cacheByDefault?: number | undefined
+  /**
+   * Adds a `cache-status` response header (RFC 9211) saying how the cache handled the request.
+   * @defaultValue true
+   */
+  cacheStatus?: boolean | undefined
+}
+
+/** Options after defaults and validation. */
+export interface ResolvedCacheOptions {
+  store: CacheStore
+  methods: ReadonlySet<string>
+  shared: boolean
+  cacheByDefault: number | undefined
+  cacheStatus: boolean
+}
+
+function describeValue (value: unknown): string {
+  if (value === null) return 'null'
+  if (typeof value === 'string') return JSON.stringify(value)
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  if (Array.isArray(value)) return 'an array'
+  return typeof value
+}
+
+/** Applies defaults and throws {@link InvalidArgumentError} naming the first bad option. */
+export function resolveCacheOptions (options: CacheInterceptorOptions | undefined): ResolvedCacheOptions {
+  if (options === undefined) options = {}
+  if (typeof options !== 'object' || options === null) {
+    throw new InvalidArgumentError(`cache(): options must be an object, got ${describeValue(options)}`)
+  }
+  const store = options.store ?? new MemoryCacheStore()
+  for (const method of ['get', 'createWriteStream', 'delete'] as const) {
+    if (typeof store !== 'object' || store === null || typeof (store as unknown as Record<string, unknown>)[method] !== 'function') {
+      throw new InvalidArgumentError(`cache(): store must have a ${method}() method, got ${describeValue(store)}${typeof store === 'object' && store !== null ? ' without it' : ''}`)
+    }
+  }
+  const methods = options.methods ?? DEFAULT_CACHE_METHODS
+  if (!Array.isArray(methods)) throw new InvalidArgumentError(`cache(): methods must be an array of method names, got ${describeValue(methods)}`)
+  for (const method of methods) {
+    if (typeof method !== 'string' || !SAFE_METHODS.has(method)) {
+      throw new InvalidArgumentError(`cache(): methods may only contain safe methods (GET, HEAD, OPTIONS, TRACE), got ${describeValue(method)}`)
+    }
+  }
+  const type = options.type ?? 'shared'
+  if (type !== 'shared' && type !== 'private') {
+    throw new InvalidArgumentError(`cache(): type must be 'shared' or 'private', got ${describeValue(type)}`)
+  }
+  const cacheByDefault = options.cacheByDefault
+  if (cacheByDefault !== undefined && (typeof cacheByDefault !== 'number' || !Number.isInteger(cacheByDefault) || cacheByDefault < 0)) {
+    throw new InvalidArgumentError(`cache(): cacheByDefault must be a non-negative integer (seconds), got ${describeValue(cacheByDefault)}`)
+  }
+  const cacheStatus = options.cacheStatus ?? true
+  if (typeof cacheStatus !== 'boolean') {
+    throw new InvalidArgumentError(`cache(): cacheStatus must be a boolean, got ${describeValue(cacheStatus)}`)
+  }
+  return { store, methods: new Set(methods), shared: type === 'shared', cacheByDefault, cacheStatus }
+}
+
+/** Reads and validates the `cacheMode` dispatch option; throws {@link InvalidArgumentError} on a bad value. */
+export function readCacheMode (value: unknown): CacheMode {
+  if (value === undefined || value === null) return 'default'
+  if (typeof value !== 'string' || !CACHE_MODES.has(value)) {
+    throw new InvalidArgumentError(`cache(): cacheMode must be one of ${[...CACHE_MODES].join(', ')}, got ${describeValue(value)}`)
+  }
+  return value as CacheMode
+}
