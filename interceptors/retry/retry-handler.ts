@@ -12,11 +12,12 @@ import { toDispatchHandler } from '../../src/handler.js'
 import { InvalidArgumentError, RequestAbortedError, RequestRetryError } from '../../src/errors.js'
 import { resolveRetryOptions } from './retry-options.js'
 import type { ResolvedRetryOptions, RetryHandlers, RetryOptions } from './retry-options.js'
-import { defaultRetry, describeFailure, planRetry } from './retry-strategy.js'
+import { askRetry, defaultRetry, describeFailure, describeRequest, planRetry } from './retry-strategy.js'
 import { checkResumed, rangeFor, resumeHeaders, startResume } from './resume.js'
 import type { ResumePoint } from './resume.js'
 import { RetryController } from './retry-controller.js'
-import { describeBody, isStatefulBody } from './stateful-body.js'
+import { isStatefulBody, statefulBodyError } from './stateful-body.js'
+import { RetryWait } from './retry-wait.js'
 
 const debug = debuglog('conduit:retry')
 
@@ -40,10 +41,6 @@ interface FailingResponse {
   ended: IncomingHeaders | null
   error: Error | null
   discarding: boolean
-}
-
-function toError (value: unknown, fallback: () => Error): Error {
-  return value instanceof Error ? value : fallback()
 }
 
 /**
@@ -76,10 +73,8 @@ export class RetryHandler implements DispatchHandler {
   #resume: ResumePoint | string | null = null
   #failing: FailingResponse | null = null
   #ready = false
-  #timer: ReturnType<typeof setTimeout> | null = null
-  #signalCleanup: (() => void) | null = null
+  readonly #wait = new RetryWait()
   #done = false
-  readonly #first: DispatchHandler
 
   constructor (opts: RetryHandlerOptions, handlers: RetryHandlers) {
     if (typeof opts !== 'object' || opts === null) {
@@ -98,7 +93,6 @@ export class RetryHandler implements DispatchHandler {
     this.#baseOpts = rest
     this.#opts = rest
     this.#controller = new RetryController((reason) => this.#abort(reason))
-    this.#first = this.#handlerFor(0)
   }
 
   /** Ends the retried dispatch now: a pending wait is cancelled, a running attempt aborted. */
@@ -107,30 +101,30 @@ export class RetryHandler implements DispatchHandler {
   }
 
   onRequestStart (controller: DispatchController, context: unknown): void {
-    this.#first.onRequestStart!(controller, context)
+    this.#start(0, controller, context)
   }
 
-  onRequestUpgrade (controller: DispatchController, statusCode: number, headers: IncomingHeaders, socket: Duplex): void {
-    this.#first.onRequestUpgrade!(controller, statusCode, headers, socket)
+  onRequestUpgrade (_controller: DispatchController, statusCode: number, headers: IncomingHeaders, socket: Duplex): void {
+    this.#upgrade(0, statusCode, headers, socket)
   }
 
   onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
-    this.#first.onResponseStart!(controller, statusCode, headers, statusMessage)
+    this.#head(0, controller, statusCode, headers, statusMessage)
   }
 
-  onResponseData (controller: DispatchController, chunk: Buffer): void {
-    this.#first.onResponseData!(controller, chunk)
+  onResponseData (_controller: DispatchController, chunk: Buffer): void {
+    this.#data(0, chunk)
   }
 
-  onResponseEnd (controller: DispatchController, trailers: IncomingHeaders): void {
-    this.#first.onResponseEnd!(controller, trailers)
+  onResponseEnd (_controller: DispatchController, trailers: IncomingHeaders): void {
+    this.#end(0, trailers)
   }
 
-  onResponseError (controller: DispatchController, error: Error): void {
-    this.#first.onResponseError!(controller, error)
+  onResponseError (_controller: DispatchController, error: Error): void {
+    this.#error(0, error)
   }
 
-  // Each attempt gets its own hooks, so late events of an abandoned attempt are recognised and dropped.
+  // Attempts after the first get their own hooks, so late events of an abandoned attempt are recognised and dropped.
   #handlerFor (id: number): DispatchHandler {
     return {
       onRequestStart: (c, context) => this.#start(id, c, context),
@@ -260,7 +254,7 @@ export class RetryHandler implements DispatchHandler {
   }
 
   #decide (err: Error): void {
-    this.#watchSignal()
+    this.#wait.watch(this.#opts.signal, (reason) => this.#abort(reason))
     if (this.#done) return
     const counter = this.#retries + 1
     if (this.#options.retry === defaultRetry) {
@@ -271,31 +265,18 @@ export class RetryHandler implements DispatchHandler {
     }
     const token = ++this.#decision
     const askedAt = Date.now()
-    let called = false
-    const callback = (result?: Error | null): void => {
-      if (called || token !== this.#decision || this.#done) return
-      called = true
-      if (result == null) this.#approve(err, counter, Date.now() - askedAt, 'the retry callback asked for it', false)
-      else this.#giveUp(toError(result, () => err), 'the retry callback stopped')
-    }
     const context = { state: { counter }, opts: { ...this.#opts, retryOptions: this.#options } }
-    try {
-      this.#options.retry(err, context, callback)
-    } catch (thrown) {
-      if (called) throw thrown
-      callback(toError(thrown, () => new InvalidArgumentError(`retry(): the retry callback threw ${String(thrown)}`)))
-    }
+    askRetry(this.#options.retry, err, context, (stop) => {
+      if (token !== this.#decision || this.#done) return
+      if (stop === null) this.#approve(err, counter, Date.now() - askedAt, 'the retry callback asked for it', false)
+      else this.#giveUp(stop, 'the retry callback stopped')
+    })
   }
 
   // A retry is wanted; `wait` tells whether `delayMs` is still to be waited (built-in) or already was (callback).
   #approve (err: Error, counter: number, delayMs: number, reason: string, wait: boolean): void {
-    const { statusCode, headers } = err as { statusCode?: unknown, headers?: unknown }
     if (isStatefulBody(this.#opts.body)) {
-      const stop = new RequestRetryError(
-        `retry(): cannot retry ${this.#describe()}: its body is ${describeBody(this.#opts.body)}, which can only be sent once`,
-        typeof statusCode === 'number' ? statusCode : 0,
-        { headers: (headers ?? null) as IncomingHeaders | null, data: { count: this.#retries }, cause: err })
-      this.#giveUp(stop, 'the request body is stateful', false)
+      this.#giveUp(statefulBodyError(this.#describe(), this.#opts.body, err, this.#retries), 'the request body is stateful', false)
       return
     }
     const deadline = this.#options.deadlineMs
@@ -306,7 +287,7 @@ export class RetryHandler implements DispatchHandler {
     try {
       this.#options.onRetry?.(err, { counter, delayMs })
     } catch (thrown) {
-      this.#giveUp(toError(thrown, () => err), 'onRetry threw')
+      this.#giveUp(thrown instanceof Error ? thrown : err, 'onRetry threw')
       return
     }
     // onRetry may have aborted the request or destroyed the dispatcher.
@@ -318,11 +299,10 @@ export class RetryHandler implements DispatchHandler {
       this.#maybeNext()
       return
     }
-    this.#timer = setTimeout(() => {
-      this.#timer = null
+    this.#wait.sleep(delayMs, () => {
       this.#ready = true
       this.#maybeNext()
-    }, delayMs)
+    })
   }
 
   #giveUp (err: Error, reason: string, passThrough = true): void {
@@ -338,7 +318,7 @@ export class RetryHandler implements DispatchHandler {
 
   #passThrough (failing: FailingResponse): void {
     this.#failing = null
-    this.#unwatchSignal()
+    this.#wait.clear()
     this.#controller.target = failing.controller
     this.#deliverHead(failing.statusCode, failing.headers, failing.statusMessage)
     for (const chunk of failing.chunks) {
@@ -366,7 +346,7 @@ export class RetryHandler implements DispatchHandler {
   #maybeNext (): void {
     if (!this.#ready || this.#failing !== null || this.#done) return
     this.#ready = false
-    this.#unwatchSignal()
+    this.#wait.clear()
     this.#retries++
     const id = ++this.#attempt
     this.#controller.target = null
@@ -379,7 +359,7 @@ export class RetryHandler implements DispatchHandler {
     try {
       this.#dispatch(this.#opts, this.#handlerFor(id))
     } catch (err) {
-      this.#error(id, toError(err, () => new InvalidArgumentError(`retry(): dispatch threw ${String(err)}`)))
+      this.#error(id, err instanceof Error ? err : new InvalidArgumentError(`retry(): dispatch threw ${String(err)}`))
     }
   }
 
@@ -389,29 +369,10 @@ export class RetryHandler implements DispatchHandler {
     this.#finishError(reason, this.#failing?.controller ?? this.#controller.target ?? undefined)
   }
 
-  #watchSignal (): void {
-    const signal = this.#opts.signal
-    if (signal == null || this.#signalCleanup !== null) return
-    const onAbort = (): void => this.#abort(toError(signal.reason, () => new RequestAbortedError()))
-    if (signal.aborted) {
-      onAbort()
-      return
-    }
-    signal.addEventListener('abort', onAbort, { once: true })
-    this.#signalCleanup = () => signal.removeEventListener('abort', onAbort)
-  }
-
-  #unwatchSignal (): void {
-    this.#signalCleanup?.()
-    this.#signalCleanup = null
-  }
-
   #settle (): void {
     this.#done = true
     this.#failing = null
-    if (this.#timer !== null) clearTimeout(this.#timer)
-    this.#timer = null
-    this.#unwatchSignal()
+    this.#wait.clear()
   }
 
   #finishEnd (trailers: IncomingHeaders): void {
@@ -428,9 +389,7 @@ export class RetryHandler implements DispatchHandler {
   }
 
   #describe (): string {
-    const origin = this.#opts.origin
-    const base = origin instanceof URL ? origin.origin : (origin ?? '')
-    return `${this.#opts.method} ${base}${this.#opts.path ?? ''}`
+    return describeRequest(this.#opts)
   }
 
   #log (message: string): void {

@@ -3,8 +3,8 @@
  * @module
  */
 
-import type { IncomingHeaders } from '../../src/handler.js'
-import type { ResolvedRetryOptions, RetryCallback } from './retry-options.js'
+import type { DispatchOptions, IncomingHeaders } from '../../src/handler.js'
+import type { ResolvedRetryOptions, RetryCallback, RetryContext } from './retry-options.js'
 import { retryAfterMs } from './retry-after.js'
 
 /** Code of the error a retryable response status is reported with. */
@@ -76,4 +76,36 @@ export const defaultRetry: RetryCallback = (err, context, callback) => {
     return
   }
   setTimeout(() => callback(null), plan.delayMs)
+}
+
+/**
+ * Asks a `retry` callback once: `onAnswer(null)` to retry, `onAnswer(err)` to stop. Later calls of
+ * the callback are ignored; a callback that throws before answering stops with what it threw.
+ */
+export function askRetry (
+  retry: RetryCallback,
+  err: Error,
+  context: RetryContext,
+  onAnswer: (stop: Error | null) => void
+): void {
+  let answered = false
+  const callback = (result?: Error | null): void => {
+    if (answered) return
+    answered = true
+    onAnswer(result == null ? null : result instanceof Error ? result : err)
+  }
+  try {
+    retry(err, context, callback)
+  } catch (thrown) {
+    // Once answered, a throw comes from the attempt the answer started; it is not the callback's.
+    if (answered) throw thrown
+    callback(thrown instanceof Error ? thrown : new Error(`retry(): the retry callback threw ${String(thrown)}`))
+  }
+}
+
+/** `METHOD origin/path` of a request, for messages and log lines. */
+export function describeRequest (opts: DispatchOptions): string {
+  const origin = opts.origin
+  const base = origin instanceof URL ? origin.origin : (origin ?? '')
+  return `${opts.method} ${base}${opts.path ?? ''}`
 }

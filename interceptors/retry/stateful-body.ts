@@ -4,6 +4,9 @@
  * @module
  */
 
+import type { IncomingHeaders } from '../../src/handler.js'
+import { RequestRetryError } from '../../src/errors.js'
+
 /**
  * True when sending `body` consumes it, so a retry could not send the same bytes again:
  * a Node stream, a web `ReadableStream`, an async iterable, or a one-shot iterator (a generator).
@@ -19,11 +22,21 @@ export function isStatefulBody (body: unknown): boolean {
   return typeof b[Symbol.iterator] === 'function' && typeof b.next === 'function'
 }
 
-/** A short name of a stateful body's kind, for error messages. */
-export function describeBody (body: unknown): string {
+// A short name of a stateful body's kind, for error messages.
+function describeBody (body: unknown): string {
   const b = body as Record<string | symbol, unknown>
   if (typeof b.pipe === 'function') return 'a stream'
   if (typeof b.getReader === 'function') return 'a ReadableStream'
   if (typeof b[Symbol.asyncIterator] === 'function') return 'an async iterable'
   return 'an iterator'
+}
+
+/** The `LIB_ERR_REQ_RETRY` error for a retry that would have to send a stateful body again. */
+export function statefulBodyError (request: string, body: unknown, cause: Error, count: number): RequestRetryError {
+  const { statusCode, headers } = cause as { statusCode?: unknown, headers?: unknown }
+  return new RequestRetryError(
+    `retry(): cannot retry ${request}: its body is ${describeBody(body)}, which can only be sent once`,
+    typeof statusCode === 'number' ? statusCode : 0,
+    { headers: (headers ?? null) as IncomingHeaders | null, data: { count }, cause }
+  )
 }

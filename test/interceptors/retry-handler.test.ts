@@ -1,7 +1,6 @@
 import { describe, it } from 'node:test'
 import type { TestContext } from 'node:test'
 import assert from 'node:assert/strict'
-import { Readable } from 'node:stream'
 import { RetryHandler } from '../../interceptors/retry/index.js'
 import type { RetryOptions } from '../../interceptors/retry/index.js'
 import type { DispatchOptions } from '../../src/handler.js'

@@ -1,0 +1,47 @@
+/**
+ * The wait between two attempts: a timer plus the request's abort signal, both let go together.
+ * @module
+ */
+
+import { RequestAbortedError } from '../../src/errors.js'
+import type { DispatchOptions } from '../../src/handler.js'
+
+/** A cancellable wait between attempts that also listens to the request's signal. */
+export class RetryWait {
+  #timer: ReturnType<typeof setTimeout> | null = null
+  #unlisten: (() => void) | null = null
+
+  /**
+   * Calls `onAbort` as soon as `signal` aborts (at once when it already has), until {@link clear}.
+   * Between attempts no transport watches the signal, so the wait must.
+   */
+  watch (signal: DispatchOptions['signal'], onAbort: (reason: Error) => void): void {
+    if (signal == null || this.#unlisten !== null) return
+    const listener = (): void => {
+      const reason: unknown = signal.reason
+      onAbort(reason instanceof Error ? reason : new RequestAbortedError())
+    }
+    if (signal.aborted) {
+      listener()
+      return
+    }
+    signal.addEventListener('abort', listener, { once: true })
+    this.#unlisten = () => signal.removeEventListener('abort', listener)
+  }
+
+  /** Calls `onElapsed` after `delayMs`, unless cleared first. */
+  sleep (delayMs: number, onElapsed: () => void): void {
+    this.#timer = setTimeout(() => {
+      this.#timer = null
+      onElapsed()
+    }, delayMs)
+  }
+
+  /** Stops the timer and the signal listener; nothing of the wait is left behind. */
+  clear (): void {
+    if (this.#timer !== null) clearTimeout(this.#timer)
+    this.#timer = null
+    this.#unlisten?.()
+    this.#unlisten = null
+  }
+}
