@@ -203,9 +203,15 @@ export class SnapshotRecorder {
     return path
   }
 
-  /** Loads snapshots from the file (default `snapshotPath`), replacing those in memory; a missing file loads as empty. */
-  async loadSnapshots (filePath?: string): Promise<void> {
-    const path = this.#path(filePath, 'loadSnapshots()')
+  /**
+   * Loads snapshots from the file (default `snapshotPath`), replacing those in memory; a missing
+   * file loads as empty. Throws at once when there is no path at all.
+   */
+  loadSnapshots (filePath?: string): Promise<void> {
+    return this.#load(this.#path(filePath, 'loadSnapshots()'))
+  }
+
+  async #load (path: string): Promise<void> {
     const records = await loadSnapshotFile(path)
     this.#snapshots = new Map((records ?? []).map((r) => [r.hash, r.snapshot]))
     this.#loaded = true
