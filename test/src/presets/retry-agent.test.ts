@@ -42,6 +42,7 @@ for (const [name, make] of variants) {
       assert.equal(await res.body.text(), 'ok')
       assert.equal((res.context as { retryCount: number }).retryCount, 1)
       assert.equal(s.requests.length, 2)
+      assert.equal(s.connections, 1, 'the failing body was drained and its connection reused')
     })
 
     it('waits the exponential backoff, and Retry-After seconds or dates capped at maxTimeout', async () => {
@@ -178,6 +179,12 @@ describe('RetryAgent lifecycle', () => {
     assert.equal(await res.body.text(), 'done')
     await closing
     await assert.rejects(d.request({ origin: s.origin, path: '/', method: 'GET' }), { code: 'LIB_ERR_CLOSED' })
+  })
+
+  it('a bare composed interceptor fails a waiting request with LIB_ERR_DESTROYED once its wait ends', async () => {
+    const s = await server((_req, res) => { res.statusCode = 503; res.end() })
+    const d = new Agent().compose(interceptors.retry({ minTimeout: 5, onRetry: () => { void d.destroy() } }))
+    await assert.rejects(d.request({ origin: s.origin, path: '/', method: 'GET' }), { code: 'LIB_ERR_DESTROYED' })
   })
 
   it('rejects a dispatcher that is not one and options that are invalid', () => {
