@@ -6,6 +6,8 @@
 
 export type { Interceptor } from '../src/handler.js'
 export { retry } from './retry/index.js'
+export { debug } from './debug.js'
+export type { DebugInterceptorOptions } from './debug.js'
 export { proxy } from './proxy/index.js'
 export type { ProxyInterceptor, ProxyInterceptorOptions } from './proxy/index.js'
 export { cache } from './cache/index.js'

@@ -10,7 +10,7 @@ import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHead
 import { InvalidArgumentError, RequestAbortedError, RequestContentLengthMismatchError } from '../errors.js'
 import { appendQuery, framingHeader, serializeHeaders, validateHost, validateMethod, validatePath } from '../http1/request-head.js'
 import type { RequestHeadInfo } from '../http1/request-head.js'
-import { bodyKind, bodyLength, isReplayable } from '../http1/request-body.js'
+import { BODY_READABLE, bodyKind, bodyLength, isReplayable } from '../http1/request-body.js'
 import { channels } from '../diagnostics.js'
 
 /** What a request needs from whoever runs it (the Client, or the connection it was written to). */
@@ -68,6 +68,7 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
   #reason: Error | null = null
   #signal: AbortSignalLike | null = null
   #onSignal: (() => void) | null = null
+  #onBodyError: ((err: Error) => void) | null = null
 
   /** Validates and prepares everything; throws {@link InvalidArgumentError} before anything is sent. */
   constructor (runner: RequestRunner, origin: string, hostHeader: string, opts: DispatchOptions, handler: DispatchHandler, headersTimeout: number, bodyTimeout: number, strictContentLength: boolean) {
@@ -129,6 +130,12 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
         throw new InvalidArgumentError('signal must be an AbortSignal or an EventEmitter-like object with addEventListener')
       }
       this.#signal = signal
+    }
+    if (kind === BODY_READABLE) {
+      // Listen from the start: a stream that fails while the request waits in the queue must
+      // fail the request, not crash the process with an unhandled 'error'.
+      this.#onBodyError = (err: Error) => this.abort(err)
+      ;(opts.body as NodeJS.ReadableStream).on('error', this.#onBodyError)
     }
     if (channels.create.hasSubscribers) channels.create.publish({ request: this })
   }
@@ -229,6 +236,10 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
 
   #cleanup (): void {
     this.runner = null
+    if (this.#onBodyError !== null) {
+      (this.body as NodeJS.ReadableStream).off('error', this.#onBodyError)
+      this.#onBodyError = null
+    }
     if (this.#onSignal !== null) {
       this.#signal!.removeEventListener('abort', this.#onSignal)
       this.#onSignal = null

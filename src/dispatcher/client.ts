@@ -19,6 +19,9 @@ import type { ClientConfig, ClientOptions } from './client-options.js'
 import type { ConnectOptions } from '../connect.js'
 import { channels } from '../diagnostics.js'
 import type { ConnectParams } from '../diagnostics.js'
+import { installDebugLog } from '../debug-log.js'
+
+installDebugLog()
 
 /** Parses and checks an origin given as a string or URL; only `http:` and `https:` are accepted. */
 export function parseOrigin (origin: unknown, who: string): URL {
@@ -55,6 +58,8 @@ export class Client extends Dispatcher implements RequestRunner, ConnectionOwner
   #queue: ClientRequest[] = []
   #conn: H1Connection | null = null
   #connecting = false
+  /** The connection being opened was asked for by a fetch() request (its log lines go to `fetch` too). */
+  #connectForFetch = false
   #closed = false
   #destroyed = false
   #needDrain = false
@@ -189,9 +194,10 @@ export class Client extends Dispatcher implements RequestRunner, ConnectionOwner
 
   #connect (): void {
     this.#connecting = true
+    this.#connectForFetch = this.#queue[0]?.fetch === true
     const params = this.#connectParams
     const connector = this.config.connector
-    if (channels.beforeConnect.hasSubscribers) channels.beforeConnect.publish({ connectParams: params, connector })
+    if (channels.beforeConnect.hasSubscribers) channels.beforeConnect.publish({ connectParams: params, connector, fetch: this.#connectForFetch })
     const options: ConnectOptions = {
       hostname: params.hostname,
       host: params.host,
@@ -226,7 +232,7 @@ export class Client extends Dispatcher implements RequestRunner, ConnectionOwner
     if (err !== null || socket === null) {
       const error = err ?? new SocketError('connector returned no socket')
       if (channels.connectError.hasSubscribers) {
-        channels.connectError.publish({ connectParams: this.#connectParams, connector: this.config.connector, error })
+        channels.connectError.publish({ connectParams: this.#connectParams, connector: this.config.connector, error, fetch: this.#connectForFetch })
       }
       // Nothing was sent, so every waiting request fails with the connect error itself
       // (ECONNREFUSED, ConnectTimeoutError, ...): retry logic matches on these codes.
@@ -238,7 +244,7 @@ export class Client extends Dispatcher implements RequestRunner, ConnectionOwner
     }
     this.#conn = new H1Connection(this, socket)
     if (channels.connected.hasSubscribers) {
-      channels.connected.publish({ connectParams: this.#connectParams, connector: this.config.connector, socket })
+      channels.connected.publish({ connectParams: this.#connectParams, connector: this.config.connector, socket, fetch: this.#connectForFetch })
     }
     this.emit('connect', this.#url, [this])
     this.#resume()

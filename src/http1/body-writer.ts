@@ -121,6 +121,11 @@ export class BodyWriter {
   }
 
   #pipeReadable (body: Source): void {
+    if (body.destroyed === true) {
+      const errored = (body as { errored?: Error | null }).errored
+      this.#fail(errored ?? new RequestAbortedError('request body stream was destroyed before it was sent'))
+      return
+    }
     const onData = (chunk: unknown): void => {
       if (this.#done) return
       if (!this.#write(chunk)) body.pause()
