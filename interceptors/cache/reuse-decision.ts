@@ -47,7 +47,8 @@ export function decideReuse (value: CacheValue, policy: RequestPolicy, shared: b
     // RFC 8246: an immutable response is not revalidated while fresh, even on a reload.
     const requestMayForce = !(d.immutable === true && (policy.noCacheFromHeaders || !policy.noCache))
     if (requestMayForce && policy.noCache) return { action: 'revalidate', fwd: 'request', reason: 'the request asked for no-cache', staleIfErrorUntil }
-    if (requestMayForce && policy.maxAge !== undefined && age > policy.maxAge) {
+    // Ages are known to the second at best, so max-age=0 (what a reload sends) always revalidates.
+    if (requestMayForce && policy.maxAge !== undefined && (policy.maxAge === 0 || age > policy.maxAge)) {
       return { action: 'revalidate', fwd: 'request', reason: `age ${Math.floor(age)}s exceeds the request's max-age=${policy.maxAge}`, staleIfErrorUntil }
     }
     if (policy.minFresh !== undefined && ttl < policy.minFresh) {

@@ -54,3 +54,18 @@ export function freezeDate (t: TestContext): number {
   t.mock.timers.enable({ apis: ['Date'], now })
   return now
 }
+
+/** Sets the Date header from the (possibly frozen) clock; the server's own Date cache runs on real time. */
+export function stamp (res: http.ServerResponse, cacheControl?: string): void {
+  res.setHeader('date', new Date().toUTCString())
+  if (cacheControl !== undefined) res.setHeader('cache-control', cacheControl)
+}
+
+/** Waits, one event-loop turn at a time (bounded), until `condition` holds; for background work. */
+export async function until (condition: () => boolean | Promise<boolean>, turns = 2000): Promise<void> {
+  for (let i = 0; i < turns; i++) {
+    if (await condition()) return
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  throw new Error('condition not met')
+}
