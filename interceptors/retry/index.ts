@@ -6,6 +6,7 @@
  */
 
 import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
+import { SimpleController } from '../../src/handler.js'
 import { RetryHandler } from './retry-handler.js'
 import { resolveRetryOptions } from './retry-options.js'
 import type { ResolvedRetryOptions, RetryOptions } from './retry-options.js'
@@ -28,10 +29,15 @@ export type {
 /**
  * Builds the dispatch function of the retry interceptor over `dispatch`. A request may override
  * options with its own `retryOptions`; upgrades and CONNECT tunnels are passed through untouched.
- * With a `tracker`, every retried dispatch is tracked until it ends.
+ * With a `tracker`, every retried dispatch is tracked until it ends, and none starts once it is closed.
  */
 export function retryDispatch (dispatch: Dispatch, options: ResolvedRetryOptions, tracker?: RetryTracker): Dispatch {
   return function dispatchWithRetry (opts: DispatchOptions, handler: DispatchHandler): boolean {
+    const refusal = tracker?.refusal()
+    if (refusal != null) {
+      handler.onResponseError?.(new SimpleController(), refusal)
+      return false
+    }
     const { retryOptions, ...rest } = opts as DispatchOptions & { retryOptions?: RetryOptions }
     // A protocol switch hands the socket over; there is no response to retry.
     if (rest.upgrade != null || rest.method === 'CONNECT') return dispatch(rest, handler)

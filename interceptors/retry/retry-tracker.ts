@@ -8,6 +8,7 @@
 import type { Duplex } from 'node:stream'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
 import { DecoratorHandler } from '../../src/handler.js'
+import { ClientClosedError, ClientDestroyedError } from '../../src/errors.js'
 import type { RetryHandler } from './retry-handler.js'
 
 // Tells the tracker when the caller's handler has seen the end of its dispatch.
@@ -39,6 +40,24 @@ class SettleNotice extends DecoratorHandler {
 export class RetryTracker {
   readonly #live = new Set<RetryHandler>()
   #waiters: Array<() => void> = []
+  #refusal: (() => Error) | null = null
+
+  /** Once set (by close or destroy), the error new requests fail with; null while open. */
+  refusal (): Error | null {
+    return this.#refusal === null ? null : this.#refusal()
+  }
+
+  /** Refuses new requests with `ClientClosedError`; resolves once the running ones have ended. */
+  close (): Promise<void> {
+    this.#refusal ??= () => new ClientClosedError()
+    return this.idle()
+  }
+
+  /** Refuses new requests with `ClientDestroyedError` and ends the running ones with `reason`. */
+  destroy (reason: Error): void {
+    this.#refusal = () => new ClientDestroyedError()
+    for (const handler of [...this.#live]) handler.abort(reason)
+  }
 
   /** Number of retried dispatches that have not ended yet. */
   get size (): number {
@@ -61,11 +80,6 @@ export class RetryTracker {
   /** Removes a handler whose first dispatch threw, so it never started. */
   forget (handler: RetryHandler): void {
     this.#forget(handler)
-  }
-
-  /** Ends every running retried dispatch with `reason` (pending waits are cancelled at once). */
-  abortAll (reason: Error): void {
-    for (const handler of [...this.#live]) handler.abort(reason)
   }
 
   /** Resolves once no retried dispatch is running. */

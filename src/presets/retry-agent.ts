@@ -34,7 +34,7 @@ export class RetryAgent extends ComposedDispatcher {
   override close (): Promise<void>
   override close (callback: CloseCallback): void
   override close (callback?: CloseCallback): Promise<void> | void {
-    return withCallback(this.#tracker.idle().then(() => super.close()), callback)
+    return withCallback(this.#tracker.close().then(() => super.close()), callback)
   }
 
   override destroy (err?: Error | null): Promise<void>
@@ -42,7 +42,7 @@ export class RetryAgent extends ComposedDispatcher {
   override destroy (err: Error | null, callback: CloseCallback): void
   override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
     const err = typeof errOrCallback === 'function' ? null : errOrCallback ?? null
-    this.#tracker.abortAll(err ?? new ClientDestroyedError())
+    this.#tracker.destroy(err ?? new ClientDestroyedError())
     return withCallback(super.destroy(err), typeof errOrCallback === 'function' ? errOrCallback : callback)
   }
 }

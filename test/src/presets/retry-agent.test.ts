@@ -173,12 +173,20 @@ describe('RetryAgent lifecycle', () => {
 
   it('close() waits for a request between attempts to finish before closing the wrapped agent', async () => {
     let closing: Promise<void> | undefined
+    let refused: Promise<{ code?: string } | null> | undefined
     const s = await server((_req, res, n) => { res.statusCode = n === 1 ? 503 : 200; res.end('done') })
-    const d = new RetryAgent(new Agent(), { minTimeout: 5, onRetry: () => { closing = d.close() } })
+    const d = new RetryAgent(new Agent(), {
+      minTimeout: 5,
+      onRetry: () => {
+        closing = d.close()
+        refused = d.request({ origin: s.origin, path: '/', method: 'GET' }).then(() => null, (err: { code?: string }) => err)
+      }
+    })
     const res = await d.request({ origin: s.origin, path: '/', method: 'GET' })
+    assert.equal((await refused)?.code, 'LIB_ERR_CLOSED')
     assert.equal(await res.body.text(), 'done')
     await closing
-    await assert.rejects(d.request({ origin: s.origin, path: '/', method: 'GET' }), { code: 'LIB_ERR_CLOSED' })
+    assert.equal(s.requests.length, 2)
   })
 
   it('a bare composed interceptor fails a waiting request with LIB_ERR_DESTROYED once its wait ends', async () => {
