@@ -87,6 +87,23 @@ export type {
 } from './fetch/constants.js'
 
 // --- mock and snapshots --------------------------------------------------------------------
+export { MockAgent } from './mock/mock-agent.js'
+export type { MockAgentOptions, MockOrigin } from './mock/mock-agent.js'
+export { MockPool } from './mock/mock-pool.js'
+export { MockClient } from './mock/mock-client.js'
+export type { MockPoolOptions } from './mock/mock-dispatcher.js'
+export { MockInterceptor } from './mock/mock-interceptor.js'
+export type { MockInterceptOptions, MockReplyOptions, MockReplyHeaders, MockReplyCallbackResult } from './mock/mock-interceptor.js'
+export { MockScope } from './mock/mock-scope.js'
+export type { MockRequestOptions } from './mock/mock-scope.js'
+export { MockCallHistory, MockCallHistoryLog } from './mock/mock-call-history.js'
+export type { FilterCallsObjectCriteria, FilterCallsOptions, FilterCallsParameter } from './mock/mock-call-history.js'
+export type { Matcher, HeadersMatcher } from './mock/mock-matching.js'
+export { PendingInterceptorsFormatter } from './mock/pending-table.js'
+export type { PendingInterceptor } from './mock/pending-table.js'
+export * as mockErrors from './mock/mock-errors.js'
+export type { SnapshotInfo, SnapshotMode, SnapshotOptions, SnapshotInterceptor, SnapshotInterceptorOptions } from '../interceptors/snapshot/index.js'
+export type { SnapshotRecord, SnapshotEntry, SnapshotRequest, SnapshotResponse } from '../stores/snapshot-file-store.js'
 
 // --- presets ---------------------------------------------------------------------------------
 export { RetryAgent } from './presets/retry-agent.js'
@@ -97,3 +114,5 @@ export type { EnvHttpProxyAgentOptions } from './presets/env-http-proxy-agent.js
 export { Socks5ProxyAgent } from './presets/socks5-proxy-agent.js'
 export type { Socks5ProxyAgentOptions } from './presets/socks5-proxy-agent.js'
 export type { ProxyOptions, ProxyTlsOptions, ProxyClientFactory, ProxyEnvOptions, ProxyConnectedMessage } from '../interceptors/proxy/index.js'
+export { SnapshotAgent } from './presets/snapshot-agent.js'
+export type { SnapshotAgentOptions } from './presets/snapshot-agent.js'
