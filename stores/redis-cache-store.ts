@@ -21,7 +21,7 @@ import { MemoryTier } from './redis/memory-tier.js'
 import type { ReadTicket, TierVariant } from './redis/memory-tier.js'
 import { FAIL_FAST_CLIENT_OPTIONS, resolveOptions } from './redis/options.js'
 import type { RedisCacheStoreOptions, ResolvedOptions } from './redis/options.js'
-import { DELETE_TAGS_SCRIPT, READ_SCRIPT, WRITE_SCRIPT, runScript } from './redis/scripts.js'
+import { DELETE_TAGS_SCRIPT, MAX_VARIANTS_PER_URL, READ_SCRIPT, WRITE_SCRIPT, runScript } from './redis/scripts.js'
 import { Tracking } from './redis/tracking.js'
 import { RedisWriteStream } from './redis/write-stream.js'
 
@@ -161,7 +161,10 @@ export class RedisCacheStore implements CacheStore {
         disconnectTimeout: FAIL_FAST_CLIENT_OPTIONS.disconnectTimeout
       })
       subscriber.on('error', this.#onConnectionError)
-      this.#tracking = new Tracking(subscriber, this.#layout.urlPrefix, tier, (err) => this.#report(err))
+      this.#tracking = new Tracking(subscriber, this.#layout.urlPrefix, tier, (err) => this.#report(err), {
+        heartbeatMs: o.tier.heartbeatMs,
+        timeoutMs: o.timeoutMs
+      })
     }
   }
 
@@ -277,7 +280,7 @@ export class RedisCacheStore implements CacheStore {
       const tagKeys = tags.map((tag) => tagKey(this.#layout, tag))
       const member = `${suffix}\n${writeId}\n${k}`
       await this.#failOpen.run('write', () =>
-        runScript(this.#client, WRITE_SCRIPT, [k, ...tagKeys], [suffix, meta, body, ttl, Math.floor(now), member], false))
+        runScript(this.#client, WRITE_SCRIPT, [k, ...tagKeys], [suffix, meta, body, ttl, Math.floor(now), member, MAX_VARIANTS_PER_URL], false))
       this.#tier?.invalidate(k)
     })
   }

@@ -27,8 +27,16 @@ export interface RedisMemoryTierOptions {
    * @defaultValue `33554432` (32 MiB)
    */
   maxSize?: number
+  /**
+   * How often the invalidation connection is pinged; an unanswered ping (within the store's
+   * `timeoutMs`) turns the tier off until that connection is back.
+   * @defaultValue `1000`
+   */
+  heartbeatMs?: number
 }
 
+/** Default {@link RedisMemoryTierOptions.heartbeatMs}. */
+export const DEFAULT_TIER_HEARTBEAT_MS = 1000
 /** Default {@link RedisMemoryTierOptions.maxCount}. */
 export const DEFAULT_TIER_MAX_COUNT = 1024
 /** Default {@link RedisMemoryTierOptions.maxSize}. */

@@ -7,7 +7,7 @@
 import type { Redis, RedisOptions } from 'ioredis'
 import { assertNonNegativeInteger, describeValue } from '../store-arguments.js'
 import { DEFAULT_KEY_PREFIX } from './key-layout.js'
-import { DEFAULT_TIER_MAX_COUNT, DEFAULT_TIER_MAX_SIZE } from './memory-tier.js'
+import { DEFAULT_TIER_HEARTBEAT_MS, DEFAULT_TIER_MAX_COUNT, DEFAULT_TIER_MAX_SIZE } from './memory-tier.js'
 import type { RedisMemoryTierOptions } from './memory-tier.js'
 
 /** Options of {@link RedisCacheStore} (all optional). */
@@ -54,7 +54,7 @@ export interface RedisCacheStoreOptions {
   /**
    * The in-process tier in front of Redis (hits without a round trip, kept coherent by Redis
    * client-side tracking); `false` turns it off.
-   * @defaultValue `{ maxCount: 1024, maxSize: 33554432 }`
+   * @defaultValue `{ maxCount: 1024, maxSize: 33554432, heartbeatMs: 1000 }`
    */
   memoryTier?: RedisMemoryTierOptions | false
   /**
@@ -104,7 +104,7 @@ export interface ResolvedOptions {
   maxEntrySize: number
   errorCallback: ((err: Error) => void) | undefined
   tagsHeader: string | null
-  tier: { maxCount: number, maxSize: number } | undefined
+  tier: { maxCount: number, maxSize: number, heartbeatMs: number } | undefined
   timeoutMs: number
   pauseAfterTimeoutMs: number
   now: () => number
@@ -152,7 +152,8 @@ function resolveTier (value: unknown): ResolvedOptions['tier'] {
   }
   return {
     maxCount: positiveInteger('memoryTier.maxCount', value?.maxCount, DEFAULT_TIER_MAX_COUNT),
-    maxSize: positiveInteger('memoryTier.maxSize', value?.maxSize, DEFAULT_TIER_MAX_SIZE)
+    maxSize: positiveInteger('memoryTier.maxSize', value?.maxSize, DEFAULT_TIER_MAX_SIZE),
+    heartbeatMs: positiveInteger('memoryTier.heartbeatMs', value?.heartbeatMs, DEFAULT_TIER_HEARTBEAT_MS)
   }
 }
 

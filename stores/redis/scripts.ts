@@ -44,32 +44,46 @@ end
 return out
 `)
 
+/** Most variants one URL keeps; beyond it the variants closest to their deleteAt make room. */
+export const MAX_VARIANTS_PER_URL = 256
+
 /**
  * KEYS[1] url key, KEYS[2..] tag keys; ARGV: suffix, metadata, body, time to live (ms),
- * now (ms, the writer's clock, same clock as every stored deleteAt), tag member.
- * Stores the variant, drops variants whose deleteAt has passed, and keeps the key (and each tag
- * set) alive until the last of its variants must go, so Redis expires it and no sweeper is needed.
+ * now (ms, the writer's clock, same clock as every stored deleteAt), tag member, variant limit.
+ * Stores the variant, drops variants whose deleteAt has passed (and the shortest-lived ones
+ * beyond the limit: `Vary: user-agent` must not grow a hash without bound), and keeps the key
+ * (and each tag set) alive until its last variant must go, so Redis expires it: no sweeper.
  */
 export const WRITE_SCRIPT = script(`
 local key = KEYS[1]
 local suffix = ARGV[1]
-local ttl = tonumber(ARGV[4])
+local own = tonumber(ARGV[4])
 local now = tonumber(ARGV[5])
+local limit = tonumber(ARGV[7])
 redis.call('HSET', key, 'm:' .. suffix, ARGV[2], 'b:' .. suffix, ARGV[3])
-local fields = redis.call('HKEYS', key)
-for _, f in ipairs(fields) do
+local others = {}
+for _, f in ipairs(redis.call('HKEYS', key)) do
   if string.sub(f, 1, 2) == 'm:' and string.sub(f, 3) ~= suffix then
     local meta = redis.call('HGET', key, f)
     local deleteAt = meta and tonumber(string.match(meta, '^(%d+)\\n'))
     if deleteAt == nil or deleteAt <= now then
       redis.call('HDEL', key, f, 'b:' .. string.sub(f, 3))
-    elseif deleteAt - now > ttl then
-      ttl = deleteAt - now
+    else
+      others[#others + 1] = { f, deleteAt }
     end
   end
 end
+table.sort(others, function (a, b) return a[2] < b[2] end)
+local excess = #others + 1 - limit
+local ttl = own
+for i, other in ipairs(others) do
+  if i <= excess then
+    redis.call('HDEL', key, other[1], 'b:' .. string.sub(other[1], 3))
+  elseif other[2] - now > ttl then
+    ttl = other[2] - now
+  end
+end
 if redis.call('PTTL', key) < ttl then redis.call('PEXPIRE', key, ttl) end
-local own = tonumber(ARGV[4])
 for i = 2, #KEYS do
   redis.call('SADD', KEYS[i], ARGV[6])
   if redis.call('PTTL', KEYS[i]) < own then redis.call('PEXPIRE', KEYS[i], own) end

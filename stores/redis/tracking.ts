@@ -10,10 +10,13 @@
  *
  * Tracking lives and dies with the connection; after a reconnect it is set up again, and until
  * that is confirmed the tier is off and empty, because invalidations sent meanwhile were lost.
+ * A connection can also die silently (a network partition sends no FIN), so it is pinged every
+ * `heartbeatMs`; an unanswered ping turns the tier off and reconnects.
  * @module
  */
 
 import type { Redis } from 'ioredis'
+import { StoreTimeoutError } from '../../src/errors.js'
 import type { MemoryTier } from './memory-tier.js'
 
 /** The pub/sub channel Redis publishes invalidations on for redirected RESP2 tracking. */
@@ -27,13 +30,22 @@ export class Tracking {
   #report: (err: Error) => void
   #epoch = 0
   #stopped = false
+  #beating = false
+  #timeoutMs: number
+  #heartbeat: NodeJS.Timeout
   #listeners: Array<[string, (...args: any[]) => void]> = []
 
-  constructor (connection: Redis, prefix: string, tier: MemoryTier, report: (err: Error) => void) {
+  constructor (
+    connection: Redis, prefix: string, tier: MemoryTier, report: (err: Error) => void,
+    timing: { heartbeatMs: number, timeoutMs: number }
+  ) {
     this.#connection = connection
     this.#prefix = prefix
     this.#tier = tier
     this.#report = report
+    this.#timeoutMs = timing.timeoutMs
+    this.#heartbeat = setInterval(() => this.#beat(), timing.heartbeatMs)
+    this.#heartbeat.unref()
     this.#on('ready', () => { void this.#start() })
     this.#on('close', () => this.#lost())
     this.#on('messageBuffer', (channel: Buffer, keys: Buffer[] | null) => this.#onInvalidate(channel, keys))
@@ -60,6 +72,28 @@ export class Tracking {
     for (const key of keys) this.#tier.invalidate(key.toString())
   }
 
+  #beat (): void {
+    if (this.#beating || !this.#tier.active) return
+    this.#beating = true
+    const epoch = this.#epoch
+    let done = false
+    const finish = (err?: Error): void => {
+      if (done) return
+      done = true
+      clearTimeout(timer)
+      this.#beating = false
+      if (err === undefined || epoch !== this.#epoch || this.#stopped) return
+      this.#report(err)
+      this.#lost()
+      this.#connection.disconnect(true)
+    }
+    const timer = setTimeout(() => finish(new StoreTimeoutError(
+      `RedisCacheStore: the invalidation connection did not answer PING within ${this.#timeoutMs} ms; memory tier off until it reconnects`
+    )), this.#timeoutMs)
+    timer.unref()
+    this.#connection.ping().then(() => finish(), (err: Error) => finish(err))
+  }
+
   async #start (): Promise<void> {
     const epoch = ++this.#epoch
     this.#tier.setActive(false)
@@ -78,6 +112,7 @@ export class Tracking {
   /** Detaches from the connection and turns the tier off; the caller closes the connection. */
   stop (): void {
     this.#stopped = true
+    clearInterval(this.#heartbeat)
     this.#tier.setActive(false)
     for (const [event, listener] of this.#listeners) this.#connection.off(event, listener)
     this.#listeners = []

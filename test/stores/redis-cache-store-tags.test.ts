@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { Redis } from 'ioredis'
 import { RedisCacheStore } from '../../stores/redis-cache-store.js'
+import { MAX_VARIANTS_PER_URL } from '../../stores/redis/scripts.js'
 import type { RedisCacheStoreOptions } from '../../stores/redis-cache-store.js'
 import { startRedisServer } from '../helpers/redis-server.js'
 import type { TestRedis } from '../helpers/redis-server.js'
@@ -120,6 +121,20 @@ describe('RedisCacheStore data in Redis', () => {
     await writeEntry(store, { ...key, headers: { a: '2' } }, cacheValue({ vary: { a: '2' }, cachedAt: now, staleAt: now, deleteAt: now + 60_000 }), ['new'])
     const fields = await admin.hkeys(`${prefix}u:${key.origin}${key.path}`)
     assert.equal(fields.length, 2, `fields left: ${fields.join(', ')}`)
+  })
+
+  it('keeps at most MAX_VARIANTS_PER_URL variants of one URL, dropping the shortest-lived first', async (t) => {
+    const { store, prefix } = newStore(t, { memoryTier: false })
+    const now = Date.now()
+    const total = MAX_VARIANTS_PER_URL + 5
+    for (let i = 0; i < total; i++) {
+      const ua = `agent-${i}`
+      await writeEntry(store, cacheKey('/many', { 'user-agent': ua }), cacheValue({ vary: { 'user-agent': ua }, deleteAt: now + 60_000 + i }), [ua])
+    }
+    const metas = (await admin.hkeys(`${prefix}u:http://127.0.0.1:3000/many`)).filter((f) => f.startsWith('m:'))
+    assert.equal(metas.length, MAX_VARIANTS_PER_URL)
+    assert.equal(await store.get(cacheKey('/many', { 'user-agent': 'agent-0' })), undefined)
+    assert.equal(String((await store.get(cacheKey('/many', { 'user-agent': `agent-${total - 1}` })))?.body), `agent-${total - 1}`)
   })
 
   it('reports damaged metadata to errorCallback and answers miss', async (t) => {

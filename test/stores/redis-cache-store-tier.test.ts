@@ -186,6 +186,17 @@ describe('RedisCacheStore memory tier', () => {
     assert.equal(store.memoryTierActive, false)
   })
 
+  it('turns itself off when its invalidation connection stops answering, and back on when Redis answers again', async (t) => {
+    const errors: Error[] = []
+    const [a] = await twoHosts(t, { timeoutMs: 30, memoryTier: { heartbeatMs: 10 }, errorCallback: (err) => errors.push(err) })
+    redis.pause()
+    t.after(() => redis.resume())
+    await eventually('the tier turns off', () => !a.memoryTierActive)
+    assert.ok(errors.some((err) => (err as Error & { code?: string }).code === 'LIB_ERR_STORE_TIMEOUT' && /did not answer PING/.test(err.message)))
+    redis.resume()
+    await eventually('the tier turns back on', () => a.memoryTierActive)
+  })
+
   it('is bypassed while tracking is lost and comes back after the subscriber reconnects', async (t) => {
     const [a] = await twoHosts(t)
     const key = cacheKey('/tier/reconnect')
