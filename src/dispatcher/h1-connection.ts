@@ -374,6 +374,7 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
   #teardown (err: Error | null, requeue: boolean, local = false): void {
     if (this.#dead) return
     this.#dead = true
+    const parserIdle = this.#parser.idle
     this.#parser.destroy()
     if (this.#timer !== null) clearTimeout(this.#timer)
     if (this.#idleTimer !== null) clearTimeout(this.#idleTimer)
@@ -390,18 +391,19 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
     socket.off('error', this.#onError)
     // Errors after this point have nobody left to fail; swallow them instead of crashing.
     socket.on('error', noop)
-    socket.destroy()
     const requests = this.#inflight.splice(0)
+    const info = requests.length > 0 && err === null ? socketInfo(socket) : null
+    socket.destroy()
     const failing: ClientRequest[] = []
     const retry: ClientRequest[] = []
     let error = err
-    if (error === null && requests.length > 0) error = new SocketError('other side closed', socketInfo(socket))
+    if (error === null && info !== null) error = new SocketError('other side closed', info)
     for (let i = 0; i < requests.length; i++) {
       const req = requests[i]!
       if (req.completed) continue
       req.runner = null
       if (requeue && req.idempotent && req.replayable && req.retries === 0 && !req.responseStarted &&
-        (i > 0 || (!local && this.#served > 0 && this.#parser.idle))) {
+        (i > 0 || (!local && this.#served > 0 && parserIdle))) {
         // A kept-alive connection the server closed just as the request went out (RST or FIN
         // before any response byte) fails through no fault of the request; an idempotent request
         // is sent once more on a fresh connection, as undici does. Requests pipelined behind a

@@ -139,10 +139,8 @@ export class ResponseParser {
       this.#state = S_DEAD
       return
     }
-    if (state === S_HEAD && this.#rest === null) {
-      this.#state = S_DEAD
-      return
-    }
+    // Ended between messages: nothing was cut short, and `idle` stays true for the owner to see.
+    if (state === S_HEAD && this.#rest === null) return
     this.#state = S_DEAD
     if (state === S_HEAD) throw new HTTPParserError('connection closed in the middle of a response head', 'LIB_ERR_HTTP_PARSER')
     if (state === S_LENGTH) {

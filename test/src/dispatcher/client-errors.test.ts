@@ -1,0 +1,242 @@
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { Client, errors } from '../../../src/index.js'
+import { startHttpServer, startTcpServer } from '../../helpers/servers.js'
+import { RecordingHandler } from './recording-handler.js'
+
+describe('Client input validation', () => {
+  const bad: Array<[string, Record<string, unknown>, RegExp]> = [
+    ['a CRLF in the method', { method: 'GET\r\nX: y', path: '/' }, /invalid method: "GET\\r\\nX: y"/],
+    ['a NUL in the path', { method: 'GET', path: '/a\0b' }, /invalid path: "\/a\\u0000b"/],
+    ['a CRLF in the path', { method: 'GET', path: '/a\r\nHost: evil' }, /invalid path/],
+    ['a CRLF in a header value', { method: 'GET', path: '/', headers: { 'x-a': 'v\r\nx-b: 1' } }, /invalid value for header x-a/],
+    ['a NUL in a header value', { method: 'GET', path: '/', headers: ['x-a', 'v\0'] }, /invalid value for header x-a/],
+    ['a header name that is not a token', { method: 'GET', path: '/', headers: { 'bad name': 'v' } }, /invalid header name: "bad name"/],
+    ['a CRLF in a header name', { method: 'GET', path: '/', headers: [['x\r\ny', 'v']] }, /invalid header name/],
+    ['a transfer-encoding header', { method: 'GET', path: '/', headers: { 'transfer-encoding': 'chunked' } }, /invalid transfer-encoding header/],
+    ['a body of an unsupported type', { method: 'POST', path: '/', body: 42 }, /invalid body: number/],
+    ['a path that is not a path', { method: 'GET', path: 'nope' }, /must start with "\/"/],
+    ['a negative headersTimeout', { method: 'GET', path: '/', headersTimeout: -1 }, /headersTimeout must be a non-negative number, got -1/]
+  ]
+  for (const [name, opts, message] of bad) {
+    it(`throws InvalidArgumentError for ${name} before writing anything`, async (t) => {
+      let bytes = 0
+      const server = await startTcpServer((socket) => socket.on('data', (c: Buffer) => { bytes += c.length }))
+      const client = new Client(server.origin)
+      t.after(async () => { await client.destroy(); await server.close() })
+      const handler = new RecordingHandler()
+      assert.throws(() => client.dispatch(opts as never, handler), { code: 'LIB_ERR_INVALID_ARG', message })
+      assert.deepEqual(handler.events, [])
+      assert.equal(server.connections, 0)
+      assert.equal(bytes, 0)
+    })
+  }
+
+  it('rejects bad options naming the option and the value', () => {
+    assert.throws(() => new Client('http://127.0.0.1:1', { pipelining: -1 }), { code: 'LIB_ERR_INVALID_ARG', message: 'pipelining must be a non-negative integer, got -1' })
+    assert.throws(() => new Client('http://127.0.0.1:1', { keepAliveTimeout: Number.NaN }), { code: 'LIB_ERR_INVALID_ARG', message: /keepAliveTimeout.*NaN/ })
+    assert.throws(() => new Client('ftp://127.0.0.1:1'), { code: 'LIB_ERR_INVALID_ARG', message: /http: or https:.*ftp:/ })
+    assert.throws(() => new Client('http://127.0.0.1:1/path'), { code: 'LIB_ERR_INVALID_ARG', message: /must not have a path/ })
+    assert.throws(() => new Client('http://127.0.0.1:1', { connect: 5 as never }), { code: 'LIB_ERR_INVALID_ARG', message: /connect must be a function or an object/ })
+  })
+})
+
+describe('Client failures', () => {
+  it('passes a refused connection through with its system code', async () => {
+    const server = await startTcpServer(() => {})
+    const origin = server.origin
+    await server.close()
+    const client = new Client(origin)
+    const errorsSeen: string[] = []
+    client.on('connectionError', (_origin, _targets, err: NodeJS.ErrnoException) => errorsSeen.push(err.code!))
+    await assert.rejects(client.request({ path: '/', method: 'GET' }), { code: 'ECONNREFUSED' })
+    assert.deepEqual(errorsSeen, ['ECONNREFUSED'])
+    await client.close()
+  })
+
+  it('fails with a SocketError when the server closes mid-body', async (t) => {
+    const server = await startTcpServer((socket) => {
+      socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\nonly part'))
+    })
+    const client = new Client(server.origin)
+    t.after(async () => { await client.close(); await server.close() })
+    const handler = new RecordingHandler()
+    client.dispatch({ path: '/', method: 'GET' }, handler)
+    await handler.done
+    assert.deepEqual(handler.events, ['start', 'response', 'data', 'error'])
+    assert.equal((handler.error as errors.SocketError).code, 'LIB_ERR_SOCKET')
+    assert.match(handler.error!.message, /other side closed/)
+    assert.equal(((handler.error as errors.SocketError).cause as errors.LibraryError).code, 'LIB_ERR_RES_CONTENT_LENGTH_MISMATCH')
+    assert.ok((handler.error as errors.SocketError).socket?.remotePort)
+  })
+
+  it('fails with HTTPParserError naming the problem for a malformed response', async (t) => {
+    const server = await startTcpServer((socket) => {
+      socket.once('data', () => socket.write('HTTP/1.1 200 OK\r\ncontent-length: 1\r\ncontent-length: 2\r\n\r\nab'))
+    })
+    const client = new Client(server.origin)
+    t.after(async () => { await client.close(); await server.close() })
+    await assert.rejects(client.request({ path: '/', method: 'GET' }), { code: 'LIB_ERR_HTTP_PARSER', message: /conflicting content-length values/ })
+  })
+
+  it('fails with HeadersOverflowError when the head exceeds maxHeaderSize', async (t) => {
+    const server = await startHttpServer((req, res) => { res.setHeader('x-big', 'a'.repeat(2000)); res.end() })
+    const client = new Client(server.origin, { maxHeaderSize: 1024 })
+    t.after(async () => { await client.close(); await server.close() })
+    await assert.rejects(client.request({ path: '/', method: 'GET' }), { code: 'LIB_ERR_HEADERS_OVERFLOW', message: /1024 bytes/ })
+  })
+
+  it('retries an idempotent request once when a kept-alive connection is reset before any response byte', async (t) => {
+    let connection = 0
+    const server = await startTcpServer((socket) => {
+      const n = ++connection
+      let requests = 0
+      socket.on('data', () => {
+        requests++
+        if (n === 1 && requests === 2) { socket.destroy(); return }
+        socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok')
+      })
+    })
+    const client = new Client(server.origin)
+    t.after(async () => { await client.close(); await server.close() })
+    assert.equal(await (await client.request({ path: '/', method: 'GET' })).body.text(), 'ok')
+    assert.equal(await (await client.request({ path: '/', method: 'GET' })).body.text(), 'ok')
+    assert.equal(server.connections, 2)
+  })
+
+  it('does not retry a non-idempotent request on a reset connection', async (t) => {
+    let requests = 0
+    const server = await startTcpServer((socket) => {
+      socket.on('data', () => {
+        if (++requests === 2) { socket.destroy(); return }
+        socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok')
+      })
+    })
+    const client = new Client(server.origin)
+    t.after(async () => { await client.close(); await server.close() })
+    await (await client.request({ path: '/', method: 'GET' })).body.text()
+    await assert.rejects(client.request({ path: '/', method: 'POST', body: 'x' }), { code: 'LIB_ERR_SOCKET' })
+    assert.equal(server.connections, 1)
+  })
+
+  it('drops a kept-alive connection the server closes while idle without failing anything', async (t) => {
+    const server = await startTcpServer((socket) => {
+      socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok'))
+    })
+    const client = new Client(server.origin)
+    t.after(async () => { await client.close(); await server.close() })
+    const disconnected = new Promise((resolve) => client.once('disconnect', resolve))
+    assert.equal(await (await client.request({ path: '/', method: 'GET' })).body.text(), 'ok')
+    await disconnected
+    assert.equal(client.connected, false)
+    assert.equal(await (await client.request({ path: '/', method: 'GET' })).body.text(), 'ok')
+  })
+})
+
+describe('Client abort', () => {
+  it('fails a request aborted before its headers with the abort reason', async (t) => {
+    const server = await startTcpServer(() => {})
+    const client = new Client(server.origin)
+    t.after(async () => { await client.close(); await server.close() })
+    const handler = new RecordingHandler()
+    client.dispatch({ path: '/', method: 'GET' }, handler)
+    client.once('connect', () => setImmediate(() => handler.controller!.abort(new errors.RequestAbortedError('stop'))))
+    await handler.done
+    assert.deepEqual(handler.events, ['start', 'error'])
+    assert.equal(handler.error!.message, 'stop')
+  })
+
+  it('fails a request aborted in the middle of its body and frees the client', async (t) => {
+    const server = await startHttpServer((req, res) => { res.write('first'); req.on('close', () => res.destroy()) })
+    const client = new Client(server.origin)
+    t.after(async () => { await client.close(); await server.close() })
+    const handler = new RecordingHandler()
+    handler.onChunk = (controller) => controller.abort(new errors.RequestAbortedError('enough'))
+    client.dispatch({ path: '/', method: 'GET' }, handler)
+    await handler.done
+    assert.deepEqual(handler.events, ['start', 'response', 'data', 'error'])
+    assert.equal(handler.error!.message, 'enough')
+    assert.equal(client.running, 0)
+  })
+
+  it('rejects with the signal reason when the signal aborts at any stage', async (t) => {
+    const server = await startHttpServer((req, res) => { res.write('part') })
+    const client = new Client(server.origin)
+    t.after(async () => { await client.destroy(); await server.close() })
+    const before = new AbortController()
+    before.abort(new Error('before'))
+    await assert.rejects(client.request({ path: '/', method: 'GET', signal: before.signal }), { message: 'before' })
+
+    const queued = new AbortController()
+    const pending = client.request({ path: '/', method: 'GET', signal: queued.signal })
+    queued.abort(new Error('queued'))
+    await assert.rejects(pending, { message: 'queued' })
+
+    const during = new AbortController()
+    const { body } = await client.request({ path: '/', method: 'GET', signal: during.signal })
+    const reading = body.text()
+    during.abort(new Error('during body'))
+    await assert.rejects(reading, { message: 'during body' })
+  })
+
+  it('fails a raw dispatch with the signal reason and calls onResponseError exactly once', async (t) => {
+    const server = await startTcpServer(() => {})
+    const client = new Client(server.origin)
+    t.after(async () => { await client.destroy(); await server.close() })
+    const ac = new AbortController()
+    const handler = new RecordingHandler()
+    client.dispatch({ path: '/', method: 'GET', signal: ac.signal }, handler)
+    ac.abort(new Error('signalled'))
+    await handler.done
+    handler.controller!.abort(new Error('again'))
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.deepEqual(handler.events, ['start', 'error'])
+    assert.equal(handler.error!.message, 'signalled')
+  })
+})
+
+describe('Client close and destroy', () => {
+  it('close() waits for requests in flight, then refuses new ones with ClientClosedError', async (t) => {
+    const pending: { respond: (() => void) | null } = { respond: null }
+    const server = await startHttpServer((req, res) => { pending.respond = () => res.end('late') })
+    const client = new Client(server.origin)
+    t.after(() => server.close())
+    const response = client.request({ path: '/', method: 'GET' })
+    while (pending.respond === null) await new Promise((resolve) => setImmediate(resolve))
+    let closed = false
+    const closing = client.close().then(() => { closed = true })
+    const handler = new RecordingHandler()
+    assert.equal(client.dispatch({ path: '/', method: 'GET' }, handler), false)
+    assert.equal(handler.error?.name, 'ClientClosedError')
+    assert.equal((handler.error as errors.LibraryError).code, 'LIB_ERR_CLOSED')
+    assert.equal(closed, false)
+    pending.respond()
+    const { body } = await response
+    assert.equal(await body.text(), 'late')
+    await closing
+    assert.equal(client.connected, false)
+  })
+
+  it('destroy(err) fails requests in flight and queued with that error', async (t) => {
+    const server = await startTcpServer(() => {})
+    const client = new Client(server.origin)
+    t.after(() => server.close())
+    const first = client.request({ path: '/1', method: 'GET' })
+    const second = client.request({ path: '/2', method: 'GET' })
+    await new Promise((resolve) => client.once('connect', resolve))
+    const err = new Error('shutting down')
+    await client.destroy(err)
+    await assert.rejects(first, { message: 'shutting down' })
+    await assert.rejects(second, { message: 'shutting down' })
+    await assert.rejects(client.request({ path: '/', method: 'GET' }), { code: 'LIB_ERR_DESTROYED' })
+  })
+
+  it('destroy() without an error fails requests with ClientDestroyedError', async (t) => {
+    const server = await startTcpServer(() => {})
+    const client = new Client(server.origin)
+    t.after(() => server.close())
+    const pending = client.request({ path: '/', method: 'GET' })
+    await client.destroy()
+    await assert.rejects(pending, { code: 'LIB_ERR_DESTROYED' })
+  })
+})
