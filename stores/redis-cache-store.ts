@@ -115,8 +115,12 @@ export class RedisCacheStore implements CacheStore {
     this.#report(err)
   }
 
+  #onFirstReady: (() => void) | undefined
   #onReady = (): void => {
     this.#outageReported = false
+    this.#firstConnection = undefined
+    this.#onFirstReady?.()
+    this.#onFirstReady = undefined
   }
 
   /** Throws a `TypeError` naming a bad option, or a `NotSupportedError` when ioredis is missing. */
@@ -137,12 +141,8 @@ export class RedisCacheStore implements CacheStore {
     this.#client.on('error', this.#onConnectionError)
     this.#client.on('ready', this.#onReady)
     if (this.#client.status !== 'ready') {
-      const first = new Promise<void>((resolve) => this.#client.once('ready', () => {
-        this.#firstConnection = undefined
-        resolve()
-      }))
       // Waiters are all bounded by their own deadline; an abandoned promise holds nothing open.
-      this.#firstConnection = first
+      this.#firstConnection = new Promise<void>((resolve) => { this.#onFirstReady = resolve })
     }
     this.#failOpen = new FailOpen({
       timeoutMs: o.timeoutMs,
@@ -326,6 +326,7 @@ export class RedisCacheStore implements CacheStore {
     if (this.#closed) return
     this.#closed = true
     this.#firstConnection = undefined
+    this.#onFirstReady?.()
     this.#tracking?.stop()
     this.#client.off('ready', this.#onReady)
     this.#subscriber?.disconnect()

@@ -15,7 +15,10 @@ export interface RedisCacheStoreOptions {
   /**
    * An ioredis client to use instead of creating one. The store does not close it, and it must
    * not have ioredis' own `keyPrefix` set (use {@link RedisCacheStoreOptions.keyPrefix}). Its
-   * retry and offline-queue settings are kept; the store's own time bound still applies.
+   * retry and offline-queue settings are kept; the store's own time bound still applies. Its
+   * `'error'` events also go to `errorCallback` while the store is open. The memory tier uses a
+   * second connection made with `client.duplicate()`; the client itself is never put in tracking
+   * or subscriber mode.
    * @defaultValue none: the store creates its client from `clientOptions`
    */
   client?: Redis
