@@ -1,0 +1,106 @@
+/**
+ * The part every benchmark client process shares: it waits for the runner's orders over IPC,
+ * runs one round of a scenario with a fixed number of requests and a fixed number in flight,
+ * and reports wall time and its own CPU time. Implementations only say how to send one request.
+ * @module
+ */
+
+import type { Readable } from 'node:stream'
+import { scenarioByName } from '../transport-scenarios.js'
+import type { Scenario } from '../transport-scenarios.js'
+
+/** Called once per finished request with the response body bytes received. */
+export type RequestDone = (err: Error | null, bytes: number) => void
+
+/** One client implementation, as seen by the round loop. */
+export interface BenchClient {
+  /** Sends one request of `scenario` and calls `done` once its response body was fully read. */
+  send (scenario: Scenario, done: RequestDone): void
+  /** Closes connections so the process can exit. */
+  close (): Promise<void>
+}
+
+/** The runner's order: run one round. */
+export interface RoundOrder {
+  type: 'round'
+  scenario: string
+  requests: number
+  concurrency: number
+}
+
+/** What a client reports after a round. */
+export interface RoundReport {
+  type: 'result'
+  elapsedNs: number
+  /** User plus system CPU time of the client process during the round. */
+  cpuUs: number
+}
+
+/** Reads a response body to its end, counting bytes; the same consumer for every implementation. */
+export function drainBody (body: Readable, done: RequestDone): void {
+  let bytes = 0
+  body.on('data', (chunk: Buffer) => { bytes += chunk.length })
+  body.on('end', () => done(null, bytes))
+  body.on('error', (err: Error) => done(err, bytes))
+}
+
+/** Runs `total` requests keeping `concurrency` in flight; rejects on the first failure or a short body. */
+export function runRound (client: BenchClient, scenario: Scenario, total: number, concurrency: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let started = 0
+    let finished = 0
+    let failed = false
+    const onDone: RequestDone = (err, bytes) => {
+      if (failed) return
+      if (err === null && bytes !== scenario.responseBytes) {
+        err = new Error(`${scenario.name}: response body had ${bytes} bytes, expected ${scenario.responseBytes}`)
+      }
+      if (err !== null) {
+        failed = true
+        reject(err)
+        return
+      }
+      finished++
+      if (finished === total) resolve()
+      else if (started < total) next()
+    }
+    const next = (): void => {
+      started++
+      client.send(scenario, onDone)
+    }
+    const lanes = Math.min(concurrency, total)
+    for (let i = 0; i < lanes; i++) next()
+  })
+}
+
+async function measure (client: BenchClient, order: RoundOrder): Promise<RoundReport> {
+  const scenario = scenarioByName(order.scenario)
+  const cpuStart = process.cpuUsage()
+  const start = process.hrtime.bigint()
+  await runRound(client, scenario, order.requests, order.concurrency)
+  const elapsedNs = Number(process.hrtime.bigint() - start)
+  const cpu = process.cpuUsage(cpuStart)
+  return { type: 'result', elapsedNs, cpuUs: cpu.user + cpu.system }
+}
+
+/**
+ * Serves the runner: one round per order, reported back in order; `close` ends the process.
+ * Any failure is reported and ends the process with code 1, so the runner never waits forever.
+ */
+export function serveRounds (client: BenchClient): void {
+  const send = process.send?.bind(process)
+  if (send === undefined) throw new TypeError('benchmark clients run under the transport runner (they need an IPC channel)')
+  const fail = (err: unknown): void => {
+    send({ type: 'error', message: String((err as Error)?.stack ?? err) }, () => process.exit(1))
+  }
+  process.on('message', (order: RoundOrder | { type: 'close' }) => {
+    if (order.type === 'close') {
+      client.close().then(() => process.disconnect(), fail)
+      return
+    }
+    measure(client, order).then((report) => send(report), fail)
+  })
+  // The runner's disappearance ends the client too: no orphan process keeps connections open.
+  process.on('disconnect', () => process.exit(0))
+  send({ type: 'ready' })
+}

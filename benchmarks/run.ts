@@ -1,0 +1,88 @@
+/**
+ * Entry of `npm run bench`. Without a name it runs the transport comparison; with names it runs
+ * those suites instead: `transport`, or any other benchmark file in this directory by the start
+ * of its name (`npm run bench -- cache fetch`). A file counts as a suite when it runs itself as a
+ * program (it compares `process.argv[1]` with its own URL); helpers such as servers and client
+ * processes do not, and are left to the suite that starts them. Each suite runs in its own process.
+ *
+ * Transport options: `--rounds=N`, `--scale=F`, `--only=small,large,post`,
+ * `--clients=conduit-request,...`, `--cpu-prof=conduit-request,...`, `--cpu-prof-dir=DIR`, `--json`.
+ * @module
+ */
+
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { readdirSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { runTransportBenchmark } from './transport.js'
+import { formatSummary, summarize } from './transport-report.js'
+
+const dir = fileURLToPath(new URL('.', import.meta.url))
+const SELF_RUNNING = /process\.argv\[1\] === fileURLToPath\(import\.meta\.url\)/
+
+function list (value: string | undefined): string[] | undefined {
+  return value === undefined ? undefined : value.split(',').map((s) => s.trim()).filter((s) => s.length > 0)
+}
+
+/** Benchmark files (compiled) whose name starts with `name` and that run themselves. */
+function suiteFiles (name: string): string[] {
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.js') && file.startsWith(name) && file !== 'run.js' && !file.startsWith('transport'))
+    .filter((file) => SELF_RUNNING.test(readFileSync(dir + file, 'utf8')))
+    .sort()
+}
+
+async function runTransport (values: Record<string, string | boolean | undefined>): Promise<void> {
+  const str = (key: string): string | undefined => typeof values[key] === 'string' ? values[key] : undefined
+  const json = values.json === true
+  const results = await runTransportBenchmark({
+    rounds: str('rounds') === undefined ? undefined : Number(str('rounds')),
+    scale: str('scale') === undefined ? undefined : Number(str('scale')),
+    scenarios: list(str('only')),
+    clients: list(str('clients')),
+    cpuProf: list(str('cpu-prof')),
+    cpuProfDir: str('cpu-prof-dir'),
+    onRound: (scenario, r) => process.stderr.write(`  ${scenario.name}: round ${r} done\n`)
+  })
+  const summaries = results.map(summarize)
+  if (json) process.stdout.write(JSON.stringify({ summaries, results }, null, 2) + '\n')
+  else process.stdout.write(summaries.map(formatSummary).join('\n\n') + '\n')
+}
+
+async function runFile (file: string): Promise<void> {
+  process.stdout.write(`\n== ${file}\n`)
+  const child = spawn(process.execPath, [dir + file], { stdio: ['ignore', 'inherit', 'inherit'] })
+  const [code] = await once(child, 'exit') as [number | null]
+  if (code !== 0) throw new Error(`${file} exited with code ${String(code)}`)
+}
+
+async function main (): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      rounds: { type: 'string' },
+      scale: { type: 'string' },
+      only: { type: 'string' },
+      clients: { type: 'string' },
+      'cpu-prof': { type: 'string' },
+      'cpu-prof-dir': { type: 'string' },
+      json: { type: 'boolean' }
+    }
+  })
+  const names = positionals.length === 0 ? ['transport'] : positionals
+  for (const name of names) {
+    if (name === 'transport') {
+      await runTransport(values)
+      continue
+    }
+    const files = suiteFiles(name)
+    if (files.length === 0) throw new TypeError(`no benchmark suite named ${JSON.stringify(name)} (no self-running file benchmarks/${name}*.ts)`)
+    for (const file of files) await runFile(file)
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${String((err as Error)?.stack ?? err)}\n`)
+  process.exitCode = 1
+})

@@ -1,0 +1,205 @@
+/**
+ * Transport benchmark: conduit's `Agent#request` and `Agent#dispatch` against undici's and
+ * node:http with a keep-alive agent. One server process, one process per client, the same
+ * concurrency for all; rounds interleaved (A B C A B C ...) so a noisy neighbour hurts every
+ * client alike; the first round of each scenario is a discarded warm-up. Each round is a fixed
+ * number of requests and has a deadline, so a run always ends by itself.
+ * Run on its own (`node dist/benchmarks/transport.js`) or through `benchmarks/run.ts`.
+ * @module
+ */
+
+import { fork, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { fileURLToPath } from 'node:url'
+import { SCENARIOS, scenarioByName } from './transport-scenarios.js'
+import type { Scenario } from './transport-scenarios.js'
+import type { RoundOrder, RoundReport } from './clients/measure.js'
+
+/** A client implementation the runner can start. */
+export interface ClientDefinition {
+  /** Identifier used by `--clients` and `--cpu-prof`. */
+  id: string
+  /** Row label. */
+  label: string
+  /** Compiled client file, relative to this module. */
+  file: string
+  /** Mode argument of the client file. */
+  mode: string
+}
+
+/** Every client, in row order. */
+export const CLIENTS: readonly ClientDefinition[] = [
+  { id: 'conduit-request', label: 'conduit request', file: './clients/conduit.js', mode: 'request' },
+  { id: 'undici-request', label: 'undici request', file: './clients/undici.js', mode: 'request' },
+  { id: 'node-http', label: 'node:http', file: './clients/node-http.js', mode: 'request' },
+  { id: 'conduit-dispatch', label: 'conduit dispatch', file: './clients/conduit.js', mode: 'dispatch' },
+  { id: 'undici-dispatch', label: 'undici dispatch', file: './clients/undici.js', mode: 'dispatch' }
+]
+
+/** Options of {@link runTransportBenchmark}. */
+export interface TransportBenchmarkOptions {
+  /**
+   * Measured rounds per scenario and client (a warm-up round runs first and is discarded).
+   * @defaultValue `5`
+   */
+  rounds?: number
+  /**
+   * Factor applied to every scenario's request count (0.1 for a quick look).
+   * @defaultValue `1`
+   */
+  scale?: number
+  /**
+   * Scenario names to run.
+   * @defaultValue every scenario
+   */
+  scenarios?: string[]
+  /**
+   * Client ids to run.
+   * @defaultValue every client
+   */
+  clients?: string[]
+  /**
+   * Client ids to run under `--cpu-prof`, with profiles written to `cpuProfDir`.
+   * @defaultValue `[]`
+   */
+  cpuProf?: string[]
+  /**
+   * Directory for CPU profiles.
+   * @defaultValue the current directory
+   */
+  cpuProfDir?: string
+  /** Called after each measured round, for progress output. */
+  onRound?: (scenario: Scenario, round: number) => void
+}
+
+/** Measurements of one client in one scenario, one entry per measured round. */
+export interface ClientSamples {
+  client: ClientDefinition
+  reqPerSec: number[]
+  cpuUsPerReq: number[]
+}
+
+/** Measurements of one scenario. */
+export interface ScenarioResult {
+  scenario: Scenario
+  requests: number
+  rounds: number
+  samples: ClientSamples[]
+}
+
+/** Longest a single round may take before the run is abandoned as hung. */
+const ROUND_DEADLINE_MS = 180_000
+
+const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url))
+
+interface Running {
+  def: ClientDefinition
+  child: ChildProcess
+}
+
+async function startServer (): Promise<{ origin: string, child: ChildProcess }> {
+  const child = spawn(process.execPath, [here('./server.js')], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const [data] = await once(child.stdout!, 'data') as [Buffer]
+  return { origin: `http://127.0.0.1:${data.toString().trim()}`, child }
+}
+
+function nextMessage<T> (child: ChildProcess, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => finish(new Error(`${what}: no answer within ${ROUND_DEADLINE_MS} ms`)), ROUND_DEADLINE_MS)
+    const onMessage = (msg: { type: string, message?: string }): void => {
+      if (msg.type === 'error') finish(new Error(`${what} failed: ${msg.message ?? ''}`))
+      else finish(null, msg as T)
+    }
+    const onExit = (code: number | null): void => finish(new Error(`${what}: client exited with code ${String(code)}`))
+    const finish = (err: Error | null, value?: T): void => {
+      clearTimeout(timer)
+      child.off('message', onMessage)
+      child.off('exit', onExit)
+      if (err !== null) reject(err)
+      else resolve(value!)
+    }
+    child.on('message', onMessage)
+    child.on('exit', onExit)
+  })
+}
+
+async function startClient (def: ClientDefinition, origin: string, connections: number, options: TransportBenchmarkOptions): Promise<Running> {
+  const execArgv = options.cpuProf?.includes(def.id) === true
+    ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir ?? process.cwd()}`, `--cpu-prof-name=${def.id}.cpuprofile`]
+    : []
+  const child = fork(here(def.file), [def.mode, origin, String(connections)], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  await nextMessage(child, `starting ${def.label}`)
+  return { def, child }
+}
+
+async function stopClient ({ child }: Running): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = once(child, 'exit')
+  const timer = setTimeout(() => child.kill(), 10_000)
+  if (child.connected) child.send({ type: 'close' })
+  else child.kill()
+  await exited
+  clearTimeout(timer)
+}
+
+async function round (client: Running, order: RoundOrder): Promise<RoundReport> {
+  const answer = nextMessage<RoundReport>(client.child, `${client.def.label}, ${order.scenario}`)
+  client.child.send(order)
+  return answer
+}
+
+/**
+ * Runs the selected scenarios with the selected clients and returns every measured round.
+ * @example
+ * const results = await runTransportBenchmark({ rounds: 5, scenarios: ['small'] })
+ * console.log(formatTransportResults(results))
+ */
+export async function runTransportBenchmark (options: TransportBenchmarkOptions = {}): Promise<ScenarioResult[]> {
+  const rounds = options.rounds ?? 5
+  const scale = options.scale ?? 1
+  if (!Number.isInteger(rounds) || rounds < 1) throw new TypeError(`rounds must be a positive integer, got ${String(rounds)}`)
+  if (!(scale > 0)) throw new TypeError(`scale must be a positive number, got ${String(scale)}`)
+  const scenarios = options.scenarios === undefined ? [...SCENARIOS] : options.scenarios.map(scenarioByName)
+  const defs = options.clients === undefined ? [...CLIENTS] : options.clients.map(clientById)
+  const connections = Math.max(...scenarios.map((s) => s.concurrency))
+
+  const server = await startServer()
+  const running: Running[] = []
+  try {
+    for (const def of defs) running.push(await startClient(def, server.origin, connections, options))
+    const results: ScenarioResult[] = []
+    for (const scenario of scenarios) {
+      const requests = Math.max(1, Math.round(scenario.requests * scale))
+      const order: RoundOrder = { type: 'round', scenario: scenario.name, requests, concurrency: scenario.concurrency }
+      const samples = running.map(({ def }) => ({ client: def, reqPerSec: [] as number[], cpuUsPerReq: [] as number[] }))
+      for (let r = 0; r <= rounds; r++) {
+        // The order rotates each round, so no client always runs right after the same neighbour.
+        for (let k = 0; k < running.length; k++) {
+          const i = (k + r) % running.length
+          const report = await round(running[i]!, order)
+          if (r === 0) continue
+          samples[i]!.reqPerSec.push(requests / (report.elapsedNs / 1e9))
+          samples[i]!.cpuUsPerReq.push(report.cpuUs / requests)
+        }
+        if (r > 0) options.onRound?.(scenario, r)
+      }
+      results.push({ scenario, requests, rounds, samples })
+    }
+    return results
+  } finally {
+    await Promise.all(running.map(stopClient))
+    if (server.child.exitCode === null && server.child.signalCode === null) {
+      const exited = once(server.child, 'exit')
+      server.child.stdin!.end()
+      await exited
+    }
+  }
+}
+
+/** Finds a client by id; throws a TypeError naming the unknown one. */
+export function clientById (id: string): ClientDefinition {
+  const def = CLIENTS.find((c) => c.id === id)
+  if (def === undefined) throw new TypeError(`unknown client ${JSON.stringify(id)}; known: ${CLIENTS.map((c) => c.id).join(', ')}`)
+  return def
+}
