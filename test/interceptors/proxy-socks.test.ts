@@ -3,7 +3,10 @@ import assert from 'node:assert/strict'
 import type { Socket } from 'node:net'
 import { openSocksTunnel } from '../../interceptors/proxy/socks.js'
 import { resolveProxy } from '../../interceptors/proxy/proxy-options.js'
-import { startHttpServer } from '../helpers/servers.js'
+import { ProxyAgent } from '../../src/presets/proxy-agent.js'
+import { Socks5ProxyAgent } from '../../src/presets/socks5-proxy-agent.js'
+import { caCrt } from '../helpers/certs.js'
+import { startHttpServer, startHttpsServer } from '../helpers/servers.js'
 import { SocksReply, startSocks5Server } from '../helpers/socks5-server.js'
 
 function tunnel (uri: string, hostname: string, port: number): Promise<Socket> {
@@ -76,5 +79,43 @@ describe('SOCKS tunnels', () => {
     const socks = await startSocks5Server()
     await socks.close()
     await assert.rejects(tunnel(`socks5://127.0.0.1:${socks.port}`, '127.0.0.1', 9), { code: 'LIB_ERR_PROXY_CONNECT', message: /ECONNREFUSED/ })
+  })
+})
+
+describe('SOCKS proxies through the proxy interceptor', () => {
+  it('sends HTTP and HTTPS requests through a SOCKS5 proxy with credentials from the URI', async (t) => {
+    const http = await startHttpServer((req, res) => res.end(`plain ${req.url}`))
+    const https = await startHttpsServer((req, res) => res.end(`secure ${req.url}`))
+    const socks = await startSocks5Server({ auth: { username: 'u', password: 'p' } })
+    const agent = new ProxyAgent({ uri: `socks5://u:p@127.0.0.1:${socks.port}`, requestTls: { ca: caCrt } })
+    t.after(() => Promise.all([agent.close(), http.close(), https.close(), socks.close()]))
+    assert.equal(await (await agent.request({ origin: http.origin, path: '/a', method: 'GET' })).body.text(), 'plain /a')
+    assert.equal(await (await agent.request({ origin: https.origin.replace('localhost', '127.0.0.1'), path: '/b', method: 'GET' })).body.text(), 'secure /b')
+    assert.equal(await (await agent.request({ origin: http.origin, path: '/c', method: 'GET' })).body.text(), 'plain /c')
+    assert.deepEqual(socks.connects.map((c) => c.port), [http.port, https.port])
+    assert.equal(http.requests[0]?.headers['proxy-authorization'], undefined)
+  })
+
+  it('lets a socks5h: proxy resolve the target name', async (t) => {
+    const https = await startHttpsServer((_req, res) => res.end('named'))
+    const socks = await startSocks5Server()
+    const agent = new Socks5ProxyAgent(`socks5h://127.0.0.1:${socks.port}`, { requestTls: { ca: caCrt } })
+    t.after(() => Promise.all([agent.close(), https.close(), socks.close()]))
+    assert.equal(await (await agent.request({ origin: https.origin, path: '/', method: 'GET' })).body.text(), 'named')
+    assert.deepEqual(socks.connects.map((c) => `${c.addressType} ${c.host}`), ['3 localhost'])
+  })
+
+  it('fails the request once with the SOCKS reply when the proxy refuses', async (t) => {
+    const socks = await startSocks5Server({ reply: SocksReply.notAllowed })
+    const agent = new Socks5ProxyAgent(socks.url)
+    t.after(() => Promise.all([agent.close(), socks.close()]))
+    await assert.rejects(agent.request({ origin: 'http://127.0.0.1:9', path: '/', method: 'GET' }), { code: 'LIB_ERR_PROXY_CONNECT', message: /NotAllowed/ })
+    assert.equal(socks.connections, 1)
+  })
+
+  it('rejects a Socks5ProxyAgent URI that is not SOCKS5', () => {
+    assert.throws(() => new Socks5ProxyAgent('http://127.0.0.1:3128'), { code: 'LIB_ERR_INVALID_ARG', message: /got "http:"/ })
+    assert.throws(() => new Socks5ProxyAgent('socks4://127.0.0.1:1080'), { code: 'LIB_ERR_INVALID_ARG' })
+    assert.throws(() => new Socks5ProxyAgent(undefined as never), { code: 'LIB_ERR_INVALID_ARG' })
   })
 })
