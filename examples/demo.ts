@@ -12,8 +12,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { AddressInfo } from 'node:net'
 import { createProxy } from 'proxy'
-import { Agent, ProxyAgent, interceptors, cacheStores } from '../src/index.js'
-import { SnapshotAgent } from '../src/presets/snapshot-agent.js'
+import { Agent, ProxyAgent, SnapshotAgent, interceptors, cacheStores } from '../src/index.js'
 
 const bold = (text: string): string => process.stdout.isTTY ? `\x1b[1m${text}\x1b[0m` : text
 const section = (title: string): void => { console.log(`\n${bold(`== ${title}`)}`) }
