@@ -43,7 +43,19 @@ function fail (handler: DispatchHandler, err: Error): boolean {
   return true
 }
 
+/**
+ * User callbacks (shouldPlayback, normalizeBody, ...) and the dispatch below may throw; the
+ * handler must still get its one `onResponseError`, also when this runs in a promise callback.
+ */
 function decide (recorder: SnapshotRecorder, dispatch: Dispatch, opts: DispatchOptions, handler: DispatchHandler): boolean {
+  try {
+    return decideOrThrow(recorder, dispatch, opts, handler)
+  } catch (err) {
+    return fail(handler, err instanceof Error ? err : new Error(String(err)))
+  }
+}
+
+function decideOrThrow (recorder: SnapshotRecorder, dispatch: Dispatch, opts: DispatchOptions, handler: DispatchHandler): boolean {
   const mode = recorder.options.mode
   if (mode === 'record') return dispatch(opts, new RecordingHandler(opts, handler, recorder))
   if (!recorder.loaded) {
@@ -70,7 +82,13 @@ function decide (recorder: SnapshotRecorder, dispatch: Dispatch, opts: DispatchO
  * first (they must be hashed and may have to be sent too); then record, replay or fail by mode.
  */
 export function dispatchWithSnapshots (recorder: SnapshotRecorder, dispatch: Dispatch, opts: DispatchOptions, handler: DispatchHandler): boolean {
-  if (recorder.isUrlExcluded(opts)) {
+  let excluded: boolean
+  try {
+    excluded = recorder.isUrlExcluded(opts)
+  } catch (err) {
+    return fail(handler, err as Error)
+  }
+  if (excluded) {
     log('excluded, passing through: %s', requestUrl(opts).toString())
     return dispatch(opts, handler)
   }

@@ -172,7 +172,20 @@ export class MockDispatcher extends Dispatcher {
     }
   }
 
+  /**
+   * Matchers and reply callbacks are user code and may throw; the handler must still get its
+   * one `onResponseError`, also when routing runs in a promise callback after a streamed body.
+   */
   #route (opts: DispatchOptions, handler: DispatchHandler, hooks: MockAgentHooks): boolean {
+    try {
+      return this.#routeOrThrow(opts, handler, hooks)
+    } catch (err) {
+      this.#newReply(handler).runError(err instanceof Error ? err : new Error(String(err)))
+      return true
+    }
+  }
+
+  #routeOrThrow (opts: DispatchOptions, handler: DispatchHandler, hooks: MockAgentHooks): boolean {
     if (this.#destroyed) {
       this.#newReply(handler).runError(new ClientDestroyedError())
       return true

@@ -220,6 +220,15 @@ describe('snapshot interceptor: record and playback', () => {
     assert.equal(rec.snap.recorder.size(), 0)
   })
 
+  it('fails the request, not the process, when a user callback throws', async (t) => {
+    const file = await tempFile(t)
+    const boom = new Error('callback broke')
+    const { agent } = stack(t, { mode: 'playback', snapshotPath: file, shouldPlayback: () => { throw boom } })
+    await assert.rejects(text(agent, 'http://127.0.0.1:9', '/x'), (err) => err === boom)
+    const { Readable } = await import('node:stream')
+    await assert.rejects(agent.request({ origin: 'http://127.0.0.1:9', path: '/x', method: 'POST', body: Readable.from(['a']) }), (err) => err === boom)
+  })
+
   it('validates its options synchronously, naming the bad value', () => {
     assert.throws(() => snapshot({ mode: 'replay' as never }), { code: 'LIB_ERR_INVALID_ARG', message: `snapshot(): mode must be one of 'record', 'playback', 'update', got "replay"` })
     assert.throws(() => snapshot({ mode: 'playback' }), { code: 'LIB_ERR_INVALID_ARG', message: `snapshot(): snapshotPath is required when mode is 'playback'` })

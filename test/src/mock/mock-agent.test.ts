@@ -425,6 +425,23 @@ describe('MockAgent: dispatch contract', () => {
     assert.equal(await res.body.text(), 'composed')
   })
 
+  it('fails the request, not the process, when a matcher or a hook throws', async (t) => {
+    const agent = offline()
+    t.after(() => agent.close())
+    const bad = new Error('matcher broke')
+    agent.get(ORIGIN).intercept({ path: () => { throw bad } }).reply(200)
+    await assert.rejects(req(agent, { origin: ORIGIN, path: '/' }), (err) => err === bad)
+    await assert.rejects(req(agent, { origin: ORIGIN, path: '/', method: 'POST', body: Readable.from(['streamed']) }), (err) => err === bad)
+
+    agent.get('http://127.0.0.1:8').intercept({ path: '/' }).reply(200, 'x')
+    const { handler, events, done } = collect()
+    handler.onResponseStart = () => { events.push('head'); throw new Error('hook broke') }
+    agent.dispatch({ origin: 'http://127.0.0.1:8', path: '/', method: 'GET' }, handler)
+    await done
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve))
+    assert.deepEqual(events, ['start', 'head', 'error hook broke'])
+  })
+
   it('throws on invalid dispatch options and fails requests after close', async () => {
     const agent = offline()
     assert.throws(() => agent.dispatch({ path: '/', method: 'GET' }, {}), { code: 'LIB_ERR_INVALID_ARG', message: /origin must be a string or URL, got undefined/ })

@@ -156,13 +156,13 @@ describe('SnapshotAgent', () => {
     let n = 0
     const server = await startHttpServer((_req, res) => res.end(`n=${++n}`))
     t.after(() => server.close())
-    const preset = new SnapshotAgent({ mode: 'record', snapshotPath: file })
+    const preset = new SnapshotAgent({ mode: 'record', snapshotPath: file, excludeHeaders: ['date'] })
     for (let i = 0; i < 2; i++) await text(preset, server.origin, '/c')
     await preset.close()
     const presetFile = await readFile(file, 'utf8')
 
     n = 0
-    const snap = snapshot({ mode: 'record', snapshotPath: file })
+    const snap = snapshot({ mode: 'record', snapshotPath: file, excludeHeaders: ['date'] })
     const mock = new MockAgent()
     const composed = mock.compose(snap)
     for (let i = 0; i < 2; i++) await text(composed, server.origin, '/c')
