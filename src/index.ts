@@ -49,6 +49,8 @@ export { buildConnector } from './connect.js'
 export type { BuildOptions, Connector, ConnectOptions, ConnectCallback } from './connect.js'
 export { setGlobalDispatcher, getGlobalDispatcher, request } from './global.js'
 export type { TopLevelRequestOptions } from './global.js'
+export { upgrade, connect } from './api/upgrade.js'
+export type { UpgradeOptions, UpgradeData } from './api/upgrade.js'
 export { channels as diagnosticsChannels } from './diagnostics.js'
 export type { ConnectParams, DiagnosticsRequest } from './diagnostics.js'
 
