@@ -70,6 +70,9 @@ export type {
 } from '../interceptors/retry/index.js'
 export * as cacheStores from '../stores/index.js'
 export type { CacheKey, CacheValue, GetResult, CacheStore, CacheControlDirectives } from './cache-store.js'
+export type { CacheInterceptorOptions, CacheMode } from '../interceptors/cache/index.js'
+export type { MemoryCacheStoreOptions, MaxSizeExceededInfo } from '../stores/memory-cache-store.js'
+export type { SqliteCacheStoreOptions, SqliteStoreValue } from '../stores/sqlite-cache-store.js'
 
 // --- fetch ---------------------------------------------------------------------------------
 export { fetch } from './fetch/fetch.js'
