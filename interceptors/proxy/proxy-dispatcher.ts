@@ -5,6 +5,7 @@
  */
 
 import { Agent } from '../../src/dispatcher/agent.js'
+import type { AgentOptions } from '../../src/dispatcher/agent.js'
 import { Dispatcher } from '../../src/dispatcher/dispatcher.js'
 import type { CloseCallback } from '../../src/dispatcher/dispatcher.js'
 import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../../src/handler.js'
@@ -19,16 +20,21 @@ function settle (promise: Promise<unknown>, callback: CloseCallback | undefined)
   done.then(() => callback(null), (err: Error) => callback(err))
 }
 
+/** Options of {@link ProxiedDispatcher}: `connect` applies to direct routes only (tunnels bring their own). */
+export interface ProxiedDispatcherOptions extends ProxyInterceptorOptions {
+  connect?: AgentOptions['connect']
+}
+
 /** `new Agent(agentOptions).compose(proxy(options))`, closed and destroyed as one dispatcher. */
 export class ProxiedDispatcher extends Dispatcher {
   readonly #agent: Agent
   readonly #proxy: ProxyInterceptor
   readonly #composed: Dispatcher
 
-  constructor (options: ProxyInterceptorOptions) {
+  constructor (options: ProxiedDispatcherOptions) {
     super()
     this.#proxy = proxy(options)
-    this.#agent = new Agent(agentOptionsOf(options))
+    this.#agent = new Agent({ ...agentOptionsOf(options), connect: options.connect })
     this.#composed = this.#agent.compose(this.#proxy)
     for (const event of FORWARDED_EVENTS) {
       const forward = (...args: unknown[]): boolean => this.emit(event, ...args)

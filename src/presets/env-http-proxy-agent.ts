@@ -10,8 +10,11 @@ import type { ProxyEnvOptions } from '../../interceptors/proxy/proxy-env.js'
 import type { ProxyOptions } from '../../interceptors/proxy/index.js'
 import type { AgentOptions } from '../dispatcher/agent.js'
 
-/** Options of {@link EnvHttpProxyAgent}: explicit proxies override the environment. */
-export interface EnvHttpProxyAgentOptions extends ProxyEnvOptions, Omit<ProxyOptions, 'uri'>, Omit<AgentOptions, 'connect'> {}
+/**
+ * Options of {@link EnvHttpProxyAgent}: explicit proxies override the environment; agent options
+ * apply to every route, `connect` to direct ones only.
+ */
+export interface EnvHttpProxyAgentOptions extends ProxyEnvOptions, Omit<ProxyOptions, 'uri'>, AgentOptions {}
 
 /**
  * Reads the proxy environment once, at construction: targets matching NO_PROXY, and those whose
