@@ -321,7 +321,10 @@ export class RedisCacheStore implements CacheStore {
     return true
   }
 
-  /** Stops tracking, closes the connections the store opened (not a `client` passed in). */
+  /**
+   * Stops tracking and closes the connections the store opened (not a `client` passed in),
+   * waiting at most `timeoutMs` for commands in flight.
+   */
   async close (): Promise<void> {
     if (this.#closed) return
     this.#closed = true
@@ -331,8 +334,9 @@ export class RedisCacheStore implements CacheStore {
     this.#client.off('ready', this.#onReady)
     this.#subscriber?.disconnect()
     if (this.#ownsClient) {
-      if (this.#client.status === 'ready') await this.#client.quit().catch(() => this.#client.disconnect())
-      else this.#client.disconnect()
+      // QUIT lets commands in flight finish, but a stalled server must not make close() hang.
+      if (this.#client.status === 'ready') await this.#failOpen.settle(this.#client.quit())
+      this.#client.disconnect()
     }
     // Closed connections may still emit; only a borrowed client gets its listener back.
     if (!this.#ownsClient) this.#client.off('error', this.#onConnectionError)

@@ -42,6 +42,18 @@ export class FailOpen {
     return (o.ready() || o.firstConnection() !== undefined) && o.now() >= this.#pausedUntil
   }
 
+  /** Resolves when `pending` settles or `timeoutMs` passes, whichever comes first; never rejects. */
+  settle (pending: Promise<unknown>): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, this.#options.timeoutMs)
+      timer.unref()
+      pending.then(() => {}, () => {}).finally(() => {
+        clearTimeout(timer)
+        resolve()
+      })
+    })
+  }
+
   /**
    * Runs `operation` and resolves with its result, or with `undefined` when Redis is unavailable,
    * fails, or takes longer than `timeoutMs`. Never rejects. An outage seen through `ready()` is

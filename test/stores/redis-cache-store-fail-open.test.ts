@@ -144,6 +144,15 @@ describe('RedisCacheStore failing open', () => {
     assert.equal(String((await store.get(key))?.body), 'ok')
   })
 
+  it('closes within its time bound while Redis is stalled', async (t) => {
+    const store = new RedisCacheStore({ clientOptions: redis.url, keyPrefix: uniquePrefix(), timeoutMs: 30 })
+    await writeEntry(store, cacheKey('/close-stalled'), cacheValue(), ['x'])
+    redis.pause()
+    t.after(() => redis.resume())
+    await store.close()
+    redis.resume()
+  })
+
   it('answers miss and declines writes after close', async () => {
     const store = new RedisCacheStore({ clientOptions: redis.url, keyPrefix: uniquePrefix() })
     const key = cacheKey('/closed')
