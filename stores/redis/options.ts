@@ -133,6 +133,9 @@ function resolveClient (value: unknown): Redis | undefined {
   if (!isObject(value) || typeof client.duplicate !== 'function' || typeof client.call !== 'function') {
     throw new TypeError(`${OWNER}: client must be an ioredis client, got ${describeValue(value)}`)
   }
+  if ((value as { isCluster?: unknown }).isCluster === true) {
+    throw new TypeError(`${OWNER}: client is a Redis Cluster client, which is not supported; pass a client of a standalone server or primary`)
+  }
   if (typeof client.options?.keyPrefix === 'string' && client.options.keyPrefix !== '') {
     throw new TypeError(`${OWNER}: client must not have an ioredis keyPrefix (got ${JSON.stringify(client.options.keyPrefix)}); use the store's keyPrefix option`)
   }

@@ -15,9 +15,12 @@
  * @module
  */
 
+import { debuglog } from 'node:util'
 import type { Redis } from 'ioredis'
 import { StoreTimeoutError } from '../../src/errors.js'
 import type { MemoryTier } from './memory-tier.js'
+
+const log = debuglog('conduit:cache')
 
 /** The pub/sub channel Redis publishes invalidations on for redirected RESP2 tracking. */
 export const INVALIDATE_CHANNEL = '__redis__:invalidate'
@@ -59,6 +62,7 @@ export class Tracking {
 
   #lost (): void {
     this.#epoch++
+    if (this.#tier.active) log('redis store: memory tier off, invalidation connection lost')
     this.#tier.setActive(false)
   }
 
@@ -103,7 +107,10 @@ export class Tracking {
       const id = await connection.client('ID')
       await connection.call('CLIENT', 'TRACKING', 'ON', 'REDIRECT', id, 'BCAST', 'PREFIX', this.#prefix)
       await connection.subscribe(INVALIDATE_CHANNEL)
-      if (epoch === this.#epoch && !this.#stopped) this.#tier.setActive(true)
+      if (epoch === this.#epoch && !this.#stopped) {
+        this.#tier.setActive(true)
+        log('redis store: memory tier on, tracking keys under %s', this.#prefix)
+      }
     } catch (err) {
       if (!this.#stopped) this.#report(err as Error)
     }

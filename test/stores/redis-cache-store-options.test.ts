@@ -49,6 +49,7 @@ describe('RedisCacheStore options', () => {
       [{ pauseAfterTimeoutMs: Number.NaN }, /pauseAfterTimeoutMs must be a non-negative integer, got NaN/],
       [{ now: 5 }, /now must be a function, got 5/],
       [{ client: {} }, /client must be an ioredis client, got object/],
+      [{ client: { isCluster: true, duplicate () {}, call () {} } }, /Redis Cluster client, which is not supported/],
       [{ clientOptions: 6379 }, /clientOptions must be an object or a redis:\/\/ URL, got 6379/],
       [{ clientOptions: { keyPrefix: 'app:' } }, /clientOptions.keyPrefix is not supported \(got "app:"\)/]
     ]
