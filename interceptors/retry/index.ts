@@ -38,18 +38,21 @@ export function retryDispatch (dispatch: Dispatch, options: ResolvedRetryOptions
       handler.onResponseError?.(new SimpleController(), refusal)
       return false
     }
-    const { retryOptions, ...rest } = opts as DispatchOptions & { retryOptions?: RetryOptions }
     // A protocol switch hands the socket over; there is no response to retry.
-    if (rest.upgrade != null || rest.method === 'CONNECT') return dispatch(rest, handler)
-    const resolved = retryOptions === undefined
-      ? options
-      : resolveRetryOptions({ ...options, ...retryOptions }, defaultRetry, 'retry()')
-    const create = (inner: DispatchHandler): RetryHandler => new RetryHandler({ ...rest, retryOptions: resolved }, { dispatch, handler: inner })
-    const retryHandler = tracker === undefined ? create(handler) : tracker.watch(handler, create)
+    if (opts.upgrade != null || opts.method === 'CONNECT') return dispatch(opts, handler)
+    let resolved = options
+    const perRequest = (opts as { retryOptions?: RetryOptions }).retryOptions
+    if (perRequest !== undefined) {
+      resolved = resolveRetryOptions({ ...options, ...perRequest }, defaultRetry, 'retry()')
+      opts = { ...opts, retryOptions: undefined }
+    }
+    const retryHandler = tracker === undefined
+      ? new RetryHandler(opts, { dispatch, handler }, resolved)
+      : tracker.watch(handler, (inner) => new RetryHandler(opts, { dispatch, handler: inner }, resolved))
     try {
-      return dispatch(rest, retryHandler)
+      return dispatch(opts, retryHandler)
     } catch (err) {
-      tracker?.forget(retryHandler)
+      if (tracker !== undefined) tracker.forget(retryHandler)
       throw err
     }
   }

@@ -63,31 +63,46 @@ export class RetryHandler implements DispatchHandler {
   readonly #options: ResolvedRetryOptions
   readonly #baseOpts: DispatchOptions
   readonly #controller: RetryController
-  readonly #startedAt = Date.now()
+  readonly #startedAt: number
   #opts: DispatchOptions
   #attempt = 0
   #retries = 0
   #decision = 0
   #context: RetryDispatchContext | null = null
   #headersSent = false
+  #first: { statusCode: number, headers: IncomingHeaders } | null = null
   #resume: ResumePoint | string | null = null
+  #resumeFrom = 0
+  #delivered = 0
   #failing: FailingResponse | null = null
   #ready = false
-  readonly #wait = new RetryWait()
+  // Created on the first failure: most requests never wait.
+  #wait: RetryWait | null = null
   #done = false
 
-  constructor (opts: RetryHandlerOptions, handlers: RetryHandlers) {
+  /**
+   * @param opts - dispatch options; `opts.retryOptions` configures this request
+   * @param handlers - `dispatch` for each attempt and the caller's `handler`
+   * @param defaults - resolved options used when `opts.retryOptions` is absent (what an interceptor resolved once)
+   */
+  constructor (opts: RetryHandlerOptions, handlers: RetryHandlers, defaults?: ResolvedRetryOptions) {
     if (typeof opts !== 'object' || opts === null) {
       throw new InvalidArgumentError(`RetryHandler: options must be an object, got ${opts === null ? 'null' : typeof opts}`)
     }
     if (typeof handlers !== 'object' || handlers === null || typeof handlers.dispatch !== 'function') {
       throw new InvalidArgumentError(`RetryHandler: handlers.dispatch must be a function, got ${typeof handlers?.dispatch}`)
     }
-    const { retryOptions, ...rest } = opts
-    if (typeof rest.method !== 'string' || rest.method === '') {
-      throw new InvalidArgumentError(`RetryHandler: options.method must be a non-empty string, got ${String(rest.method)}`)
+    if (typeof opts.method !== 'string' || opts.method === '') {
+      throw new InvalidArgumentError(`RetryHandler: options.method must be a non-empty string, got ${String(opts.method)}`)
     }
-    this.#options = resolveRetryOptions(retryOptions, defaultRetry, 'RetryHandler')
+    const retryOptions = opts.retryOptions
+    // The attempts must not carry retryOptions to a retry interceptor further down; a copy with the
+    // key cleared keeps the object's shape fast, where deleting the key would not.
+    const rest: DispatchOptions = retryOptions === undefined ? opts : { ...opts, retryOptions: undefined }
+    this.#options = retryOptions === undefined && defaults !== undefined
+      ? defaults
+      : resolveRetryOptions(retryOptions, defaultRetry, 'RetryHandler')
+    this.#startedAt = this.#options.deadlineMs === undefined ? 0 : Date.now()
     this.#dispatch = handlers.dispatch
     this.#inner = toDispatchHandler(handlers.handler)
     this.#baseOpts = rest
@@ -185,7 +200,7 @@ export class RetryHandler implements DispatchHandler {
       this.#deliverHead(statusCode, headers, statusMessage)
       return
     }
-    const point = this.#resume as ResumePoint
+    const point = this.#resumePoint() as ResumePoint
     const problem = checkResumed(point, statusCode, headers)
     if (problem !== undefined) {
       const err = new RequestRetryError(`retry(): cannot resume ${this.#describe()} at byte ${point.next}: ${problem}`, statusCode, {
@@ -201,7 +216,7 @@ export class RetryHandler implements DispatchHandler {
 
   #deliverHead (statusCode: number, headers: IncomingHeaders, statusMessage: string | undefined): void {
     this.#headersSent = true
-    this.#resume = startResume(this.#opts.method, statusCode, headers)
+    this.#first = { statusCode, headers }
     this.#inner.onResponseStart?.(this.#controller, statusCode, headers, statusMessage)
   }
 
@@ -215,8 +230,19 @@ export class RetryHandler implements DispatchHandler {
     this.#deliverData(chunk)
   }
 
+  // Worked out on the first failure after the head was delivered, so successful responses pay nothing for it.
+  #resumePoint (): ResumePoint | string {
+    if (this.#resume === null) {
+      const first = this.#first!
+      this.#resume = startResume(this.#baseOpts.method, first.statusCode, first.headers)
+      if (typeof this.#resume === 'object') this.#resumeFrom = this.#resume.next
+    }
+    if (typeof this.#resume === 'object') this.#resume.next = this.#resumeFrom + this.#delivered
+    return this.#resume
+  }
+
   #deliverData (chunk: Buffer): void {
-    if (typeof this.#resume === 'object' && this.#resume !== null) this.#resume.next += chunk.length
+    this.#delivered += chunk.length
     this.#inner.onResponseData?.(this.#controller, chunk)
   }
 
@@ -245,8 +271,9 @@ export class RetryHandler implements DispatchHandler {
       this.#maybeNext()
       return
     }
-    if (this.#headersSent && typeof this.#resume === 'string') {
-      this.#log(`giving up on ${this.#describe()}: ${describeFailure(err)} after the response started, cannot resume: ${this.#resume}`)
+    const point = this.#headersSent ? this.#resumePoint() : null
+    if (typeof point === 'string') {
+      this.#log(`giving up on ${this.#describe()}: ${describeFailure(err)} after the response started, cannot resume: ${point}`)
       this.#finishError(err)
       return
     }
@@ -254,6 +281,7 @@ export class RetryHandler implements DispatchHandler {
   }
 
   #decide (err: Error): void {
+    this.#wait ??= new RetryWait()
     this.#wait.watch(this.#opts.signal, (reason) => this.#abort(reason))
     if (this.#done) return
     const counter = this.#retries + 1
@@ -299,7 +327,7 @@ export class RetryHandler implements DispatchHandler {
       this.#maybeNext()
       return
     }
-    this.#wait.sleep(delayMs, () => {
+    this.#wait!.sleep(delayMs, () => {
       this.#ready = true
       this.#maybeNext()
     })
@@ -318,7 +346,7 @@ export class RetryHandler implements DispatchHandler {
 
   #passThrough (failing: FailingResponse): void {
     this.#failing = null
-    this.#wait.clear()
+    this.#wait?.clear()
     this.#controller.target = failing.controller
     this.#deliverHead(failing.statusCode, failing.headers, failing.statusMessage)
     for (const chunk of failing.chunks) {
@@ -346,13 +374,13 @@ export class RetryHandler implements DispatchHandler {
   #maybeNext (): void {
     if (!this.#ready || this.#failing !== null || this.#done) return
     this.#ready = false
-    this.#wait.clear()
+    this.#wait?.clear()
     this.#retries++
     const id = ++this.#attempt
     this.#controller.target = null
     if (this.#context !== null) this.#context.retryCount = this.#retries
     if (this.#headersSent) {
-      const point = this.#resume as ResumePoint
+      const point = this.#resumePoint() as ResumePoint
       this.#opts = { ...this.#baseOpts, headers: resumeHeaders(this.#baseOpts.headers, point) }
       this.#log(`asking for ${rangeFor(point)} of ${this.#describe()} with If-Match ${point.etag}`)
     }
@@ -372,7 +400,7 @@ export class RetryHandler implements DispatchHandler {
   #settle (): void {
     this.#done = true
     this.#failing = null
-    this.#wait.clear()
+    this.#wait?.clear()
   }
 
   #finishEnd (trailers: IncomingHeaders): void {
