@@ -87,8 +87,11 @@ export async function startRedisServer (): Promise<TestRedis> {
     throw new Error(`redis-server not found at ${REDIS_SERVER_BINARY}: install the Debian package "redis-server" (apt-get install redis-server) or set REDIS_SERVER`)
   }
   const dir = await mkdtemp(path.join(os.tmpdir(), 'conduit-redis-'))
-  const port = await freePort()
+  let port = await freePort()
   let child: ChildProcess | undefined
+  // A server must not outlive a test process that ends early (failed assertion, uncaught error).
+  const killOnExit = (): void => { child?.kill('SIGKILL') }
+  process.once('exit', killOnExit)
 
   const start = async (): Promise<void> => {
     if (child !== undefined) return
@@ -116,7 +119,20 @@ export async function startRedisServer (): Promise<TestRedis> {
     })
   }
 
-  await start()
+  // Another process may take the free port before the server binds it: try a few ports.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await start()
+      break
+    } catch (err) {
+      if (attempt === 3) {
+        process.off('exit', killOnExit)
+        await rm(dir, { recursive: true, force: true })
+        throw err
+      }
+      port = await freePort()
+    }
+  }
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
@@ -127,6 +143,7 @@ export async function startRedisServer (): Promise<TestRedis> {
     close: async () => {
       child?.kill('SIGCONT')
       await stop()
+      process.off('exit', killOnExit)
       await rm(dir, { recursive: true, force: true })
     }
   }
