@@ -92,6 +92,26 @@ for (const [name, make] of variants) {
       assert.match(seen[1]!, /^bytes=\d+-199999 "file-v1"$/)
     })
 
+    it('resumes a chunked body of unknown length and learns its end from the 206', async () => {
+      const ranges: string[] = []
+      const s = await server((req, res, n) => {
+        res.setHeader('etag', '"chunked-v1"')
+        if (n === 1) {
+          res.writeHead(200)
+          res.write(FILE.subarray(0, 1000))
+          cutAfter(res, FILE.subarray(1000, 50_000))
+          return
+        }
+        ranges.push(req.headers.range ?? '')
+        const start = Number(/bytes=(\d+)-$/.exec(req.headers.range ?? '')?.[1])
+        res.writeHead(206, { 'content-range': `bytes ${start}-${FILE.length - 1}/*` })
+        res.end(FILE.subarray(start))
+      })
+      const res = await agent().request({ origin: s.origin, path: '/stream', method: 'GET' })
+      assert.ok(Buffer.from(await res.body.arrayBuffer()).equals(FILE))
+      assert.equal(ranges.length, 1)
+    })
+
     it('fails the body instead of splicing two representations when the ETag changed', async () => {
       const s = await server((_req, res, n) => {
         if (n === 1) {
