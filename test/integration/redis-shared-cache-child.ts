@@ -10,7 +10,7 @@ import { RedisCacheStore } from '../../stores/redis-cache-store.js'
 
 const [redisUrl, keyPrefix] = process.argv.slice(2)
 const errors: string[] = []
-const store = new RedisCacheStore({ clientOptions: redisUrl, keyPrefix, timeoutMs: 100, errorCallback: (err) => errors.push(err.message) })
+const store = new RedisCacheStore({ clientOptions: redisUrl, keyPrefix, timeoutMs: 5000, errorCallback: (err) => errors.push(err.message) })
 const agent = new Agent().compose(cache({ store }))
 
 interface Message { id: number, op: string, origin?: string, path?: string, tags?: string[] }

@@ -8,6 +8,15 @@ import type { CacheKey, CacheValue } from '../../src/cache-store.js'
 
 let counter = 0
 
+/**
+ * Time bound for stores whose Redis is healthy: on a loaded CI machine a slow answer must not
+ * become a timeout (and a miss) in a test that is not about timeouts.
+ */
+export const HEALTHY_TIMEOUT_MS = 5000
+
+/** Time bound for tests that stall Redis on purpose: short, yet far above a healthy answer. */
+export const STALL_TIMEOUT_MS = 300
+
 /** A key prefix no other store in this process uses. */
 export function uniquePrefix (): string {
   counter++

@@ -7,7 +7,7 @@ import { loadIoredis } from '../../stores/redis/load-ioredis.js'
 import { startRedisServer } from '../helpers/redis-server.js'
 import type { TestRedis } from '../helpers/redis-server.js'
 import { writeEntry } from './cache-store-contract.js'
-import { cacheKey, cacheValue, uniquePrefix } from './redis-cache-store-fixtures.js'
+import { HEALTHY_TIMEOUT_MS, cacheKey, cacheValue, uniquePrefix } from './redis-cache-store-fixtures.js'
 
 let redis: TestRedis
 
@@ -68,7 +68,7 @@ describe('RedisCacheStore options', () => {
   })
 
   it('rejects bad keys and values synchronously with a TypeError naming the value', async (t) => {
-    const store = new RedisCacheStore({ clientOptions: redis.url, keyPrefix: uniquePrefix() })
+    const store = new RedisCacheStore({ clientOptions: redis.url, keyPrefix: uniquePrefix(), timeoutMs: HEALTHY_TIMEOUT_MS })
     t.after(() => store.close())
     throwsTypeError(() => store.get(null as never), /RedisCacheStore.get: key must be an object, got null/)
     throwsTypeError(() => store.get({ origin: 'http://a', method: 'GET' } as never), /key must have string origin, method and path/)
@@ -92,7 +92,7 @@ describe('RedisCacheStore options', () => {
   it('uses a borrowed client without closing it, and leaves it unchanged', async (t) => {
     const client = new Redis({ port: redis.port })
     t.after(() => client.quit())
-    const store = new RedisCacheStore({ client, keyPrefix: uniquePrefix() })
+    const store = new RedisCacheStore({ client, keyPrefix: uniquePrefix(), timeoutMs: HEALTHY_TIMEOUT_MS })
     const key = cacheKey('/borrowed')
     await writeEntry(store, key, cacheValue(), ['via borrowed'])
     assert.equal(String((await store.get(key))?.body), 'via borrowed')
@@ -103,7 +103,7 @@ describe('RedisCacheStore options', () => {
   })
 
   it('does not store a body larger than maxEntrySize and destroys the stream', async (t) => {
-    const store = new RedisCacheStore({ clientOptions: redis.url, keyPrefix: uniquePrefix(), maxEntrySize: 10 })
+    const store = new RedisCacheStore({ clientOptions: redis.url, keyPrefix: uniquePrefix(), maxEntrySize: 10, timeoutMs: HEALTHY_TIMEOUT_MS })
     t.after(() => store.close())
     const key = cacheKey('/too-large')
     const stream = store.createWriteStream(key, cacheValue())
@@ -120,7 +120,7 @@ describe('RedisCacheStore options', () => {
   })
 
   it('accepts a redis:// URL as clientOptions', async (t) => {
-    const store = new RedisCacheStore({ clientOptions: redis.url, keyPrefix: uniquePrefix() })
+    const store = new RedisCacheStore({ clientOptions: redis.url, keyPrefix: uniquePrefix(), timeoutMs: HEALTHY_TIMEOUT_MS })
     t.after(() => store.close())
     const key = cacheKey('/url')
     await writeEntry(store, key, cacheValue(), ['ok'])

@@ -7,7 +7,7 @@ import type { RedisCacheStoreOptions } from '../../stores/redis-cache-store.js'
 import { startRedisServer } from '../helpers/redis-server.js'
 import type { TestRedis } from '../helpers/redis-server.js'
 import { writeEntry } from './cache-store-contract.js'
-import { cacheKey, cacheValue, uniquePrefix } from './redis-cache-store-fixtures.js'
+import { HEALTHY_TIMEOUT_MS, cacheKey, cacheValue, uniquePrefix } from './redis-cache-store-fixtures.js'
 
 let redis: TestRedis
 let admin: Redis
@@ -24,7 +24,7 @@ after(async () => {
 
 function newStore (t: { after: (fn: () => Promise<void>) => void }, options: RedisCacheStoreOptions = {}): { store: RedisCacheStore, prefix: string } {
   const prefix = uniquePrefix()
-  const store = new RedisCacheStore({ clientOptions: redis.url, keyPrefix: prefix, ...options })
+  const store = new RedisCacheStore({ clientOptions: redis.url, keyPrefix: prefix, timeoutMs: HEALTHY_TIMEOUT_MS, ...options })
   t.after(() => store.close())
   return { store, prefix }
 }

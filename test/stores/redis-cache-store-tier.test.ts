@@ -7,7 +7,7 @@ import type { CacheKey, GetResult } from '../../src/cache-store.js'
 import { startRedisServer } from '../helpers/redis-server.js'
 import type { TestRedis } from '../helpers/redis-server.js'
 import { writeEntry } from './cache-store-contract.js'
-import { cacheKey, cacheValue, eventually, uniquePrefix } from './redis-cache-store-fixtures.js'
+import { HEALTHY_TIMEOUT_MS, STALL_TIMEOUT_MS, cacheKey, cacheValue, eventually, uniquePrefix } from './redis-cache-store-fixtures.js'
 
 let redis: TestRedis
 let admin: Redis
@@ -25,8 +25,8 @@ after(async () => {
 /** Two stores on one prefix: two hosts sharing a cache, each with its own memory tier. */
 async function twoHosts (t: { after: (fn: () => Promise<void>) => void }, options: RedisCacheStoreOptions = {}): Promise<[RedisCacheStore, RedisCacheStore]> {
   const keyPrefix = uniquePrefix()
-  const a = new RedisCacheStore({ clientOptions: redis.url, keyPrefix, ...options })
-  const b = new RedisCacheStore({ clientOptions: redis.url, keyPrefix, ...options })
+  const a = new RedisCacheStore({ clientOptions: redis.url, keyPrefix, timeoutMs: HEALTHY_TIMEOUT_MS, ...options })
+  const b = new RedisCacheStore({ clientOptions: redis.url, keyPrefix, timeoutMs: HEALTHY_TIMEOUT_MS, ...options })
   t.after(async () => {
     await a.close()
     await b.close()
@@ -177,7 +177,7 @@ describe('RedisCacheStore memory tier', () => {
   })
 
   it('can be turned off: every get then asks Redis', async (t) => {
-    const store = new RedisCacheStore({ clientOptions: redis.url, keyPrefix: uniquePrefix(), memoryTier: false })
+    const store = new RedisCacheStore({ clientOptions: redis.url, keyPrefix: uniquePrefix(), memoryTier: false, timeoutMs: HEALTHY_TIMEOUT_MS })
     t.after(() => store.close())
     const key = cacheKey('/tier/off')
     await writeEntry(store, key, cacheValue(), ['x'])
@@ -188,7 +188,7 @@ describe('RedisCacheStore memory tier', () => {
 
   it('turns itself off when its invalidation connection stops answering, and back on when Redis answers again', async (t) => {
     const errors: Error[] = []
-    const [a] = await twoHosts(t, { timeoutMs: 30, memoryTier: { heartbeatMs: 10 }, errorCallback: (err) => errors.push(err) })
+    const [a] = await twoHosts(t, { timeoutMs: STALL_TIMEOUT_MS, memoryTier: { heartbeatMs: 10 }, errorCallback: (err) => errors.push(err) })
     redis.pause()
     t.after(() => redis.resume())
     await eventually('the tier turns off', () => !a.memoryTierActive)
