@@ -34,9 +34,14 @@ export function setGlobalDispatcher (dispatcher: Dispatcher): void {
     throw new InvalidArgumentError(`setGlobalDispatcher: expected a dispatcher (an object with dispatch()), got ${dispatcher === null ? 'null' : typeof dispatcher}`)
   }
   const slots = globalThis as unknown as GlobalSlots
-  const descriptor = { value: dispatcher, writable: true, enumerable: false, configurable: true }
-  Object.defineProperty(slots, GLOBAL_DISPATCHER, descriptor)
-  Object.defineProperty(slots, RUNTIME_FETCH_GLOBAL_DISPATCHER, descriptor)
+  Object.defineProperty(slots, GLOBAL_DISPATCHER, { value: dispatcher, writable: true, enumerable: false, configurable: true })
+  // The runtime defines its slot as writable but not configurable once its fetch has run:
+  // assign when it exists, define it the same way when it does not.
+  if (Object.getOwnPropertyDescriptor(slots, RUNTIME_FETCH_GLOBAL_DISPATCHER) !== undefined) {
+    slots[RUNTIME_FETCH_GLOBAL_DISPATCHER] = dispatcher
+  } else {
+    Object.defineProperty(slots, RUNTIME_FETCH_GLOBAL_DISPATCHER, { value: dispatcher, writable: true, enumerable: false, configurable: false })
+  }
 }
 
 /** Returns the global dispatcher, creating a default {@link Agent} on first use. */
