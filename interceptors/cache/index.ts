@@ -17,7 +17,7 @@ import { withCacheStatus } from './cache-status.js'
 import { ForwardingController } from './forwarding-controller.js'
 import { InvalidationHandler } from './invalidation-handler.js'
 import { describeKey, log } from './log.js'
-import type { ResolvedCacheOptions } from './options.js'
+import type { CacheInterceptorOptions } from './options.js'
 import { SAFE_METHODS, readCacheMode, resolveCacheOptions } from './options.js'
 import type { RequestPolicy } from './request-policy.js'
 import { requestPolicy } from './request-policy.js'
@@ -74,7 +74,7 @@ function single (value: string | string[] | undefined): string | undefined {
  * const { headers } = await agent.request({ origin: 'http://127.0.0.1:3000', path: '/', method: 'GET' })
  * console.log(headers['cache-status']) // conduit; fwd=miss; fwd-status=200; stored
  */
-export function cache (options?: import('./options.js').CacheInterceptorOptions): Interceptor {
+export function cache (options?: CacheInterceptorOptions): Interceptor {
   const config = resolveCacheOptions(options)
   // One background revalidation per stored URL and method at a time.
   const refreshing = new Set<string>()
