@@ -20,11 +20,10 @@ import { normalizeHeaders } from '../../src/request-headers.js'
 import { parseNoProxy } from './no-proxy.js'
 import { assertNoProxyAuthorization } from './proxy-auth.js'
 import type { ProxyEnvOptions } from './proxy-env.js'
-import { proxyDebug } from './proxy-log.js'
+import { proxyDebug, proxyDebugEnabled } from './proxy-log.js'
 import { PROXY_OPTION_KEYS, resolveProxy } from './proxy-options.js'
 import type { ProxyOptions } from './proxy-options.js'
 import { ProxyRoute } from './proxy-route.js'
-import { authority } from './tunnel-target.js'
 
 export { parseNoProxy } from './no-proxy.js'
 export type { NoProxyMatcher } from './no-proxy.js'
@@ -122,9 +121,10 @@ export function proxy (options: string | URL | ProxyInterceptorOptions): ProxyIn
     const target = targetOf(request)
     const port = Number(target.port) || (DEFAULT_PORTS[target.protocol] ?? 0)
     const route = byProtocol[target.protocol] ?? null
-    const label = `${request.method} ${target.origin}${request.path}`
     if (route === null || noProxy.matches(target.hostname, port)) {
-      proxyDebug(`${label}: direct (${route === null ? `no proxy for ${target.protocol}` : 'matches NO_PROXY'})`)
+      if (proxyDebugEnabled()) {
+        proxyDebug(`${request.method} ${target.origin}${request.path}: direct (${route === null ? `no proxy for ${target.protocol}` : 'matches NO_PROXY'})`)
+      }
       return dispatch(request, handler)
     }
     const headers = normalizeHeaders(request.headers)
@@ -134,11 +134,7 @@ export function proxy (options: string | URL | ProxyInterceptorOptions): ProxyIn
       return true
     }
     headers.host ??= target.host
-    const { proxy: via } = route
-    const how = !route.tunnels(target)
-      ? 'absolute-form'
-      : `${via.socks === null ? 'CONNECT' : `SOCKS${via.socks.version}`} tunnel to ${authority({ hostname: target.hostname, port })}`
-    proxyDebug(`${label}: via ${via.label}, ${how}`)
+    if (proxyDebugEnabled()) proxyDebug(`${request.method} ${target.origin}${request.path}: ${route.describe(target, port)}`)
     return route.dispatch(request, handler, target, headers)
   }
 

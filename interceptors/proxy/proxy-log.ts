@@ -30,10 +30,15 @@ export interface ProxyConnectedMessage {
 let log: ReturnType<typeof debuglog> | undefined
 const connectedChannel = diagnosticsChannel.channel(PROXY_CONNECTED_CHANNEL)
 
-/** Writes one line under `conduit:proxy`; the namespace is looked up on first use, as the runtime expects. */
-export function proxyDebug (message: string): void {
+/** True when `NODE_DEBUG` names `conduit:proxy`; the namespace is looked up on first use, as the runtime expects. */
+export function proxyDebugEnabled (): boolean {
   log ??= debuglog(PROXY_DEBUG_NAMESPACE)
-  if (log.enabled) log('%s', message)
+  return log.enabled
+}
+
+/** Writes one line under `conduit:proxy` (callers build costly messages only when {@link proxyDebugEnabled}). */
+export function proxyDebug (message: string): void {
+  if (proxyDebugEnabled()) (log as ReturnType<typeof debuglog>)('%s', message)
 }
 
 /** Publishes a tunnel on the diagnostics channel and logs it. */

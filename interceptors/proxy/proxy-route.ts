@@ -47,6 +47,13 @@ export class ProxyRoute {
     return this.proxy.socks !== null || target.protocol === 'https:' || this.proxy.proxyTunnel
   }
 
+  /** How requests to `target` travel, for the debug log (the proxy by its label, never with credentials). */
+  describe (target: URL, port: number): string {
+    const socks = this.proxy.socks
+    if (!this.tunnels(target)) return `via ${this.proxy.label}, absolute-form`
+    return `via ${this.proxy.label}, ${socks === null ? 'CONNECT' : `SOCKS${socks.version}`} tunnel to ${authority({ hostname: target.hostname, port })}`
+  }
+
   /** Sends one request to `target` through the proxy; `headers` are normalized and carry `host`. */
   dispatch (opts: DispatchOptions, handler: DispatchHandler, target: URL, headers: Record<string, string | string[]>): boolean {
     if (this.tunnels(target)) return this.#tunnelAgent().dispatch({ ...opts, headers }, handler)
