@@ -13,8 +13,15 @@ import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 
-/** Where Debian's `redis-server` package installs the server; `REDIS_SERVER` overrides it. */
-export const REDIS_SERVER_BINARY = process.env.REDIS_SERVER ?? '/usr/bin/redis-server'
+/**
+ * The `redis-server` binary: `REDIS_SERVER` if set, else the first one on `PATH` or in the sbin
+ * directories (Debian's `redis-server` package installs it in `/usr/bin`).
+ */
+export function findRedisServer (): string | undefined {
+  if (process.env.REDIS_SERVER !== undefined) return process.env.REDIS_SERVER
+  const dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/usr/local/sbin']
+  return dirs.filter((dir) => dir !== '').map((dir) => path.join(dir, 'redis-server')).find((file) => existsSync(file))
+}
 
 /** A running test Redis. */
 export interface TestRedis {
@@ -83,8 +90,9 @@ function waitForPong (port: number, child: ChildProcess, output: () => string): 
 
 /** Starts a private `redis-server` on 127.0.0.1. */
 export async function startRedisServer (): Promise<TestRedis> {
-  if (!existsSync(REDIS_SERVER_BINARY)) {
-    throw new Error(`redis-server not found at ${REDIS_SERVER_BINARY}: install the Debian package "redis-server" (apt-get install redis-server) or set REDIS_SERVER`)
+  const binary = findRedisServer()
+  if (binary === undefined || !existsSync(binary)) {
+    throw new Error(`redis-server not found (${binary ?? 'not on PATH'}): install the Debian package "redis-server" (apt-get install redis-server) or set REDIS_SERVER to the binary`)
   }
   const dir = await mkdtemp(path.join(os.tmpdir(), 'conduit-redis-'))
   let port = await freePort()
@@ -96,7 +104,7 @@ export async function startRedisServer (): Promise<TestRedis> {
   const start = async (): Promise<void> => {
     if (child !== undefined) return
     const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--logfile', '']
-    const proc = child = spawn(REDIS_SERVER_BINARY, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    const proc = child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
     proc.stdout?.on('data', (chunk: Buffer) => { output = (output + chunk.toString()).slice(-4000) })
     proc.stderr?.on('data', (chunk: Buffer) => { output = (output + chunk.toString()).slice(-4000) })
