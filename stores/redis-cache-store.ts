@@ -135,9 +135,11 @@ export class RedisCacheStore implements CacheStore {
       const given = o.clientOptions
       this.#client = typeof given === 'string'
         ? new Redis(given, { ...FAIL_FAST_CLIENT_OPTIONS, host: undefined, port: undefined })
-        : new Redis({ ...FAIL_FAST_CLIENT_OPTIONS, ...given })
+        : new Redis({ ...FAIL_FAST_CLIENT_OPTIONS, ...given, lazyConnect: false })
       this.#ownsClient = true
     }
+    // A lazy client would wait for a first command that, without an offline queue, never goes out.
+    if (this.#client.status === 'wait') this.#client.connect().catch(() => {})
     this.#client.on('error', this.#onConnectionError)
     this.#client.on('ready', this.#onReady)
     if (this.#client.status !== 'ready') {

@@ -102,6 +102,21 @@ describe('RedisCacheStore options', () => {
     assert.equal(await client.call('CLIENT', 'TRACKINGINFO').then((info) => String((info as unknown[])[1])), 'off')
   })
 
+  it('connects a lazy borrowed client, and ignores lazyConnect in clientOptions', async (t) => {
+    const client = new Redis({ port: redis.port, lazyConnect: true })
+    t.after(() => client.quit())
+    const borrowed = new RedisCacheStore({ client, keyPrefix: uniquePrefix(), timeoutMs: HEALTHY_TIMEOUT_MS })
+    const own = new RedisCacheStore({ clientOptions: { port: redis.port, lazyConnect: true }, keyPrefix: uniquePrefix(), timeoutMs: HEALTHY_TIMEOUT_MS })
+    t.after(async () => {
+      await borrowed.close()
+      await own.close()
+    })
+    for (const store of [borrowed, own]) {
+      await writeEntry(store, cacheKey('/lazy'), cacheValue(), ['lazy'])
+      assert.equal(String((await store.get(cacheKey('/lazy')))?.body), 'lazy')
+    }
+  })
+
   it('does not store a body larger than maxEntrySize and destroys the stream', async (t) => {
     const store = new RedisCacheStore({ clientOptions: redis.url, keyPrefix: uniquePrefix(), maxEntrySize: 10, timeoutMs: HEALTHY_TIMEOUT_MS })
     t.after(() => store.close())
