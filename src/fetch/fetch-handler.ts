@@ -8,6 +8,7 @@
 import type { Dispatcher } from '../dispatcher/dispatcher.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../handler.js'
 import { NULL_BODY_STATUSES, REDIRECT_STATUSES } from './constants.js'
+import type { ResponseType } from './constants.js'
 import { parseDataUrl } from './data-url.js'
 import { BodyDecoder } from './decode.js'
 import { dispatchOptionsFor } from './dispatch-options.js'
@@ -18,6 +19,17 @@ import { applyRedirect, redirectLocation } from './redirect.js'
 import type { RequestState } from './request-state.js'
 import { createResponse } from './response.js'
 import type { Response } from './response.js'
+
+/**
+ * The response type (Fetch Standard, main fetch): the request's origin is the first URL's, as
+ * there is no client; a response from another origin is `cors`, or `opaque` in `no-cors` mode.
+ */
+function responseTainting (state: RequestState): ResponseType {
+  const first = state.urlList[0]!
+  const last = state.urlList[state.urlList.length - 1]!
+  if (first.origin === last.origin || last.protocol === 'data:') return 'basic'
+  return state.mode === 'no-cors' ? 'opaque' : 'cors'
+}
 
 /** The rejection fetch uses for every network failure: the real error is the `cause`. */
 export function networkError (cause: unknown): TypeError {
@@ -128,8 +140,16 @@ export class FetchHandler implements DispatchHandler {
     if (resolve === null) return
     this.#resolve = null
     this.#reject = null
+    const urlList = this.#state.urlList
+    const type = responseTainting(this.#state)
+    if (type === 'opaque') {
+      // Fetch Standard, opaque filtered response: nothing of a no-cors cross-origin response is exposed.
+      body?.cancel(new DOMException('The response is opaque', 'AbortError'))
+      resolve(createResponse({ type, status: 0, statusText: '', urlList: [], rawHeaders: null, headers: null, guard: 'immutable' }, null))
+      return
+    }
     const response = createResponse({
-      type: 'basic', status, statusText, urlList: [...this.#state.urlList], rawHeaders: headers, headers: null, guard: 'immutable'
+      type, status, statusText, urlList: [...urlList], rawHeaders: headers, headers: null, guard: 'immutable'
     }, body === null ? null : { kind: 'incoming', data: body })
     resolve(response)
   }

@@ -39,6 +39,9 @@ export function applyRedirect (state: RequestState, status: number, location: UR
   if (location.username !== '' || location.password !== '') {
     return new Error(`redirect to a URL with credentials: ${location.origin}`)
   }
+  if (state.mode === 'same-origin' && location.origin !== state.urlList[0]!.origin) {
+    return new Error(`redirect to another origin in 'same-origin' mode: ${location.origin}`)
+  }
   if (status !== 303 && state.body !== null && isStreamSource(state.body.source)) {
     return new Error('cannot follow a redirect with a streamed request body')
   }

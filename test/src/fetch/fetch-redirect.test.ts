@@ -104,4 +104,23 @@ describe('fetch redirects', () => {
     assert.equal(response.status, 301)
     assert.equal(await response.text(), 'status 301')
   })
+
+  it('types a response that ended on another origin as cors, and hides it in no-cors mode', async () => {
+    const to = `${server.origin}/redirect?to=${encodeURIComponent(`${other.origin}/text`)}`
+    const cors = await fetch(to, { dispatcher: agent })
+    assert.equal(cors.type, 'cors')
+    assert.equal(await cors.text(), 'hello')
+    const opaque = await fetch(to, { mode: 'no-cors', dispatcher: agent })
+    assert.equal(opaque.type, 'opaque')
+    assert.equal(opaque.status, 0)
+    assert.equal(opaque.url, '')
+    assert.equal(opaque.body, null)
+    assert.deepEqual([...opaque.headers], [])
+  })
+
+  it("refuses a cross-origin redirect in 'same-origin' mode", async () => {
+    const to = `${server.origin}/redirect?to=${encodeURIComponent(`${other.origin}/text`)}`
+    await assert.rejects(fetch(to, { mode: 'same-origin', dispatcher: agent }), (err: Error) =>
+      err instanceof TypeError && /same-origin/.test((err.cause as Error).message))
+  })
 })
