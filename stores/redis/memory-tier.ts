@@ -55,6 +55,18 @@ export interface ReadTicket {
 
 type Methods = Map<string, TierVariant[]>
 
+/**
+ * A copy of `body` in memory of its own. Replies are slices of the client's socket buffers, and a
+ * slice held here would keep the whole buffer alive while the size accounting counts only the
+ * slice; small Buffer.from() copies would likewise pin a shared 8 KiB pool slab.
+ */
+function own (body: Buffer | undefined): Buffer | undefined {
+  if (body === undefined) return undefined
+  const copy = Buffer.allocUnsafeSlow(body.length)
+  body.copy(copy)
+  return copy
+}
+
 function methodsSize (methods: Methods): number {
   let size = 64
   for (const variants of methods.values()) {
@@ -122,7 +134,7 @@ export class MemoryTier {
   commit (ticket: ReadTicket, method: string, variants: TierVariant[]): void {
     if (!this.#usable(ticket)) return
     const methods: Methods = new Map(this.#lru.get(ticket.key))
-    methods.set(method, variants)
+    methods.set(method, variants.map((v) => ({ meta: v.meta, body: own(v.body) })))
     this.#lru.set(ticket.key, methods)
   }
 
@@ -135,7 +147,7 @@ export class MemoryTier {
     const index = variants.findIndex((v) => v.meta.suffix === meta.suffix && v.meta.writeId === meta.writeId)
     if (index === -1) return
     const next = new Map(methods)
-    next.set(method, variants.map((v, i) => (i === index ? { meta: v.meta, body } : v)))
+    next.set(method, variants.map((v, i) => (i === index ? { meta: v.meta, body: own(body) } : v)))
     this.#lru.set(ticket.key, next)
   }
 
