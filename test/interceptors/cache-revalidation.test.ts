@@ -199,6 +199,79 @@ describe('interceptors.cache(): revalidation', () => {
   })
 })
 
+describe('interceptors.cache(): handler contract during revalidation', () => {
+  it('ends with exactly one onResponseError when the caller aborts a revalidation in flight, serving nothing stale', async (t) => {
+    freezeDate(t)
+    let hold: (() => void) | undefined
+    const { send, dispatcher, server } = await setupCache(t, (req, res) => {
+      stamp(res, 'max-age=10, stale-if-error=600')
+      res.setHeader('etag', '"h"')
+      if (req.headers['if-none-match'] !== undefined) { hold = () => { res.statusCode = 304; res.end() }; return }
+      res.end('x')
+    })
+    await send()
+    t.mock.timers.tick(20_000)
+    const events: string[] = []
+    await new Promise<void>((resolve) => {
+      dispatcher.dispatch({ origin: server.origin, path: '/', method: 'GET' }, {
+        onRequestStart: (controller) => {
+          events.push('start')
+          setImmediate(() => controller.abort(new Error('caller gave up')))
+        },
+        onResponseStart: () => { events.push('headers') },
+        onResponseEnd: () => { events.push('end'); resolve() },
+        onResponseError: (_c, err) => { events.push(`error:${err.message}`); setImmediate(resolve) }
+      })
+    })
+    hold?.()
+    assert.deepEqual(events, ['start', 'error:caller gave up'])
+  })
+
+  it('lets the caller pause and resume a stored body served after a 304', async (t) => {
+    freezeDate(t)
+    const { send, dispatcher, server, count } = await setupCache(t, (req, res) => {
+      stamp(res, 'max-age=10')
+      res.setHeader('etag', '"p"')
+      if (req.headers['if-none-match'] === '"p"') { res.statusCode = 304; res.end(); return }
+      res.end('paused body')
+    })
+    await send()
+    t.mock.timers.tick(20_000)
+    const events: string[] = []
+    await new Promise<void>((resolve) => {
+      dispatcher.dispatch({ origin: server.origin, path: '/', method: 'GET' }, {
+        onResponseStart: (controller, status) => {
+          events.push(`headers:${status}`)
+          controller.pause()
+          setImmediate(() => { events.push('resume'); controller.resume() })
+        },
+        onResponseData: (_c, chunk) => { events.push(`data:${chunk.toString()}`) },
+        onResponseEnd: () => { events.push('end'); resolve() },
+        onResponseError: (_c, err) => { events.push(`error:${err.message}`); resolve() }
+      })
+    })
+    assert.deepEqual(events, ['headers:200', 'resume', 'data:paused body', 'end'])
+    assert.equal(count(), 2)
+  })
+
+  it('keeps serving when a background revalidation fails, without an unhandled error', async (t) => {
+    freezeDate(t)
+    let fail = false
+    const { send, count } = await setupCache(t, (req, res) => {
+      if (fail) { req.socket.destroy(); return }
+      stamp(res, 'max-age=10, stale-while-revalidate=600')
+      res.end('still here')
+    })
+    await send()
+    fail = true
+    t.mock.timers.tick(20_000)
+    assert.equal((await send()).body, 'still here')
+    await until(() => count() === 2)
+    assert.equal((await send()).body, 'still here')
+    await until(() => count() === 3)
+  })
+})
+
 describe('interceptors.cache(): Vary', () => {
   const varying: http.RequestListener = (req, res) => {
     stamp(res, 'max-age=60')
