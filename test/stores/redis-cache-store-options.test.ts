@@ -7,7 +7,7 @@ import { loadIoredis } from '../../stores/redis/load-ioredis.js'
 import { startRedisServer } from '../helpers/redis-server.js'
 import type { TestRedis } from '../helpers/redis-server.js'
 import { writeEntry } from './cache-store-contract.js'
-import { HEALTHY_TIMEOUT_MS, cacheKey, cacheValue, uniquePrefix } from './redis-cache-store-fixtures.js'
+import { HEALTHY_TIMEOUT_MS, cacheKey, cacheValue, eventually, uniquePrefix } from './redis-cache-store-fixtures.js'
 
 let redis: TestRedis
 
@@ -132,6 +132,18 @@ describe('RedisCacheStore options', () => {
     assert.equal(await store.get(key), undefined)
     await writeEntry(store, key, cacheValue(), ['1234567890'])
     assert.equal(String((await store.get(key))?.body), '1234567890')
+  })
+
+  it('leaves no socket or timer behind once closed, with or without its memory tier', async () => {
+    const count = (): number => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap' || r === 'Timeout').length
+    const before = count()
+    for (const memoryTier of [undefined, false] as const) {
+      const store = new RedisCacheStore({ clientOptions: redis.url, keyPrefix: uniquePrefix(), memoryTier, timeoutMs: HEALTHY_TIMEOUT_MS })
+      await writeEntry(store, cacheKey('/leak'), cacheValue(), ['x'])
+      await store.get(cacheKey('/leak'))
+      await store.close()
+    }
+    await eventually('sockets and timers are released', () => count() <= before)
   })
 
   it('accepts a redis:// URL as clientOptions', async (t) => {
