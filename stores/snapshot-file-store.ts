@@ -16,9 +16,11 @@ export type SnapshotHeaders = Record<string, string | string[]>
 
 /** The recorded request, as used for matching (filtered headers, normalised body). */
 export interface SnapshotRequest {
+  /** Request method. */
   method: string
   /** Absolute URL (query included unless `matchQuery` is false). */
   url: string
+  /** The headers that take part in matching. */
   headers: SnapshotHeaders
   /** Request body as matched; empty string when there was none. */
   body?: string | undefined
@@ -26,7 +28,9 @@ export interface SnapshotRequest {
 
 /** One recorded response. */
 export interface SnapshotResponse {
+  /** Response status code. */
   statusCode: number
+  /** Response headers (excluded headers removed). */
   headers: SnapshotHeaders
   /** The whole body, base64 (byte-exact for binary bodies). */
   body: string
@@ -34,12 +38,15 @@ export interface SnapshotResponse {
   bodyEncoding?: 'base64' | undefined
   /** For streamed responses (chunked, server-sent events, NDJSON): each chunk as received, base64. */
   chunks?: string[] | undefined
+  /** Response trailers (excluded headers removed). */
   trailers?: SnapshotHeaders | undefined
 }
 
 /** A recorded request with its responses, replayed in order. */
 export interface SnapshotEntry {
+  /** The request as it is matched. */
   request: SnapshotRequest
+  /** Its responses, replayed in this order. */
   responses: SnapshotResponse[]
   /** How many times it was replayed (kept in memory, not written). */
   callCount: number
@@ -49,7 +56,9 @@ export interface SnapshotEntry {
 
 /** One element of the snapshot file. */
 export interface SnapshotRecord {
+  /** The key of the snapshot: a hash of the matched request. */
   hash: string
+  /** The request and its responses. */
   snapshot: SnapshotEntry
 }
 

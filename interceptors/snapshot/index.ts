@@ -11,7 +11,7 @@ import { SnapshotRecorder } from './snapshot-recorder.js'
 import { dispatchWithSnapshots } from './snapshot-dispatch.js'
 
 export { SnapshotRecorder } from './snapshot-recorder.js'
-export type { SnapshotInfo, CapturedResponse, ClosestSnapshot } from './snapshot-recorder.js'
+export type { SnapshotInfo, CapturedResponse, ClosestSnapshot, SnapshotMatch } from './snapshot-recorder.js'
 export { SNAPSHOT_MODES, DEFAULT_FLUSH_INTERVAL_MS } from './snapshot-options.js'
 export type { SnapshotMode, SnapshotOptions, ResolvedSnapshotOptions } from './snapshot-options.js'
 
@@ -21,8 +21,13 @@ export interface SnapshotInterceptorOptions extends SnapshotOptions {
   recorder?: SnapshotRecorder | undefined
 }
 
-/** The interceptor, with its recorder (to save, inspect or close it) and its mode. */
-export type SnapshotInterceptor = Interceptor & { readonly recorder: SnapshotRecorder, readonly mode: SnapshotMode }
+/** The interceptor, with its recorder and its mode. */
+export interface SnapshotInterceptor extends Interceptor {
+  /** The recorded snapshots: `close()` it when done to save them; inspect or edit them in tests. */
+  readonly recorder: SnapshotRecorder
+  /** The mode given at construction. */
+  readonly mode: SnapshotMode
+}
 
 /**
  * Records responses (`'record'`), replays them (`'playback'`), or replays what exists and records

@@ -8,10 +8,10 @@ import { InvalidArgumentError } from '../../src/errors.js'
 import type { DispatchOptions } from '../../src/handler.js'
 
 /** The snapshot modes. */
-export const SNAPSHOT_MODES = ['record', 'playback', 'update'] as const
+export const SNAPSHOT_MODES: readonly SnapshotMode[] = ['record', 'playback', 'update']
 
 /** `record`: always ask the network and store; `playback`: only replay; `update`: replay what exists, record the rest. */
-export type SnapshotMode = typeof SNAPSHOT_MODES[number]
+export type SnapshotMode = 'record' | 'playback' | 'update'
 
 /** Milliseconds between automatic saves when `autoFlush` is on. */
 export const DEFAULT_FLUSH_INTERVAL_MS = 30_000
@@ -95,21 +95,37 @@ export const SNAPSHOT_OPTION_NAMES = [
 
 /** Options after defaults and validation. */
 export interface ResolvedSnapshotOptions {
+  /** The snapshot mode. */
   mode: SnapshotMode
+  /** The snapshot file, or null. */
   snapshotPath: string | null
+  /** Most distinct requests kept. */
   maxSnapshots: number
+  /** Save on a timer. */
   autoFlush: boolean
+  /** Milliseconds between automatic saves. */
   flushInterval: number
+  /** Only these headers are matched; null for all. */
   matchHeaders: string[] | null
+  /** Headers left out of matching. */
   ignoreHeaders: string[]
+  /** Headers never stored. */
   excludeHeaders: string[]
+  /** Whether the body is matched. */
   matchBody: boolean
+  /** Body rewrite before matching and storing, or null. */
   normalizeBody: ((body: string | Buffer | null | undefined) => string) | null
+  /** Whether the query is matched. */
   matchQuery: boolean
+  /** Query rewrite before matching and storing, or null. */
   normalizeQuery: ((query: URLSearchParams) => string) | null
+  /** Whether header names keep their case. */
   caseSensitive: boolean
+  /** Decides whether a request is recorded. */
   shouldRecord: (requestOpts: DispatchOptions) => boolean
+  /** Decides whether a request is replayed. */
   shouldPlayback: (requestOpts: DispatchOptions) => boolean
+  /** URLs passed straight through. */
   excludeUrls: Array<string | RegExp>
 }
 

@@ -17,10 +17,13 @@ const log = debuglog('conduit:snapshot')
 
 /** A response as the interceptor captured it. */
 export interface CapturedResponse {
+  /** Response status code. */
   statusCode: number
+  /** Response headers. */
   headers: IncomingHeaders
   /** The whole body, or its chunks in arrival order. */
   body: Buffer | readonly Buffer[] | string | null | undefined
+  /** Response trailers. */
   trailers?: IncomingHeaders | undefined
   /** Keep the chunk boundaries (streamed responses), so playback delivers them one by one. */
   keepChunks?: boolean | undefined
@@ -28,21 +31,35 @@ export interface CapturedResponse {
 
 /** What `getSnapshotInfo` reports: metadata only, no response payload. */
 export interface SnapshotInfo {
+  /** The key of the snapshot (also in the file). */
   hash: string
+  /** The recorded request as it is matched. */
   request: SnapshotRequest
+  /** How many responses are recorded for it. */
   responseCount: number
+  /** How many times it was replayed since loading (or the last reset). */
   callCount: number
+  /** When it was last recorded (ISO 8601). */
   timestamp: string
+}
+
+/** A snapshot found for a request, with the response to replay now. */
+export interface SnapshotMatch extends SnapshotEntry {
+  /** The response to replay for this call (the last one again once the sequence ran out). */
+  response: SnapshotResponse
 }
 
 /** The recorded request closest to one that has no snapshot, and how it differs. */
 export interface ClosestSnapshot {
+  /** The recorded request. */
   request: SnapshotRequest
+  /** The fields in which it differs, e.g. `query (?a=1 vs recorded ?a=2)`. */
   differences: string[]
 }
 
 /**
- * Holds the snapshots of one interceptor. Repeated identical requests keep every response and
+ * Holds the snapshots of one interceptor (what `SnapshotAgent.getRecorder()` returns; internal,
+ * not exported from the package root). Repeated identical requests keep every response and
  * replay them in order (the last one again once they run out).
  */
 export class SnapshotRecorder {
@@ -126,7 +143,7 @@ export class SnapshotRecorder {
    * The snapshot for a request with the response to replay now (counting the call), or
    * undefined when there is none or `shouldPlayback`/`excludeUrls` rule it out.
    */
-  findSnapshot (requestOpts: DispatchOptions): (SnapshotEntry & { response: SnapshotResponse }) | undefined {
+  findSnapshot (requestOpts: DispatchOptions): SnapshotMatch | undefined {
     if (!this.#opts.shouldPlayback(requestOpts) || this.isUrlExcluded(requestOpts)) return undefined
     const { hash } = this.#key(requestOpts)
     const snapshot = this.#snapshots.get(hash)

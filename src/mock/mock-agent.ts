@@ -302,7 +302,9 @@ export class MockAgent extends Dispatcher {
     throw new LibraryError(`${title}\n\n${formatter.format(pending)}`.trim())
   }
 
+  /** Closes every mock pool (waiting for replies in flight) and the real agent, and clears the call history. */
   override close (): Promise<void>
+  /** Callback form of `close()`. */
   override close (callback: CloseCallback): void
   override close (callback?: CloseCallback): Promise<void> | void {
     return withCloseCallback(async () => {
@@ -314,8 +316,11 @@ export class MockAgent extends Dispatcher {
     }, callback)
   }
 
+  /** Fails every reply in flight with `err` (default `ClientDestroyedError`) and destroys the real agent. */
   override destroy (err?: Error | null): Promise<void>
+  /** Callback form of `destroy()`. */
   override destroy (callback: CloseCallback): void
+  /** Callback form of `destroy(err)`. */
   override destroy (err: Error | null, callback: CloseCallback): void
   override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
     const err = typeof errOrCallback === 'function' ? null : errOrCallback ?? null

@@ -12,11 +12,11 @@ import { serializePathWithQuery } from './mock-matching.js'
 /** The properties a log exposes through `toMap()`, in order. */
 export type MockCallHistoryLogProperty = 'protocol' | 'host' | 'port' | 'origin' | 'path' | 'hash' | 'searchParams' | 'fullUrl' | 'method' | 'body' | 'headers'
 
-/** The URL fields a filter can select on. */
-const FILTERABLE = ['protocol', 'host', 'port', 'origin', 'path', 'hash', 'fullUrl', 'method'] as const
-
 /** One of the URL fields a filter can select on. */
-export type MockCallHistoryFilterField = typeof FILTERABLE[number]
+export type MockCallHistoryFilterField = 'protocol' | 'host' | 'port' | 'origin' | 'path' | 'hash' | 'fullUrl' | 'method'
+
+/** The URL fields a filter can select on, in the order object criteria apply them. */
+const FILTERABLE: readonly MockCallHistoryFilterField[] = ['protocol', 'host', 'port', 'origin', 'path', 'hash', 'fullUrl', 'method']
 
 /** A filter value: exact string (or null/undefined to match an absent value) or a RegExp. */
 export type FilterCallsParameter = string | RegExp | null | undefined
@@ -202,6 +202,7 @@ export class MockCallHistory {
     return log
   }
 
+  /** Iterates over the logs, oldest first. */
   * [Symbol.iterator] (): Iterator<MockCallHistoryLog> {
     yield * this.logs
   }

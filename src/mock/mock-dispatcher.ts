@@ -111,11 +111,12 @@ export class MockDispatcher extends Dispatcher {
     return this.#origin
   }
 
-  /** The interceptors of this pool (shared with pools derived from a RegExp or function origin). */
+  /** @internal The interceptors of this pool (shared with pools derived from a RegExp or function origin). */
   get mockDispatches (): MockDispatchList {
     return this.#list
   }
 
+  /** @internal */
   set mockDispatches (list: MockDispatchList) {
     this.#list = list
   }
@@ -230,7 +231,9 @@ export class MockDispatcher extends Dispatcher {
     }, record.delay)
   }
 
+  /** Stops taking requests; resolves once the replies in flight have ended. */
   override close (): Promise<void>
+  /** Callback form of `close()`. */
   override close (callback: CloseCallback): void
   override close (callback?: CloseCallback): Promise<void> | void {
     return withCloseCallback(async () => {
@@ -240,8 +243,11 @@ export class MockDispatcher extends Dispatcher {
     }, callback)
   }
 
+  /** Fails the replies in flight with `err` (default `ClientDestroyedError`) and stops taking requests. */
   override destroy (err?: Error | null): Promise<void>
+  /** Callback form of `destroy()`. */
   override destroy (callback: CloseCallback): void
+  /** Callback form of `destroy(err)`. */
   override destroy (err: Error | null, callback: CloseCallback): void
   override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
     const err = typeof errOrCallback === 'function' ? null : errOrCallback

@@ -51,8 +51,11 @@ export type MockReplyData = unknown
 
 /** What a reply callback returns. */
 export interface MockReplyCallbackResult {
+  /** Response status code. */
   statusCode: number
+  /** Response body (see {@link MockReplyData}). */
   data?: MockReplyData
+  /** Response headers and trailers. */
   responseOptions?: MockReplyOptions | undefined
 }
 
@@ -134,6 +137,7 @@ export class MockInterceptor {
   #defaultTrailers: MockReplyHeaders = {}
   #contentLength = false
 
+  /** @internal Built by `mockPool.intercept()`. */
   constructor (opts: MockInterceptOptions, list: MockDispatchList, ignoreTrailingSlash = false) {
     this.#key = buildMockKey(opts, ignoreTrailingSlash)
     this.#query = opts.query

@@ -82,6 +82,7 @@ function positiveInteger (method: string, name: string, value: unknown): number 
 export class MockScope {
   readonly #record: MockDispatchRecord
 
+  /** @internal Built by `reply()` and `replyWithError()`. */
   constructor (record: MockDispatchRecord) {
     this.#record = record
   }

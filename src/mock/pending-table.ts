@@ -8,20 +8,31 @@ import type { Matcher } from './mock-matching.js'
 
 /** An interceptor that has not answered as many requests as it expects. */
 export interface PendingInterceptor {
+  /** The origin of the pool (a RegExp or function origin as text). */
   origin: string
+  /** The path matcher given to `intercept()`. */
   path: Matcher
+  /** The method matcher given to `intercept()`. */
   method: Matcher
+  /** The body matcher given to `intercept()`, if any. */
   body: unknown
+  /** The header matchers given to `intercept()`, if any. */
   headers: unknown
+  /** The query given to `intercept()`, if any. */
   query: Record<string, unknown> | undefined
   /** Status code of the reply, undefined for callbacks and errors. */
   statusCode: number | undefined
   /** The registered error, for `replyWithError`. */
   error: Error | null
+  /** How many requests it answers before it is used up. */
   times: number
+  /** How many requests it answered so far. */
   timesInvoked: number
+  /** True when it is never used up. */
   persist: boolean
+  /** Milliseconds it waits before replying. */
   delay: number
+  /** Always true here: it still expects requests. */
   pending: boolean
 }
 
