@@ -8,7 +8,7 @@ import { Dispatcher } from './dispatcher.js'
 import type { CloseCallback } from './dispatcher.js'
 import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../handler.js'
 import { SimpleController, toDispatchHandler } from '../handler.js'
-import { ClientClosedError, ClientDestroyedError, InvalidArgumentError } from '../errors.js'
+import { ClientClosedError, ClientDestroyedError, InvalidArgumentError, RequestAbortedError } from '../errors.js'
 import { Client, parseOrigin } from './client.js'
 import type { ClientOptions } from './client-options.js'
 
@@ -32,6 +32,8 @@ export interface PoolOptions extends ClientOptions {
 interface Queued {
   opts: DispatchOptions
   handler: DispatchHandler
+  /** Removes the abort listener of `opts.signal`, when one was added. */
+  unlisten: (() => void) | null
 }
 
 const EVENTS = ['connect', 'disconnect', 'connectionError'] as const
@@ -123,9 +125,34 @@ export class Pool extends Dispatcher {
     if (opts === null || typeof opts !== 'object') {
       throw new InvalidArgumentError(`dispatch: options must be an object, got ${opts === null ? 'null' : typeof opts}`)
     }
-    this.#queue.push({ opts, handler: h })
+    this.#enqueue(opts, h)
     this.#needDrain = true
     return false
+  }
+
+  #enqueue (opts: DispatchOptions, handler: DispatchHandler): void {
+    const item: Queued = { opts, handler, unlisten: null }
+    const signal = opts.signal
+    if (signal != null && typeof signal.addEventListener === 'function') {
+      // A request waiting here has no client yet to watch its signal; an abort must not wait for one.
+      const onAbort = (): void => {
+        const i = this.#queue.indexOf(item)
+        if (i === -1) return
+        this.#queue.splice(i, 1)
+        const reason = signal.reason instanceof Error ? signal.reason : new RequestAbortedError()
+        handler.onResponseError?.(new SimpleController(), reason)
+        if (this.#queue.length === 0) this.#queueEmptied()
+      }
+      signal.addEventListener('abort', onAbort, { once: true })
+      item.unlisten = () => signal.removeEventListener('abort', onAbort)
+    }
+    this.#queue.push(item)
+  }
+
+  #queueEmptied (): void {
+    const onEmpty = this.#onQueueEmpty
+    this.#onQueueEmpty = null
+    onEmpty?.()
   }
 
   /** Whether a request dispatched now would go to a client at once (free, or new within the limit). */
@@ -154,7 +181,8 @@ export class Pool extends Dispatcher {
     this.#busy.delete(client)
     const queue = this.#queue
     while (queue.length > 0 && !this.#busy.has(client)) {
-      const { opts, handler } = queue.shift()!
+      const { opts, handler, unlisten } = queue.shift()!
+      unlisten?.()
       try {
         if (!client.dispatch(opts, handler)) this.#busy.add(client)
       } catch (err) {
@@ -163,9 +191,7 @@ export class Pool extends Dispatcher {
       }
     }
     if (queue.length === 0) {
-      const onEmpty = this.#onQueueEmpty
-      this.#onQueueEmpty = null
-      onEmpty?.()
+      this.#queueEmptied()
       if (this.#needDrain && !this.#closed && this.#hasCapacity()) {
         this.#needDrain = false
         this.emit('drain', this.#url, [this, client])
@@ -203,10 +229,11 @@ export class Pool extends Dispatcher {
     this.#destroyed = true
     this.#closed = true
     const queued = this.#queue.splice(0)
-    for (const { handler } of queued) handler.onResponseError?.(new SimpleController(), error)
-    const onEmpty = this.#onQueueEmpty
-    this.#onQueueEmpty = null
-    onEmpty?.()
+    for (const { handler, unlisten } of queued) {
+      unlisten?.()
+      handler.onResponseError?.(new SimpleController(), error)
+    }
+    this.#queueEmptied()
     const done = Promise.all(this.#clients.map((c) => c.destroy(error))).then(() => undefined)
     if (callback === undefined) return done
     done.then(() => callback(null), callback)
