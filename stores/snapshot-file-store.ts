@@ -6,7 +6,7 @@
  * @module
  */
 
-import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises'
+import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises'
 import { randomBytes } from 'node:crypto'
 import { basename, dirname, join, resolve } from 'node:path'
 import { SnapshotFileError } from '../src/errors.js'
@@ -207,9 +207,33 @@ function compare (a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
+function isAlive (pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** Deletes temporary files a killed process left next to `file` (same naming scheme, owner no longer running). */
+async function removeStaleTemps (dir: string, file: string): Promise<void> {
+  const prefix = `.${file}.`
+  const names = await readdir(dir).catch(() => [] as string[])
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue
+    const match = /^(\d+)\.[0-9a-f]{12}\.tmp$/.exec(name.slice(prefix.length))
+    if (match === null) continue
+    const pid = Number(match[1])
+    if (pid !== process.pid && !isAlive(pid)) await unlink(join(dir, name)).catch(() => {})
+  }
+}
+
 /**
  * Writes the records atomically: to a temporary file in the same directory, flushed to disk,
- * then renamed over the target, so a crash mid-save leaves the previous file intact.
+ * then renamed over the target, so a crash mid-save leaves the previous file intact. Temporary
+ * files left by processes killed mid-save are removed by the next successful save.
  */
 export async function saveSnapshotFile (path: string, records: readonly SnapshotRecord[]): Promise<void> {
   const resolved = resolve(path)
@@ -235,4 +259,5 @@ export async function saveSnapshotFile (path: string, records: readonly Snapshot
     await dirHandle.sync().catch(() => {})
     await dirHandle.close()
   }
+  await removeStaleTemps(dir, basename(resolved))
 }

@@ -154,5 +154,10 @@ describe('snapshot file store', () => {
     assert.equal(await readFile(file, 'utf8'), before)
     const loaded = await loadSnapshotFile(file)
     assert.deepEqual(loaded!.map((r) => r.snapshot.request.url), ['http://h/previous'])
+
+    // The killed process left its temporary file; the next save clears it away.
+    assert.equal((await readdir(dir)).filter((name) => name.endsWith('.tmp')).length, 1)
+    await saveSnapshotFile(file, previous)
+    assert.deepEqual((await readdir(dir)).filter((name) => name.endsWith('.tmp')), [])
   })
 })
