@@ -3,6 +3,8 @@ import assert from 'node:assert/strict'
 import { Agent } from '../../../src/dispatcher/agent.js'
 import { proxy } from '../../../interceptors/proxy/index.js'
 import { ProxyAgent } from '../../../src/presets/proxy-agent.js'
+import { fetch } from '../../../src/fetch/fetch.js'
+import { getGlobalDispatcher, request, setGlobalDispatcher } from '../../../src/global.js'
 import { caCrt } from '../../helpers/certs.js'
 import { startHttpServer, startHttpsServer } from '../../helpers/servers.js'
 import { startHttpProxy } from '../../helpers/http-proxy.js'
@@ -59,5 +61,23 @@ describe('ProxyAgent', () => {
     assert.ok(connected.length >= 1, 'no connect event')
     await new Promise<void>((resolve, reject) => agent.close((err) => (err ? reject(err) : resolve())))
     await proxyServer.idle()
+  })
+
+  it('works wherever a dispatcher is accepted: fetch and the global dispatcher', async (t) => {
+    const http = await startHttpServer((req, res) => res.end(`plain ${req.url}`))
+    const https = await startHttpsServer((req, res) => res.end(`secure ${req.url}`))
+    const proxyServer = await startHttpProxy()
+    const agent = new ProxyAgent({ uri: proxyServer.url, requestTls: { ca: caCrt } })
+    const previous = getGlobalDispatcher()
+    t.after(() => {
+      setGlobalDispatcher(previous)
+      return Promise.all([agent.close(), http.close(), https.close(), proxyServer.close()])
+    })
+    const httpsOrigin = https.origin.replace('localhost', '127.0.0.1')
+    assert.equal(await (await fetch(`${http.origin}/f`, { dispatcher: agent })).text(), 'plain /f')
+    assert.equal(await (await fetch(`${httpsOrigin}/g`, { dispatcher: agent })).text(), 'secure /g')
+    setGlobalDispatcher(agent)
+    assert.equal(await (await request(`${http.origin}/global`)).body.text(), 'plain /global')
+    assert.deepEqual(proxyServer.requests.map((r) => r.method), ['GET', 'CONNECT', 'GET'])
   })
 })
