@@ -31,6 +31,10 @@ export interface RevalidationContext {
   stored: GetResult
   /** True when the request carried If-None-Match / If-Modified-Since from `stored`. */
   conditional: boolean
+  /** True when the caller already received onRequestStart (a repeated, unconditional attempt). */
+  started: boolean
+  /** Sends the request again without validators, answered through a new handler for the same caller. */
+  retryUnconditionally: () => void
   shared: boolean
   cacheByDefault: number | undefined
   cacheStatus: boolean
@@ -62,7 +66,7 @@ export class CacheRevalidationHandler implements DispatchHandler {
 
   onRequestStart (controller: DispatchController, context: unknown): void {
     this.#ctx.controller.setTarget(controller)
-    this.#handler.onRequestStart?.(this.#ctx.controller, context)
+    if (!this.#ctx.started) this.#handler.onRequestStart?.(this.#ctx.controller, context)
   }
 
   onResponseStart (_controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
@@ -99,7 +103,16 @@ export class CacheRevalidationHandler implements DispatchHandler {
 
   onResponseEnd (_controller: DispatchController, trailers: IncomingHeaders): void {
     if (this.#next !== null) this.#next.onResponseEnd(this.#ctx.controller, trailers)
-    else if (this.#phase === 'not-modified') this.#refresh()
+    else if (this.#phase === 'not-modified') {
+      if (this.#validatorsDiffer()) {
+        // §4.3.4: a 304 whose validator is not the stored one updates nothing and cannot
+        // answer the request, so the origin is asked again without validators.
+        log('revalidation of %s: the 304 names another validator than the stored one; asking again without validators', describeKey(this.#ctx.key))
+        this.#ctx.retryUnconditionally()
+      } else {
+        this.#refresh()
+      }
+    }
     else if (this.#phase === 'stale-if-error') this.#serveStale()
   }
 
@@ -114,6 +127,14 @@ export class CacheRevalidationHandler implements DispatchHandler {
       return
     }
     this.#handler.onResponseError?.(this.#ctx.controller, error)
+  }
+
+  #validatorsDiffer (): boolean {
+    const received = this.#notModified.etag
+    const stored = this.#ctx.stored.etag
+    if (typeof received !== 'string' || stored === undefined) return false
+    // Weak comparison (RFC 9110 §8.8.3.2): the opaque tags must match, W/ or not.
+    return received.replace(/^W\//, '') !== stored.replace(/^W\//, '')
   }
 
   #staleIfErrorAllowed (): boolean {

@@ -94,30 +94,34 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
     }
 
     const revalidate = (request: Request, stored: GetResult, fwd: 'stale' | 'request', staleIfErrorUntil: number | undefined, handler: DispatchHandler, background: boolean): void => {
-      const headers: IncomingHeaders = { ...request.headers }
-      if (stored.etag !== undefined) headers['if-none-match'] = stored.etag
       const lastModified = single(stored.headers['last-modified'])
-      if (lastModified !== undefined) headers['if-modified-since'] = lastModified
-      const conditional = stored.etag !== undefined || lastModified !== undefined
       const controller = new ForwardingController()
-      const revalidation = new CacheRevalidationHandler({
-        store: config.store,
-        key: request.key,
-        stored,
-        conditional,
-        shared: config.shared,
-        cacheByDefault: config.cacheByDefault,
-        cacheStatus: config.cacheStatus && !background,
-        requestNoStore: false,
-        requestTime: Date.now(),
-        fwd,
-        staleIfErrorUntil,
-        controller,
-        signal: background ? undefined : request.opts.signal
-      }, handler)
-      const opts: DispatchOptions = { ...request.opts, headers }
-      if (background) opts.signal = undefined
-      dispatchLater(dispatch, opts, revalidation)
+      const attempt = (conditional: boolean, started: boolean): void => {
+        const headers: IncomingHeaders = { ...request.headers }
+        if (conditional && stored.etag !== undefined) headers['if-none-match'] = stored.etag
+        if (conditional && lastModified !== undefined) headers['if-modified-since'] = lastModified
+        const revalidation = new CacheRevalidationHandler({
+          store: config.store,
+          key: request.key,
+          stored,
+          conditional,
+          started,
+          retryUnconditionally: () => attempt(false, true),
+          shared: config.shared,
+          cacheByDefault: config.cacheByDefault,
+          cacheStatus: config.cacheStatus && !background,
+          requestNoStore: false,
+          requestTime: Date.now(),
+          fwd,
+          staleIfErrorUntil,
+          controller,
+          signal: background ? undefined : request.opts.signal
+        }, handler)
+        const opts: DispatchOptions = { ...request.opts, headers }
+        if (background) opts.signal = undefined
+        dispatchLater(dispatch, opts, revalidation)
+      }
+      attempt(stored.etag !== undefined || lastModified !== undefined, false)
     }
 
     const refreshInBackground = (request: Request, stored: GetResult): void => {

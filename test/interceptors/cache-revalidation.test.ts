@@ -38,6 +38,27 @@ describe('interceptors.cache(): revalidation', () => {
     assert.equal(count(), 2)
   })
 
+  it('asks again without validators when a 304 names a different ETag than the stored one', async (t) => {
+    freezeDate(t)
+    let version = 1
+    const { send, count, server } = await setupCache(t, (req, res) => {
+      stamp(res, 'max-age=10')
+      res.setHeader('etag', `"${version}"`)
+      if (req.headers['if-none-match'] !== undefined) { res.statusCode = 304; res.end(); return }
+      res.end(`version ${version}`)
+    })
+    await send()
+    version = 2
+    t.mock.timers.tick(11_000)
+    const answer = await send()
+    assert.equal(answer.body, 'version 2')
+    assert.equal(count(), 3)
+    assert.equal(server.requests[1].headers['if-none-match'], '"1"')
+    assert.equal(server.requests[2].headers['if-none-match'], undefined)
+    assert.equal((await send()).body, 'version 2')
+    assert.equal(count(), 3)
+  })
+
   it('sends If-Modified-Since from the stored Last-Modified', async (t) => {
     freezeDate(t)
     const lastModified = new Date(Date.now() - 60_000).toUTCString()
