@@ -118,3 +118,39 @@ export function checkResumed (point: ResumePoint, statusCode: number, headers: I
   point.end = range.end
   return undefined
 }
+
+/**
+ * Follows the body the caller is receiving, so that after a failure it can say where to resume
+ * (or why it cannot). The resume point is only worked out on the first failure: successful
+ * responses pay one counter for it.
+ */
+export class BodyProgress {
+  #method = ''
+  #statusCode = 0
+  #headers: IncomingHeaders = {}
+  #point: ResumePoint | string | null = null
+  #from = 0
+  #delivered = 0
+
+  /** The response head the caller received. */
+  started (method: string, statusCode: number, headers: IncomingHeaders): void {
+    this.#method = method
+    this.#statusCode = statusCode
+    this.#headers = headers
+  }
+
+  /** `bytes` more body bytes reached the caller. */
+  delivered (bytes: number): void {
+    this.#delivered += bytes
+  }
+
+  /** Where the body stands now, or why it cannot be resumed. */
+  point (): ResumePoint | string {
+    if (this.#point === null) {
+      this.#point = startResume(this.#method, this.#statusCode, this.#headers)
+      if (typeof this.#point === 'object') this.#from = this.#point.next
+    }
+    if (typeof this.#point === 'object') this.#point.next = this.#from + this.#delivered
+    return this.#point
+  }
+}

@@ -10,10 +10,10 @@ import type { Duplex } from 'node:stream'
 import type { Dispatch, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import { toDispatchHandler } from '../../src/handler.js'
 import { InvalidArgumentError, RequestAbortedError, RequestRetryError } from '../../src/errors.js'
-import { resolveRetryOptions } from './retry-options.js'
+import { checkRetryHandlerArgs, resolveRetryOptions } from './retry-options.js'
 import type { ResolvedRetryOptions, RetryHandlers, RetryOptions } from './retry-options.js'
 import { askRetry, defaultRetry, describeFailure, describeRequest, planRetry } from './retry-strategy.js'
-import { checkResumed, rangeFor, resumeHeaders, startResume } from './resume.js'
+import { BodyProgress, checkResumed, rangeFor, resumeHeaders } from './resume.js'
 import type { ResumePoint } from './resume.js'
 import { RetryController } from './retry-controller.js'
 import { isStatefulBody, statefulBodyError } from './stateful-body.js'
@@ -22,7 +22,10 @@ import { RetryWait } from './retry-wait.js'
 const debug = debuglog('conduit:retry')
 
 /** Dispatch options of a retried request: the usual ones plus the retry options. */
-export type RetryHandlerOptions = DispatchOptions & { retryOptions?: RetryOptions | ResolvedRetryOptions | undefined }
+export type RetryHandlerOptions = DispatchOptions & {
+  /** Retry options of this request. */
+  retryOptions?: RetryOptions | ResolvedRetryOptions | undefined
+}
 
 /** The context the caller's `onRequestStart` receives: the transport's, plus the retries made so far. */
 export interface RetryDispatchContext {
@@ -70,10 +73,7 @@ export class RetryHandler implements DispatchHandler {
   #decision = 0
   #context: RetryDispatchContext | null = null
   #headersSent = false
-  #first: { statusCode: number, headers: IncomingHeaders } | null = null
-  #resume: ResumePoint | string | null = null
-  #resumeFrom = 0
-  #delivered = 0
+  readonly #progress = new BodyProgress()
   #failing: FailingResponse | null = null
   #ready = false
   // Created on the first failure: most requests never wait.
@@ -86,15 +86,7 @@ export class RetryHandler implements DispatchHandler {
    * @param defaults - resolved options used when `opts.retryOptions` is absent (what an interceptor resolved once)
    */
   constructor (opts: RetryHandlerOptions, handlers: RetryHandlers, defaults?: ResolvedRetryOptions) {
-    if (typeof opts !== 'object' || opts === null) {
-      throw new InvalidArgumentError(`RetryHandler: options must be an object, got ${opts === null ? 'null' : typeof opts}`)
-    }
-    if (typeof handlers !== 'object' || handlers === null || typeof handlers.dispatch !== 'function') {
-      throw new InvalidArgumentError(`RetryHandler: handlers.dispatch must be a function, got ${typeof handlers?.dispatch}`)
-    }
-    if (typeof opts.method !== 'string' || opts.method === '') {
-      throw new InvalidArgumentError(`RetryHandler: options.method must be a non-empty string, got ${String(opts.method)}`)
-    }
+    checkRetryHandlerArgs(opts, handlers)
     const retryOptions = opts.retryOptions
     // The attempts must not carry retryOptions to a retry interceptor further down; a copy with the
     // key cleared keeps the object's shape fast, where deleting the key would not.
@@ -190,7 +182,7 @@ export class RetryHandler implements DispatchHandler {
       // The caller's pause and resume must not reach a response it may never see.
       this.#controller.target = null
       controller.pause()
-      this.#decide(new RequestRetryError(`retry(): ${this.#describe()} failed with status ${statusCode}`, statusCode, {
+      this.#decide(new RequestRetryError(`retry(): ${describeRequest(this.#opts)} failed with status ${statusCode}`, statusCode, {
         headers,
         data: { count: this.#retries }
       }))
@@ -200,23 +192,23 @@ export class RetryHandler implements DispatchHandler {
       this.#deliverHead(statusCode, headers, statusMessage)
       return
     }
-    const point = this.#resumePoint() as ResumePoint
+    const point = this.#progress.point() as ResumePoint
     const problem = checkResumed(point, statusCode, headers)
     if (problem !== undefined) {
-      const err = new RequestRetryError(`retry(): cannot resume ${this.#describe()} at byte ${point.next}: ${problem}`, statusCode, {
+      const err = new RequestRetryError(`retry(): cannot resume ${describeRequest(this.#opts)} at byte ${point.next}: ${problem}`, statusCode, {
         headers,
         data: { count: this.#retries }
       })
-      this.#log(`giving up on ${this.#describe()}: cannot resume at byte ${point.next}: ${problem}`)
+      this.#log(`giving up on ${describeRequest(this.#opts)}: cannot resume at byte ${point.next}: ${problem}`)
       this.#finishError(err, controller)
       return
     }
-    this.#log(`resumed ${this.#describe()} at byte ${point.next}`)
+    this.#log(`resumed ${describeRequest(this.#opts)} at byte ${point.next}`)
   }
 
   #deliverHead (statusCode: number, headers: IncomingHeaders, statusMessage: string | undefined): void {
     this.#headersSent = true
-    this.#first = { statusCode, headers }
+    this.#progress.started(this.#baseOpts.method, statusCode, headers)
     this.#inner.onResponseStart?.(this.#controller, statusCode, headers, statusMessage)
   }
 
@@ -230,19 +222,8 @@ export class RetryHandler implements DispatchHandler {
     this.#deliverData(chunk)
   }
 
-  // Worked out on the first failure after the head was delivered, so successful responses pay nothing for it.
-  #resumePoint (): ResumePoint | string {
-    if (this.#resume === null) {
-      const first = this.#first!
-      this.#resume = startResume(this.#baseOpts.method, first.statusCode, first.headers)
-      if (typeof this.#resume === 'object') this.#resumeFrom = this.#resume.next
-    }
-    if (typeof this.#resume === 'object') this.#resume.next = this.#resumeFrom + this.#delivered
-    return this.#resume
-  }
-
   #deliverData (chunk: Buffer): void {
-    this.#delivered += chunk.length
+    this.#progress.delivered(chunk.length)
     this.#inner.onResponseData?.(this.#controller, chunk)
   }
 
@@ -271,9 +252,9 @@ export class RetryHandler implements DispatchHandler {
       this.#maybeNext()
       return
     }
-    const point = this.#headersSent ? this.#resumePoint() : null
+    const point = this.#headersSent ? this.#progress.point() : null
     if (typeof point === 'string') {
-      this.#log(`giving up on ${this.#describe()}: ${describeFailure(err)} after the response started, cannot resume: ${point}`)
+      this.#log(`giving up on ${describeRequest(this.#opts)}: ${describeFailure(err)} after the response started, cannot resume: ${point}`)
       this.#finishError(err)
       return
     }
@@ -304,7 +285,7 @@ export class RetryHandler implements DispatchHandler {
   // A retry is wanted; `wait` tells whether `delayMs` is still to be waited (built-in) or already was (callback).
   #approve (err: Error, counter: number, delayMs: number, reason: string, wait: boolean): void {
     if (isStatefulBody(this.#opts.body)) {
-      this.#giveUp(statefulBodyError(this.#describe(), this.#opts.body, err, this.#retries), 'the request body is stateful', false)
+      this.#giveUp(statefulBodyError(describeRequest(this.#opts), this.#opts.body, err, this.#retries), 'the request body is stateful', false)
       return
     }
     const deadline = this.#options.deadlineMs
@@ -320,7 +301,7 @@ export class RetryHandler implements DispatchHandler {
     }
     // onRetry may have aborted the request or destroyed the dispatcher.
     if (this.#done) return
-    this.#log(`retrying ${this.#describe()} in ${wait ? delayMs : 0}ms (retry ${counter} of ${this.#options.maxRetries}): ${reason}`)
+    this.#log(`retrying ${describeRequest(this.#opts)} in ${wait ? delayMs : 0}ms (retry ${counter} of ${this.#options.maxRetries}): ${reason}`)
     this.#discardFailing()
     if (!wait) {
       this.#ready = true
@@ -334,7 +315,7 @@ export class RetryHandler implements DispatchHandler {
   }
 
   #giveUp (err: Error, reason: string, passThrough = true): void {
-    this.#log(`giving up on ${this.#describe()}: ${reason}`)
+    this.#log(`giving up on ${describeRequest(this.#opts)}: ${reason}`)
     const failing = this.#failing
     if (failing !== null && passThrough && !this.#options.throwOnError && !this.#headersSent) {
       this.#passThrough(failing)
@@ -380,9 +361,9 @@ export class RetryHandler implements DispatchHandler {
     this.#controller.target = null
     if (this.#context !== null) this.#context.retryCount = this.#retries
     if (this.#headersSent) {
-      const point = this.#resumePoint() as ResumePoint
+      const point = this.#progress.point() as ResumePoint
       this.#opts = { ...this.#baseOpts, headers: resumeHeaders(this.#baseOpts.headers, point) }
-      this.#log(`asking for ${rangeFor(point)} of ${this.#describe()} with If-Match ${point.etag}`)
+      this.#log(`asking for ${rangeFor(point)} of ${describeRequest(this.#opts)} with If-Match ${point.etag}`)
     }
     try {
       this.#dispatch(this.#opts, this.#handlerFor(id))
@@ -393,7 +374,7 @@ export class RetryHandler implements DispatchHandler {
 
   #abort (reason: Error): void {
     if (this.#done) return
-    this.#log(`${this.#describe()} aborted: ${reason.message}`)
+    this.#log(`${describeRequest(this.#opts)} aborted: ${reason.message}`)
     this.#finishError(reason, this.#failing?.controller ?? this.#controller.target ?? undefined)
   }
 
@@ -414,10 +395,6 @@ export class RetryHandler implements DispatchHandler {
     this.#settle()
     if (attempt !== undefined && !attempt.aborted) attempt.abort(err)
     this.#inner.onResponseError?.(this.#controller, err)
-  }
-
-  #describe (): string {
-    return describeRequest(this.#opts)
   }
 
   #log (message: string): void {

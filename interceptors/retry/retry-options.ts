@@ -17,7 +17,10 @@ export interface RetryContext {
   /** Loop state. */
   state: RetryState
   /** The dispatch options of the request, with the resolved `retryOptions`. */
-  opts: DispatchOptions & { retryOptions: ResolvedRetryOptions }
+  opts: DispatchOptions & {
+    /** The options in force for this request, defaults filled in. */
+    retryOptions: ResolvedRetryOptions
+  }
 }
 
 /**
@@ -108,18 +111,31 @@ export interface RetryOptions {
 
 /** {@link RetryOptions} with every default filled in, as a `retry` callback sees them (frozen). */
 export interface ResolvedRetryOptions {
+  /** See {@link RetryOptions.throwOnError}. */
   readonly throwOnError: boolean
+  /** See {@link RetryOptions.retry}. */
   readonly retry: RetryCallback
+  /** See {@link RetryOptions.maxRetries}. */
   readonly maxRetries: number
+  /** See {@link RetryOptions.maxTimeout}. */
   readonly maxTimeout: number
+  /** See {@link RetryOptions.minTimeout}. */
   readonly minTimeout: number
+  /** See {@link RetryOptions.timeoutFactor}. */
   readonly timeoutFactor: number
+  /** See {@link RetryOptions.retryAfter}. */
   readonly retryAfter: boolean
+  /** See {@link RetryOptions.methods}. */
   readonly methods: readonly string[]
+  /** See {@link RetryOptions.statusCodes}. */
   readonly statusCodes: readonly number[]
+  /** See {@link RetryOptions.errorCodes}. */
   readonly errorCodes: readonly string[]
+  /** See {@link RetryOptions.jitter}. */
   readonly jitter: boolean
+  /** See {@link RetryOptions.onRetry}. */
   readonly onRetry: ((err: Error, event: RetryEvent) => void) | undefined
+  /** See {@link RetryOptions.deadlineMs}. */
   readonly deadlineMs: number | undefined
 }
 
@@ -223,4 +239,13 @@ export function resolveRetryOptions (
   })
   RESOLVED.add(resolved)
   return resolved
+}
+
+/** Checks the arguments of `new RetryHandler(opts, handlers)`; throws {@link InvalidArgumentError} naming the bad value. */
+export function checkRetryHandlerArgs (opts: unknown, handlers: unknown): void {
+  if (typeof opts !== 'object' || opts === null) fail('RetryHandler', 'options', 'an object', opts)
+  const dispatch = (handlers as Partial<RetryHandlers> | null)?.dispatch
+  if (typeof dispatch !== 'function') fail('RetryHandler', 'handlers.dispatch', 'a function', dispatch)
+  const method = (opts as { method?: unknown }).method
+  if (typeof method !== 'string' || method === '') fail('RetryHandler', 'options.method', 'a non-empty string', method)
 }
