@@ -37,27 +37,54 @@ function trimOws (value: string): string {
 }
 
 function addHeader (headers: IncomingHeaders, key: string, value: string): void {
-  const existing = headers[key]
-  if (existing === undefined) {
-    if (key === '__proto__') Object.defineProperty(headers, key, { value, enumerable: true, writable: true, configurable: true })
-    else headers[key] = value
-  } else if (typeof existing === 'string') {
+  const existing: unknown = headers[key]
+  if (typeof existing === 'string') {
     headers[key] = [existing, value]
-  } else {
+  } else if (Array.isArray(existing)) {
+    // Object.prototype has no array members, so an array here is always an earlier own value.
     existing.push(value)
+  } else if (key === '__proto__') {
+    // Plain assignment would call the prototype setter; a data property keeps it a header.
+    Object.defineProperty(headers, key, { value, enumerable: true, writable: true, configurable: true })
+  } else {
+    // Absent, or inherited from Object.prototype (`constructor`, `toString`): an own value shadows it.
+    headers[key] = value
   }
 }
 
 function hasToken (list: string, token: string): boolean {
   const lower = list.toLowerCase()
   if (lower === token) return true
+  if (lower.indexOf(token) === -1) return false
   for (const part of lower.split(',')) if (trimOws(part) === token) return true
   return false
 }
 
+/**
+ * Lower-case forms of header names seen before, so the usual names are validated and lower-cased
+ * once per process instead of once per response. Bounded, so odd names from a server cannot grow it.
+ */
+const NAME_CACHE = new Map<string, string>()
+const NAME_CACHE_LIMIT = 256
+const NAME_CACHE_MAX_LENGTH = 48
+
+function headerKey (name: string): string {
+  const cached = NAME_CACHE.get(name)
+  if (cached !== undefined) return cached
+  if (!TOKEN_RE.test(name)) fail('invalid header name', name)
+  const key = name.toLowerCase()
+  if (NAME_CACHE.size < NAME_CACHE_LIMIT && name.length <= NAME_CACHE_MAX_LENGTH) NAME_CACHE.set(name, key)
+  return key
+}
+
 function parseContentLength (value: string, previous: number): number {
+  const n = value.length <= 15 ? digitsValue(value) : -1
+  if (n !== -1) {
+    if (previous !== -1 && n !== previous) fail('conflicting content-length values', value)
+    return n
+  }
   // A list like `5, 5` (several values joined by an intermediary) is accepted only when all agree.
-  const parts = value.indexOf(',') === -1 ? [value] : value.split(',')
+  const parts = value.split(',')
   let length = previous
   for (const raw of parts) {
     const part = trimOws(raw)
@@ -69,18 +96,33 @@ function parseContentLength (value: string, previous: number): number {
   return length
 }
 
+/** The value of a string of 1 to 15 decimal digits, or -1 for anything else. */
+function digitsValue (text: string): number {
+  const len = text.length
+  if (len === 0) return -1
+  let n = 0
+  for (let i = 0; i < len; i++) {
+    const digit = text.charCodeAt(i) - 48
+    if (digit < 0 || digit > 9) return -1
+    n = n * 10 + digit
+  }
+  return n
+}
+
 /**
  * Parses a head. With `withStatusLine` false the text is a trailer section (header lines only).
  * Throws {@link HTTPParserError} naming the offending line.
  */
 export function parseHead (text: string, withStatusLine: boolean): ParsedHead {
-  const lines = text.split('\r\n')
+  const textLength = text.length
   let statusCode = 0
   let statusText = ''
   let http10 = false
-  let first = 0
+  let pos = 0
   if (withStatusLine) {
-    const line = lines[0]!
+    let eol = text.indexOf('\r\n')
+    if (eol === -1) eol = textLength
+    const line = text.slice(0, eol)
     // status-line = HTTP-version SP status-code SP [ reason-phrase ] (RFC 9112 section 4)
     if (line.length < 12 || !line.startsWith('HTTP/1.') || line.charCodeAt(8) !== 32 ||
       (line.charCodeAt(7) !== 49 && line.charCodeAt(7) !== 48)) fail('invalid status line', line)
@@ -95,23 +137,33 @@ export function parseHead (text: string, withStatusLine: boolean): ParsedHead {
       statusText = line.slice(13)
       if (INVALID_VALUE_RE.test(statusText)) fail('invalid byte in reason phrase', line)
     }
-    first = 1
+    pos = eol + 2
   }
   const headers: IncomingHeaders = {}
   let contentLength = -1
   let transferEncoding: string | undefined
   let connection: string | undefined
   let keepAliveHintMs = -1
-  for (let i = first; i < lines.length; i++) {
-    const line = lines[i]!
-    const colon = line.indexOf(':')
-    if (colon <= 0) fail(line.length > 0 && (line.charCodeAt(0) === 32 || line.charCodeAt(0) === 9) ? 'obsolete line folding is not accepted' : 'invalid header line', line)
-    const name = line.slice(0, colon)
-    if (!TOKEN_RE.test(name)) fail('invalid header name', name)
-    const value = trimOws(line.slice(colon + 1))
+  // Lines are walked by index rather than split: no array and no string per line, only the
+  // name and the value are cut out.
+  while (pos <= textLength) {
+    let eol = text.indexOf('\r\n', pos)
+    if (eol === -1) eol = textLength
+    const colon = text.indexOf(':', pos)
+    if (colon <= pos || colon >= eol) {
+      const line = text.slice(pos, eol)
+      fail(line.length > 0 && (line.charCodeAt(0) === 32 || line.charCodeAt(0) === 9) ? 'obsolete line folding is not accepted' : 'invalid header line', line)
+    }
+    const name = text.slice(pos, colon)
+    const key = headerKey(name)
+    let start = colon + 1
+    let end = eol
+    while (start < end && (text.charCodeAt(start) === 32 || text.charCodeAt(start) === 9)) start++
+    while (end > start && (text.charCodeAt(end - 1) === 32 || text.charCodeAt(end - 1) === 9)) end--
+    const value = text.slice(start, end)
     if (INVALID_VALUE_RE.test(value)) fail(`invalid byte in value of header ${name}`, value)
-    const key = name.toLowerCase()
     addHeader(headers, key, value)
+    pos = eol + 2
     if (!withStatusLine) continue
     switch (key) {
       case 'content-length':
