@@ -155,8 +155,11 @@ export class RequestRetryError extends LibraryError {
   statusCode: number
   /** Headers of the last response, when there was one. */
   headers: IncomingHeaders | null
-  /** `count`: how many retries were made. */
-  data: { count: number }
+  /** Details of the retrying. */
+  data: {
+    /** How many retries were made. */
+    count: number
+  }
   constructor (message: string, statusCode: number, options: { headers?: IncomingHeaders | null, data: { count: number }, cause?: unknown }) {
     super(message, { cause: options.cause })
     this.name = 'RequestRetryError'
