@@ -134,7 +134,7 @@ export function proxy (options: string | URL | ProxyInterceptorOptions): ProxyIn
       return true
     }
     headers.host ??= target.host
-    if (proxyDebugEnabled()) proxyDebug(`${request.method} ${target.origin}${request.path}: ${route.describe(target, port)}`)
+    if (proxyDebugEnabled()) proxyDebug(`${request.method} ${target.origin}${request.path}: ${route.describe(target, port, request)}`)
     return route.dispatch(request, handler, target, headers)
   }
 

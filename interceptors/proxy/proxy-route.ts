@@ -42,21 +42,25 @@ export class ProxyRoute {
     this.#events = events
   }
 
-  /** True when requests to `target` go through a tunnel rather than as absolute-form requests. */
-  tunnels (target: URL): boolean {
-    return this.proxy.socks !== null || target.protocol === 'https:' || this.proxy.proxyTunnel
+  /**
+   * True when a request goes through a tunnel rather than as an absolute-form request: SOCKS
+   * proxies, `https:` targets, `proxyTunnel`, and protocol upgrades (proxies do not reliably
+   * forward `Upgrade` on absolute-form requests, so WebSocket handshakes get a tunnel of their own).
+   */
+  tunnels (target: URL, request: DispatchOptions): boolean {
+    return this.proxy.socks !== null || target.protocol === 'https:' || this.proxy.proxyTunnel || Boolean(request.upgrade)
   }
 
   /** How requests to `target` travel, for the debug log (the proxy by its label, never with credentials). */
-  describe (target: URL, port: number): string {
+  describe (target: URL, port: number, request: DispatchOptions): string {
     const socks = this.proxy.socks
-    if (!this.tunnels(target)) return `via ${this.proxy.label}, absolute-form`
+    if (!this.tunnels(target, request)) return `via ${this.proxy.label}, absolute-form`
     return `via ${this.proxy.label}, ${socks === null ? 'CONNECT' : `SOCKS${socks.version}`} tunnel to ${authority({ hostname: target.hostname, port })}`
   }
 
   /** Sends one request to `target` through the proxy; `headers` are normalized and carry `host`. */
   dispatch (opts: DispatchOptions, handler: DispatchHandler, target: URL, headers: Record<string, string | string[]>): boolean {
-    if (this.tunnels(target)) return this.#tunnelAgent().dispatch({ ...opts, headers }, handler)
+    if (this.tunnels(target, opts)) return this.#tunnelAgent().dispatch({ ...opts, headers }, handler)
     const options = absoluteFormOptions(opts, target, headers, this.proxy)
     return this.#proxyClient().dispatch(options, new AbsoluteFormHandler(handler, this.proxy, `${opts.method} ${options.path}`))
   }

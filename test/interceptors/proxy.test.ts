@@ -165,4 +165,28 @@ describe('proxy interceptor routing', () => {
     await proxyServer.idle()
     assert.equal(proxyServer.open(), 0)
   })
+
+  it('tunnels protocol upgrades to plain-HTTP targets and hands over the upgraded socket', async (t) => {
+    const target = await startHttpServer((_req, res) => res.end('no upgrade'))
+    target.server.on('upgrade', (_req, socket) => {
+      socket.end('HTTP/1.1 101 Switching Protocols\r\nconnection: upgrade\r\nupgrade: echo\r\n\r\nhello')
+    })
+    const proxyServer = await startHttpProxy()
+    const agent = new ProxyAgent(proxyServer.url)
+    t.after(() => Promise.all([agent.close(), target.close(), proxyServer.close()]))
+    const { status, data } = await new Promise<{ status: number, data: string }>((resolve, reject) => {
+      agent.dispatch({ origin: target.origin, path: '/ws', method: 'GET', upgrade: 'echo' }, {
+        onRequestUpgrade: (_c, status, _h, socket) => {
+          let data = ''
+          socket.on('data', (chunk: Buffer) => { data += chunk.toString() })
+          socket.on('end', () => resolve({ status, data }))
+          socket.resume()
+        },
+        onResponseError: (_c, err) => reject(err)
+      })
+    })
+    assert.equal(status, 101)
+    assert.equal(data, 'hello')
+    assert.deepEqual(proxyServer.requests.map((r) => r.method), ['CONNECT'])
+  })
 })
