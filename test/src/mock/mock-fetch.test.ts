@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { MockAgent } from '../../../src/mock/mock-agent.js'
 import { fetch } from '../../../src/fetch/fetch.js'
 
-const ORIGIN = 'http://127.0.0.1:9'
+const ORIGIN = 'http://127.0.0.1:3999'
 
 function offline (t: { after: (fn: () => unknown) => void }): MockAgent {
   const agent = new MockAgent({ enableCallHistory: true })
