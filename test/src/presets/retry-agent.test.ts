@@ -2,7 +2,7 @@ import { after, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { Readable } from 'node:stream'
 import type http from 'node:http'
-import { Agent, RetryAgent, interceptors } from '../../../src/index.js'
+import { Agent, MockAgent, RetryAgent, interceptors } from '../../../src/index.js'
 import type { Dispatcher, RetryEvent, RetryOptions } from '../../../src/index.js'
 import { startHttpServer } from '../../helpers/servers.js'
 
@@ -213,6 +213,20 @@ describe('RetryAgent lifecycle', () => {
     const s = await server((_req, res) => { res.statusCode = 503; res.end() })
     const d = new Agent().compose(interceptors.retry({ minTimeout: 5, onRetry: () => { void d.destroy() } }))
     await assert.rejects(d.request({ origin: s.origin, path: '/', method: 'GET' }), { code: 'LIB_ERR_DESTROYED' })
+  })
+
+  it('wraps any Dispatcher, such as a MockAgent replaying a 503 and a reset before a 200', async () => {
+    const mock = new MockAgent()
+    mock.disableNetConnect()
+    const pool = mock.get('http://127.0.0.1:1')
+    pool.intercept({ path: '/', method: 'GET' }).reply(503, 'busy')
+    pool.intercept({ path: '/', method: 'GET' }).replyWithError(Object.assign(new Error('reset'), { code: 'ECONNRESET' }))
+    pool.intercept({ path: '/', method: 'GET' }).reply(200, 'ok')
+    const d = new RetryAgent(mock, { minTimeout: 1 })
+    after(() => d.destroy())
+    const res = await d.request({ origin: 'http://127.0.0.1:1', path: '/', method: 'GET' })
+    assert.equal(await res.body.text(), 'ok')
+    assert.deepEqual(res.context, { retryCount: 2 })
   })
 
   it('rejects a dispatcher that is not one and options that are invalid', () => {
