@@ -46,6 +46,7 @@ export interface MockReplyOptions {
 /**
  * A reply body: text, bytes, an ArrayBuffer, any other value (sent as JSON), a stream or async
  * iterable (sent chunk by chunk), or a function of the request returning one of these (or a promise).
+ * A stream can be read only once: with `times()` or `persist()`, give a function that returns a fresh one.
  */
 export type MockReplyData = unknown
 

@@ -48,6 +48,20 @@ describe('MockAgent: get() and intercept().reply()', () => {
     assert.ok(agent.get(ORIGIN) instanceof MockClient)
   })
 
+  it('answers through a MockPool built directly, and forgets a closed pool', async (t) => {
+    const agent = offline()
+    t.after(() => agent.close())
+    const pool = new MockPool(ORIGIN, { agent })
+    pool.intercept({ path: '/direct' }).reply(200, 'direct')
+    const res = await pool.request({ path: '/direct', method: 'GET' })
+    assert.equal(await res.body.text(), 'direct')
+    assert.throws(() => new MockPool(ORIGIN, {} as never), { code: 'LIB_ERR_INVALID_ARG', message: /opts\.agent must be a dispatcher/ })
+    const registered = agent.get(ORIGIN)
+    await registered.close()
+    assert.notEqual(agent.get(ORIGIN), registered)
+    await assert.rejects(registered.request({ path: '/', method: 'GET' }), { code: 'LIB_ERR_CLOSED' })
+  })
+
   it('serves origins matched by a RegExp or a function', async (t) => {
     const agent = offline()
     t.after(() => agent.close())
