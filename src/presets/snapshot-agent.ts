@@ -74,4 +74,14 @@ export class SnapshotAgent extends MockAgent {
     if (callback === undefined) return done
     done.then(() => callback(null), callback)
   }
+
+  /** Stops the flush timer without saving, then destroys the mock agent and the real agent. */
+  override destroy (err?: Error | null): Promise<void>
+  override destroy (callback: (err?: Error | null) => void): void
+  override destroy (err: Error | null, callback: (err?: Error | null) => void): void
+  override destroy (errOrCallback?: Error | null | ((err?: Error | null) => void), callback?: (err?: Error | null) => void): Promise<void> | void {
+    this.#recorder.destroy()
+    if (typeof errOrCallback === 'function') return super.destroy(errOrCallback)
+    return callback === undefined ? super.destroy(errOrCallback) : super.destroy(errOrCallback ?? null, callback)
+  }
 }

@@ -138,6 +138,17 @@ describe('SnapshotAgent', () => {
     assert.equal(rec.getRecorder().size(), 1)
   })
 
+  it('stops its flush timer on destroy without writing', async (t) => {
+    const file = await tempFile(t)
+    t.mock.timers.enable({ apis: ['setTimeout'] })
+    const rec = new SnapshotAgent({ mode: 'record', snapshotPath: file, autoFlush: true, flushInterval: 1000 })
+    rec.getRecorder().record({ origin: 'http://127.0.0.1:9', path: '/', method: 'GET' }, { statusCode: 200, headers: {}, body: Buffer.from('x') })
+    await rec.destroy()
+    t.mock.timers.tick(1000)
+    await rec.getRecorder().whenSaved()
+    await assert.rejects(readFile(file), { code: 'ENOENT' })
+  })
+
   it('fails playback requests with an error naming a corrupt file', async (t) => {
     const file = await tempFile(t)
     await writeFile(file, '[{"hash": 1}]')
