@@ -1,10 +1,12 @@
 import { describe, it } from 'node:test'
 import type { TestContext } from 'node:test'
 import assert from 'node:assert/strict'
-import { Readable } from 'node:stream'
+import { PassThrough, Readable } from 'node:stream'
 import { RetryHandler, retry } from '../../interceptors/retry/index.js'
 import type { RetryContext, RetryOptions } from '../../interceptors/retry/index.js'
 import { ClientDestroyedError } from '../../src/errors.js'
+import { resolveRetryOptions } from '../../interceptors/retry/retry-options.js'
+import { planRetry } from '../../interceptors/retry/retry-strategy.js'
 import type { DispatchOptions } from '../../src/handler.js'
 import { Recorder, netError, scriptedDispatch } from './retry-harness.js'
 
@@ -215,5 +217,71 @@ describe('retry options', () => {
 
   it('rejects a RetryHandler without a dispatch function', () => {
     assert.throws(() => new RetryHandler({ path: '/', method: 'GET' }, { handler: {} } as never), { code: 'LIB_ERR_INVALID_ARG' })
+  })
+})
+
+describe('RetryHandler edge cases', () => {
+  it('hands an upgrade to the caller and ends there', (t) => {
+    const { attempts, recorder } = setup(t)
+    attempts[0]!.start().handler.onRequestUpgrade?.(attempts[0]!.controller, 101, {}, new PassThrough())
+    attempts[0]!.end()
+    assert.deepEqual(recorder.events, ['start', 'upgrade 101'])
+  })
+
+  it('retries at once when the failing response breaks off while the callback decides', (t) => {
+    let answer: (() => void) | undefined
+    const { attempts } = setup(t, { retry: (_e, _c, cb) => { answer = () => cb() } })
+    attempts[0]!.start().head(503).data('par').error(netError('ECONNRESET'))
+    answer!()
+    assert.equal(attempts.length, 2)
+  })
+
+  it('retries once the drained failing response breaks off', (t) => {
+    const { attempts, tick } = setup(t)
+    attempts[0]!.start().head(503).data('busy')
+    tick(500)
+    assert.equal(attempts.length, 1)
+    attempts[0]!.error(netError('ECONNRESET'))
+    assert.equal(attempts.length, 2)
+  })
+
+  it('gives up with what onRetry threw', (t) => {
+    const thrown = new Error('hook failed')
+    const { attempts, recorder } = setup(t, { onRetry: () => { throw thrown } })
+    attempts[0]!.start().error(netError('ECONNRESET'))
+    assert.equal(recorder.error, thrown)
+  })
+
+  it('lets a custom callback delegate to the built-in strategy and its timer', (t) => {
+    const { attempts, recorder, tick } = setup(t, {
+      maxRetries: 1,
+      retry: (err, context, callback) => RetryHandler.defaultRetry(err, context, callback)
+    })
+    attempts[0]!.start().head(502).end()
+    tick(499)
+    assert.equal(attempts.length, 1)
+    tick(1)
+    attempts[1]!.start().head(502).end()
+    assert.equal(recorder.error?.statusCode, 502)
+  })
+
+  it('explains why the built-in strategy stops for each rule', () => {
+    const options = resolveRetryOptions({ maxRetries: 1 }, RetryHandler.defaultRetry, 'test')
+    const status = (code: number): Error => Object.assign(new Error('status'), { code: 'LIB_ERR_REQ_RETRY', statusCode: code })
+    assert.deepEqual(planRetry(new Error('plain'), 1, 'GET', options, 0), { retry: false, reason: 'Error has no error code' })
+    assert.equal(planRetry(netError('EACCES'), 1, 'GET', options, 0).reason, 'error code EACCES is not in errorCodes')
+    assert.equal(planRetry(netError('EPIPE'), 1, 'PATCH', options, 0).reason, 'method PATCH is not in methods')
+    assert.equal(planRetry(status(404), 1, 'GET', options, 0).reason, 'status 404 is not in statusCodes')
+    assert.equal(planRetry(status(503), 2, 'GET', options, 0).reason, 'maxRetries (1) reached')
+    assert.deepEqual(planRetry(status(503), 1, 'GET', options, 0), { retry: true, delayMs: 500, reason: 'status 503, backoff' })
+  })
+
+  it('passes upgrade and CONNECT requests through the interceptor untouched', () => {
+    const seen: unknown[] = []
+    const dispatch = retry()((_opts, handler) => { seen.push(handler); return true })
+    const handler = {}
+    dispatch({ path: '/', method: 'GET', upgrade: 'websocket' }, handler)
+    dispatch({ path: 'example:443', method: 'CONNECT' }, handler)
+    assert.deepEqual(seen, [handler, handler])
   })
 })

@@ -97,6 +97,11 @@ export class Recorder implements DispatchHandler {
     this.context = context
   }
 
+  onRequestUpgrade (_c: unknown, statusCode: number): void {
+    this.#check(`upgrade ${statusCode}`)
+    this.#finished = true
+  }
+
   onResponseStart (_c: unknown, statusCode: number, headers: IncomingHeaders): void {
     this.#check(`head ${statusCode}`)
     if (statusCode < 200) return
