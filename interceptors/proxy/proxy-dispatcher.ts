@@ -47,14 +47,19 @@ export class ProxiedDispatcher extends Dispatcher {
     return this.#composed.dispatch(opts, handler)
   }
 
+  /** Waits for requests in flight, then closes the agent, the tunnels and the connections to the proxy. */
   override close (): Promise<void>
+  /** Callback form of {@link close}. */
   override close (callback: CloseCallback): void
   override close (callback?: CloseCallback): Promise<void> | void {
     return settle(Promise.all([this.#agent.close(), this.#proxy.close()]), callback)
   }
 
+  /** Fails every request in flight with `err` (a destroyed-client error by default) and closes everything at once. */
   override destroy (err?: Error | null): Promise<void>
+  /** Callback form of {@link destroy}, with the default error. */
   override destroy (callback: CloseCallback): void
+  /** Callback form of {@link destroy}. */
   override destroy (err: Error | null, callback: CloseCallback): void
   override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
     const err = typeof errOrCallback === 'function' ? null : errOrCallback ?? null

@@ -15,7 +15,7 @@ export const PROXY_DEBUG_NAMESPACE = 'conduit:proxy'
 /** Name of the diagnostics channel published once per established tunnel. */
 export const PROXY_CONNECTED_CHANNEL = 'conduit:proxy:connected'
 
-/** Payload of a {@link PROXY_CONNECTED_CHANNEL} event. */
+/** Payload of a `conduit:proxy:connected` diagnostics channel event. */
 export interface ProxyConnectedMessage {
   /** The tunnel socket (before TLS to the target, when the target is `https:`). */
   socket: Duplex
