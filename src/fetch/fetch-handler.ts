@@ -21,6 +21,15 @@ import { createResponse } from './response.js'
 import type { Response } from './response.js'
 
 /**
+ * A response dropped without reading its body would hold its connection forever (the body
+ * pauses the socket once its buffer fills); when such a response is collected, its body is
+ * cancelled so the connection is released.
+ */
+const unreadBodies = new FinalizationRegistry<IncomingBody>((body) => {
+  body.cancel(new DOMException('The response was garbage collected before its body was read', 'AbortError'))
+})
+
+/**
  * The response type (Fetch Standard, main fetch): the request's origin is the first URL's, as
  * there is no client; a response from another origin is `cors`, or `opaque` in `no-cors` mode.
  */
@@ -151,6 +160,7 @@ export class FetchHandler implements DispatchHandler {
     const response = createResponse({
       type, status, statusText, urlList: [...urlList], rawHeaders: headers, headers: null, guard: 'immutable'
     }, body === null ? null : { kind: 'incoming', data: body })
+    if (body !== null && !body.settled) unreadBodies.register(response, body, body)
     resolve(response)
   }
 
