@@ -196,7 +196,8 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
     return function cachedDispatch (opts: DispatchOptions, rawHandler: DispatchHandler): boolean {
       const handler = toDispatchHandler(rawHandler)
       const mode = readCacheMode(opts.cacheMode)
-      if (opts.upgrade != null) return dispatch(opts, handler)
+      // A Client implies its origin without naming it; such requests have no key to cache under.
+      if (opts.upgrade != null || opts.origin == null) return dispatch(opts, handler)
       const method = opts.method
       if (!SAFE_METHODS.has(method)) {
         return dispatch(opts, new InvalidationHandler(config.store, makeCacheKey(opts, {}), handler))

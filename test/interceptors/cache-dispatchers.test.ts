@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { fetch, interceptors, MockAgent } from '../../src/index.js'
+import { Client, fetch, interceptors, MockAgent } from '../../src/index.js'
 import type { DispatchHandler } from '../../src/index.js'
 import { setupCache, stamp } from './cache-test-helpers.js'
 
@@ -30,6 +30,18 @@ describe('interceptors.cache() over other dispatchers and APIs', () => {
     assert.equal((await get('only-if-cached', '/never-fetched'))[0], 504)
     assert.deepEqual(await get('only-if-cached'), [200, 'fetch 3'])
     assert.equal(count(), 4)
+  })
+
+  it('caches over a Client when requests name their origin, and steps aside when they do not', async (t) => {
+    const { server, count } = await setupCache(t, (_req, res) => { stamp(res, 'max-age=60'); res.end('client') })
+    const client = new Client(server.origin)
+    t.after(() => client.destroy())
+    const cached = client.compose(interceptors.cache())
+    for (const origin of [server.origin, server.origin, undefined, undefined]) {
+      const res = await cached.request({ origin, path: '/', method: 'GET' })
+      assert.equal(await res.body.text(), 'client')
+    }
+    assert.equal(count(), 3)
   })
 
   it('caches responses produced by a MockAgent', async (t) => {
