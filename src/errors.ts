@@ -73,13 +73,21 @@ export class BodyTimeoutError extends LibraryError {
 
 /** Socket details attached to a {@link SocketError}, when known. */
 export interface SocketInfo {
+  /** Local IP address. */
   localAddress?: string | undefined
+  /** Local port. */
   localPort?: number | undefined
+  /** Server IP address. */
   remoteAddress?: string | undefined
+  /** Server port. */
   remotePort?: number | undefined
+  /** `IPv4` or `IPv6`. */
   remoteFamily?: string | undefined
+  /** Idle timeout of the socket in milliseconds, if set. */
   timeout?: number | undefined
+  /** Bytes written on the socket. */
   bytesWritten?: number | undefined
+  /** Bytes read from the socket. */
   bytesRead?: number | undefined
 }
 

@@ -58,9 +58,21 @@ export interface DispatchOptions {
   /** Milliseconds allowed between body chunks; overrides the dispatcher's. */
   bodyTimeout?: number | null | undefined
   /** Aborts the dispatch when signalled. */
-  signal?: AbortSignal | { aborted: boolean, reason?: unknown, addEventListener: Function, removeEventListener: Function } | null | undefined
+  signal?: AbortSignal | AbortSignalLike | null | undefined
   /** Anything else interceptors pass along. */
   [key: string]: unknown
+}
+
+/** The part of an AbortSignal a dispatch uses, so signals from other realms and polyfills work. */
+export interface AbortSignalLike {
+  /** True once the signal fired. */
+  readonly aborted: boolean
+  /** Why it fired. */
+  readonly reason?: unknown
+  /** Registers the `'abort'` listener. */
+  addEventListener (type: 'abort', listener: () => void, options?: { once?: boolean }): void
+  /** Removes the `'abort'` listener. */
+  removeEventListener (type: 'abort', listener: () => void): void
 }
 
 /** Lets a handler pause, resume or abort the dispatch it is handling. */
@@ -97,13 +109,21 @@ export interface DispatchHandler {
 
 /** The older handler shape (undici before v7, and the runtime's built-in fetch). */
 export interface LegacyDispatchHandler {
+  /** The request is about to be sent; `abort` cancels it. */
   onConnect?(abort: (err?: Error) => void, context?: unknown): void
+  /** The dispatch failed. */
   onError?(err: Error): void
+  /** The server switched protocols; headers come as a flat raw array. */
   onUpgrade?(statusCode: number, headers: Buffer[] | string[] | null, socket: Duplex): void
+  /** The response started (before `onHeaders`). */
   onResponseStarted?(): void
+  /** The response head arrived; return false to pause until `resume` is called. */
   onHeaders?(statusCode: number, headers: Buffer[], resume: () => void, statusText?: string): boolean | void
+  /** A body chunk arrived; return false to pause. */
   onData?(chunk: Buffer): boolean | void
+  /** The response completed; trailers come as a flat raw array. */
   onComplete?(trailers: Buffer[] | string[] | null): void
+  /** A chunk of the request body was written. */
   onBodySent?(chunk: unknown, total?: number): void
 }
 

@@ -25,7 +25,8 @@ export type {
   IncomingHeaders,
   Interceptor,
   LegacyDispatchHandler,
-  OutgoingHeaders
+  OutgoingHeaders,
+  AbortSignalLike
 } from './handler.js'
 export { normalizeHeaders, getRequestHeader } from './request-headers.js'
 
@@ -36,7 +37,7 @@ export { LibraryError } from './errors.js'
 // --- request API -------------------------------------------------------------------------
 export { BodyReadable } from './api/body-readable.js'
 export { RequestHandler } from './api/request.js'
-export type { RequestOptions, ResponseData } from './api/request.js'
+export type { RequestOptions, ResponseData, RequestCallback } from './api/request.js'
 
 // --- transport (Client, Pool, Agent), global dispatcher, diagnostics ------------------------
 export { Client } from './dispatcher/client.js'

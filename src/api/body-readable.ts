@@ -35,10 +35,12 @@ export class BodyReadable extends Readable {
     this.#contentType = contentType
   }
 
+  /** @internal Readable asks for more data: resume the dispatch. */
   override _read (): void {
     this.#onResume()
   }
 
+  /** @internal */
   override _destroy (err: Error | null, callback: (error?: Error | null) => void): void {
     if (!this.readableEnded) {
       // Destroyed before the end: the rest of the response is not wanted, free the connection.

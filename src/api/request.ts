@@ -39,7 +39,10 @@ export interface ResponseData {
   context: unknown
 }
 
-type Settle = (err: Error | null, data?: ResponseData) => void
+/** Callback of `request()`: an error, or the response once its head arrived. */
+export type RequestCallback = (err: Error | null, data?: ResponseData) => void
+
+type Settle = RequestCallback
 
 /** The handler behind `request()`: resolves on the response head and streams the body. */
 export class RequestHandler implements DispatchHandler {
@@ -51,7 +54,7 @@ export class RequestHandler implements DispatchHandler {
   #trailers: IncomingHeaders = {}
   #signalCleanup: (() => void) | null = null
 
-  constructor (opts: RequestOptions, settle: Settle) {
+  constructor (opts: RequestOptions, settle: RequestCallback) {
     this.#opts = opts
     this.#settle = settle
     const signal = opts.signal
@@ -148,8 +151,8 @@ export class RequestHandler implements DispatchHandler {
  * console.log(statusCode, await body.text())
  */
 export function request (dispatcher: Dispatcher, opts: RequestOptions): Promise<ResponseData>
-export function request (dispatcher: Dispatcher, opts: RequestOptions, callback: Settle): void
-export function request (dispatcher: Dispatcher, opts: RequestOptions, callback?: Settle): Promise<ResponseData> | void {
+export function request (dispatcher: Dispatcher, opts: RequestOptions, callback: RequestCallback): void
+export function request (dispatcher: Dispatcher, opts: RequestOptions, callback?: RequestCallback): Promise<ResponseData> | void {
   if (callback === undefined) {
     return new Promise((resolve, reject) => {
       request(dispatcher, opts, (err, data) => { err ? reject(err) : resolve(data!) })

@@ -30,7 +30,7 @@ export abstract class Dispatcher extends EventEmitter {
   abstract close (): Promise<void>
   abstract close (callback: CloseCallback): void
 
-  /** Fails every request in flight or queued with `err` (default {@link ClientDestroyedError}) and closes at once. */
+  /** Fails every request in flight or queued with `err` (default `ClientDestroyedError`) and closes at once. */
   abstract destroy (err?: Error | null): Promise<void>
   abstract destroy (callback: CloseCallback): void
   abstract destroy (err: Error | null, callback: CloseCallback): void
