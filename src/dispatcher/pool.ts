@@ -163,9 +163,12 @@ export class Pool extends Dispatcher {
   /** A client that can take a request now, creating one when the limit allows; null when none. */
   #pick (): Dispatcher | null {
     const clients = this.#clients
-    for (let i = 0; i < clients.length; i++) {
-      const c = clients[i]!
-      if (!this.#busy.has(c)) return c
+    // Under load every client is busy; knowing that from the set's size skips the scan.
+    if (this.#busy.size < clients.length) {
+      for (let i = 0; i < clients.length; i++) {
+        const c = clients[i]!
+        if (!this.#busy.has(c)) return c
+      }
     }
     if (clients.length >= this.#connections) return null
     const client = this.#factory(this.#url, this.#options)
