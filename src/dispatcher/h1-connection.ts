@@ -7,9 +7,9 @@
 
 import type { Duplex } from 'node:stream'
 import type { Socket } from 'node:net'
+import { socketInfo } from './socket-info.js'
 import type { IncomingHeaders } from '../handler.js'
 import { BodyTimeoutError, HeadersTimeoutError, HTTPParserError, SocketError } from '../errors.js'
-import type { SocketInfo } from '../errors.js'
 import { HEAD_BODY, HEAD_NO_BODY, HEAD_UPGRADE, ResponseParser } from '../http1/response-parser.js'
 import type { ResponseParserSink } from '../http1/response-parser.js'
 import { BodyWriter } from '../http1/body-writer.js'
@@ -18,6 +18,7 @@ import { BODY_BYTES, BODY_NONE, bodyBytes } from '../http1/request-body.js'
 import type { ClientRequest, RequestRunner } from './client-request.js'
 import type { ClientConfig } from './client-options.js'
 import { channels } from '../diagnostics.js'
+import { ConnectionTimer, T_BODY, T_HEADERS, T_IDLE } from './connection-timer.js'
 
 /** What a connection reports to its Client. */
 export interface ConnectionOwner {
@@ -28,26 +29,8 @@ export interface ConnectionOwner {
   onConnectionClosed (conn: H1Connection, err: Error | null, requeue: ClientRequest[]): void
 }
 
-const T_NONE = 0
-const T_HEADERS = 1
-const T_BODY = 2
 
 function noop (): void {}
-
-/** Addresses and counters of a socket, for {@link SocketError}. */
-export function socketInfo (socket: Duplex): SocketInfo {
-  const s = socket as Socket
-  return {
-    localAddress: s.localAddress,
-    localPort: s.localPort,
-    remoteAddress: s.remoteAddress,
-    remotePort: s.remotePort,
-    remoteFamily: s.remoteFamily,
-    timeout: s.timeout,
-    bytesWritten: s.bytesWritten,
-    bytesRead: s.bytesRead
-  }
-}
 
 /** An open HTTP/1.1 connection. */
 export class H1Connection implements ResponseParserSink, RequestRunner, BodyWriterOwner {
@@ -66,10 +49,8 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
   #dead = false
   #error: Error | null = null
   #upgrade: { req: ClientRequest, statusCode: number, headers: IncomingHeaders } | null = null
-  #timer: NodeJS.Timeout | null = null
-  #timerKind = T_NONE
-  #timerMs = 0
-  #idleTimer: NodeJS.Timeout | null = null
+  readonly #timer: ConnectionTimer
+  readonly #idleTimer: ConnectionTimer
   #idleMs: number
 
   constructor (owner: ConnectionOwner, socket: Duplex) {
@@ -77,6 +58,8 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
     this.#config = owner.config
     this.socket = socket
     this.#idleMs = this.#config.keepAliveTimeout
+    this.#timer = new ConnectionTimer(this.#onTimer)
+    this.#idleTimer = new ConnectionTimer(this.#onIdleTimer)
     this.#parser = new ResponseParser(this, this.#config.maxHeaderSize)
     socket.on('data', this.#onData)
     socket.on('end', this.#onEnd)
@@ -115,9 +98,9 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
     if ((max > 0 && this.#sent >= max) || req.reset) this.#reset = true
     if (req.blocking) this.#blocked = true
     if (inflight.length === 1) {
-      if (this.#idleTimer !== null) this.#idleTimer.unref()
+      this.#idleTimer.disarm()
       ;(this.socket as Socket).ref?.()
-      this.#setTimer(T_HEADERS, req.headersTimeout)
+      this.#timer.arm(T_HEADERS, req.headersTimeout)
       if (req.paused) this.pauseRequest(req)
     }
     const socket = this.socket
@@ -188,12 +171,12 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
     if (this.#inflight[0] !== req || this.#dead) return
     this.#parser.pause()
     this.socket.pause()
-    if (this.#timerKind === T_BODY) this.#timerKind = T_NONE
+    if (this.#timer.kind === T_BODY) this.#timer.disarm()
   }
 
   resumeRequest (req: ClientRequest): void {
     if (this.#inflight[0] !== req || this.#dead) return
-    if (req.responseStarted) this.#setTimer(T_BODY, req.bodyTimeout)
+    if (req.responseStarted) this.#timer.arm(T_BODY, req.bodyTimeout)
     this.socket.resume()
     try {
       this.#parser.resume()
@@ -218,7 +201,7 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
         this.#awaitingContinue = null
         this.#startBody(req)
       }
-      this.#setTimer(T_HEADERS, req.headersTimeout)
+      this.#timer.arm(T_HEADERS, req.headersTimeout)
       return HEAD_BODY
     }
     if (req.method === 'CONNECT' && statusCode < 300) {
@@ -231,7 +214,7 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
       this.#awaitingContinue = null
       this.#reset = true
     }
-    this.#setTimer(T_BODY, req.bodyTimeout)
+    this.#timer.arm(T_BODY, req.bodyTimeout)
     req.onHead(statusCode, headers, statusText)
     if (this.#blocked && req.blocking && !this.#dead) {
       this.#blocked = false
@@ -241,7 +224,7 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
   }
 
   onBody (chunk: Buffer): void {
-    if (this.#timerKind === T_BODY) this.#timer!.refresh()
+    if (this.#timer.kind === T_BODY) this.#timer.refresh()
     this.#inflight[0]!.onData(chunk)
   }
 
@@ -249,7 +232,7 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
     const parser = this.#parser
     const req = this.#inflight.shift()!
     this.#served++
-    this.#timerKind = T_NONE
+    this.#timer.disarm()
     if (this.#writing === req) {
       // The response is complete before the body was: stop sending it and do not reuse the connection.
       this.#writer!.abort()
@@ -268,7 +251,7 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
     if (this.#dead) return
     const next = this.#inflight[0]
     if (next !== undefined) {
-      this.#setTimer(T_HEADERS, next.headersTimeout)
+      this.#timer.arm(T_HEADERS, next.headersTimeout)
       if (next.paused) this.pauseRequest(next)
     } else if (this.#reset && this.#writing === null) {
       this.destroy(null)
@@ -281,51 +264,20 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
 
   // --- timers -------------------------------------------------------------------------------
 
-  #setTimer (kind: number, ms: number): void {
-    if (ms === 0) {
-      this.#timerKind = T_NONE
-      return
-    }
-    this.#timerKind = kind
-    if (this.#timer !== null && this.#timerMs === ms) {
-      this.#timer.refresh()
-      return
-    }
-    if (this.#timer !== null) clearTimeout(this.#timer)
-    this.#timerMs = ms
-    this.#timer = setTimeout(this.#onTimer, ms)
-    this.#timer.unref()
-  }
-
-  readonly #onTimer = (): void => {
-    const kind = this.#timerKind
-    this.#timerKind = T_NONE
-    if (kind === T_NONE || this.#dead) return
+  readonly #onTimer = (kind: number): void => {
     const req = this.#inflight[0]
-    if (req === undefined) return
+    if (this.#dead || req === undefined) return
     if (kind === T_HEADERS) {
-      this.destroy(new HeadersTimeoutError(`no response head from ${req.origin} for ${req.method} ${req.path} within ${this.#timerMs} ms (headersTimeout)`))
+      this.destroy(new HeadersTimeoutError(`no response head from ${req.origin} for ${req.method} ${req.path} within ${this.#timer.ms} ms (headersTimeout)`))
     } else if (!req.paused) {
-      this.destroy(new BodyTimeoutError(`no response body data from ${req.origin} for ${req.method} ${req.path} within ${this.#timerMs} ms (bodyTimeout)`))
+      this.destroy(new BodyTimeoutError(`no response body data from ${req.origin} for ${req.method} ${req.path} within ${this.#timer.ms} ms (bodyTimeout)`))
     }
   }
 
   #startIdle (): void {
     ;(this.socket as Socket).unref?.()
-    const ms = this.#idleMs
-    if (ms === 0) return
-    if (this.#idleTimer !== null && this.#idleTimerMs === ms) {
-      this.#idleTimer.refresh()
-      this.#idleTimer.unref()
-      return
-    }
-    if (this.#idleTimer !== null) clearTimeout(this.#idleTimer)
-    this.#idleTimerMs = ms
-    this.#idleTimer = setTimeout(this.#onIdleTimer, ms)
-    this.#idleTimer.unref()
+    this.#idleTimer.arm(T_IDLE, this.#idleMs)
   }
-
-  #idleTimerMs = 0
 
   readonly #onIdleTimer = (): void => {
     if (this.#inflight.length === 0 && !this.#dead) this.destroy(null)
@@ -376,11 +328,8 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
     this.#dead = true
     const parserIdle = this.#parser.idle
     this.#parser.destroy()
-    if (this.#timer !== null) clearTimeout(this.#timer)
-    if (this.#idleTimer !== null) clearTimeout(this.#idleTimer)
-    this.#timer = null
-    this.#idleTimer = null
-    this.#timerKind = T_NONE
+    this.#timer.clear()
+    this.#idleTimer.clear()
     this.#writer?.abort()
     this.#writer = null
     this.#writing = null
@@ -423,10 +372,8 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
     this.#upgrade = null
     this.#dead = true
     const rest = this.#parser.takeRest()
-    if (this.#timer !== null) clearTimeout(this.#timer)
-    if (this.#idleTimer !== null) clearTimeout(this.#idleTimer)
-    this.#timer = null
-    this.#idleTimer = null
+    this.#timer.clear()
+    this.#idleTimer.clear()
     const socket = this.socket
     socket.pause()
     socket.off('data', this.#onData)

@@ -1,0 +1,69 @@
+/**
+ * The timers of a connection (headers, body, idle). One Node timer is kept per purpose and
+ * re-armed with `refresh()` while its duration stays the same, so a request on a kept-alive
+ * connection creates no timer of its own. Timers are unref'd: they never keep a process alive.
+ * @module
+ */
+
+/** Not armed. */
+export const T_NONE = 0
+/** Waiting for a response head (`headersTimeout`). */
+export const T_HEADERS = 1
+/** Waiting for the next body chunk (`bodyTimeout`). */
+export const T_BODY = 2
+/** A kept-alive connection waiting for its next request (`keepAliveTimeout`). */
+export const T_IDLE = 3
+
+/** A timer armed for one purpose at a time; `onFire` gets the purpose it was armed for. */
+export class ConnectionTimer {
+  /** What the timer is armed for (T_*), T_NONE when disarmed. */
+  kind = T_NONE
+  /** Duration of the current Node timer in milliseconds. */
+  ms = 0
+  #timer: NodeJS.Timeout | null = null
+  readonly #onFire: (kind: number) => void
+
+  constructor (onFire: (kind: number) => void) {
+    this.#onFire = onFire
+  }
+
+  /** Arms the timer for `kind`; `ms` 0 means no timeout. */
+  arm (kind: number, ms: number): void {
+    if (ms === 0) {
+      this.kind = T_NONE
+      return
+    }
+    this.kind = kind
+    if (this.#timer !== null && this.ms === ms) {
+      this.#timer.refresh()
+      return
+    }
+    if (this.#timer !== null) clearTimeout(this.#timer)
+    this.ms = ms
+    this.#timer = setTimeout(this.#fire, ms)
+    this.#timer.unref()
+  }
+
+  /** Restarts the countdown of the armed timer (activity seen). */
+  refresh (): void {
+    if (this.kind !== T_NONE) this.#timer!.refresh()
+  }
+
+  /** Leaves the Node timer in place (it may be re-armed cheaply) but ignores it when it fires. */
+  disarm (): void {
+    this.kind = T_NONE
+  }
+
+  /** Cancels the Node timer for good. */
+  clear (): void {
+    if (this.#timer !== null) clearTimeout(this.#timer)
+    this.#timer = null
+    this.kind = T_NONE
+  }
+
+  readonly #fire = (): void => {
+    const kind = this.kind
+    this.kind = T_NONE
+    if (kind !== T_NONE) this.#onFire(kind)
+  }
+}
