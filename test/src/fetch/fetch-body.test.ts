@@ -121,4 +121,36 @@ describe('fetch request and response bodies', () => {
     assert.equal(blob.type, 'text/plain;charset=utf-8')
     assert.equal(await blob.text(), 'hello')
   })
+
+  it('rejects with a network error whose cause is the error of a failing stream body', async () => {
+    const failure = new Error('source broke')
+    let sent = false
+    const stream = new ReadableStream<Uint8Array>({
+      pull (controller) {
+        if (sent) {
+          controller.error(failure)
+          return
+        }
+        sent = true
+        controller.enqueue(Buffer.from('start'))
+      }
+    })
+    await assert.rejects(fetch(`${server.origin}/count`, { method: 'POST', body: stream, duplex: 'half', dispatcher: agent }), (err: Error) =>
+      err instanceof TypeError && err.message === 'fetch failed' && err.cause === failure)
+  })
+
+  it('rejects with the signal reason when aborted during a streaming upload', async () => {
+    const controller = new AbortController()
+    const reason = new Error('upload cancelled')
+    let pulls = 0
+    const stream = new ReadableStream<Uint8Array>({
+      pull (c) {
+        pulls++
+        if (pulls === 3) controller.abort(reason)
+        c.enqueue(Buffer.alloc(1024, 1))
+      }
+    })
+    await assert.rejects(fetch(`${server.origin}/count`, { method: 'POST', body: stream, duplex: 'half', signal: controller.signal, dispatcher: agent }), (err) => err === reason)
+  })
 })
+
