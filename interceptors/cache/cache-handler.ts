@@ -23,8 +23,6 @@ export interface CacheHandlerContext {
   cacheStatus: boolean
   /** Why the request went to the origin, for `cache-status`. */
   fwd: NonNullable<CacheStatus['fwd']>
-  /** The request said `no-store`. */
-  requestNoStore: boolean
   /** When the request was sent (ms since the epoch). */
   requestTime: number
 }
@@ -48,7 +46,6 @@ export class CacheHandler extends DecoratorHandler {
       requestHeaders: ctx.key.headers ?? {},
       shared: ctx.shared,
       cacheByDefault: ctx.cacheByDefault,
-      requestNoStore: ctx.requestNoStore,
       requestTime: ctx.requestTime,
       responseTime: Date.now()
     })

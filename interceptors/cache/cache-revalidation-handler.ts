@@ -38,7 +38,6 @@ export interface RevalidationContext {
   shared: boolean
   cacheByDefault: number | undefined
   cacheStatus: boolean
-  requestNoStore: boolean
   requestTime: number
   fwd: NonNullable<CacheStatus['fwd']>
   /** Until when (ms since the epoch) the stale response may replace an origin error; undefined: never. */
@@ -91,7 +90,6 @@ export class CacheRevalidationHandler implements DispatchHandler {
       cacheByDefault: ctx.cacheByDefault,
       cacheStatus: ctx.cacheStatus,
       fwd: ctx.fwd,
-      requestNoStore: ctx.requestNoStore,
       requestTime: ctx.requestTime
     }, this.#handler)
     this.#next.onResponseStart(ctx.controller, statusCode, headers, statusMessage)
@@ -167,7 +165,6 @@ export class CacheRevalidationHandler implements DispatchHandler {
       requestHeaders: ctx.key.headers ?? {},
       shared: ctx.shared,
       cacheByDefault: ctx.cacheByDefault,
-      requestNoStore: ctx.requestNoStore,
       requestTime: ctx.requestTime,
       responseTime: Date.now()
     })

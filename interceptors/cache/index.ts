@@ -88,7 +88,6 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
         cacheByDefault: config.cacheByDefault,
         cacheStatus: config.cacheStatus,
         fwd,
-        requestNoStore: false,
         requestTime: Date.now()
       }, request.handler))
     }
@@ -110,7 +109,6 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
           shared: config.shared,
           cacheByDefault: config.cacheByDefault,
           cacheStatus: config.cacheStatus && !background,
-          requestNoStore: false,
           requestTime: Date.now(),
           fwd,
           staleIfErrorUntil,

@@ -34,8 +34,6 @@ export interface StorageInput {
   requestHeaders: IncomingHeaders
   shared: boolean
   cacheByDefault: number | undefined
-  /** True when the request said `no-store`. */
-  requestNoStore: boolean
   /** When the request was sent and when the response head arrived (ms since the epoch). */
   requestTime: number
   responseTime: number
@@ -74,7 +72,6 @@ export function decideStorage (input: StorageInput): StorageDecision {
   if (statusCode === 206) return { store: false, reason: 'partial content (206) is never stored' }
   if (statusCode === 304) return { store: false, reason: 'a 304 only updates a stored response' }
   if (statusCode < 200) return { store: false, reason: `status ${statusCode} is not final` }
-  if (input.requestNoStore) return { store: false, reason: 'the request said no-store' }
   const directives = parseCacheControl(headers['cache-control'])
   if (directives['must-understand'] === true && !UNDERSTOOD_STATUS.has(statusCode)) {
     return { store: false, reason: `must-understand with status ${statusCode}, which this cache does not understand` }

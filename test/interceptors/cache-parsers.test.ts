@@ -126,7 +126,7 @@ describe('freshness', () => {
         if (age !== null) headers.age = String(age)
         if (etag) headers.etag = '"e"'
         const now = Date.now()
-        const decision = decideStorage({ statusCode: status, statusMessage: '', headers, requestHeaders: {}, shared: true, cacheByDefault: undefined, requestNoStore: false, requestTime: now, responseTime: now })
+        const decision = decideStorage({ statusCode: status, statusMessage: '', headers, requestHeaders: {}, shared: true, cacheByDefault: undefined, requestTime: now, responseTime: now })
         if (!decision.store) return
         assert.ok(decision.value.staleAt >= decision.value.cachedAt)
         assert.ok(decision.value.deleteAt > decision.value.staleAt)
