@@ -38,8 +38,9 @@ export function retryDispatch (dispatch: Dispatch, options: ResolvedRetryOptions
       handler.onResponseError?.(new SimpleController(), refusal)
       return false
     }
-    // A protocol switch hands the socket over; there is no response to retry.
-    if (opts.upgrade != null || opts.method === 'CONNECT') return dispatch(opts, handler)
+    // The dispatcher below reports malformed options itself. A protocol switch hands the
+    // socket over, so an upgrade or a tunnel has no response to retry.
+    if (typeof opts !== 'object' || opts === null || opts.upgrade != null || opts.method === 'CONNECT') return dispatch(opts, handler)
     let resolved = options
     const perRequest = (opts as { retryOptions?: RetryOptions }).retryOptions
     if (perRequest !== undefined) {

@@ -229,6 +229,19 @@ describe('RetryAgent lifecycle', () => {
     assert.deepEqual(res.context, { retryCount: 2 })
   })
 
+  it('throws invalid dispatch options synchronously and does not wait for that request on close', async () => {
+    const d = new RetryAgent(new Agent())
+    assert.throws(() => d.dispatch(null as never, {}), { code: 'LIB_ERR_INVALID_ARG' })
+    assert.throws(() => d.dispatch({ path: '/', method: 'GET' }, {}), { code: 'LIB_ERR_INVALID_ARG' })
+    await new Promise<void>((resolve, reject) => d.close((err) => err ? reject(err) : resolve()))
+  })
+
+  it('destroy() accepts the callback form', async () => {
+    const d = new RetryAgent(new Agent())
+    await new Promise<void>((resolve, reject) => d.destroy((err) => err ? reject(err) : resolve()))
+    await assert.rejects(d.request({ origin: 'http://127.0.0.1:1', path: '/', method: 'GET' }), { code: 'LIB_ERR_DESTROYED' })
+  })
+
   it('rejects a dispatcher that is not one and options that are invalid', () => {
     assert.throws(() => new RetryAgent({} as Dispatcher), { code: 'LIB_ERR_INVALID_ARG' })
     assert.throws(() => new RetryAgent(new Agent(), { maxRetries: -1 }), {
