@@ -1,6 +1,6 @@
 /**
  * A small SOCKS5 server (RFC 1928, username/password auth per RFC 1929, CONNECT only) on 127.0.0.1
- * for unit tests. It refuses destinations other than loopback, records every CONNECT it sees,
+ * for unit tests; it also answers SOCKS4/4a CONNECT requests (the user id must match `auth.username`). It refuses destinations other than loopback, records every CONNECT it sees,
  * and can be told to answer every CONNECT with a given reply code.
  */
 
@@ -21,9 +21,9 @@ export const SocksReply = {
 
 /** Options of {@link startSocks5Server}. */
 export interface Socks5ServerOptions {
-  /** Require username/password authentication with these credentials. */
+  /** Require username/password authentication with these credentials (SOCKS4: the user id). */
   auth?: { username: string, password: string }
-  /** Answer every CONNECT with this reply code instead of connecting. */
+  /** Answer every CONNECT with this reply code instead of connecting (SOCKS4: a rejection). */
   reply?: number
 }
 
@@ -33,8 +33,10 @@ export interface SocksConnectRecord {
   addressType: number
   host: string
   port: number
-  /** The user name the client authenticated with, if any. */
+  /** The user name the client authenticated with (SOCKS4: the user id), if any. */
   username: string | undefined
+  /** SOCKS version the client spoke. */
+  version: 4 | 5
 }
 
 /** A running SOCKS5 test server. */
@@ -98,10 +100,57 @@ class Reader {
   }
 }
 
+/** Connects to a loopback destination and splices the two sockets; `answer` sends the reply first. */
+function bridge (socket: net.Socket, reader: Reader, host: string, port: number, answer: (ok: boolean) => void): void {
+  const upstream = net.connect({ host: host === 'localhost' ? '127.0.0.1' : host.includes(':') ? '::1' : host, port })
+  upstream.once('error', () => {
+    answer(false)
+    socket.end()
+  })
+  upstream.once('connect', () => {
+    answer(true)
+    const early = reader.rest()
+    socket.removeAllListeners('data')
+    if (early.length > 0) upstream.write(early)
+    socket.pipe(upstream).pipe(socket)
+    upstream.on('error', () => socket.destroy())
+    upstream.on('close', () => socket.destroy())
+    socket.on('close', () => upstream.destroy())
+  })
+}
+
+async function readCString (reader: Reader): Promise<string> {
+  const bytes: number[] = []
+  for (let byte = (await reader.read(1))[0]; byte !== 0; byte = (await reader.read(1))[0]) bytes.push(byte as number)
+  return Buffer.from(bytes).toString('utf8')
+}
+
+/** SOCKS4 and 4a (a destination of 0.0.0.x means a host name follows the user id). */
+async function socks4 (socket: net.Socket, reader: Reader, options: Socks5ServerOptions, server: Socks5Server): Promise<void> {
+  const request = await reader.read(7)
+  const command = request[0]
+  const port = request.readUInt16BE(1)
+  const address = [...request.subarray(3, 7)]
+  const userId = await readCString(reader)
+  const named = address[0] === 0 && address[1] === 0 && address[2] === 0 && address[3] !== 0
+  const host = named ? await readCString(reader) : address.join('.')
+  server.connects.push({ addressType: named ? 3 : 1, host, port, username: userId || undefined, version: 4 })
+  const reply = (granted: boolean): void => { socket.write(Buffer.from([0x00, granted ? 0x5a : 0x5b, 0, 0, 0, 0, 0, 0])) }
+  if (command !== 0x01 || options.reply !== undefined || !LOOPBACK.has(host) ||
+    (options.auth !== undefined && userId !== options.auth.username)) {
+    reply(false)
+    socket.end()
+    return
+  }
+  bridge(socket, reader, host, port, reply)
+}
+
 async function handshake (socket: net.Socket, options: Socks5ServerOptions, server: Socks5Server): Promise<void> {
   const reader = new Reader(socket)
-  const [version, methodCount] = await reader.read(2)
+  const [version] = await reader.read(1)
+  if (version === 0x04) return await socks4(socket, reader, options, server)
   if (version !== 0x05) { socket.destroy(); return }
+  const [methodCount] = await reader.read(1)
   const methods = await reader.read(methodCount as number)
   const wanted = options.auth === undefined ? 0x00 : 0x02
   if (!methods.includes(wanted)) {
@@ -126,25 +175,11 @@ async function handshake (socket: net.Socket, options: Socks5ServerOptions, serv
   else if (addressType === 0x04) host = ipv6Text(await reader.read(16))
   else { reply(socket, SocksReply.addressTypeNotSupported); socket.end(); return }
   const port = (await reader.read(2)).readUInt16BE(0)
-  server.connects.push({ addressType: addressType as number, host, port, username })
+  server.connects.push({ addressType: addressType as number, host, port, username, version: 5 })
   if (command !== 0x01) { reply(socket, SocksReply.commandNotSupported); socket.end(); return }
   if (options.reply !== undefined) { reply(socket, options.reply); socket.end(); return }
   if (!LOOPBACK.has(host)) { reply(socket, SocksReply.notAllowed); socket.end(); return }
-  const upstream = net.connect({ host: host === 'localhost' ? '127.0.0.1' : host.includes(':') ? '::1' : host, port })
-  upstream.once('error', () => {
-    reply(socket, SocksReply.connectionRefused)
-    socket.end()
-  })
-  upstream.once('connect', () => {
-    reply(socket, SocksReply.succeeded)
-    const early = reader.rest()
-    socket.removeAllListeners('data')
-    if (early.length > 0) upstream.write(early)
-    socket.pipe(upstream).pipe(socket)
-    upstream.on('error', () => socket.destroy())
-    upstream.on('close', () => socket.destroy())
-    socket.on('close', () => upstream.destroy())
-  })
+  bridge(socket, reader, host, port, (ok) => reply(socket, ok ? SocksReply.succeeded : SocksReply.connectionRefused))
 }
 
 /**

@@ -36,7 +36,7 @@ describe('SOCKS tunnels', () => {
     t.after(() => Promise.all([target.close(), socks.close()]))
     const socket = await tunnel(`socks5://us%20er:p%40ss@127.0.0.1:${socks.port}`, '127.0.0.1', target.port)
     assert.match(await get(socket), /^HTTP\/1\.1 200[\s\S]*hello$/)
-    assert.deepEqual(socks.connects, [{ addressType: 1, host: '127.0.0.1', port: target.port, username: 'us er' }])
+    assert.deepEqual(socks.connects, [{ addressType: 1, host: '127.0.0.1', port: target.port, username: 'us er', version: 5 }])
   })
 
   it('resolves names locally for socks5: and at the proxy for socks5h:', async (t) => {
@@ -44,7 +44,7 @@ describe('SOCKS tunnels', () => {
     const socks = await startSocks5Server()
     t.after(() => Promise.all([target.close(), socks.close()]))
     await get(await tunnel(`socks5h://127.0.0.1:${socks.port}`, 'localhost', target.port))
-    assert.deepEqual(socks.connects[0], { addressType: 3, host: 'localhost', port: target.port, username: undefined })
+    assert.deepEqual(socks.connects[0], { addressType: 3, host: 'localhost', port: target.port, username: undefined, version: 5 })
     await get(await tunnel(`socks5://127.0.0.1:${socks.port}`, 'localhost', target.port)).catch(() => '')
     assert.notEqual(socks.connects[1]?.addressType, 3)
   })
@@ -111,6 +111,27 @@ describe('SOCKS proxies through the proxy interceptor', () => {
     t.after(() => Promise.all([agent.close(), socks.close()]))
     await assert.rejects(agent.request({ origin: 'http://127.0.0.1:9', path: '/', method: 'GET' }), { code: 'LIB_ERR_PROXY_CONNECT', message: /NotAllowed/ })
     assert.equal(socks.connections, 1)
+  })
+
+  it('speaks SOCKS4 with the user id from the URI, and SOCKS4a with the name for the proxy to resolve', async (t) => {
+    const target = await startHttpServer((req, res) => res.end(`v4 ${req.url}`))
+    const socks = await startSocks5Server({ auth: { username: 'ident', password: '' } })
+    const v4 = new ProxyAgent(`socks4://ident@127.0.0.1:${socks.port}`)
+    const v4a = new ProxyAgent(`socks4a://ident@127.0.0.1:${socks.port}`)
+    t.after(() => Promise.all([v4.close(), v4a.close(), target.close(), socks.close()]))
+    assert.equal(await (await v4.request({ origin: `http://localhost:${target.port}`, path: '/a', method: 'GET' })).body.text(), 'v4 /a')
+    assert.equal(await (await v4a.request({ origin: `http://localhost:${target.port}`, path: '/b', method: 'GET' })).body.text(), 'v4 /b')
+    assert.deepEqual(socks.connects, [
+      { addressType: 1, host: '127.0.0.1', port: target.port, username: 'ident', version: 4 },
+      { addressType: 3, host: 'localhost', port: target.port, username: 'ident', version: 4 }
+    ])
+  })
+
+  it('fails with the SOCKS4 rejection when the proxy refuses', async (t) => {
+    const socks = await startSocks5Server({ reply: SocksReply.notAllowed })
+    const agent = new ProxyAgent(`socks4://127.0.0.1:${socks.port}`)
+    t.after(() => Promise.all([agent.close(), socks.close()]))
+    await assert.rejects(agent.request({ origin: 'http://127.0.0.1:9', path: '/', method: 'GET' }), { code: 'LIB_ERR_PROXY_CONNECT', message: /SOCKS4 proxy socks4:\/\/127\.0\.0\.1:\d+ refused CONNECT to 127\.0\.0\.1:9: Socks4 Proxy rejected connection - \(Failed\)/ })
   })
 
   it('rejects a Socks5ProxyAgent URI that is not SOCKS5', () => {
