@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import fc from 'fast-check'
 import { MemoryCacheStore } from '../../stores/memory-cache-store.js'
 import type { MaxSizeExceededInfo } from '../../stores/memory-cache-store.js'
 import type { CacheKey, CacheValue } from '../../src/cache-store.js'
@@ -150,6 +151,29 @@ describe('MemoryCacheStore', () => {
     t.mock.timers.tick(1001)
     assert.equal(store.get(key('/exp')), undefined)
     assert.equal(store.size, 0)
+  })
+
+  it('keeps size and count exact and within the limits after any sequence of writes and deletes', async () => {
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('write' as const), path: fc.integer({ min: 0, max: 15 }), bytes: fc.integer({ min: 0, max: 40 }) }),
+      fc.record({ kind: fc.constant('delete' as const), path: fc.integer({ min: 0, max: 15 }), bytes: fc.constant(0) })
+    )
+    await fc.assert(fc.asyncProperty(fc.array(op, { maxLength: 60 }), fc.integer({ min: 1, max: 8 }), fc.integer({ min: 40, max: 200 }), async (ops, maxCount, maxSize) => {
+      const store = new MemoryCacheStore({ maxCount, maxSize, maxEntrySize: 40 })
+      for (const { kind, path, bytes } of ops) {
+        if (kind === 'write') await writeEntry(store, key(`/${path}`), value(), [Buffer.alloc(bytes)])
+        else store.delete(key(`/${path}`))
+        let size = 0
+        let count = 0
+        for (let i = 0; i < 16; i++) {
+          const result = store.get(key(`/${i}`))
+          if (result !== undefined) { count++; size += (result.body as Buffer).length }
+        }
+        assert.equal(store.size, size)
+        assert.ok(count <= maxCount, `count ${count} above maxCount ${maxCount}`)
+        assert.ok(size <= maxSize, `size ${size} above maxSize ${maxSize}`)
+      }
+    }), { numRuns: 60 })
   })
 
   it('with maxCount 0 stores nothing lasting and reports itself full', async () => {
