@@ -76,10 +76,13 @@ function checkHeaders (value: unknown, where: string): SnapshotHeaders {
   const out: SnapshotHeaders = {}
   for (const name of Object.keys(value)) {
     const v = value[name]
-    if (typeof v === 'string') out[name] = v
-    else if (Array.isArray(v) && v.every((item) => typeof item === 'string')) out[name] = v as string[]
-    else if (typeof v === 'number') out[name] = String(v)
+    let checked: string | string[]
+    if (typeof v === 'string') checked = v
+    else if (Array.isArray(v) && v.every((item) => typeof item === 'string')) checked = v as string[]
+    else if (typeof v === 'number') checked = String(v)
     else throw new Error(`${where}.${name} must be a string or an array of strings, got ${describe(v)}`)
+    // A file is input: a header named __proto__ must stay a plain property, not a prototype.
+    Object.defineProperty(out, name, { value: checked, enumerable: true, writable: true, configurable: true })
   }
   return out
 }
@@ -170,7 +173,9 @@ export async function loadSnapshotFile (path: string): Promise<SnapshotRecord[] 
 function sortedHeaders (headers: SnapshotHeaders | undefined): SnapshotHeaders {
   const out: SnapshotHeaders = {}
   if (headers === undefined) return out
-  for (const name of Object.keys(headers).sort()) out[name] = headers[name]!
+  for (const name of Object.keys(headers).sort()) {
+    Object.defineProperty(out, name, { value: headers[name], enumerable: true, writable: true, configurable: true })
+  }
   return out
 }
 

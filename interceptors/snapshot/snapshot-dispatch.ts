@@ -31,7 +31,9 @@ function notFound (recorder: SnapshotRecorder, opts: DispatchOptions): SnapshotN
   if (!recorder.options.shouldPlayback(opts)) return new SnapshotNotFoundError(`${message} (shouldPlayback returned false)`)
   const closest = recorder.closestSnapshot(opts)
   if (closest === undefined) {
-    message += recorder.size() === 0 ? ' (no snapshots are recorded)' : ''
+    if (recorder.size() === 0) {
+      message += recorder.missingFile === null ? ' (no snapshots are recorded)' : ` (no snapshots are recorded: ${recorder.missingFile} does not exist)`
+    }
     return new SnapshotNotFoundError(message)
   }
   message += `\n  closest recorded request: ${closest.request.method} ${closest.request.url}\n  differs in: ${closest.differences.join('; ')}`

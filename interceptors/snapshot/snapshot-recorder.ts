@@ -69,6 +69,7 @@ export class SnapshotRecorder {
   #snapshots = new Map<string, SnapshotEntry>()
   #loading: Promise<void> | null = null
   #loaded = false
+  #missingFile: string | null = null
   #version = 0
   #savedVersion = 0
   #saving: Promise<void> = Promise.resolve()
@@ -83,6 +84,11 @@ export class SnapshotRecorder {
   /** The resolved options. */
   get options (): ResolvedSnapshotOptions {
     return this.#opts
+  }
+
+  /** The path of the last load when that file did not exist, else null (for the playback miss message). */
+  get missingFile (): string | null {
+    return this.#missingFile
   }
 
   /** True once snapshots were loaded from the file (or there was no file to load). */
@@ -230,6 +236,7 @@ export class SnapshotRecorder {
 
   async #load (path: string): Promise<void> {
     const records = await loadSnapshotFile(path)
+    this.#missingFile = records === undefined ? path : null
     this.#snapshots = new Map((records ?? []).map((r) => [r.hash, r.snapshot]))
     this.#loaded = true
     this.#savedVersion = ++this.#version

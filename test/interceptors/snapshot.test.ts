@@ -180,7 +180,12 @@ describe('snapshot interceptor: record and playback', () => {
   it('says so when nothing is recorded at all', async (t) => {
     const file = await tempFile(t)
     const { agent } = stack(t, { mode: 'playback', snapshotPath: file })
-    await assert.rejects(text(agent, 'http://127.0.0.1:9', '/x'), { code: 'LIB_ERR_SNAPSHOT_NOT_FOUND', message: 'No snapshot found for GET http://127.0.0.1:9/x (no snapshots are recorded)' })
+    await assert.rejects(text(agent, 'http://127.0.0.1:9', '/x'), { code: 'LIB_ERR_SNAPSHOT_NOT_FOUND', message: `No snapshot found for GET http://127.0.0.1:9/x (no snapshots are recorded: ${file} does not exist)` })
+    const empty = stack(t, { mode: 'playback', snapshotPath: file })
+    empty.snap.recorder.replaceSnapshots([])
+    await empty.snap.recorder.saveSnapshots()
+    await empty.snap.recorder.loadSnapshots()
+    await assert.rejects(text(empty.agent, 'http://127.0.0.1:9', '/x'), { message: 'No snapshot found for GET http://127.0.0.1:9/x (no snapshots are recorded)' })
   })
 
   it('fails requests with an error naming a corrupt snapshot file', async (t) => {

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { loadSnapshotFile, saveSnapshotFile, serializeSnapshots } from '../../stores/snapshot-file-store.js'
+import fc from 'fast-check'
+import { loadSnapshotFile, parseSnapshotData, saveSnapshotFile, serializeSnapshots } from '../../stores/snapshot-file-store.js'
 import type { SnapshotRecord } from '../../stores/snapshot-file-store.js'
 
 async function tempDir (t: { after: (fn: () => Promise<void>) => void }): Promise<string> {
@@ -58,6 +59,13 @@ describe('snapshot file store', () => {
     const file = join(dir, 'a', 'b', 'snap.json')
     await saveSnapshotFile(file, [record('http://h/', 'x')])
     assert.deepEqual(await readdir(join(dir, 'a', 'b')), ['snap.json'])
+  })
+
+  it('keeps a header named __proto__ as a plain header', () => {
+    const [parsed] = parseSnapshotData(JSON.parse('[{"hash":"h","snapshot":{"request":{"method":"GET","url":"http://h/","headers":{"__proto__":"x"}},"responses":[{"statusCode":200,"headers":{},"body":""}]}}]'))
+    assert.equal(Object.getPrototypeOf(parsed!.snapshot.request.headers), Object.prototype)
+    assert.deepEqual(Object.keys(parsed!.snapshot.request.headers), ['__proto__'])
+    assert.match(serializeSnapshots([parsed!]), /"__proto__": "x"/)
   })
 
   it('loads a missing file as undefined', async (t) => {
@@ -159,5 +167,51 @@ describe('snapshot file store', () => {
     assert.equal((await readdir(dir)).filter((name) => name.endsWith('.tmp')).length, 1)
     await saveSnapshotFile(file, previous)
     assert.deepEqual((await readdir(dir)).filter((name) => name.endsWith('.tmp')), [])
+  })
+})
+
+describe('snapshot file format (property)', () => {
+  const headerName = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/)
+  const headerValue = fc.string({ maxLength: 20 })
+  const headers = fc.dictionary(headerName, fc.oneof(headerValue, fc.array(headerValue, { minLength: 1, maxLength: 3 })), { maxKeys: 4 })
+  const bytes = fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b).toString('base64'))
+  const response = fc.record({
+    statusCode: fc.integer({ min: 100, max: 599 }),
+    headers,
+    body: bytes,
+    chunks: fc.option(fc.array(bytes, { minLength: 2, maxLength: 4 }), { nil: undefined }),
+    trailers: headers
+  })
+  const entry = fc.record({
+    hash: fc.stringMatching(/^[A-Za-z0-9_-]{8,43}$/),
+    snapshot: fc.record({
+      request: fc.record({
+        method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE'),
+        url: fc.webUrl(),
+        headers,
+        body: fc.string({ maxLength: 30 })
+      }),
+      responses: fc.array(response, { minLength: 1, maxLength: 3 }),
+      callCount: fc.constant(0),
+      timestamp: fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }).map((d) => d.toISOString())
+    })
+  })
+
+  it('reads back exactly what it wrote, whatever the order it was given', () => {
+    fc.assert(fc.property(fc.uniqueArray(entry, { selector: (e) => e.hash, maxLength: 6 }), (records) => {
+      const written = serializeSnapshots(records as SnapshotRecord[])
+      const parsed = parseSnapshotData(JSON.parse(written))
+      const byHash = new Map(parsed.map((r) => [r.hash, r]))
+      for (const original of records) {
+        const back = byHash.get(original.hash)!
+        assert.equal(back.snapshot.request.url, original.snapshot.request.url)
+        assert.deepEqual(back.snapshot.request.headers, { ...original.snapshot.request.headers })
+        assert.equal(back.snapshot.request.body, original.snapshot.request.body)
+        assert.deepEqual(back.snapshot.responses.map((r) => [r.statusCode, r.headers, r.body, r.chunks, r.trailers]),
+          original.snapshot.responses.map((r) => [r.statusCode, { ...r.headers }, r.body, r.chunks, { ...r.trailers }]))
+      }
+      assert.equal(serializeSnapshots([...records].reverse() as SnapshotRecord[]), written)
+      assert.equal(serializeSnapshots(parsed), written)
+    }))
   })
 })
