@@ -6,7 +6,8 @@
  * processes do not, and are left to the suite that starts them. Each suite runs in its own process.
  *
  * Transport options: `--rounds=N`, `--scale=F`, `--only=small,large,post`,
- * `--clients=conduit-request,...`, `--cpu-prof=conduit-request,...`, `--cpu-prof-dir=DIR`, `--json`.
+ * `--clients=conduit-request,...`, `--cpu-prof=conduit-request,...`, `--cpu-prof-dir=DIR`, `--json`,
+ * `--memory` (in-memory sockets instead of the server: the libraries' own CPU cost only).
  * @module
  */
 
@@ -43,6 +44,7 @@ async function runTransport (values: Record<string, string | boolean | undefined
     clients: list(str('clients')),
     cpuProf: list(str('cpu-prof')),
     cpuProfDir: str('cpu-prof-dir'),
+    memory: values.memory === true,
     onRound: (scenario, r) => process.stderr.write(`  ${scenario.name}: round ${r} done\n`)
   })
   const summaries = results.map(summarize)
@@ -67,7 +69,8 @@ async function main (): Promise<void> {
       clients: { type: 'string' },
       'cpu-prof': { type: 'string' },
       'cpu-prof-dir': { type: 'string' },
-      json: { type: 'boolean' }
+      json: { type: 'boolean' },
+      memory: { type: 'boolean' }
     }
   })
   const names = positionals.length === 0 ? ['transport'] : positionals

@@ -42,6 +42,8 @@ export interface RatioSummary extends Comparison {
 export interface ScenarioSummary {
   name: string
   title: string
+  /** True when measured over in-memory sockets. */
+  memory: boolean
   requests: number
   rounds: number
   concurrency: number
@@ -76,7 +78,7 @@ export function summarize (result: ScenarioResult): ScenarioSummary {
     if (subject === undefined || peer === undefined) continue
     ratios.push({ ...c, throughput: pairedMedian(subject.reqPerSec, peer.reqPerSec), cpu: pairedMedian(subject.cpuUsPerReq, peer.cpuUsPerReq) })
   }
-  return { name: scenario.name, title: scenario.title, requests: result.requests, rounds: result.rounds, concurrency: scenario.concurrency, clients, ratios }
+  return { name: scenario.name, title: scenario.title, memory: result.memory, requests: result.requests, rounds: result.rounds, concurrency: scenario.concurrency, clients, ratios }
 }
 
 function label (summary: ScenarioSummary, id: string): string {
@@ -86,7 +88,7 @@ function label (summary: ScenarioSummary, id: string): string {
 /** Formats one scenario as a text table. */
 export function formatSummary (summary: ScenarioSummary): string {
   const lines = [
-    `${summary.title}: ${summary.requests} requests per round, ${summary.concurrency} in flight over ${summary.concurrency} connections, median of ${summary.rounds} rounds`,
+    `${summary.title}${summary.memory ? ' (in-memory sockets)' : ''}: ${summary.requests} requests per round, ${summary.concurrency} in flight over ${summary.concurrency} connections, median of ${summary.rounds} rounds`,
     `  ${'client'.padEnd(18)}${'req/s'.padStart(10)}${'MB/s'.padStart(10)}${'CPU µs/req'.padStart(13)}`
   ]
   for (const c of summary.clients) {

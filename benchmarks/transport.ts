@@ -69,6 +69,12 @@ export interface TransportBenchmarkOptions {
    * @defaultValue the current directory
    */
   cpuProfDir?: string
+  /**
+   * Replace the server and TCP with in-memory sockets that answer at once, so CPU per request is
+   * the library's own work only: far steadier than a real run, but blind to syscall costs.
+   * @defaultValue `false`
+   */
+  memory?: boolean
   /** Called after each measured round, for progress output. */
   onRound?: (scenario: Scenario, round: number) => void
 }
@@ -83,6 +89,8 @@ export interface ClientSamples {
 /** Measurements of one scenario. */
 export interface ScenarioResult {
   scenario: Scenario
+  /** True when measured over in-memory sockets. */
+  memory: boolean
   requests: number
   rounds: number
   samples: ClientSamples[]
@@ -164,10 +172,11 @@ export async function runTransportBenchmark (options: TransportBenchmarkOptions 
   const defs = options.clients === undefined ? [...CLIENTS] : options.clients.map(clientById)
   const connections = Math.max(...scenarios.map((s) => s.concurrency))
 
-  const server = await startServer()
+  const memory = options.memory === true
+  const server = memory ? null : await startServer()
   const running: Running[] = []
   try {
-    for (const def of defs) running.push(await startClient(def, server.origin, connections, options))
+    for (const def of defs) running.push(await startClient(def, server?.origin ?? 'memory', connections, options))
     const results: ScenarioResult[] = []
     for (const scenario of scenarios) {
       const requests = Math.max(1, Math.round(scenario.requests * scale))
@@ -184,12 +193,12 @@ export async function runTransportBenchmark (options: TransportBenchmarkOptions 
         }
         if (r > 0) options.onRound?.(scenario, r)
       }
-      results.push({ scenario, requests, rounds, samples })
+      results.push({ scenario, memory, requests, rounds, samples })
     }
     return results
   } finally {
     await Promise.all(running.map(stopClient))
-    if (server.child.exitCode === null && server.child.signalCode === null) {
+    if (server !== null && server.child.exitCode === null && server.child.signalCode === null) {
       const exited = once(server.child, 'exit')
       server.child.stdin!.end()
       await exited

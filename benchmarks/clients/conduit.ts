@@ -2,18 +2,22 @@
  * Benchmark client process for conduit: `Agent#request` (body read as a stream) or
  * `Agent#dispatch` with a plain handler.
  *
- * Usage (started by the transport runner): node conduit.js <request|dispatch> <origin> <connections>
+ * Usage (started by the transport runner): node conduit.js <request|dispatch> <origin|memory> <connections>
  * @module
  */
 
 import { Agent } from '../../src/dispatcher/agent.js'
 import { DispatchSink } from './dispatch-sink.js'
+import { MEMORY_ORIGIN, memoryConnector } from './memory-socket.js'
 import { drainBody, serveRounds } from './measure.js'
 import type { BenchClient } from './measure.js'
 import type { Scenario } from '../transport-scenarios.js'
 
-const [mode, origin, connections] = process.argv.slice(2)
-const agent = new Agent({ connections: Number(connections) })
+const [mode, target, connections] = process.argv.slice(2)
+// `memory` replaces the server with in-memory sockets: only the library's own work is measured.
+const memory = target === 'memory'
+const origin = memory ? MEMORY_ORIGIN : target
+const agent = new Agent({ connections: Number(connections), connect: memory ? memoryConnector : undefined })
 let payload: Buffer | null = null
 
 function options (scenario: Scenario): { origin: string, path: string, method: string, body?: Buffer } {

@@ -2,18 +2,22 @@
  * Benchmark client process for node:http with a keep-alive agent holding as many sockets as the
  * other clients open connections.
  *
- * Usage (started by the transport runner): node node-http.js request <origin> <connections>
+ * Usage (started by the transport runner): node node-http.js request <origin|memory> <connections>
  * @module
  */
 
 import http from 'node:http'
 import { drainBody, serveRounds } from './measure.js'
+import { MEMORY_ORIGIN, MemorySocket } from './memory-socket.js'
 import type { BenchClient } from './measure.js'
 import type { Scenario } from '../transport-scenarios.js'
 
-const [, origin, connections] = process.argv.slice(2)
-const url = new URL(origin!)
+const [, target, connections] = process.argv.slice(2)
+// `memory` replaces the server with in-memory sockets: only the library's own work is measured.
+const memory = target === 'memory'
+const url = new URL(memory ? MEMORY_ORIGIN : target!)
 const agent = new http.Agent({ keepAlive: true, maxSockets: Number(connections), maxFreeSockets: Number(connections) })
+if (memory) (agent as unknown as { createConnection: () => MemorySocket }).createConnection = () => new MemorySocket()
 let payload: Buffer | null = null
 
 const client: BenchClient = {

@@ -2,19 +2,23 @@
  * Benchmark client process for undici (the reference peer): `Agent#request` (body read as a
  * stream) or `Agent#dispatch` with the same handler the conduit client uses.
  *
- * Usage (started by the transport runner): node undici.js <request|dispatch> <origin> <connections>
+ * Usage (started by the transport runner): node undici.js <request|dispatch> <origin|memory> <connections>
  * @module
  */
 
 import { Agent } from 'undici'
 import type { Dispatcher } from 'undici'
 import { DispatchSink } from './dispatch-sink.js'
+import { MEMORY_ORIGIN, memoryConnector } from './memory-socket.js'
 import { drainBody, serveRounds } from './measure.js'
 import type { BenchClient } from './measure.js'
 import type { Scenario } from '../transport-scenarios.js'
 
-const [mode, origin, connections] = process.argv.slice(2)
-const agent = new Agent({ connections: Number(connections) })
+const [mode, target, connections] = process.argv.slice(2)
+// `memory` replaces the server with in-memory sockets: only the library's own work is measured.
+const memory = target === 'memory'
+const origin = memory ? MEMORY_ORIGIN : target
+const agent = new Agent({ connections: Number(connections), connect: memory ? memoryConnector as never : undefined })
 let payload: Buffer | null = null
 
 function options (scenario: Scenario): Dispatcher.DispatchOptions {
