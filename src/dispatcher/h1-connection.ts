@@ -286,6 +286,11 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
   // --- socket events ------------------------------------------------------------------------
 
   readonly #onData = (chunk: Buffer): void => {
+    if (this.#inflight.length === 0) {
+      // Bytes nobody asked for would be taken as the answer to the next request.
+      this.destroy(new SocketError(`unexpected data from the server on an idle connection: ${JSON.stringify(chunk.toString('latin1', 0, 32))}`, socketInfo(this.socket)))
+      return
+    }
     try {
       this.#parser.execute(chunk)
     } catch (err) {

@@ -240,3 +240,24 @@ describe('Client close and destroy', () => {
     await assert.rejects(pending, { code: 'LIB_ERR_DESTROYED' })
   })
 })
+
+describe('Client idle connections', () => {
+  it('drops a connection that receives bytes while no request is waiting, and answers the next request on a new one', async (t) => {
+    let connection = 0
+    const server = await startTcpServer((socket) => {
+      const n = ++connection
+      socket.once('data', () => {
+        socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok')
+        if (n === 1) setImmediate(() => socket.write('HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nstale'))
+      })
+    })
+    const client = new Client(server.origin)
+    t.after(async () => { await client.close(); await server.close() })
+    const disconnected = new Promise<Error>((resolve) => client.once('disconnect', (_o: unknown, _t: unknown, err: Error) => resolve(err)))
+    assert.equal(await (await client.request({ path: '/', method: 'GET' })).body.text(), 'ok')
+    const err = await disconnected
+    assert.match(err.message, /unexpected data from the server on an idle connection|unexpected response \(HTTP 200\): no request is waiting/)
+    assert.equal(await (await client.request({ path: '/', method: 'GET' })).body.text(), 'ok')
+    assert.equal(server.connections, 2)
+  })
+})
