@@ -2,7 +2,7 @@ import { after, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { Readable } from 'node:stream'
 import type http from 'node:http'
-import { Agent, MockAgent, RetryAgent, interceptors } from '../../../src/index.js'
+import { Agent, MockAgent, RetryAgent, fetch, interceptors } from '../../../src/index.js'
 import type { Dispatcher, RetryEvent, RetryOptions } from '../../../src/index.js'
 import { startHttpServer } from '../../helpers/servers.js'
 
@@ -43,6 +43,13 @@ for (const [name, make] of variants) {
       assert.equal((res.context as { retryCount: number }).retryCount, 1)
       assert.equal(s.requests.length, 2)
       assert.equal(s.connections, 1, 'the failing body was drained and its connection reused')
+    })
+
+    it('retries for fetch() too, which sees only the final response', async () => {
+      const s = await server((_req, res, n) => { res.statusCode = n === 1 ? 502 : 200; res.end(n === 1 ? 'bad gateway' : 'fetched') })
+      const res = await fetch(`${s.origin}/`, { dispatcher: agent() })
+      assert.equal(res.status, 200)
+      assert.equal(await res.text(), 'fetched')
     })
 
     it('waits the exponential backoff, and Retry-After seconds or dates capped at maxTimeout', async () => {
