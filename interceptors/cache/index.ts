@@ -218,9 +218,22 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
         forward(request, 'request')
         return true
       }
-      lookup(config.store, key).then(({ result, failed }) => {
-        if (failed) dispatchLater(dispatch, opts, handler)
-        else answer(request, result)
+      lookup(config.store, key).then(async ({ result, failed }) => {
+        if (failed) {
+          dispatchLater(dispatch, opts, handler)
+          return
+        }
+        if (result === undefined && method === 'HEAD' && config.methods.has('GET')) {
+          // RFC 9110 §9.3.2: a HEAD answer carries a GET answer's fields, so a usable stored GET
+          // response answers a HEAD (without its body).
+          const viaGet = await lookup(config.store, { ...key, method: 'GET' })
+          if (viaGet.result !== undefined && decideReuse(viaGet.result, policy, config.shared, Date.now()).action === 'hit') {
+            log('hit for %s from the stored GET response', describeKey(key))
+            serveStored(request, viaGet.result, { hit: true })
+            return
+          }
+        }
+        answer(request, result)
       }).catch((err: Error) => {
         log('cache failure for %s: %s', describeKey(key), err.message)
         failWith(handler, err)

@@ -142,6 +142,21 @@ describe('interceptors.cache(): hits and misses', () => {
     assert.equal(count(), 2)
   })
 
+  it('answers a HEAD from a stored GET response, without its body, when both methods are cached', async (t) => {
+    const { send, count } = await setupCache(t, (req, res) => {
+      res.setHeader('cache-control', 'max-age=60')
+      res.setHeader('x-method', req.method ?? '')
+      res.end('body')
+    }, { methods: ['GET', 'HEAD'] })
+    await send('/')
+    const head = await send('/', { method: 'HEAD' })
+    assert.equal(head.status, 200)
+    assert.equal(head.body, '')
+    assert.equal(head.headers['x-method'], 'GET')
+    assert.match(String(head.headers['cache-status']), /^conduit; hit/)
+    assert.equal(count(), 1)
+  })
+
   it('serves a hit with a large body intact', async (t) => {
     const big = Buffer.alloc(300_000, 'abcdefghij').toString()
     const { send, count } = await setupCache(t, (_req, res) => {
