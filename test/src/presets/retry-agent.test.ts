@@ -1,6 +1,7 @@
 import { after, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { Readable } from 'node:stream'
+import { execFile } from 'node:child_process'
 import type http from 'node:http'
 import { Agent, MockAgent, RetryAgent, fetch, interceptors } from '../../../src/index.js'
 import type { Dispatcher, RetryEvent, RetryOptions } from '../../../src/index.js'
@@ -247,6 +248,24 @@ describe('RetryAgent lifecycle', () => {
     const d = new RetryAgent(new Agent())
     await new Promise<void>((resolve, reject) => d.destroy((err) => err ? reject(err) : resolve()))
     await assert.rejects(d.request({ origin: 'http://127.0.0.1:1', path: '/', method: 'GET' }), { code: 'LIB_ERR_DESTROYED' })
+  })
+
+  it('leaves nothing that keeps the process alive once destroy() ended a wait of an hour', async () => {
+    const script = `
+      const http = await import('node:http')
+      const { Agent, RetryAgent } = await import(${JSON.stringify(new URL('../../../src/index.js', import.meta.url).href)})
+      const server = http.createServer((_req, res) => { res.writeHead(503, { 'retry-after': '3600' }); res.end() })
+      await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+      const agent = new RetryAgent(new Agent(), { maxTimeout: 3_600_000, onRetry: () => { void agent.destroy() } })
+      const err = await agent.request({ origin: 'http://127.0.0.1:' + server.address().port, path: '/', method: 'GET' }).catch((e) => e)
+      server.close()
+      process.stdout.write(err.code)
+    `
+    const { code, stdout } = await new Promise<{ code: number | null, stdout: string }>((resolve) => {
+      const child = execFile(process.execPath, ['--input-type=module', '-e', script], { timeout: 20_000 }, (_err, out) => resolve({ code: child.exitCode, stdout: out }))
+    })
+    assert.equal(stdout, 'LIB_ERR_DESTROYED')
+    assert.equal(code, 0, 'the process exited by itself')
   })
 
   it('rejects a dispatcher that is not one and options that are invalid', () => {
