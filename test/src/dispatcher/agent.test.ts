@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { Agent, Client, Pool } from '../../../src/index.js'
+import type { Dispatcher } from '../../../src/index.js'
 import { startHttpServer, startHttpsServer, trustTestCa } from '../../helpers/servers.js'
 
 function echo (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): void {
@@ -76,5 +77,24 @@ describe('Agent', () => {
     const agent = new Agent()
     t.after(() => agent.close())
     await assert.rejects(agent.request({ path: '/', method: 'GET' }), { code: 'LIB_ERR_INVALID_ARG' })
+  })
+
+  it('emits connect and disconnect with itself, the pool and the client as targets', async (t) => {
+    const server = await startHttpServer((req, res) => { res.setHeader('connection', 'close'); res.end('x') })
+    const agent = new Agent()
+    t.after(async () => { await agent.close(); await server.close() })
+    const events: Array<[string, string, number]> = []
+    for (const name of ['connect', 'disconnect']) {
+      agent.on(name, (origin: URL, targets: Dispatcher[]) => {
+        events.push([name, origin.origin, targets.length])
+        assert.equal(targets[0], agent)
+        assert.ok(targets[1] instanceof Pool)
+        assert.ok(targets[2] instanceof Client)
+      })
+    }
+    const disconnected = new Promise((resolve) => agent.once('disconnect', resolve))
+    await (await agent.request({ origin: server.origin, path: '/', method: 'GET' })).body.text()
+    await disconnected
+    assert.deepEqual(events, [['connect', server.origin, 3], ['disconnect', server.origin, 3]])
   })
 })
