@@ -205,6 +205,12 @@ export abstract class BodyMixin {
   get body (): ReadableStream<Uint8Array> | null {
     if (this.#stream !== null) return this.#stream
     if (this.#source === null) return null
+    if (this.#used) {
+      // A consumer already owns the bytes; like the standard's stream after consumption, this one is locked and disturbed.
+      this.#stream = new ReadableStream<Uint8Array>({ start (controller) { controller.close() } })
+      void this.#stream.getReader().read()
+      return this.#stream
+    }
     this.#stream = sourceToStream(this.#source)
     this.#source = { kind: 'stream', data: this.#stream }
     return this.#stream

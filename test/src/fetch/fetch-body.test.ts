@@ -114,6 +114,13 @@ describe('fetch request and response bodies', () => {
     await assert.rejects(response.json(), TypeError)
   })
 
+  it('keeps a text() read intact when response.body is touched during it', async () => {
+    const response = await fetch(`${server.origin}/big?size=300000`, { dispatcher: agent })
+    const reading = response.text()
+    assert.equal(response.body!.locked, true)
+    assert.equal((await reading).length, 300000)
+  })
+
   it('reads the body with every consumer', async () => {
     const bytes = await (await fetch(`${server.origin}/text`, { dispatcher: agent })).bytes()
     assert.deepEqual(Buffer.from(bytes).toString(), 'hello')

@@ -55,6 +55,14 @@ describe('Response', () => {
     assert.throws(() => response.clone(), TypeError)
   })
 
+  it('gives a locked, disturbed body stream once a consumer has read the body', async () => {
+    const response = new Response('consumed')
+    const reading = response.text()
+    assert.equal(response.body!.locked, true)
+    assert.equal(await reading, 'consumed')
+    assert.equal(response.bodyUsed, true)
+  })
+
   it('refuses to clone a locked body', () => {
     const response = new Response('locked')
     response.body!.getReader()
