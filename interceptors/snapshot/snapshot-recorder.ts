@@ -70,6 +70,7 @@ export class SnapshotRecorder {
   #loading: Promise<void> | null = null
   #loaded = false
   #missingFile: string | null = null
+  #loadGeneration = 0
   #version = 0
   #savedVersion = 0
   #saving: Promise<void> = Promise.resolve()
@@ -231,11 +232,19 @@ export class SnapshotRecorder {
    * file loads as empty. Throws at once when there is no path at all.
    */
   loadSnapshots (filePath?: string): Promise<void> {
-    return this.#load(this.#path(filePath, 'loadSnapshots()'))
+    const loading: Promise<void> = this.#load(this.#path(filePath, 'loadSnapshots()')).finally(() => {
+      if (this.#loading === loading) this.#loading = null
+    })
+    // Requests waiting for snapshots wait for the load asked for last.
+    this.#loading = loading
+    return loading
   }
 
   async #load (path: string): Promise<void> {
+    const generation = ++this.#loadGeneration
     const records = await loadSnapshotFile(path)
+    // Loads may overlap (the automatic one at construction and an explicit one): the last asked for wins.
+    if (generation !== this.#loadGeneration) return
     this.#missingFile = records === undefined ? path : null
     this.#snapshots = new Map((records ?? []).map((r) => [r.hash, r.snapshot]))
     this.#loaded = true
@@ -246,8 +255,7 @@ export class SnapshotRecorder {
   /** Loads `snapshotPath` once (later calls share the first load); resolves at once without a path. */
   ensureLoaded (): Promise<void> {
     if (this.#loaded || this.#opts.snapshotPath === null) return Promise.resolve()
-    this.#loading ??= this.loadSnapshots().finally(() => { this.#loading = null })
-    return this.#loading
+    return this.#loading ?? this.loadSnapshots()
   }
 
   /** Saves every snapshot to the file (default `snapshotPath`) atomically; saves run one after another. */

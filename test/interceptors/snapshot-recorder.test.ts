@@ -102,6 +102,20 @@ describe('SnapshotRecorder', () => {
     assert.equal(JSON.parse(await readFile(file, 'utf8')).length, 1)
   })
 
+  it('keeps the snapshots of the load asked for last when loads overlap', async (t) => {
+    const first = await tempFile(t)
+    const second = `${first}.second.json`
+    const writer = recorder({ snapshotPath: first })
+    writer.record(req('/first'), reply('1'))
+    await writer.saveSnapshots()
+    writer.clear()
+    writer.record(req('/second'), reply('2'))
+    await writer.saveSnapshots(second)
+    const r = recorder({ mode: 'playback', snapshotPath: first })
+    await Promise.all([r.ensureLoaded(), r.loadSnapshots(second)])
+    assert.deepEqual(r.getSnapshots().map((s) => s.request.url), [`${ORIGIN}/second`])
+  })
+
   it('throws at once when asked to load or save without any path', () => {
     const r = recorder()
     assert.throws(() => r.saveSnapshots(), { code: 'LIB_ERR_INVALID_ARG', message: /saveSnapshots\(\): a snapshot path is required/ })
