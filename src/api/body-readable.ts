@@ -42,6 +42,9 @@ export class BodyReadable extends Readable {
 
   /** @internal */
   override _destroy (err: Error | null, callback: (error?: Error | null) => void): void {
+    // A body aborted before anyone reads it must not crash the process with an unhandled
+    // 'error' event; the error stays in `errored` and the next consumer call rejects with it.
+    if (err !== null && this.listenerCount('error') === 0) this.on('error', ignoreError)
     if (!this.readableEnded) {
       // Destroyed before the end: the rest of the response is not wanted, free the connection.
       this.#onAbort(err ?? new RequestAbortedError('response body was destroyed before it ended'))

@@ -63,6 +63,22 @@ describe('request()', () => {
     assert.equal(await res.body.text(), '')
   })
 
+  it('keeps an abort after headers for the next body read instead of crashing', async () => {
+    const d = new ScriptedDispatcher(() => ({ chunks: [] }))
+    d.dispatch = (o, h) => {
+      const handler = h as { onRequestStart: (...a: unknown[]) => void, onResponseStart: (...a: unknown[]) => void }
+      const controller = { abort () {}, pause () {}, resume () {}, aborted: false, paused: false, reason: null }
+      queueMicrotask(() => { handler.onRequestStart(controller, {}); handler.onResponseStart(controller, 200, {}, 'OK') })
+      return true
+    }
+    const ac = new AbortController()
+    const res = await d.request({ ...opts, signal: ac.signal })
+    const reason = new Error('late abort')
+    ac.abort(reason)
+    await new Promise((resolve) => setImmediate(resolve))
+    await assert.rejects(res.body.text(), reason)
+  })
+
   it('reports dispatch-time throws through the promise', async () => {
     const d = new ScriptedDispatcher()
     d.dispatch = () => { throw new TypeError('bad opts') }
