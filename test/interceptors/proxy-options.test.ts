@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import { resolveProxy, parseProxyUri } from '../../interceptors/proxy/proxy-options.js'
 import { assertNoProxyAuthorization, proxyAuthorization } from '../../interceptors/proxy/proxy-auth.js'
 import { normalizeHeaders } from '../../src/request-headers.js'
+import { proxy } from '../../interceptors/proxy/index.js'
 
 const basic = (text: string): string => `Basic ${Buffer.from(text).toString('base64')}`
 
@@ -96,5 +97,31 @@ describe('proxy authentication', () => {
       assert.throws(() => assertNoProxyAuthorization(normalizeHeaders(headers as never)), { code: 'LIB_ERR_INVALID_ARG', message: /proxy-authorization/ })
     }
     assertNoProxyAuthorization(normalizeHeaders({ authorization: 'x' }))
+  })
+})
+
+describe('proxy() factory arguments', () => {
+  it('throws InvalidArgumentError for a missing or malformed argument', () => {
+    assert.throws(() => proxy(undefined as never), { code: 'LIB_ERR_INVALID_ARG', message: /expected a proxy URI or an options object, got undefined/ })
+    assert.throws(() => proxy(42 as never), { code: 'LIB_ERR_INVALID_ARG', message: /got number/ })
+    assert.throws(() => proxy({}), { code: 'LIB_ERR_INVALID_ARG', message: /uri is required/ })
+    assert.throws(() => proxy({ httpProxy: 'gopher://x' }), { code: 'LIB_ERR_INVALID_ARG', message: /"gopher:"/ })
+  })
+
+  it('accepts per-protocol proxies without a uri, null meaning direct', async () => {
+    const interceptor = proxy({ httpProxy: null, httpsProxy: null })
+    let direct = 0
+    const dispatch = interceptor(() => { direct++; return true })
+    dispatch({ origin: 'http://127.0.0.1:9', path: '/', method: 'GET' }, {})
+    assert.equal(direct, 1)
+    await interceptor.close()
+  })
+
+  it('throws InvalidArgumentError when a dispatch has no usable origin', async () => {
+    const interceptor = proxy('http://127.0.0.1:9')
+    const dispatch = interceptor(() => true)
+    assert.throws(() => dispatch({ path: '/', method: 'GET' }, {}), { code: 'LIB_ERR_INVALID_ARG', message: /need an origin, got undefined/ })
+    assert.throws(() => dispatch({ origin: 'not a url', path: '/', method: 'GET' }, {}), { code: 'LIB_ERR_INVALID_ARG', message: /"not a url"/ })
+    await interceptor.close()
   })
 })
