@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { Readable } from 'node:stream'
 import { Agent, Client, Pool } from '../../../src/index.js'
 import type { DispatchController } from '../../../src/index.js'
-import { startHttpServer } from '../../helpers/servers.js'
+import { startHttpServer, startTcpServer } from '../../helpers/servers.js'
 import { RecordingHandler } from './recording-handler.js'
 
 const text = async (p: Promise<{ body: { text: () => Promise<string> } }>): Promise<string> => await (await p).body.text()
@@ -105,5 +105,27 @@ describe('Agent and Pool housekeeping', () => {
     agent.dispatch({ origin: server.origin, path: '/', method: 'GET' }, handler)
     await handler.done
     assert.equal(controller, handler.controller)
+  })
+})
+
+describe('Client expectContinue', () => {
+  it('keeps the body when the server answers with a final status instead of 100, and does not reuse the connection', async (t) => {
+    let received = ''
+    const server = await startTcpServer((socket) => {
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.toString('latin1')
+        if (received.endsWith('\r\n\r\n')) socket.write('HTTP/1.1 417 Expectation Failed\r\ncontent-length: 2\r\n\r\nno')
+      })
+    })
+    const client = new Client(server.origin)
+    t.after(async () => { await client.close(); await server.close() })
+    const { statusCode, body } = await client.request({ path: '/', method: 'PUT', body: 'secret body', expectContinue: true })
+    assert.equal(statusCode, 417)
+    assert.equal(await body.text(), 'no')
+    assert.match(received, /expect: 100-continue\r\n/)
+    assert.ok(!received.includes('secret body'))
+    const disconnected = client.connected ? new Promise((resolve) => client.once('disconnect', resolve)) : Promise.resolve()
+    await disconnected
+    assert.equal(client.connected, false)
   })
 })
