@@ -121,6 +121,8 @@ export class BodyDecoder {
 
   /** Feeds compressed bytes; false means wait for `onDrain` before feeding more. */
   write (chunk: Buffer): boolean {
+    // After a decoding error the rest of the body is dropped; writing to a destroyed stream would throw.
+    if (this.#first.destroyed) return true
     return this.#first.write(chunk)
   }
 
@@ -131,7 +133,7 @@ export class BodyDecoder {
 
   /** No more compressed bytes. */
   end (): void {
-    this.#first.end()
+    if (!this.#first.destroyed) this.#first.end()
   }
 
   /** Stops decoding (the body was cancelled or the dispatch failed). */

@@ -249,7 +249,12 @@ export class FetchHandler implements DispatchHandler {
       const encoding = single(headers['content-encoding'])
       if (encoding !== undefined) {
         try {
-          this.#decoder = BodyDecoder.create(encoding, body)
+          this.#decoder = BodyDecoder.create(encoding, {
+            push: (chunk) => body!.push(chunk),
+            end: () => body!.end(),
+            // A corrupt encoding ends the download too: the rest of the body is useless.
+            error: (err) => this.#failDispatch(controller, err, false)
+          })
         } catch (err) {
           this.#failDispatch(controller, err)
           return
@@ -259,9 +264,9 @@ export class FetchHandler implements DispatchHandler {
     this.#deliver(statusCode, statusMessage ?? '', headers, body)
   }
 
-  #failDispatch (controller: DispatchController, err: unknown): void {
-    this.#fail(err, true)
-    controller.abort(err instanceof Error ? err : new Error(String(err)))
+  #failDispatch (controller: DispatchController, err: unknown, wrap = true): void {
+    this.#fail(err, wrap)
+    if (!controller.aborted) controller.abort(err instanceof Error ? err : new Error(String(err)))
   }
 
   onResponseData (_controller: DispatchController, chunk: Buffer): void {

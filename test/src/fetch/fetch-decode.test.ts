@@ -45,6 +45,14 @@ describe('fetch content decoding and integrity', () => {
     await assert.rejects(response.text(), (err: Error & { code?: string }) => err.code === 'Z_DATA_ERROR')
   })
 
+  it('stops the download and errors the stream when a long encoded body turns corrupt', async () => {
+    const response = await fetch(`${server.origin}/bad-gzip-big`, { dispatcher: agent })
+    const reader = response.body!.getReader()
+    await assert.rejects(async () => { for (;;) if ((await reader.read()).done) break }, (err: Error & { code?: string }) => err.code === 'Z_DATA_ERROR')
+    const next = await fetch(`${server.origin}/text`, { dispatcher: agent })
+    assert.equal(await next.text(), 'hello')
+  })
+
   it('resolves when the body matches the integrity metadata', async () => {
     for (const algorithm of ['sha256', 'sha384', 'sha512']) {
       const response = await fetch(`${server.origin}/text`, { integrity: sri(algorithm, 'hello'), dispatcher: agent })

@@ -87,6 +87,11 @@ export async function startFetchServer (): Promise<TestServer<http.Server>> {
     } else if (route === '/bad-gzip') {
       res.setHeader('content-encoding', 'gzip')
       res.end('this is not gzip at all')
+    } else if (route === '/bad-gzip-big') {
+      // A valid gzip header, then garbage: the decoder fails while more bytes keep arriving.
+      res.setHeader('content-encoding', 'gzip')
+      res.write(zlib.gzipSync(Buffer.alloc(100, 1)).subarray(0, 10))
+      res.end(Buffer.alloc(2 * 1024 * 1024, 0xff))
     } else if (route === '/big') {
       const size = Number(url.searchParams.get('size') ?? '1048576')
       res.setHeader('content-length', size)
