@@ -69,6 +69,7 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
   #signal: AbortSignalLike | null = null
   #onSignal: (() => void) | null = null
   #onBodyError: ((err: Error) => void) | null = null
+  #upgrading = false
 
   /** Validates and prepares everything; throws {@link InvalidArgumentError} before anything is sent. */
   constructor (runner: RequestRunner, origin: string, hostHeader: string, opts: DispatchOptions, handler: DispatchHandler, headersTimeout: number, bodyTimeout: number, strictContentLength: boolean) {
@@ -150,10 +151,10 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
   }
 
   abort (reason: Error): void {
-    if (this.completed || this.#aborted) return
+    if ((this.completed && !this.#upgrading) || this.#aborted) return
     this.#aborted = true
     this.#reason = reason ?? new RequestAbortedError()
-    this.runner?.abortRequest(this, this.#reason)
+    if (!this.#upgrading) this.runner?.abortRequest(this, this.#reason)
   }
 
   pause (): void {
@@ -231,7 +232,14 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
     if (channels.headers.hasSubscribers) {
       channels.headers.publish({ request: this, response: { statusCode, statusText: '', headers } })
     }
-    this.#handler.onRequestUpgrade!(this, statusCode, headers, socket)
+    this.#upgrading = true
+    try {
+      this.#handler.onRequestUpgrade!(this, statusCode, headers, socket)
+    } finally {
+      this.#upgrading = false
+    }
+    // A handler that aborts while taking the socket refuses the upgrade: it gets its error back.
+    if (this.#aborted) this.#handler.onResponseError?.(this, this.#reason!)
   }
 
   #cleanup (): void {

@@ -79,3 +79,13 @@ describe('connect()', () => {
     assert.equal(handler.body, 'deny')
   })
 })
+
+describe('request() and upgrades', () => {
+  it('rejects request() with the upgrade option instead of hanging when the server switches protocols', async (t) => {
+    const server = await startHttpServer((req, res) => res.end('plain'))
+    server.server.on('upgrade', (_req, socket: Duplex) => socket.write('HTTP/1.1 101 Switching Protocols\r\nupgrade: x\r\nconnection: upgrade\r\n\r\n'))
+    const client = new Client(server.origin)
+    t.after(async () => { await client.close(); await server.close() })
+    await assert.rejects(client.request({ path: '/', method: 'GET', upgrade: 'x' }), { code: 'LIB_ERR_INVALID_ARG', message: /upgrade response \(101\)/ })
+  })
+})
