@@ -73,6 +73,7 @@ export class MockReply {
   /** Starts the dispatch and fails it at once with `error` (mocked errors, unmatched requests). */
   runError (error: Error, context: unknown = {}): void {
     queueMicrotask(() => {
+      if (this.#ended) return
       try {
         this.#handler.onRequestStart?.(this.#controller, context)
       } catch (err) {
@@ -108,6 +109,8 @@ export class MockReply {
   }
 
   async #run (produce: () => MockResponse | Promise<MockResponse>, delayMs: number, context: unknown): Promise<void> {
+    // destroy() may have ended the reply between dispatch and this microtask.
+    if (this.#ended) return
     this.#handler.onRequestStart?.(this.#controller, context)
     if (this.#ended) return
     if (delayMs > 0) {

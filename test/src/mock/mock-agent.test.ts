@@ -472,6 +472,17 @@ describe('MockAgent: dispatch contract', () => {
     await assert.rejects(pending, { code: 'LIB_ERR_DESTROYED' })
   })
 
+  it('sends nothing after the destroy error when destroyed right after dispatch', async () => {
+    const agent = offline()
+    agent.get(ORIGIN).intercept({ path: '/' }).reply(200, 'x')
+    const { handler, events, done } = collect()
+    agent.dispatch({ origin: ORIGIN, path: '/', method: 'GET' }, handler)
+    await agent.destroy()
+    await done
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve))
+    assert.deepEqual(events, ['error The client is destroyed'])
+  })
+
   it('waits for replies in flight before close resolves', async () => {
     const agent = offline()
     agent.get(ORIGIN).intercept({ path: '/' }).reply(200, 'x').delay(5)
