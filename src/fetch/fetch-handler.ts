@@ -26,7 +26,7 @@ import type { Response } from './response.js'
  * cancelled so the connection is released.
  */
 const unreadBodies = new FinalizationRegistry<IncomingBody>((body) => {
-  body.cancel(new DOMException('The response was garbage collected before its body was read', 'AbortError'))
+  body.cancelUnclaimed(new DOMException('The response was garbage collected before its body was read', 'AbortError'))
 })
 
 /**

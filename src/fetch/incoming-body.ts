@@ -126,6 +126,14 @@ export class IncomingBody {
     flow?.abort(reason)
   }
 
+  /**
+   * Cancels the body only if no consumer ever claimed it. A body being collected or streamed
+   * may outlive its Response object (`fetch(url).then((r) => r.text())`), so it is left alone.
+   */
+  cancelUnclaimed (reason: Error): void {
+    if (this.#mode === 'buffer') this.cancel(reason)
+  }
+
   /** Hands the body over to a new ReadableStream (built once; the caller keeps it). */
   stream (): ReadableStream<Uint8Array> {
     this.#mode = 'stream'

@@ -10,12 +10,20 @@ const entry = new URL('../../../src/index.js', import.meta.url).href
 describe('fetch responses dropped unread', () => {
   let server: TestServer
   before(async () => {
-    server = await startHttpServer((req, res) => {
-      res.setHeader('content-length', String(16 * 1024 * 1024))
+    server = await startHttpServer((_req, res) => {
+      const size = 16 * 1024 * 1024
+      res.setHeader('content-length', String(size))
       const chunk = Buffer.alloc(64 * 1024, 1)
+      let sent = 0
       const pump = (): void => {
-        while (res.write(chunk)) { /* fills until the client stops reading */ }
-        res.once('drain', pump)
+        while (sent < size) {
+          sent += chunk.length
+          if (!res.write(chunk)) {
+            res.once('drain', pump)
+            return
+          }
+        }
+        res.end()
       }
       pump()
     })
@@ -44,5 +52,32 @@ describe('fetch responses dropped unread', () => {
     assert.equal(code, 0, stderr)
     // agent.close() waits for requests in flight, so it resolves only if the unread body was cancelled.
     assert.equal(stdout, 'closed')
+  })
+
+  it('keeps reading a body whose Response was collected while a consumer holds it', async () => {
+    const script = `
+      import { fetch, Agent } from ${JSON.stringify(entry)}
+      const agent = new Agent()
+      const body = (await fetch(${JSON.stringify(`${server.origin}/big`)}, { dispatcher: agent })).body
+      const pending = fetch(${JSON.stringify(`${server.origin}/big`)}, { dispatcher: agent }).then((r) => r.arrayBuffer())
+      let total = 0
+      const reader = body.getReader()
+      for (let i = 0; ; i++) {
+        if (i % 16 === 0) globalThis.gc()
+        const { done, value } = await reader.read()
+        if (done) break
+        total += value.length
+      }
+      const other = await pending
+      await agent.close()
+      process.stdout.write(total + ' ' + other.byteLength)`
+    const child = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 20000 })
+    let stdout = ''
+    let stderr = ''
+    child.stdout!.on('data', (chunk: Buffer) => { stdout += chunk.toString() })
+    child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString() })
+    const [code] = await once(child, 'exit') as [number]
+    assert.equal(code, 0, stderr)
+    assert.equal(stdout, `${16 * 1024 * 1024} ${16 * 1024 * 1024}`)
   })
 })
