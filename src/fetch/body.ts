@@ -21,6 +21,7 @@ export type BodyInit =
   | ArrayBufferView
   | Blob
   | FormData
+  | globalThis.FormData
   | URLSearchParams
   | ReadableStream<Uint8Array>
   | AsyncIterable<Uint8Array | string>

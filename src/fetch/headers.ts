@@ -9,6 +9,7 @@ import type { IncomingHeaders } from '../handler.js'
 /** What `new Headers(init)` and `RequestInit.headers` accept (the runtime's own Headers included). */
 export type HeadersInit =
   | Headers
+  | globalThis.Headers
   | Iterable<readonly [string, string] | readonly string[]>
   | Record<string, string | readonly string[]>
 

@@ -9,8 +9,8 @@ import { Headers, headersInternals } from './headers.js'
 import { buildRequestState } from './request-state.js'
 import type { RequestInit, RequestState } from './request-state.js'
 
-/** What `fetch()` and `new Request()` take as their first argument. */
-export type RequestInfo = string | URL | Request
+/** What `fetch()` and `new Request()` take as their first argument (the runtime's own Request included). */
+export type RequestInfo = string | URL | Request | globalThis.Request
 
 let stateOf: (request: Request) => RequestState
 

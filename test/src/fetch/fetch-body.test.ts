@@ -93,7 +93,7 @@ describe('fetch request and response bodies', () => {
     const form = new globalThis.FormData()
     form.append('k', 'v')
     form.append('f', new globalThis.File(['file body'], 'f.txt'))
-    const parsed = await (await fetch(`${server.origin}/mirror`, { method: 'POST', body: form as never, dispatcher: agent })).formData()
+    const parsed = await (await fetch(`${server.origin}/mirror`, { method: 'POST', body: form, dispatcher: agent })).formData()
     assert.equal(parsed.get('k'), 'v')
     assert.equal(await (parsed.get('f') as File).text(), 'file body')
   })

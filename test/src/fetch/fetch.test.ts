@@ -86,10 +86,10 @@ describe('fetch over a dispatcher', () => {
 
   it("accepts the runtime's Request, Headers and URLSearchParams as inputs", async () => {
     const runtime = new globalThis.Request(`${server.origin}/echo`, { method: 'POST', body: new URLSearchParams('a=1'), headers: new globalThis.Headers({ 'x-g': 'g' }) })
-    const echo = await (await fetch(runtime as never, { dispatcher: agent })).json() as { body: string, headers: Record<string, string> }
+    const echo = await (await fetch(runtime, { dispatcher: agent })).json() as { body: string, headers: Record<string, string> }
     assert.equal(echo.body, 'a=1')
     assert.equal(echo.headers['x-g'], 'g')
-    const echo2 = await (await fetch(`${server.origin}/echo`, { headers: new globalThis.Headers({ 'x-h': 'h' }) as never, dispatcher: agent })).json() as { headers: Record<string, string> }
+    const echo2 = await (await fetch(`${server.origin}/echo`, { headers: new globalThis.Headers({ 'x-h': 'h' }), dispatcher: agent })).json() as { headers: Record<string, string> }
     assert.equal(echo2.headers['x-h'], 'h')
   })
 

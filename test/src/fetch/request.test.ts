@@ -97,7 +97,7 @@ describe('Request', () => {
 
   it("accepts the runtime's own Request as input", async () => {
     const runtime = new globalThis.Request(URL_A, { method: 'PUT', body: 'from runtime', headers: { z: '3' }, redirect: 'manual' })
-    const request = new Request(runtime as never)
+    const request = new Request(runtime)
     assert.equal(request.method, 'PUT')
     assert.equal(request.redirect, 'manual')
     assert.equal(request.headers.get('z'), '3')
