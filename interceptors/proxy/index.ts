@@ -51,6 +51,17 @@ export interface ProxyInterceptor extends Interceptor {
 
 const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'http:': 80, 'https:': 443 }
 
+/** Origins whose routing decision is kept; the cache is cleared when full. */
+const DECISION_CACHE_SIZE = 256
+
+/** Where requests to one origin go: a proxy route, or direct (`route` null, `why` says why). */
+interface Decision {
+  target: URL
+  port: number
+  route: ProxyRoute | null
+  why: string
+}
+
 function toOptions (options: unknown): ProxyInterceptorOptions {
   if (typeof options === 'string' || options instanceof URL) return { uri: options }
   if (typeof options !== 'object' || options === null) {
@@ -115,16 +126,28 @@ export function proxy (options: string | URL | ProxyInterceptorOptions): ProxyIn
     'https:': routeOf('httpsProxy' in opts ? opts.httpsProxy : opts.uri)
   }
   const noProxy = parseNoProxy(opts.noProxy)
+  // Origins repeat far more than they vary, so the URL parse and the NO_PROXY walk run once per origin.
+  const decisions = new Map<string, Decision>()
+  const decide = (request: DispatchOptions): Decision => {
+    const key = request.origin instanceof URL ? request.origin.href : request.origin
+    let decision = typeof key === 'string' ? decisions.get(key) : undefined
+    if (decision === undefined) {
+      const target = targetOf(request)
+      const port = Number(target.port) || (DEFAULT_PORTS[target.protocol] ?? 0)
+      const route = byProtocol[target.protocol] ?? null
+      const bypass = route !== null && noProxy.matches(target.hostname, port)
+      decision = { target, port, route: bypass ? null : route, why: route === null ? `no proxy for ${target.protocol}` : 'matches NO_PROXY' }
+      if (decisions.size >= DECISION_CACHE_SIZE) decisions.clear()
+      decisions.set(key as string, decision)
+    }
+    return decision
+  }
   let closed = false
 
   const interceptor = (dispatch: Dispatch): Dispatch => (request: DispatchOptions, handler: DispatchHandler): boolean => {
-    const target = targetOf(request)
-    const port = Number(target.port) || (DEFAULT_PORTS[target.protocol] ?? 0)
-    const route = byProtocol[target.protocol] ?? null
-    if (route === null || noProxy.matches(target.hostname, port)) {
-      if (proxyDebugEnabled()) {
-        proxyDebug(`${request.method} ${target.origin}${request.path}: direct (${route === null ? `no proxy for ${target.protocol}` : 'matches NO_PROXY'})`)
-      }
+    const { target, port, route, why } = decide(request)
+    if (route === null) {
+      if (proxyDebugEnabled()) proxyDebug(`${request.method} ${target.origin}${request.path}: direct (${why})`)
       return dispatch(request, handler)
     }
     const headers = normalizeHeaders(request.headers)

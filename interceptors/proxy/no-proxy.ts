@@ -8,12 +8,14 @@
  * @module
  */
 
-import { BlockList, isIP } from 'node:net'
+import { isIP } from 'node:net'
+import { inRange, ipRange, parseIp } from './ip-address.js'
+import type { IpRange } from './ip-address.js'
 
 type Entry =
   | { kind: 'all' }
   | { kind: 'name', name: string, port: number }
-  | { kind: 'address', list: BlockList, port: number }
+  | { kind: 'address', range: IpRange, port: number }
 
 /** A parsed NO_PROXY list. */
 export interface NoProxyMatcher {
@@ -25,11 +27,6 @@ export interface NoProxyMatcher {
 
 const PORT = /^\d{1,5}$/
 
-function family (address: string): 'ipv4' | 'ipv6' | undefined {
-  const kind = isIP(address)
-  return kind === 4 ? 'ipv4' : kind === 6 ? 'ipv6' : undefined
-}
-
 function parsePort (text: string | undefined): number | undefined {
   if (text === undefined) return 0
   if (!PORT.test(text)) return undefined
@@ -38,18 +35,9 @@ function parsePort (text: string | undefined): number | undefined {
 }
 
 function addressEntry (address: string, prefix: string | undefined, port: number): Entry | undefined {
-  const type = family(address)
-  if (type === undefined) return undefined
-  const list = new BlockList()
-  if (prefix === undefined) {
-    list.addAddress(address, type)
-  } else {
-    if (!/^\d{1,3}$/.test(prefix)) return undefined
-    const bits = Number(prefix)
-    if (bits > (type === 'ipv4' ? 32 : 128)) return undefined
-    list.addSubnet(address, bits, type)
-  }
-  return { kind: 'address', list, port }
+  if (prefix !== undefined && !/^\d{1,3}$/.test(prefix)) return undefined
+  const range = ipRange(address, prefix === undefined ? undefined : Number(prefix))
+  return range === undefined ? undefined : { kind: 'address', range, port }
 }
 
 function parseEntry (token: string): Entry | undefined {
@@ -100,13 +88,13 @@ export function parseNoProxy (list: string | null | undefined): NoProxyMatcher {
     matches (hostname: string, port: number): boolean {
       if (entries.length === 0) return false
       const host = normalizeHost(hostname)
-      const type = family(host)
+      const address = isIP(host) === 0 ? undefined : parseIp(host)
       for (const entry of entries) {
         if (entry.kind === 'all') return true
         if (entry.port !== 0 && entry.port !== port) continue
         if (entry.kind === 'address') {
-          if (type !== undefined && entry.list.check(host, type)) return true
-        } else if (type === undefined && (host === entry.name || host.endsWith(`.${entry.name}`))) {
+          if (address !== undefined && inRange(address, entry.range)) return true
+        } else if (address === undefined && (host === entry.name || host.endsWith(`.${entry.name}`))) {
           // Name entries never match IP literals: `0.1` must not match `10.0.0.1` by suffix.
           return true
         }

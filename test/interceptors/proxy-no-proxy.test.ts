@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { isIP } from 'node:net'
+import { BlockList, isIP } from 'node:net'
 import fc from 'fast-check'
 import { parseNoProxy } from '../../interceptors/proxy/no-proxy.js'
 
@@ -43,6 +43,26 @@ describe('NO_PROXY matcher', () => {
       const expected = ((toInt(network) & mask) >>> 0) === ((toInt(address) & mask) >>> 0)
       assert.equal(parseNoProxy(`${network.join('.')}/${bits}`).matches(address.join('.'), 80), expected)
     }))
+  })
+
+  it('matches IPv6 CIDR ranges as net.BlockList does', () => {
+    const groups = fc.array(fc.nat(0xffff), { minLength: 8, maxLength: 8 })
+    const mapped = (g: number[]): boolean => g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff
+    fc.assert(fc.property(groups, fc.integer({ min: 0, max: 128 }), groups, (network, bits, address) => {
+      // IPv4-mapped addresses are deliberately read as IPv4, where BlockList keeps them IPv6.
+      fc.pre(!mapped(network) && !mapped(address))
+      const text = (g: number[]): string => g.map((x) => x.toString(16)).join(':')
+      const oracle = new BlockList()
+      oracle.addSubnet(text(network), bits, 'ipv6')
+      assert.equal(parseNoProxy(`[${text(network)}/${bits}]`).matches(`[${text(address)}]`, 80), oracle.check(text(address), 'ipv6'))
+    }))
+  })
+
+  it('reads IPv4-mapped IPv6 addresses as the IPv4 address they carry', () => {
+    assert.equal(parseNoProxy('10.0.0.0/8').matches('[::ffff:10.1.2.3]', 80), true)
+    assert.equal(parseNoProxy('::ffff:10.0.0.0/104').matches('10.1.2.3', 80), true)
+    assert.equal(parseNoProxy('::ffff:7f00:1').matches('127.0.0.1', 80), true)
+    assert.equal(parseNoProxy('::ffff:0:0/64').size, 0)
   })
 
   it('matches * against everything', () => {
