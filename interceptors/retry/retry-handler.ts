@@ -76,6 +76,7 @@ export class RetryHandler implements DispatchHandler {
   readonly #progress = new BodyProgress()
   #failing: FailingResponse | null = null
   #ready = false
+  #dispatching = false
   // Created on the first failure: most requests never wait.
   #wait: RetryWait | null = null
   #done = false
@@ -303,12 +304,14 @@ export class RetryHandler implements DispatchHandler {
     if (this.#done) return
     this.#log(`retrying ${describeRequest(this.#opts)} in ${wait ? delayMs : 0}ms (retry ${counter} of ${this.#options.maxRetries}): ${reason}`)
     this.#discardFailing()
-    if (!wait) {
+    // An answer given while the previous attempt is still being dispatched (a dispatcher that
+    // fails synchronously) waits one turn, so a callback that always retries cannot overflow the stack.
+    if (!wait && !this.#dispatching) {
       this.#ready = true
       this.#maybeNext()
       return
     }
-    this.#wait!.sleep(delayMs, () => {
+    this.#wait!.sleep(wait ? delayMs : 0, () => {
       this.#ready = true
       this.#maybeNext()
     })
@@ -365,10 +368,13 @@ export class RetryHandler implements DispatchHandler {
       this.#opts = { ...this.#baseOpts, headers: resumeHeaders(this.#baseOpts.headers, point) }
       this.#log(`asking for ${rangeFor(point)} of ${describeRequest(this.#opts)} with If-Match ${point.etag}`)
     }
+    this.#dispatching = true
     try {
       this.#dispatch(this.#opts, this.#handlerFor(id))
     } catch (err) {
       this.#error(id, err instanceof Error ? err : new InvalidArgumentError(`retry(): dispatch threw ${String(err)}`))
+    } finally {
+      this.#dispatching = false
     }
   }
 

@@ -9,6 +9,7 @@ import type { DispatchOptions } from '../../src/handler.js'
 /** A cancellable wait between attempts that also listens to the request's signal. */
 export class RetryWait {
   #timer: ReturnType<typeof setTimeout> | null = null
+  #immediate: ReturnType<typeof setImmediate> | null = null
   #unlisten: (() => void) | null = null
 
   /**
@@ -29,8 +30,15 @@ export class RetryWait {
     this.#unlisten = () => signal.removeEventListener('abort', listener)
   }
 
-  /** Calls `onElapsed` after `delayMs`, unless cleared first. */
+  /** Calls `onElapsed` after `delayMs` (after the current I/O turn when 0), unless cleared first. */
   sleep (delayMs: number, onElapsed: () => void): void {
+    if (delayMs <= 0) {
+      this.#immediate = setImmediate(() => {
+        this.#immediate = null
+        onElapsed()
+      })
+      return
+    }
     this.#timer = setTimeout(() => {
       this.#timer = null
       onElapsed()
@@ -40,7 +48,9 @@ export class RetryWait {
   /** Stops the timer and the signal listener; nothing of the wait is left behind. */
   clear (): void {
     if (this.#timer !== null) clearTimeout(this.#timer)
+    if (this.#immediate !== null) clearImmediate(this.#immediate)
     this.#timer = null
+    this.#immediate = null
     this.#unlisten?.()
     this.#unlisten = null
   }

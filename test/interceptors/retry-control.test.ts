@@ -8,7 +8,7 @@ import { ClientDestroyedError } from '../../src/errors.js'
 import { resolveRetryOptions } from '../../interceptors/retry/retry-options.js'
 import { planRetry } from '../../interceptors/retry/retry-strategy.js'
 import type { DispatchOptions } from '../../src/handler.js'
-import { Recorder, netError, scriptedDispatch } from './retry-harness.js'
+import { Attempt, Recorder, netError, scriptedDispatch } from './retry-harness.js'
 
 function setup (t: TestContext, retryOptions: RetryOptions = {}, opts: Partial<DispatchOptions> = {}) {
   t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 5_000 })
@@ -89,6 +89,23 @@ describe('RetryHandler custom retry callback', () => {
     cb!()
     cb!()
     assert.equal(attempts.length, 2)
+  })
+
+  it('survives a callback that keeps retrying a dispatcher failing synchronously', async () => {
+    const recorder = new Recorder()
+    const refused = new ClientDestroyedError()
+    let calls = 0
+    const dispatch = (_o: DispatchOptions, h: import('../../src/handler.js').DispatchHandler): boolean => {
+      calls++
+      h.onResponseError?.(new Attempt({ path: '/', method: 'GET' }, h).controller, refused)
+      return false
+    }
+    const retryAll = (err: Error, { state }: RetryContext, cb: (err?: Error | null) => void): void => cb(state.counter > 20_000 ? err : null)
+    const handler = new RetryHandler({ path: '/', method: 'GET', retryOptions: { retry: retryAll } }, { dispatch, handler: recorder })
+    dispatch({ path: '/', method: 'GET' }, handler)
+    while (!recorder.finished) await new Promise((resolve) => setImmediate(resolve))
+    assert.equal(calls, 20_001)
+    assert.equal(recorder.error, refused)
   })
 
   it('reports an error thrown by the callback', (t) => {
