@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
+import zlib from 'node:zlib'
 import { Agent } from '../../../src/dispatcher/agent.js'
 import { fetch } from '../../../src/fetch/fetch.js'
 import { ENCODED_TEXT, startFetchServer } from './fetch-server.js'
@@ -38,6 +39,17 @@ describe('fetch content decoding and integrity', () => {
   it('undoes several codings in reverse order', async () => {
     const response = await fetch(`${server.origin}/encoded-twice`, { dispatcher: agent })
     assert.equal(await response.text(), ENCODED_TEXT)
+  })
+
+  it('passes a body with an unknown coding through undecoded', async () => {
+    const response = await fetch(`${server.origin}/unknown-coding`, { dispatcher: agent })
+    assert.equal(await response.text(), 'raw bytes')
+  })
+
+  it('advertises zstd exactly when the runtime can decode it', async () => {
+    const echo = await (await fetch(`${server.origin}/echo`, { dispatcher: agent })).json() as { headers: Record<string, string> }
+    const runtimeHasZstd = typeof (zlib as unknown as Record<string, unknown>).createZstdDecompress === 'function'
+    assert.equal(echo.headers['accept-encoding']!.split(', ').includes('zstd'), runtimeHasZstd)
   })
 
   it('errors the body when the encoded bytes are corrupt', async () => {

@@ -116,6 +116,7 @@ describe('conduit fetch behaves like the runtime fetch', () => {
     { name: 'a raw deflate body', path: '/encoded/deflate-raw' },
     { name: 'a br body', path: '/encoded/br' },
     { name: 'two codings', path: '/encoded-twice' },
+    { name: 'an unknown coding', path: '/unknown-coding' },
     { name: 'several Set-Cookie headers', path: '/cookies' },
     { name: 'blob() typing', path: '/text', read: 'blob' },
     { name: 'a body cut by the server', path: '/cut' },

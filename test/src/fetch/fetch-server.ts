@@ -84,6 +84,9 @@ export async function startFetchServer (): Promise<TestServer<http.Server>> {
     } else if (route === '/encoded-twice') {
       res.setHeader('content-encoding', 'gzip, br')
       res.end(zlib.brotliCompressSync(zlib.gzipSync(Buffer.from(ENCODED_TEXT))))
+    } else if (route === '/unknown-coding') {
+      res.setHeader('content-encoding', 'x-unknown')
+      res.end('raw bytes')
     } else if (route === '/bad-gzip') {
       res.setHeader('content-encoding', 'gzip')
       res.end('this is not gzip at all')
