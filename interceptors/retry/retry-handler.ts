@@ -18,6 +18,7 @@ import type { ResumePoint } from './resume.js'
 import { RetryController } from './retry-controller.js'
 import { isStatefulBody, statefulBodyError } from './stateful-body.js'
 import { RetryWait } from './retry-wait.js'
+import { HeldResponse } from './held-response.js'
 
 const debug = debuglog('conduit:retry')
 
@@ -32,18 +33,6 @@ export interface RetryDispatchContext {
   /** Retries made so far; kept up to date, so read it once the response has arrived. */
   retryCount: number
   [key: string]: unknown
-}
-
-// A response whose status may be retried, held paused (or drained) while the decision is pending.
-interface FailingResponse {
-  controller: DispatchController
-  statusCode: number
-  headers: IncomingHeaders
-  statusMessage: string | undefined
-  chunks: Buffer[]
-  ended: IncomingHeaders | null
-  error: Error | null
-  discarding: boolean
 }
 
 /**
@@ -74,7 +63,7 @@ export class RetryHandler implements DispatchHandler {
   #context: RetryDispatchContext | null = null
   #headersSent = false
   readonly #progress = new BodyProgress()
-  #failing: FailingResponse | null = null
+  #failing: HeldResponse | null = null
   #ready = false
   #dispatching = false
   // Created on the first failure: most requests never wait.
@@ -179,10 +168,9 @@ export class RetryHandler implements DispatchHandler {
       return
     }
     if (this.#options.statusCodes.includes(statusCode)) {
-      this.#failing = { controller, statusCode, headers, statusMessage, chunks: [], ended: null, error: null, discarding: false }
       // The caller's pause and resume must not reach a response it may never see.
       this.#controller.target = null
-      controller.pause()
+      this.#failing = new HeldResponse(controller, statusCode, headers, statusMessage)
       this.#decide(new RequestRetryError(`retry(): ${describeRequest(this.#opts)} failed with status ${statusCode}`, statusCode, {
         headers,
         data: { count: this.#retries }
@@ -217,7 +205,7 @@ export class RetryHandler implements DispatchHandler {
     if (!this.#current(id)) return
     const failing = this.#failing
     if (failing !== null) {
-      if (!failing.discarding) failing.chunks.push(chunk)
+      failing.hold(chunk)
       return
     }
     this.#deliverData(chunk)
@@ -233,7 +221,7 @@ export class RetryHandler implements DispatchHandler {
     const failing = this.#failing
     if (failing === null) {
       this.#finishEnd(trailers)
-    } else if (failing.discarding) {
+    } else if (failing.draining) {
       this.#failing = null
       this.#maybeNext()
     } else {
@@ -245,7 +233,7 @@ export class RetryHandler implements DispatchHandler {
     if (!this.#current(id)) return
     const failing = this.#failing
     if (failing !== null) {
-      if (!failing.discarding) {
+      if (!failing.draining) {
         failing.error = err
         return
       }
@@ -328,7 +316,7 @@ export class RetryHandler implements DispatchHandler {
     this.#finishError(err, failing?.controller)
   }
 
-  #passThrough (failing: FailingResponse): void {
+  #passThrough (failing: HeldResponse): void {
     this.#failing = null
     this.#wait?.clear()
     this.#controller.target = failing.controller
@@ -344,15 +332,8 @@ export class RetryHandler implements DispatchHandler {
 
   // The failing response's body is read and dropped, so its connection can serve the next attempt.
   #discardFailing (): void {
-    const failing = this.#failing
-    if (failing === null) return
-    if (failing.ended !== null || failing.error !== null) {
-      this.#failing = null
-      return
-    }
-    failing.discarding = true
-    failing.chunks = []
-    failing.controller.resume()
+    if (this.#failing?.settled === true) this.#failing = null
+    else this.#failing?.drain()
   }
 
   #maybeNext (): void {
