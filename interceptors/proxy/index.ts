@@ -57,6 +57,10 @@ const DECISION_CACHE_SIZE = 256
 /** Where requests to one origin go: a proxy route, or direct (`route` null, `why` says why). */
 interface Decision {
   target: URL
+  /** `target.origin`, computed once (URL getters are slow on a hot path). */
+  origin: string
+  /** `target.host`, for the derived `host` header. */
+  host: string
   port: number
   route: ProxyRoute | null
   why: string
@@ -136,7 +140,7 @@ export function proxy (options: string | URL | ProxyInterceptorOptions): ProxyIn
       const port = Number(target.port) || (DEFAULT_PORTS[target.protocol] ?? 0)
       const route = byProtocol[target.protocol] ?? null
       const bypass = route !== null && noProxy.matches(target.hostname, port)
-      decision = { target, port, route: bypass ? null : route, why: route === null ? `no proxy for ${target.protocol}` : 'matches NO_PROXY' }
+      decision = { target, origin: target.origin, host: target.host, port, route: bypass ? null : route, why: route === null ? `no proxy for ${target.protocol}` : 'matches NO_PROXY' }
       if (decisions.size >= DECISION_CACHE_SIZE) decisions.clear()
       decisions.set(key as string, decision)
     }
@@ -145,9 +149,9 @@ export function proxy (options: string | URL | ProxyInterceptorOptions): ProxyIn
   let closed = false
 
   const interceptor = (dispatch: Dispatch): Dispatch => (request: DispatchOptions, handler: DispatchHandler): boolean => {
-    const { target, port, route, why } = decide(request)
+    const { target, origin, host, port, route, why } = decide(request)
     if (route === null) {
-      if (proxyDebugEnabled()) proxyDebug(`${request.method} ${target.origin}${request.path}: direct (${why})`)
+      if (proxyDebugEnabled()) proxyDebug(`${request.method} ${origin}${request.path}: direct (${why})`)
       return dispatch(request, handler)
     }
     const headers = normalizeHeaders(request.headers)
@@ -156,9 +160,9 @@ export function proxy (options: string | URL | ProxyInterceptorOptions): ProxyIn
       handler.onResponseError?.(new SimpleController(), new ClientClosedError('proxy(): the proxy interceptor is closed'))
       return true
     }
-    headers.host ??= target.host
-    if (proxyDebugEnabled()) proxyDebug(`${request.method} ${target.origin}${request.path}: ${route.describe(target, port, request)}`)
-    return route.dispatch(request, handler, target, headers)
+    headers.host ??= host
+    if (proxyDebugEnabled()) proxyDebug(`${request.method} ${origin}${request.path}: ${route.describe(target, port, request)}`)
+    return route.dispatch(request, handler, target, origin, headers)
   }
 
   const unique = (): ProxyRoute[] => [...routes.values()]

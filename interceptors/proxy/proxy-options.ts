@@ -67,6 +67,8 @@ export interface SocksSettings {
 export interface ResolvedProxy {
   /** The proxy URL without credentials. */
   url: URL
+  /** `url.origin`, computed once (URL getters are slow on a hot path). */
+  origin: string
   /** `protocol//host` of the proxy, safe to log (never carries credentials). */
   label: string
   /** Port of the proxy, with the scheme's default filled in. */
@@ -198,6 +200,7 @@ export function resolveProxy (uri: unknown, options: ProxyOptions, where = 'prox
 
   return {
     url,
+    origin: url.origin,
     label: `${url.protocol}//${url.host}`,
     port: url.port === '' ? DEFAULT_PORTS[url.protocol] as number : Number(url.port),
     socks,

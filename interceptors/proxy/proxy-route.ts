@@ -59,9 +59,9 @@ export class ProxyRoute {
   }
 
   /** Sends one request to `target` through the proxy; `headers` are normalized and carry `host`. */
-  dispatch (opts: DispatchOptions, handler: DispatchHandler, target: URL, headers: Record<string, string | string[]>): boolean {
+  dispatch (opts: DispatchOptions, handler: DispatchHandler, target: URL, targetOrigin: string, headers: Record<string, string | string[]>): boolean {
     if (this.tunnels(target, opts)) return this.#tunnelAgent().dispatch({ ...opts, headers }, handler)
-    const options = absoluteFormOptions(opts, target, headers, this.proxy)
+    const options = absoluteFormOptions(opts, targetOrigin, headers, this.proxy)
     return this.#proxyClient().dispatch(options, new AbsoluteFormHandler(handler, this.proxy, `${opts.method} ${options.path}`))
   }
 
@@ -87,7 +87,7 @@ export class ProxyRoute {
     if (this.#client === null) {
       const connect = this.proxy.proxyTls === undefined ? undefined : { ...this.proxy.proxyTls }
       const factory = this.proxy.clientFactory ?? ((origin: URL, opts: { connect?: object | undefined }) => new Pool(origin, opts))
-      this.#client = this.#forward(factory(new URL(this.proxy.url.origin), { connect }))
+      this.#client = this.#forward(factory(new URL(this.proxy.origin), { connect }))
     }
     return this.#client
   }

@@ -105,7 +105,7 @@ export function openConnectTunnel (
   const handler = new ConnectHandler(proxy, path, callback)
   try {
     proxyClient.dispatch({
-      origin: proxy.url.origin,
+      origin: proxy.origin,
       method: 'CONNECT',
       path,
       headers: connectHeaders(proxy, path, options.keepAlive),
