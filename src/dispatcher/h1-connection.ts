@@ -162,6 +162,12 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
   /** Fails one in-flight request and drops the connection: its bytes are on the wire already. */
   #failOne (req: ClientRequest, err: Error): void {
     const i = this.#inflight.indexOf(req)
+    if (i > 0 && this.#writing !== req) {
+      // Pipelined behind another response: its own answer is still to come and will be read
+      // and dropped, so the requests around it keep their connection.
+      req.fail(err)
+      return
+    }
     if (i !== -1) this.#inflight.splice(i, 1)
     req.fail(err)
     this.destroy(null)
@@ -215,7 +221,7 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
       this.#reset = true
     }
     this.#timer.arm(T_BODY, req.bodyTimeout)
-    req.onHead(statusCode, headers, statusText)
+    if (!req.completed) req.onHead(statusCode, headers, statusText)
     if (this.#blocked && req.blocking && !this.#dead) {
       this.#blocked = false
       this.#owner.onConnectionReady(this)
@@ -225,7 +231,8 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
 
   onBody (chunk: Buffer): void {
     if (this.#timer.kind === T_BODY) this.#timer.refresh()
-    this.#inflight[0]!.onData(chunk)
+    const req = this.#inflight[0]!
+    if (!req.completed) req.onData(chunk)
   }
 
   onEnd (trailers: IncomingHeaders): void {

@@ -261,3 +261,32 @@ describe('Client idle connections', () => {
     assert.equal(server.connections, 2)
   })
 })
+
+describe('Client pipelined abort', () => {
+  it('fails an aborted pipelined request alone, drops its response and keeps the connection', async (t) => {
+    let heads = 0
+    const server = await startTcpServer((socket) => {
+      let received = ''
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.toString('latin1')
+        heads = received.split('\r\n\r\n').length - 1
+        // Nothing is answered before all three requests arrived, so /2 is aborted while pipelined.
+        if (heads === 3) {
+          socket.write('HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nfirstHTTP/1.1 200 OK\r\ncontent-length: 6\r\n\r\nsecondHTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nthird')
+        }
+      })
+    })
+    const client = new Client(server.origin, { pipelining: 3 })
+    t.after(async () => { await client.close(); await server.close() })
+    const handlers = [new RecordingHandler(), new RecordingHandler(), new RecordingHandler()]
+    client.dispatch({ path: '/1', method: 'GET', blocking: false }, handlers[0]!)
+    client.dispatch({ path: '/2', method: 'GET', blocking: false }, handlers[1]!)
+    while (heads < 2) await new Promise((resolve) => setImmediate(resolve))
+    handlers[1]!.controller!.abort(new Error('not needed'))
+    client.dispatch({ path: '/3', method: 'GET', blocking: false }, handlers[2]!)
+    await Promise.all(handlers.map((h) => h.done))
+    assert.deepEqual(handlers.map((h) => h.events), [['start', 'response', 'data', 'end'], ['start', 'error'], ['start', 'response', 'data', 'end']])
+    assert.deepEqual([handlers[0]!.body, handlers[1]!.error!.message, handlers[2]!.body], ['first', 'not needed', 'third'])
+    assert.equal(server.connections, 1)
+  })
+})
