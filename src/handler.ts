@@ -134,6 +134,19 @@ export type Dispatch = (opts: DispatchOptions, handler: DispatchHandler) => bool
 export type Interceptor = (dispatch: Dispatch) => Dispatch
 
 /**
+ * Optional hooks an interceptor may attach to the dispatch function it returns, to learn when
+ * the composed dispatcher closes or is destroyed (for example to end a backoff wait at once).
+ * `onClose` resolves once the interceptor's own pending work has ended; new requests after it
+ * should fail with `ClientClosedError`. `onDestroy` ends pending work with `reason` at once.
+ */
+export interface DispatchLifecycle {
+  /** Called by `close()` before the base dispatcher closes. */
+  onClose?: () => Promise<void>
+  /** Called by `destroy()` before the base dispatcher is destroyed. */
+  onDestroy?: (reason: Error) => void
+}
+
+/**
  * A plain {@link DispatchController} whose abort/pause/resume call the given functions.
  * Transports and interceptors that produce responses themselves (cache hits, mocks) use it.
  */

@@ -24,6 +24,7 @@ export type {
   DispatchOptions,
   IncomingHeaders,
   Interceptor,
+  DispatchLifecycle,
   LegacyDispatchHandler,
   OutgoingHeaders,
   AbortSignalLike

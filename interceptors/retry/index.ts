@@ -11,7 +11,7 @@ import { RetryHandler } from './retry-handler.js'
 import { resolveRetryOptions } from './retry-options.js'
 import type { ResolvedRetryOptions, RetryOptions } from './retry-options.js'
 import { defaultRetry } from './retry-strategy.js'
-import type { RetryTracker } from './retry-tracker.js'
+import { RetryTracker } from './retry-tracker.js'
 
 export { RetryHandler } from './retry-handler.js'
 export type { RetryDispatchContext, RetryHandlerOptions } from './retry-handler.js'
@@ -68,5 +68,13 @@ export function retryDispatch (dispatch: Dispatch, options: ResolvedRetryOptions
  */
 export function retry (options?: RetryOptions): Interceptor {
   const resolved = resolveRetryOptions(options, defaultRetry, 'retry()')
-  return (dispatch) => retryDispatch(dispatch, resolved)
+  return (dispatch) => {
+    // One tracker per composed dispatcher: its close() waits for requests between attempts,
+    // and its destroy() ends their backoff waits at once, so no timer outlives it.
+    const tracker = new RetryTracker()
+    return Object.assign(retryDispatch(dispatch, resolved, tracker), {
+      onClose: () => tracker.close(),
+      onDestroy: (reason: Error) => tracker.destroy(reason)
+    })
+  }
 }

@@ -4,8 +4,9 @@
  */
 
 import { EventEmitter } from 'node:events'
-import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor, LegacyDispatchHandler } from '../handler.js'
+import type { Dispatch, DispatchHandler, DispatchLifecycle, DispatchOptions, Interceptor, LegacyDispatchHandler } from '../handler.js'
 import { toDispatchHandler } from '../handler.js'
+import { ClientDestroyedError } from '../errors.js'
 import { request } from '../api/request.js'
 import type { RequestOptions, ResponseData } from '../api/request.js'
 
@@ -44,6 +45,7 @@ export abstract class Dispatcher extends EventEmitter {
   compose (...interceptors: Array<Interceptor | Interceptor[]>): ComposedDispatcher {
     const list = interceptors.length === 1 && Array.isArray(interceptors[0]) ? interceptors[0] : interceptors.flat()
     const base = this
+    const lifecycles: DispatchLifecycle[] = []
     let dispatch: Dispatch = (opts, handler) => base.dispatch(opts, handler)
     for (let i = 0; i < list.length; i++) {
       const interceptor = list[i]
@@ -56,8 +58,10 @@ export abstract class Dispatcher extends EventEmitter {
         throw new TypeError(`compose: interceptor at index ${i} must return a dispatch function, got ${wrapped === null ? 'null' : typeof wrapped}`)
       }
       dispatch = wrapped as Dispatch
+      const lifecycle = wrapped as DispatchLifecycle
+      if (typeof lifecycle.onClose === 'function' || typeof lifecycle.onDestroy === 'function') lifecycles.push(lifecycle)
     }
-    return new ComposedDispatcher(this, dispatch)
+    return new ComposedDispatcher(this, dispatch, lifecycles)
   }
 
   /** Sends one request; resolves once the response head arrives (see {@link ResponseData}). */
@@ -75,11 +79,17 @@ export abstract class Dispatcher extends EventEmitter {
 export class ComposedDispatcher extends Dispatcher {
   readonly #base: Dispatcher
   readonly #dispatch: Dispatch
+  readonly #lifecycles: readonly DispatchLifecycle[]
 
-  constructor (base: Dispatcher, dispatch: Dispatch) {
+  /**
+   * @param lifecycles - hooks of interceptors that want to hear about close/destroy
+   * (outermost last; they are told outermost first).
+   */
+  constructor (base: Dispatcher, dispatch: Dispatch, lifecycles: readonly DispatchLifecycle[] = []) {
     super()
     this.#base = base
     this.#dispatch = dispatch
+    this.#lifecycles = lifecycles
   }
 
   /** The dispatcher this one was composed on. */
@@ -94,13 +104,22 @@ export class ComposedDispatcher extends Dispatcher {
   override close (): Promise<void>
   override close (callback: CloseCallback): void
   override close (callback?: CloseCallback): Promise<void> | void {
-    return callback ? this.#base.close(callback) : this.#base.close()
+    if (this.#lifecycles.length === 0) return callback ? this.#base.close(callback) : this.#base.close()
+    const closing = this.#closeInterceptors().then(() => this.#base.close())
+    if (!callback) return closing
+    closing.then(() => callback(null), (err: Error) => callback(err))
+  }
+
+  async #closeInterceptors (): Promise<void> {
+    for (let i = this.#lifecycles.length - 1; i >= 0; i--) await this.#lifecycles[i]!.onClose?.()
   }
 
   override destroy (err?: Error | null): Promise<void>
   override destroy (callback: CloseCallback): void
   override destroy (err: Error | null, callback: CloseCallback): void
   override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
+    const reason = typeof errOrCallback === 'function' || errOrCallback == null ? new ClientDestroyedError() : errOrCallback
+    for (let i = this.#lifecycles.length - 1; i >= 0; i--) this.#lifecycles[i]!.onDestroy?.(reason)
     if (typeof errOrCallback === 'function') return this.#base.destroy(errOrCallback)
     if (callback) return this.#base.destroy(errOrCallback ?? null, callback)
     return this.#base.destroy(errOrCallback)

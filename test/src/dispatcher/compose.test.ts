@@ -102,3 +102,27 @@ describe('Dispatcher.compose', () => {
     assert.equal(counter!.bytes, 5)
   })
 })
+
+describe('interceptor lifecycle hooks', () => {
+  it('tells interceptors about close (awaited, outermost first) and destroy before the base', async () => {
+    const base = new ScriptedDispatcher()
+    const events: string[] = []
+    const withHooks = (name: string): Interceptor => (dispatch) => Object.assign((opts: Parameters<Dispatch>[0], handler: Parameters<Dispatch>[1]) => dispatch(opts, handler), {
+      onClose: async () => { await Promise.resolve(); events.push(`close ${name} (base closed: ${base.closed})`) },
+      onDestroy: (reason: Error) => { events.push(`destroy ${name}: ${reason.message}`) }
+    })
+    const composed = base.compose(withHooks('a'), (d: Dispatch) => d, withHooks('b'))
+    await new Promise<void>((resolve, reject) => composed.close((err) => err ? reject(err) : resolve()))
+    await composed.destroy(new Error('bye'))
+    await composed.destroy()
+    assert.deepEqual(events, [
+      'close b (base closed: false)',
+      'close a (base closed: false)',
+      'destroy b: bye',
+      'destroy a: bye',
+      'destroy b: The client is destroyed',
+      'destroy a: The client is destroyed'
+    ])
+    assert.equal(base.closed, true)
+  })
+})

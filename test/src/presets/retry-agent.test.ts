@@ -217,10 +217,29 @@ describe('RetryAgent lifecycle', () => {
     assert.equal(s.requests.length, 2)
   })
 
-  it('a bare composed interceptor fails a waiting request with LIB_ERR_DESTROYED once its wait ends', async () => {
-    const s = await server((_req, res) => { res.statusCode = 503; res.end() })
-    const d = new Agent().compose(interceptors.retry({ minTimeout: 5, onRetry: () => { void d.destroy() } }))
+  it('a composed retry interceptor also ends a wait of an hour at once on destroy()', async () => {
+    const s = await server((_req, res) => { res.writeHead(503, { 'retry-after': '3600' }); res.end() })
+    const d = new Agent().compose(interceptors.retry({ maxTimeout: 3_600_000, onRetry: () => { void d.destroy() } }))
     await assert.rejects(d.request({ origin: s.origin, path: '/', method: 'GET' }), { code: 'LIB_ERR_DESTROYED' })
+    assert.equal(s.requests.length, 1)
+  })
+
+  it('close() on a composed retry interceptor waits for a request between attempts and refuses new ones', async () => {
+    let closing: Promise<void> | undefined
+    let refused: Promise<{ code?: string } | null> | undefined
+    const s = await server((_req, res, n) => { res.statusCode = n === 1 ? 503 : 200; res.end('done') })
+    const d = new Agent().compose(interceptors.retry({
+      minTimeout: 5,
+      onRetry: () => {
+        closing = d.close()
+        refused = d.request({ origin: s.origin, path: '/', method: 'GET' }).then(() => null, (err: { code?: string }) => err)
+      }
+    }))
+    const res = await d.request({ origin: s.origin, path: '/', method: 'GET' })
+    assert.equal((await refused)?.code, 'LIB_ERR_CLOSED')
+    assert.equal(await res.body.text(), 'done')
+    await closing
+    assert.equal(s.requests.length, 2)
   })
 
   it('wraps any Dispatcher, such as a MockAgent replaying a 503 and a reset before a 200', async () => {
