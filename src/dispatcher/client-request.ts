@@ -180,7 +180,14 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
       this.#onSignal = () => this.abort(toError(signal.reason))
       signal.addEventListener('abort', this.#onSignal)
     }
-    this.#handler.onRequestStart?.(this, undefined)
+    try {
+      this.#handler.onRequestStart?.(this, undefined)
+    } catch (err) {
+      // The dispatch throws this error back to its caller; nothing of the request may linger.
+      this.completed = true
+      this.#cleanup()
+      throw err
+    }
     if (this.completed) return false
     if (this.prepareError !== null) {
       this.fail(this.prepareError)
