@@ -2,8 +2,8 @@
  * An in-memory socket that answers the benchmark's requests itself, so a client's CPU time per
  * request is its library's own work: no kernel, no server process, no scheduler noise. Each
  * written request head is read (path and content-length), its body skipped, and the scenario's
- * response delivered in one batch per event-loop turn, large bodies in 64 KiB pieces as a TCP
- * socket would hand them over.
+ * response delivered on the next event-loop turn; a large body comes in 64 KiB pieces, one per
+ * turn, as TCP socket reads would hand it over.
  * @module
  */
 
@@ -35,7 +35,7 @@ const NOT_FOUND = [Buffer.from('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\
 export class MemorySocket extends Duplex {
   #head = ''
   #skip = 0
-  #pending: Buffer[][] = []
+  #pending: Array<{ pieces: Buffer[], next: number }> = []
   #scheduled = false
 
   override _read (): void {}
@@ -82,18 +82,28 @@ export class MemorySocket extends Duplex {
     const path = head.slice(head.indexOf(' ') + 1, head.indexOf(' ', head.indexOf(' ') + 1))
     const match = /\r\ncontent-length:\s*(\d+)/i.exec(head)
     this.#skip = match === null ? 0 : Number(match[1])
-    this.#pending.push(responses.get(path) ?? NOT_FOUND)
+    this.#pending.push({ pieces: responses.get(path) ?? NOT_FOUND, next: 0 })
     if (!this.#scheduled) {
       this.#scheduled = true
       setImmediate(this.#deliver)
     }
   }
 
+  /** One read's worth per turn: the next piece of every pending response, as a socket would. */
   readonly #deliver = (): void => {
     this.#scheduled = false
     const pending = this.#pending
-    this.#pending = []
-    for (const pieces of pending) for (const piece of pieces) this.push(piece)
+    let more = false
+    for (let i = 0; i < pending.length; i++) {
+      const entry = pending[i]!
+      this.push(entry.pieces[entry.next++])
+      if (entry.next < entry.pieces.length) more = true
+    }
+    this.#pending = more ? pending.filter((entry) => entry.next < entry.pieces.length) : []
+    if (more && !this.#scheduled) {
+      this.#scheduled = true
+      setImmediate(this.#deliver)
+    }
   }
 
   // What transports call on TCP sockets; nothing to do in memory.

@@ -42,17 +42,25 @@ describe('benchmark memory socket', () => {
     socket.destroy()
   })
 
-  it('delivers a large response in pieces no bigger than a socket read', async () => {
+  it('delivers a large response one socket-read-sized piece per event-loop turn', async () => {
     const socket = new MemorySocket()
     const large = scenarioByName('large')
     const sizes: number[] = []
-    socket.on('data', (chunk: Buffer) => sizes.push(chunk.length))
-    socket.write(`GET ${large.path} HTTP/1.1\r\nhost: x\r\n\r\n`)
-    await once(socket, 'data')
-    await new Promise((resolve) => setImmediate(resolve))
-    assert.ok(sizes.length > 1)
+    let turns = 0
+    let total = 0
+    await new Promise<void>((resolve) => {
+      socket.on('data', (chunk: Buffer) => {
+        sizes.push(chunk.length)
+        total += chunk.length
+        if (total > large.responseBytes) resolve()
+      })
+      socket.write(`GET ${large.path} HTTP/1.1\r\nhost: x\r\n\r\n`)
+      const tick = (): void => { turns++; if (total <= large.responseBytes) setImmediate(tick) }
+      setImmediate(tick)
+    })
     assert.ok(sizes.every((n) => n <= 64 * 1024))
-    assert.ok(sizes.reduce((a, b) => a + b, 0) > large.responseBytes)
+    assert.equal(sizes.length, Math.ceil(total / (64 * 1024)))
+    assert.ok(turns >= sizes.length - 1)
     socket.destroy()
   })
 
