@@ -4,34 +4,44 @@
  * @module
  */
 
-/** Allowed values of `RequestInit.cache`. */
-export const REQUEST_CACHE = ['default', 'no-store', 'reload', 'no-cache', 'force-cache', 'only-if-cached'] as const
-/** Allowed values of `RequestInit.credentials`. */
-export const REQUEST_CREDENTIALS = ['omit', 'same-origin', 'include'] as const
-/** Allowed values of `RequestInit.mode`. */
-export const REQUEST_MODE = ['navigate', 'same-origin', 'no-cors', 'cors'] as const
-/** Allowed values of `RequestInit.redirect`. */
-export const REQUEST_REDIRECT = ['follow', 'error', 'manual'] as const
-/** Allowed values of `RequestInit.duplex`. */
-export const REQUEST_DUPLEX = ['half'] as const
-/** Allowed values of `RequestInit.referrerPolicy`. */
-export const REFERRER_POLICY = [
-  '', 'no-referrer', 'no-referrer-when-downgrade', 'same-origin', 'origin', 'strict-origin',
-  'origin-when-cross-origin', 'strict-origin-when-cross-origin', 'unsafe-url'
-] as const
-
 /** `RequestInit.cache` value. */
-export type RequestCache = typeof REQUEST_CACHE[number]
+export type RequestCache = 'default' | 'no-store' | 'reload' | 'no-cache' | 'force-cache' | 'only-if-cached'
 /** `RequestInit.credentials` value. */
-export type RequestCredentials = typeof REQUEST_CREDENTIALS[number]
+export type RequestCredentials = 'omit' | 'same-origin' | 'include'
 /** `RequestInit.mode` value. */
-export type RequestMode = typeof REQUEST_MODE[number]
+export type RequestMode = 'navigate' | 'same-origin' | 'no-cors' | 'cors'
 /** `RequestInit.redirect` value. */
-export type RequestRedirect = typeof REQUEST_REDIRECT[number]
+export type RequestRedirect = 'follow' | 'error' | 'manual'
 /** `RequestInit.duplex` value. */
-export type RequestDuplex = typeof REQUEST_DUPLEX[number]
+export type RequestDuplex = 'half'
 /** `RequestInit.referrerPolicy` value. */
-export type ReferrerPolicy = typeof REFERRER_POLICY[number]
+export type ReferrerPolicy =
+  | '' | 'no-referrer' | 'no-referrer-when-downgrade' | 'same-origin' | 'origin' | 'strict-origin'
+  | 'origin-when-cross-origin' | 'strict-origin-when-cross-origin' | 'unsafe-url'
+
+// The lists validation walks; `satisfies Record<...>` makes the compiler reject a missing or extra value.
+const cacheValues = { default: 0, 'no-store': 0, reload: 0, 'no-cache': 0, 'force-cache': 0, 'only-if-cached': 0 } satisfies Record<RequestCache, 0>
+const credentialsValues = { omit: 0, 'same-origin': 0, include: 0 } satisfies Record<RequestCredentials, 0>
+const modeValues = { navigate: 0, 'same-origin': 0, 'no-cors': 0, cors: 0 } satisfies Record<RequestMode, 0>
+const redirectValues = { follow: 0, error: 0, manual: 0 } satisfies Record<RequestRedirect, 0>
+const duplexValues = { half: 0 } satisfies Record<RequestDuplex, 0>
+const referrerPolicyValues = {
+  '': 0, 'no-referrer': 0, 'no-referrer-when-downgrade': 0, 'same-origin': 0, origin: 0, 'strict-origin': 0,
+  'origin-when-cross-origin': 0, 'strict-origin-when-cross-origin': 0, 'unsafe-url': 0
+} satisfies Record<ReferrerPolicy, 0>
+
+/** Allowed values of `RequestInit.cache`. */
+export const REQUEST_CACHE = Object.keys(cacheValues) as readonly RequestCache[]
+/** Allowed values of `RequestInit.credentials`. */
+export const REQUEST_CREDENTIALS = Object.keys(credentialsValues) as readonly RequestCredentials[]
+/** Allowed values of `RequestInit.mode`. */
+export const REQUEST_MODE = Object.keys(modeValues) as readonly RequestMode[]
+/** Allowed values of `RequestInit.redirect`. */
+export const REQUEST_REDIRECT = Object.keys(redirectValues) as readonly RequestRedirect[]
+/** Allowed values of `RequestInit.duplex`. */
+export const REQUEST_DUPLEX = Object.keys(duplexValues) as readonly RequestDuplex[]
+/** Allowed values of `RequestInit.referrerPolicy`. */
+export const REFERRER_POLICY = Object.keys(referrerPolicyValues) as readonly ReferrerPolicy[]
 /** `Response.type` value. */
 export type ResponseType = 'basic' | 'cors' | 'default' | 'error' | 'opaque' | 'opaqueredirect'
 

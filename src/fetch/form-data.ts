@@ -43,7 +43,7 @@ function toEntryValue (value: unknown, filename: string | undefined, method: str
  * form.append('avatar', new Blob([bytes], { type: 'image/png' }), 'ada.png')
  * await fetch('http://127.0.0.1:3000/upload', { method: 'POST', body: form })
  */
-export class FormData implements FormDataLike {
+export class FormData {
   #entries: Array<[string, FormDataEntryValue]> = []
 
   /** Takes no argument: an HTML form element does not exist outside a browser. */
@@ -122,6 +122,7 @@ export class FormData implements FormDataLike {
     return this.entries()
   }
 
+  /** `'FormData'`, so `Object.prototype.toString` recognises instances as the runtime's classes do. */
   get [Symbol.toStringTag] (): string {
     return 'FormData'
   }

@@ -180,10 +180,12 @@ export class Headers {
     return this.entries()
   }
 
+  /** `'Headers'`, so `Object.prototype.toString` recognises instances as the runtime's classes do. */
   get [Symbol.toStringTag] (): string {
     return 'Headers'
   }
 
+  /** Shows the headers as a plain object in `util.inspect` and `console.log`. */
   [Symbol.for('nodejs.util.inspect.custom')] (): object {
     return Object.fromEntries(this.#list().map(([name, value]) => [name, value]))
   }

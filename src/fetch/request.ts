@@ -112,6 +112,7 @@ export class Request extends BodyMixin {
     return new Request(PREPARED as never, state as never)
   }
 
+  /** `'Request'`, so `Object.prototype.toString` recognises instances as the runtime's classes do. */
   get [Symbol.toStringTag] (): string {
     return 'Request'
   }

@@ -162,6 +162,7 @@ export class Response extends BodyMixin {
     return createResponse(state, source)
   }
 
+  /** `'Response'`, so `Object.prototype.toString` recognises instances as the runtime's classes do. */
   get [Symbol.toStringTag] (): string {
     return 'Response'
   }
