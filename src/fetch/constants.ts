@@ -55,9 +55,9 @@ export const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 2
 /** Most redirects one fetch follows before failing (Fetch Standard, HTTP-redirect fetch step 7). */
 export const MAX_REDIRECTS = 20
 
-/** Methods the standard upper-cases when given in any case. */
+/** Methods the standard upper-cases when given in any case (PATCH is not one of them). */
 export const NORMALIZED_METHODS: ReadonlyMap<string, string> = new Map(
-  ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH'].map((m) => [m.toLowerCase(), m])
+  ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT'].map((m) => [m.toLowerCase(), m])
 )
 /** Methods a Request may not use. */
 export const FORBIDDEN_METHODS: ReadonlySet<string> = new Set(['CONNECT', 'TRACE', 'TRACK'])

@@ -109,8 +109,11 @@ export class Response extends BodyMixin {
   static json (data: unknown, init?: ResponseInit): Response {
     const text = JSON.stringify(data)
     if (text === undefined) throw new TypeError(`Response.json: the value is not JSON serializable (${typeof data})`)
-    const response = new Response(text, init)
-    headersInternals.put(response.headers, 'content-type', 'application/json')
+    const response = new Response(null, init)
+    if (NULL_BODY_STATUSES.has(response.status)) throw new TypeError(`Response.json: a response with status ${response.status} cannot have a body`)
+    bodyInternals.setSource(response, { kind: 'bytes', data: Buffer.from(text, 'utf8') })
+    // Fetch Standard, "initialize a response": a Content-Type given in init wins.
+    if (!response.headers.has('content-type')) headersInternals.put(response.headers, 'content-type', 'application/json')
     return response
   }
 

@@ -26,9 +26,9 @@ describe('Request', () => {
     assert.equal(request.signal.aborted, false)
   })
 
-  it('normalizes well-known methods to upper case and keeps others as given', () => {
+  it('upper-cases the methods the standard lists and keeps others, PATCH included, as given', () => {
     assert.equal(new Request(URL_A, { method: 'post' }).method, 'POST')
-    assert.equal(new Request(URL_A, { method: 'patch' }).method, 'PATCH')
+    assert.equal(new Request(URL_A, { method: 'patch' }).method, 'patch')
     assert.equal(new Request(URL_A, { method: 'Purge' }).method, 'Purge')
   })
 
