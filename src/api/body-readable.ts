@@ -6,9 +6,21 @@
 import { Readable } from 'node:stream'
 import { Blob } from 'node:buffer'
 import { RequestAbortedError, InvalidArgumentError } from '../errors.js'
+import type { DispatchController } from '../handler.js'
 
 /** Default number of bytes `dump()` reads before it gives up on a body and closes the connection. */
 export const DEFAULT_DUMP_LIMIT = 128 * 1024
+
+/** Default high-water mark of a response body, in bytes. */
+export const DEFAULT_BODY_HIGH_WATER_MARK = 64 * 1024
+
+/** What a body needs from the dispatch it reads; a {@link DispatchController} fits. */
+export interface BodySource {
+  /** The consumer wants more data. */
+  resume (): void
+  /** The body was destroyed before its end: the rest of the response is not wanted. */
+  abort (reason: Error): void
+}
 
 // dump() swallows stream errors: its caller did not want the body, only the connection back.
 function ignoreError (): void {}
@@ -20,24 +32,23 @@ function ignoreError (): void {}
 export class BodyReadable extends Readable {
   #used = false
   #contentType: string
-  #onResume: () => void
-  #onAbort: (err: Error) => void
+  readonly #source: BodySource
 
   /**
-   * @param onResume - called when the consumer wants more data (resumes the dispatch)
-   * @param onAbort - called when the body is destroyed before its end (aborts the dispatch)
+   * @param source - resumed when the consumer wants more data, aborted when the body is destroyed
+   *   before its end; the dispatch's controller fits, so no closure is made per response
    * @param contentType - the response's content-type, used by `blob()`
+   * @param highWaterMark - bytes buffered before the dispatch is paused
    */
-  constructor (onResume: () => void, onAbort: (err: Error) => void, contentType = '', highWaterMark = 64 * 1024) {
+  constructor (source: BodySource, contentType = '', highWaterMark = DEFAULT_BODY_HIGH_WATER_MARK) {
     super({ highWaterMark, autoDestroy: true })
-    this.#onResume = onResume
-    this.#onAbort = onAbort
+    this.#source = source
     this.#contentType = contentType
   }
 
   /** @internal Readable asks for more data: resume the dispatch. */
   override _read (): void {
-    this.#onResume()
+    this.#source.resume()
   }
 
   /** @internal */
@@ -47,7 +58,7 @@ export class BodyReadable extends Readable {
     if (err !== null && this.listenerCount('error') === 0) this.on('error', ignoreError)
     if (!this.readableEnded) {
       // Destroyed before the end: the rest of the response is not wanted, free the connection.
-      this.#onAbort(err ?? new RequestAbortedError('response body was destroyed before it ended'))
+      this.#source.abort(err ?? new RequestAbortedError('response body was destroyed before it ended'))
     }
     callback(err)
   }

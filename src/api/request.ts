@@ -104,12 +104,7 @@ export class RequestHandler implements DispatchHandler {
       return
     }
     const contentType = headers['content-type']
-    const body = new BodyReadable(
-      () => controller.resume(),
-      (err) => controller.abort(err),
-      typeof contentType === 'string' ? contentType : '',
-      this.#opts.highWaterMark
-    )
+    const body = new BodyReadable(controller, typeof contentType === 'string' ? contentType : '', this.#opts.highWaterMark)
     this.#body = body
     const settle = this.#settle
     this.#settle = null
