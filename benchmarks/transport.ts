@@ -4,7 +4,7 @@
  * concurrency for all; rounds interleaved (A B C A B C ...) so a noisy neighbour hurts every
  * client alike; the first round of each scenario is a discarded warm-up. Each round is a fixed
  * number of requests and has a deadline, so a run always ends by itself.
- * Run on its own (`node dist/benchmarks/transport.js`) or through `benchmarks/run.ts`.
+ * Run through `benchmarks/run.ts` (`npm run bench`), or call {@link runTransportBenchmark}.
  * @module
  */
 
