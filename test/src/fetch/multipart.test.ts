@@ -94,4 +94,47 @@ describe('multipart/form-data', () => {
       }
     }))
   })
+
+  it('agrees with the runtime both ways: its bodies parse here and ours parse there (property)', async () => {
+    const name = fc.stringMatching(/^[A-Za-z0-9 _.-]{1,12}$/)
+    const text = fc.string({ maxLength: 30 }).map((v) => v.replace(/\r/g, ''))
+    const entry = fc.oneof(
+      fc.record({ name, value: text }),
+      fc.record({ name, file: fc.uint8Array({ maxLength: 32 }), filename: name, type: fc.constantFrom('', 'text/plain', 'image/png') })
+    )
+    const describeForm = async (form: Iterable<[string, string | Blob]>): Promise<unknown[]> => {
+      const out: unknown[] = []
+      for (const [n, v] of form) {
+        out.push(typeof v === 'string' ? [n, v] : [n, (v as File).name, v.type, [...new Uint8Array(await v.arrayBuffer())]])
+      }
+      return out
+    }
+    await fc.assert(fc.asyncProperty(fc.array(entry, { maxLength: 5 }), async (entries) => {
+      const ours = new FormData()
+      const theirs = new globalThis.FormData()
+      for (const e of entries) {
+        if ('value' in e) {
+          ours.append(e.name, e.value)
+          theirs.append(e.name, e.value)
+        } else {
+          ours.append(e.name, new Blob([e.file], { type: e.type }), e.filename)
+          theirs.append(e.name, new Blob([e.file], { type: e.type }), e.filename)
+        }
+      }
+      // The runtime's serialization, parsed by conduit and by the runtime (the reference).
+      const runtimeBody = new globalThis.Response(theirs)
+      const contentType = runtimeBody.headers.get('content-type')!
+      const boundary = /boundary=(.+)$/.exec(contentType)![1]!
+      const runtimeBytes = Buffer.from(await runtimeBody.arrayBuffer())
+      const parsedHere = parseMultipart(runtimeBytes, boundary)
+      const asBody = (b: Buffer): globalThis.BodyInit => b as unknown as globalThis.BodyInit
+      const reference = await describeForm(await new globalThis.Response(asBody(runtimeBytes), { headers: { 'content-type': contentType } }).formData() as unknown as Iterable<[string, string | Blob]>)
+      // conduit's serialization, parsed by the runtime.
+      const { bytes, boundary: ourBoundary } = await bytesOf(ours)
+      const parsedThere = await new globalThis.Response(asBody(bytes), { headers: { 'content-type': `multipart/form-data; boundary=${ourBoundary}` } }).formData()
+      assert.deepEqual(await describeForm(parsedHere as unknown as Iterable<[string, string | Blob]>), reference)
+      assert.deepEqual(await describeForm(parsedThere as unknown as Iterable<[string, string | Blob]>), reference)
+    }), { numRuns: 40 })
+  })
 })
+
