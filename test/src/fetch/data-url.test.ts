@@ -45,4 +45,28 @@ describe('data: URLs', () => {
     assert.equal(forgivingBase64(' aGV s bG8 = ')!.toString(), 'hello')
     assert.equal(forgivingBase64('a*b='), null)
   })
+
+  it('agrees with the runtime fetch on generated data: URLs (property)', async () => {
+    const mime = fc.oneof(fc.constant(''), fc.constantFrom('text/plain', 'TEXT/HTML;Charset=UTF-8', ';charset=utf-8', 'image/png', 'bad', 'a/b;x="q r"', ' text/plain '))
+    const base64 = fc.constantFrom('', ';base64', ';BASE64', ' ;base64')
+    const body = fc.oneof(fc.stringMatching(/^[A-Za-z0-9+/= %]{0,24}$/), fc.uint8Array({ maxLength: 12 }).map((b) => Buffer.from(b).toString('base64')))
+    await fc.assert(fc.asyncProperty(mime, base64, body, async (m, b, content) => {
+      let url: URL
+      try {
+        url = new URL(`data:${m}${b},${content}`)
+      } catch {
+        return
+      }
+      const mine = parseDataUrl(url)
+      let theirs: { type: string, bytes: number[] } | null
+      try {
+        const response = await globalThis.fetch(url)
+        theirs = { type: response.headers.get('content-type')!, bytes: [...new Uint8Array(await response.arrayBuffer())] }
+      } catch {
+        theirs = null
+      }
+      assert.deepEqual(mine === null ? null : { type: mine.mimeType, bytes: [...mine.body] }, theirs, url.href)
+    }), { numRuns: 200 })
+  })
 })
+
