@@ -18,23 +18,37 @@ import diagnosticsChannel from 'node:diagnostics_channel'
 
 /** Every channel the core publishes, by short name. */
 export const channels = {
+  /** A connection is about to be opened: `{ connectParams, connector }`. */
   beforeConnect: diagnosticsChannel.channel('conduit:client:beforeConnect'),
+  /** A connection was opened: `{ connectParams, connector, socket }`. */
   connected: diagnosticsChannel.channel('conduit:client:connected'),
+  /** A connection could not be opened: `{ connectParams, connector, error }`. */
   connectError: diagnosticsChannel.channel('conduit:client:connectError'),
+  /** A request head is being written: `{ request, headers, socket }`. */
   sendHeaders: diagnosticsChannel.channel('conduit:client:sendHeaders'),
+  /** A request was accepted by a Client: `{ request }`. */
   create: diagnosticsChannel.channel('conduit:request:create'),
+  /** A request body was completely written: `{ request }`. */
   bodySent: diagnosticsChannel.channel('conduit:request:bodySent'),
+  /** A response head arrived: `{ request, response: { statusCode, statusText, headers } }`. */
   headers: diagnosticsChannel.channel('conduit:request:headers'),
+  /** A response ended: `{ request, trailers }`. */
   trailers: diagnosticsChannel.channel('conduit:request:trailers'),
+  /** A request failed: `{ request, error }`. */
   error: diagnosticsChannel.channel('conduit:request:error')
 } as const
 
 /** What connect events describe: where the client connects to. */
 export interface ConnectParams {
+  /** `host[:port]` as in the origin. */
   host: string
+  /** Host name or address, without the port. */
   hostname: string
+  /** `http:` or `https:`. */
   protocol: string
+  /** Port as written in the origin; empty for the scheme's default. */
   port: string
+  /** TLS server name, or null to derive it from the host name. */
   servername: string | null
   /** Always `'h1'`. */
   version: string
@@ -42,9 +56,13 @@ export interface ConnectParams {
 
 /** The request as diagnostics messages show it. */
 export interface DiagnosticsRequest {
+  /** The origin the request goes to, e.g. `https://example.org`. */
   origin: string
+  /** Request method. */
   method: string
+  /** Request target with the query. */
   path: string
+  /** Request headers as the caller gave them. */
   headers: unknown
   /** True when the request was made through fetch(). */
   fetch: boolean

@@ -55,9 +55,17 @@ export function getGlobalDispatcher (): Dispatcher {
   return dispatcher
 }
 
+/** `RequestOptions` without `path` and `method`, keeping every other member (an index signature defeats `Omit`). */
+type RequestOptionsRest = { [K in keyof RequestOptions as K extends 'path' | 'method' ? never : K]: RequestOptions[K] }
+
 /** Options of the top-level {@link request}: `request()` options, with `dispatcher` to pick another one. */
-export interface TopLevelRequestOptions extends Omit<RequestOptions, 'path' | 'method'> {
+export interface TopLevelRequestOptions extends RequestOptionsRest {
+  /** Request target; defaults to the URL's path and query, or `/`. */
   path?: string | undefined
+  /**
+   * Request method.
+   * @defaultValue `'GET'`
+   */
   method?: string | undefined
   /** Dispatcher to use instead of the global one. */
   dispatcher?: Dispatcher | undefined

@@ -48,9 +48,10 @@ export function parseOrigin (origin: unknown, who: string): URL {
  * console.log(await body.text())
  * await client.close()
  */
-export class Client extends Dispatcher implements RequestRunner, ConnectionOwner {
-  /** The validated options (internal; read by the connection). */
-  readonly config: ClientConfig
+export class Client extends Dispatcher {
+  readonly #config: ClientConfig
+  /** What requests and connections call back into; kept off the public surface. */
+  readonly #owner: RequestRunner & ConnectionOwner
   readonly #url: URL
   readonly #origin: string
   readonly #hostHeader: string
@@ -74,7 +75,16 @@ export class Client extends Dispatcher implements RequestRunner, ConnectionOwner
   constructor (origin: string | URL, options?: ClientOptions) {
     super()
     this.#url = parseOrigin(origin, 'Client')
-    this.config = resolveClientOptions(options)
+    const config = resolveClientOptions(options)
+    this.#config = config
+    this.#owner = {
+      config,
+      abortRequest: (req, reason) => this.#abortQueued(req, reason),
+      pauseRequest: () => {},
+      resumeRequest: () => {},
+      onConnectionReady: () => this.#resume(),
+      onConnectionClosed: (conn, err, requeue) => this.#onConnectionClosed(conn, err, requeue)
+    }
     this.#origin = this.#url.origin
     this.#hostHeader = this.#url.host
     this.#connectParams = {
@@ -88,7 +98,7 @@ export class Client extends Dispatcher implements RequestRunner, ConnectionOwner
   }
 
   /** Requests in flight per connection. */
-  get pipelining (): number { return this.config.pipelining }
+  get pipelining (): number { return this.#config.pipelining }
   /** Requests waiting to be written. */
   get pending (): number { return this.#queue.length }
   /** Requests written and waiting for their response to complete. */
@@ -98,7 +108,7 @@ export class Client extends Dispatcher implements RequestRunner, ConnectionOwner
   /** True while a connection is open. */
   get connected (): boolean { return this.#conn !== null }
   /** True when more requests would only wait in the queue; `dispatch` then returns false. */
-  get busy (): boolean { return this.size >= this.config.pipelining || this.#queue.length > 0 }
+  get busy (): boolean { return this.size >= this.#config.pipelining || this.#queue.length > 0 }
   /** True once `close()` or `destroy()` was called. */
   get closed (): boolean { return this.#closed }
   /** True once `destroy()` was called. */
@@ -113,8 +123,8 @@ export class Client extends Dispatcher implements RequestRunner, ConnectionOwner
       h.onResponseError?.(new SimpleController(), this.#destroyed ? new ClientDestroyedError() : new ClientClosedError())
       return false
     }
-    const cfg = this.config
-    const req = new ClientRequest(this, this.#origin, this.#hostHeader, opts, h, cfg.headersTimeout, cfg.bodyTimeout, cfg.strictContentLength)
+    const cfg = this.#config
+    const req = new ClientRequest(this.#owner, this.#origin, this.#hostHeader, opts, h, cfg.headersTimeout, cfg.bodyTimeout, cfg.strictContentLength)
     if (req.start()) {
       this.#queue.push(req)
       this.#resume()
@@ -123,28 +133,19 @@ export class Client extends Dispatcher implements RequestRunner, ConnectionOwner
     return !this.#needDrain
   }
 
-  // --- RequestRunner, for requests still in the queue ---------------------------------------
+  // --- callbacks from requests in the queue and from the connection -------------------------
 
-  abortRequest (req: ClientRequest, reason: Error): void {
+  #abortQueued (req: ClientRequest, reason: Error): void {
     const i = this.#queue.indexOf(req)
     if (i !== -1) this.#queue.splice(i, 1)
     req.fail(reason)
     this.#resume()
   }
 
-  pauseRequest (): void {}
-  resumeRequest (): void {}
-
-  // --- ConnectionOwner ----------------------------------------------------------------------
-
-  onConnectionReady (): void {
-    this.#resume()
-  }
-
-  onConnectionClosed (conn: H1Connection, err: Error | null, requeue: ClientRequest[]): void {
+  #onConnectionClosed (conn: H1Connection, err: Error | null, requeue: ClientRequest[]): void {
     if (this.#conn !== conn) return
     this.#conn = null
-    for (const req of requeue) req.runner = this
+    for (const req of requeue) req.runner = this.#owner
     if (requeue.length > 0) this.#queue.unshift(...requeue)
     this.emit('disconnect', this.#url, [this], err ?? new SocketError('closed'))
     this.#resume()
@@ -196,7 +197,7 @@ export class Client extends Dispatcher implements RequestRunner, ConnectionOwner
     this.#connecting = true
     this.#connectForFetch = this.#queue[0]?.fetch === true
     const params = this.#connectParams
-    const connector = this.config.connector
+    const connector = this.#config.connector
     if (channels.beforeConnect.hasSubscribers) channels.beforeConnect.publish({ connectParams: params, connector, fetch: this.#connectForFetch })
     const options: ConnectOptions = {
       hostname: params.hostname,
@@ -204,7 +205,7 @@ export class Client extends Dispatcher implements RequestRunner, ConnectionOwner
       protocol: params.protocol,
       port: params.port,
       servername: params.servername,
-      localAddress: this.config.localAddress
+      localAddress: this.#config.localAddress
     }
     let called = false
     const onConnected = (err: Error | null, socket: Duplex | null): void => {
@@ -232,7 +233,7 @@ export class Client extends Dispatcher implements RequestRunner, ConnectionOwner
     if (err !== null || socket === null) {
       const error = err ?? new SocketError('connector returned no socket')
       if (channels.connectError.hasSubscribers) {
-        channels.connectError.publish({ connectParams: this.#connectParams, connector: this.config.connector, error, fetch: this.#connectForFetch })
+        channels.connectError.publish({ connectParams: this.#connectParams, connector: this.#config.connector, error, fetch: this.#connectForFetch })
       }
       // Nothing was sent, so every waiting request fails with the connect error itself
       // (ECONNREFUSED, ConnectTimeoutError, ...): retry logic matches on these codes.
@@ -242,9 +243,9 @@ export class Client extends Dispatcher implements RequestRunner, ConnectionOwner
       this.#resume()
       return
     }
-    this.#conn = new H1Connection(this, socket)
+    this.#conn = new H1Connection(this.#owner, socket)
     if (channels.connected.hasSubscribers) {
-      channels.connected.publish({ connectParams: this.#connectParams, connector: this.config.connector, socket, fetch: this.#connectForFetch })
+      channels.connected.publish({ connectParams: this.#connectParams, connector: this.#config.connector, socket, fetch: this.#connectForFetch })
     }
     this.emit('connect', this.#url, [this])
     this.#resume()
