@@ -1,5 +1,9 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
 import { Agent } from '../../../src/dispatcher/agent.js'
 import { fetch } from '../../../src/fetch/fetch.js'
 import { FormData } from '../../../src/fetch/form-data.js'
@@ -158,6 +162,22 @@ describe('fetch request and response bodies', () => {
       }
     })
     await assert.rejects(fetch(`${server.origin}/count`, { method: 'POST', body: stream, duplex: 'half', signal: controller.signal, dispatcher: agent }), (err) => err === reason)
+  })
+
+  it('uploads a file opened from disk inside a FormData, with the exact content-length', async (t) => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'conduit-fetch-'))
+    t.after(() => rm(dir, { recursive: true, force: true }))
+    const file = path.join(dir, 'upload.bin')
+    const size = 5 * 1024 * 1024 + 11
+    await writeFile(file, Buffer.alloc(size, 3))
+    const openAsBlob = (fs as unknown as { openAsBlob: (p: string, o?: { type?: string }) => Promise<Blob> }).openAsBlob
+    const form = new FormData()
+    form.append('meta', 'disk')
+    form.append('file', await openAsBlob(file, { type: 'application/octet-stream' }), 'upload.bin')
+    const result = await echo(form)
+    assert.equal(result.headers['content-length'], String(result.length))
+    assert.ok(result.length > size)
+    assert.match(result.headers['content-type']!, /^multipart\/form-data; boundary=/)
   })
 })
 

@@ -5,6 +5,7 @@ import { fetch } from '../../../src/fetch/fetch.js'
 import { Request } from '../../../src/fetch/request.js'
 import { Response } from '../../../src/fetch/response.js'
 import { startFetchServer } from './fetch-server.js'
+import { startHttpsServer, trustTestCa } from '../../helpers/servers.js'
 import type { TestServer } from '../../helpers/servers.js'
 
 describe('fetch over a dispatcher', () => {
@@ -158,4 +159,20 @@ describe('fetch over a dispatcher', () => {
     const next = await fetch(`${server.origin}/text`, { dispatcher: agent })
     assert.equal(await next.text(), 'hello')
   })
+
+  it('fetches over HTTPS and reports a certificate failure as a network error', async () => {
+    const secure = await startHttpsServer((_req, res) => res.end('secure hello'))
+    const trusting = new Agent({ connect: trustTestCa })
+    try {
+      const response = await fetch(`${secure.origin}/`, { dispatcher: trusting })
+      assert.equal(response.url, `${secure.origin}/`)
+      assert.equal(await response.text(), 'secure hello')
+      await assert.rejects(fetch(`${secure.origin}/`, { dispatcher: agent }), (err: Error & { cause?: { code?: string } }) =>
+        err instanceof TypeError && err.message === 'fetch failed' && typeof err.cause?.code === 'string')
+    } finally {
+      await trusting.close()
+      await secure.close()
+    }
+  })
 })
+
