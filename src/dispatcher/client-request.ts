@@ -8,7 +8,7 @@
 import type { Duplex } from 'node:stream'
 import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../handler.js'
 import { InvalidArgumentError, RequestAbortedError, RequestContentLengthMismatchError } from '../errors.js'
-import { appendQuery, framingHeader, serializeHeaders, validateHost, validateMethod, validatePath } from '../http1/request-head.js'
+import { appendQuery, framingHeader, normalizeMethod, serializeHeaders, validateHost, validateMethod, validatePath } from '../http1/request-head.js'
 import type { RequestHeadInfo } from '../http1/request-head.js'
 import { BODY_READABLE, bodyKind, bodyLength, isReplayable } from '../http1/request-body.js'
 import { channels } from '../diagnostics.js'
@@ -73,8 +73,8 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
 
   /** Validates and prepares everything; throws {@link InvalidArgumentError} before anything is sent. */
   constructor (runner: RequestRunner, origin: string, hostHeader: string, opts: DispatchOptions, handler: DispatchHandler, headersTimeout: number, bodyTimeout: number, strictContentLength: boolean) {
-    const method = opts.method
-    validateMethod(method)
+    validateMethod(opts.method)
+    const method = normalizeMethod(opts.method)
     const path = appendQuery(opts.path, opts.query)
     validatePath(path, method)
     const upgrade = opts.upgrade ?? null

@@ -25,6 +25,19 @@ function describe (value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : String(value)
 }
 
+/** Methods of RFC 9110 (and PATCH), which are sent upper-case whatever case the caller wrote. */
+const STANDARD_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH'])
+
+/**
+ * Upper-cases a standard method written in another case (`get` becomes `GET`), so that HEAD and
+ * CONNECT framing and idempotency apply to it; other methods are case-sensitive and kept as given.
+ */
+export function normalizeMethod (method: string): string {
+  if (STANDARD_METHODS.has(method)) return method
+  const upper = method.toUpperCase()
+  return STANDARD_METHODS.has(upper) ? upper : method
+}
+
 /** Throws unless `method` is a token. */
 export function validateMethod (method: unknown): asserts method is string {
   if (typeof method !== 'string' || !TOKEN_RE.test(method)) {

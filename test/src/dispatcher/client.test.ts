@@ -240,3 +240,17 @@ describe('Client responses', () => {
     assert.equal(await body.text(), '/q?a=1&b=x%20y&c=1&c=2')
   })
 })
+
+describe('Client methods', () => {
+  it('sends standard methods upper-case, so a lower-case head gets no body and keeps the connection', async (t) => {
+    const server = await startHttpServer((req, res) => { res.setHeader('content-length', '5'); res.setHeader('x-method', req.method ?? ''); res.end(req.method === 'HEAD' ? undefined : 'hello') })
+    const client = new Client(server.origin)
+    t.after(async () => { await client.close(); await server.close() })
+    const head = await client.request({ path: '/', method: 'head' })
+    assert.equal(head.headers['x-method'], 'HEAD')
+    assert.equal(await head.body.text(), '')
+    const get = await client.request({ path: '/', method: 'get' })
+    assert.equal(await get.body.text(), 'hello')
+    assert.equal(server.connections, 1)
+  })
+})
