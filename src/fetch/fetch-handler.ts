@@ -58,7 +58,6 @@ export class FetchHandler implements DispatchHandler {
   #controller: DispatchController | null = null
   #body: IncomingBody | null = null
   #decoder: BodyDecoder | null = null
-  #integrity: Buffer[] | null = null
   #following = false
   #done = false
   #networkPaused = false
@@ -122,12 +121,13 @@ export class FetchHandler implements DispatchHandler {
     body.push(data.body)
     body.end()
     this.#deliver(200, 'OK', { 'content-type': data.mimeType }, body)
+    // The whole response exists already: nothing is left for the signal to abort.
+    this.#finish()
   }
 
   /** Settles the promise with `response` unless an integrity check must see the whole body first. */
   #deliver (status: number, statusText: string, headers: IncomingHeaders, body: IncomingBody | null): void {
     if (this.#state.integrity !== '' && body !== null) {
-      this.#integrity = []
       body.collect().then((chunks) => {
         const bytes = Buffer.concat(chunks)
         if (!matchesIntegrity(bytes, this.#state.integrity)) {

@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import { EventEmitter } from 'node:events'
 import { Agent } from '../../../src/dispatcher/agent.js'
 import { fetch } from '../../../src/fetch/fetch.js'
 import { startFetchServer } from './fetch-server.js'
@@ -77,4 +78,14 @@ describe('fetch abort', () => {
     assert.equal(await response.text(), 'hello')
     controller.abort()
   })
+
+  it('leaves no abort listener on the signal once a fetch has finished', async () => {
+    const controller = new AbortController()
+    const text = await (await fetch(`${server.origin}/text`, { signal: controller.signal, dispatcher: agent })).text()
+    const data = await (await fetch('data:,x', { signal: controller.signal })).text()
+    await assert.rejects(fetch(`${server.origin}/text`, { signal: controller.signal, integrity: 'sha256-AAAA', dispatcher: agent }), TypeError)
+    assert.equal(text + data, 'hellox')
+    assert.equal(EventEmitter.getEventListeners(controller.signal, 'abort').length, 0)
+  })
 })
+
