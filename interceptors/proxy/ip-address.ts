@@ -7,7 +7,9 @@
 
 /** An address: its family and its value as an unsigned integer of 32 or 128 bits. */
 export interface IpAddress {
+  /** 4 or 6; IPv4-mapped IPv6 addresses are 4. */
   family: 4 | 6
+  /** The address as an unsigned 32- or 128-bit integer. */
   value: bigint
 }
 
@@ -65,8 +67,11 @@ export function parseIp (text: string): IpAddress | undefined {
 
 /** A CIDR range, precomputed for matching. */
 export interface IpRange {
+  /** Family of the addresses in the range. */
   family: 4 | 6
+  /** Host bits: an address matches when `value >> shift === prefix`. */
   shift: bigint
+  /** The network part of the range. */
   prefix: bigint
 }
 

@@ -77,9 +77,13 @@ export interface ResolvedProxy {
   socks: SocksSettings | null
   /** Headers sent to an HTTP(S) proxy, including the derived `proxy-authorization`. */
   headers: Record<string, string | string[]>
+  /** TLS options for targets reached through a tunnel. */
   requestTls: ProxyTlsOptions | undefined
+  /** TLS options for the connection to an `https:` proxy. */
   proxyTls: ProxyTlsOptions | undefined
+  /** Builds the dispatcher that talks to the proxy; undefined means a `Pool`. */
   clientFactory: ProxyClientFactory | undefined
+  /** True when plain-HTTP targets are tunnelled too. */
   proxyTunnel: boolean
 }
 
