@@ -163,7 +163,8 @@ function copyState (input: RequestState): RequestState {
 
 /**
  * Builds the state of a request from `input` and `init`, validating every field.
- * `RequestClass` is passed in to recognise this library's Requests without an import cycle.
+ * `inputState` and `inputHost` recognise this library's Requests; they are passed in because
+ * request.ts imports this module, and importing it back would make a cycle.
  */
 export function buildRequestState (
   input: unknown,
@@ -189,7 +190,13 @@ export function buildRequestState (
   if (typeof init !== 'object') throw new TypeError(`${what}: init must be an object, got ${typeof init}`)
 
   if (init.window !== undefined && init.window !== null) throw new TypeError(`${what}: window must be null, got ${typeof init.window}`)
-  if (state.mode === 'navigate') state.mode = 'same-origin'
+  // Fetch Standard, Request constructor: a non-empty init starts a new request from the input's current URL.
+  if (Object.keys(init).some((key) => (init as Record<string, unknown>)[key] !== undefined)) {
+    if (state.mode === 'navigate') state.mode = 'same-origin'
+    state.referrer = 'client'
+    state.referrerPolicy = ''
+    state.urlList = [state.urlList[state.urlList.length - 1]!]
+  }
   if (init.referrer !== undefined) {
     const referrer = String(init.referrer)
     if (referrer === '') state.referrer = 'no-referrer'

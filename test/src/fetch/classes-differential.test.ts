@@ -116,6 +116,16 @@ describe('fetch classes match the runtime classes', () => {
       ['relative/path', undefined],
       ['http://user:pass@127.0.0.1/', undefined]
     ]
+    const referring = { referrer: 'http://127.0.0.1:2/page', referrerPolicy: 'origin' as const }
+    const copies: Array<[() => Request, () => globalThis.Request]> = [
+      [() => new Request(new Request(URL_A, referring)), () => new globalThis.Request(new globalThis.Request(URL_A, referring as never))],
+      [() => new Request(new Request(URL_A, referring), { method: 'PUT' }), () => new globalThis.Request(new globalThis.Request(URL_A, referring as never), { method: 'PUT' })],
+      [() => new Request(new Request(URL_A, referring), { headers: undefined }), () => new globalThis.Request(new globalThis.Request(URL_A, referring as never), { headers: undefined })]
+    ]
+    for (const [mine, theirs] of copies) {
+      const read = (r: Request | globalThis.Request): unknown => [r.method, r.referrer, r.referrerPolicy]
+      assert.deepEqual(read(mine()), read(theirs()))
+    }
     for (const [input, init] of cases) {
       const summarize = async (make: () => Request | globalThis.Request): Promise<unknown> => {
         let r: Request | globalThis.Request
