@@ -5,7 +5,7 @@
  * program (it compares `process.argv[1]` with its own URL); helpers such as servers and client
  * processes do not, and are left to the suite that starts them. Each suite runs in its own process.
  *
- * Transport options: `--rounds=N`, `--scale=F`, `--only=small,large,post`,
+ * Transport options: `--runs=N` (whole runs, fresh processes each, medians of them), `--rounds=N`, `--scale=F`, `--only=small,large,post`,
  * `--clients=conduit-request,...`, `--cpu-prof=conduit-request,...`, `--cpu-prof-dir=DIR`, `--json`,
  * `--memory` (in-memory sockets instead of the server: the libraries' own CPU cost only).
  * @module
@@ -17,7 +17,8 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { runTransportBenchmark } from './transport.js'
-import { formatSummary, summarize } from './transport-report.js'
+import { combineRuns, formatSummary, summarize } from './transport-report.js'
+import type { ScenarioSummary } from './transport-report.js'
 
 const dir = fileURLToPath(new URL('.', import.meta.url))
 const SELF_RUNNING = /process\.argv\[1\] === fileURLToPath\(import\.meta\.url\)/
@@ -36,20 +37,31 @@ function suiteFiles (name: string): string[] {
 
 async function runTransport (values: Record<string, string | boolean | undefined>): Promise<void> {
   const str = (key: string): string | undefined => typeof values[key] === 'string' ? values[key] : undefined
-  const json = values.json === true
-  const results = await runTransportBenchmark({
-    rounds: str('rounds') === undefined ? undefined : Number(str('rounds')),
-    scale: str('scale') === undefined ? undefined : Number(str('scale')),
-    scenarios: list(str('only')),
-    clients: list(str('clients')),
-    cpuProf: list(str('cpu-prof')),
-    cpuProfDir: str('cpu-prof-dir'),
-    memory: values.memory === true,
-    onRound: (scenario, r) => process.stderr.write(`  ${scenario.name}: round ${r} done\n`)
-  })
-  const summaries = results.map(summarize)
-  if (json) process.stdout.write(JSON.stringify({ summaries, results }, null, 2) + '\n')
-  else process.stdout.write(summaries.map(formatSummary).join('\n\n') + '\n')
+  const runs = str('runs') === undefined ? 1 : Number(str('runs'))
+  if (!Number.isInteger(runs) || runs < 1) throw new TypeError(`--runs must be a positive integer, got ${String(str('runs'))}`)
+  const all: ScenarioSummary[][] = []
+  const raw: unknown[] = []
+  for (let run = 1; run <= runs; run++) {
+    const results = await runTransportBenchmark({
+      rounds: str('rounds') === undefined ? undefined : Number(str('rounds')),
+      scale: str('scale') === undefined ? undefined : Number(str('scale')),
+      scenarios: list(str('only')),
+      clients: list(str('clients')),
+      cpuProf: list(str('cpu-prof')),
+      cpuProfDir: str('cpu-prof-dir'),
+      memory: values.memory === true,
+      onRound: (scenario, r) => process.stderr.write(`  run ${run}/${runs}, ${scenario.name}: round ${r} done\n`)
+    })
+    const summaries = results.map(summarize)
+    all.push(summaries)
+    raw.push(results)
+    if (runs > 1 && values.json !== true) {
+      process.stdout.write(`run ${run}/${runs}: ` + summaries.map((s) => `${s.name} ` + s.ratios.map((r) => `${r.subject}/${r.peer} CPU ${r.cpu.toFixed(2)}x`).join(', ')).join('; ') + '\n')
+    }
+  }
+  const combined = combineRuns(all)
+  if (values.json === true) process.stdout.write(JSON.stringify({ combined, runs: all, results: raw }, null, 2) + '\n')
+  else process.stdout.write((runs > 1 ? '\n' : '') + combined.map(formatSummary).join('\n\n') + '\n')
 }
 
 async function runFile (file: string): Promise<void> {
@@ -63,6 +75,7 @@ async function main (): Promise<void> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {
+      runs: { type: 'string' },
       rounds: { type: 'string' },
       scale: { type: 'string' },
       only: { type: 'string' },

@@ -46,6 +46,8 @@ export interface ScenarioSummary {
   memory: boolean
   requests: number
   rounds: number
+  /** Whole runs (fresh processes each) the figures are the median of. */
+  runs: number
   concurrency: number
   clients: ClientSummary[]
   ratios: RatioSummary[]
@@ -78,7 +80,7 @@ export function summarize (result: ScenarioResult): ScenarioSummary {
     if (subject === undefined || peer === undefined) continue
     ratios.push({ ...c, throughput: pairedMedian(subject.reqPerSec, peer.reqPerSec), cpu: pairedMedian(subject.cpuUsPerReq, peer.cpuUsPerReq) })
   }
-  return { name: scenario.name, title: scenario.title, memory: result.memory, requests: result.requests, rounds: result.rounds, concurrency: scenario.concurrency, clients, ratios }
+  return { name: scenario.name, title: scenario.title, memory: result.memory, requests: result.requests, rounds: result.rounds, runs: 1, concurrency: scenario.concurrency, clients, ratios }
 }
 
 function label (summary: ScenarioSummary, id: string): string {
@@ -88,7 +90,7 @@ function label (summary: ScenarioSummary, id: string): string {
 /** Formats one scenario as a text table. */
 export function formatSummary (summary: ScenarioSummary): string {
   const lines = [
-    `${summary.title}${summary.memory ? ' (in-memory sockets)' : ''}: ${summary.requests} requests per round, ${summary.concurrency} in flight over ${summary.concurrency} connections, median of ${summary.rounds} rounds`,
+    `${summary.title}${summary.memory ? ' (in-memory sockets)' : ''}: ${summary.requests} requests per round, ${summary.concurrency} in flight over ${summary.concurrency} connections, median of ${summary.runs > 1 ? `${summary.runs} runs of ${summary.rounds} rounds each` : `${summary.rounds} rounds`}`,
     `  ${'client'.padEnd(18)}${'req/s'.padStart(10)}${'MB/s'.padStart(10)}${'CPU µs/req'.padStart(13)}`
   ]
   for (const c of summary.clients) {
@@ -98,6 +100,34 @@ export function formatSummary (summary: ScenarioSummary): string {
     lines.push(`  ${`${label(summary, r.subject)} / ${label(summary, r.peer)}:`.padEnd(37)} req/s ${r.throughput.toFixed(2)}x   CPU/req ${r.cpu.toFixed(2)}x`)
   }
   return lines.join('\n')
+}
+
+/**
+ * Combines whole runs (each from fresh processes) into one summary per scenario: every figure
+ * and ratio is the median over the runs. Runs must cover the same scenarios and clients.
+ */
+export function combineRuns (runs: readonly (readonly ScenarioSummary[])[]): ScenarioSummary[] {
+  const first = runs[0]
+  if (first === undefined) throw new TypeError('combineRuns: no runs given')
+  return first.map((summary, i) => {
+    const same = runs.map((run) => run[i]!)
+    const pick = <T>(list: readonly T[], j: number): T => list[j]!
+    return {
+      ...summary,
+      runs: runs.length,
+      clients: summary.clients.map((c, j) => ({
+        ...c,
+        reqPerSec: median(same.map((s) => pick(s.clients, j).reqPerSec)),
+        cpuUsPerReq: median(same.map((s) => pick(s.clients, j).cpuUsPerReq)),
+        mbPerSec: median(same.map((s) => pick(s.clients, j).mbPerSec))
+      })),
+      ratios: summary.ratios.map((r, j) => ({
+        ...r,
+        throughput: median(same.map((s) => pick(s.ratios, j).throughput)),
+        cpu: median(same.map((s) => pick(s.ratios, j).cpu))
+      }))
+    }
+  })
 }
 
 /** Formats every scenario, one table each. */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { once } from 'node:events'
 import { MemorySocket, memoryConnector } from '../../benchmarks/clients/memory-socket.js'
 import { clientById, runTransportBenchmark } from '../../benchmarks/transport.js'
-import { formatSummary, median, summarize } from '../../benchmarks/transport-report.js'
+import { combineRuns, formatSummary, median, summarize } from '../../benchmarks/transport-report.js'
 import { SCENARIOS, scenarioByName } from '../../benchmarks/transport-scenarios.js'
 import type { ScenarioResult } from '../../benchmarks/transport.js'
 import type { Duplex } from 'node:stream'
@@ -104,6 +104,26 @@ describe('benchmark report', () => {
     const text = formatSummary(summary)
     assert.match(text, /conduit request +200 /)
     assert.match(text, /conduit request \/ undici request: +req\/s 2\.00x +CPU\/req 0\.50x/)
+  })
+
+  it('combines whole runs into medians of each figure and ratio', () => {
+    const run = (cpu: number, ratio: number): ReturnType<typeof summarize> => ({
+      name: 'small',
+      title: 'GET',
+      memory: false,
+      requests: 10,
+      rounds: 5,
+      runs: 1,
+      concurrency: 50,
+      clients: [{ id: 'conduit-request', label: 'conduit request', reqPerSec: 1000 * cpu, cpuUsPerReq: cpu, mbPerSec: cpu }],
+      ratios: [{ subject: 'conduit-request', peer: 'undici-request', throughput: 1 / ratio, cpu: ratio }]
+    })
+    const [combined] = combineRuns([[run(12, 0.9)], [run(10, 0.7)], [run(30, 1.2)]])
+    assert.equal(combined!.runs, 3)
+    assert.equal(combined!.clients[0]!.cpuUsPerReq, 12)
+    assert.equal(combined!.ratios[0]!.cpu, 0.9)
+    assert.match(formatSummary(combined!), /median of 3 runs of 5 rounds each/)
+    assert.throws(() => combineRuns([]), TypeError)
   })
 
   it('rejects unknown scenario and client names with the known ones listed', () => {
