@@ -148,6 +148,21 @@ export function parseProxyUri (uri: unknown, where: string): URL {
   return url
 }
 
+/** RFC 9110 §5.1 field names; values may not carry CR, LF or NUL (header injection). */
+const FIELD_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+const FORBIDDEN_IN_VALUE = /[\r\n\0]/
+
+function checkHeaders (headers: Record<string, string | string[]>, where: string): void {
+  for (const name of Object.keys(headers)) {
+    if (!FIELD_NAME.test(name)) throw new InvalidArgumentError(`${where}: header name ${JSON.stringify(name)} is not a valid field name`)
+    const values = headers[name] as string | string[]
+    for (const value of Array.isArray(values) ? values : [values]) {
+      // The value may be a credential, so the message names the header only.
+      if (FORBIDDEN_IN_VALUE.test(value)) throw new InvalidArgumentError(`${where}: the value of header ${JSON.stringify(name)} contains CR, LF or NUL`)
+    }
+  }
+}
+
 function optionalString (value: unknown, name: string, where: string): string | undefined {
   if (value === undefined || value === null) return undefined
   if (typeof value !== 'string') throw new InvalidArgumentError(`${where}: ${name} must be a string, got ${describe(value)}`)
@@ -201,6 +216,7 @@ export function resolveProxy (uri: unknown, options: ProxyOptions, where = 'prox
   const headers = normalizeHeaders(options.headers)
   const authorization = proxyAuthorization({ token, auth, username, password })
   if (authorization !== undefined) headers['proxy-authorization'] = authorization
+  checkHeaders(headers, where)
 
   return {
     url,

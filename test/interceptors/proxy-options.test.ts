@@ -61,6 +61,18 @@ describe('proxy options', () => {
     assert.equal(resolveProxy('http://s.test', {}).socks, null)
   })
 
+  it('rejects header injection through token, auth or headers without echoing the value', () => {
+    assert.throws(() => resolveProxy('http://p.test', { token: 'Bearer x\r\nx-evil: 1' }), (err: Error & { code: string }) => {
+      assert.equal(err.code, 'LIB_ERR_INVALID_ARG')
+      assert.match(err.message, /"proxy-authorization" contains CR, LF or NUL/)
+      assert.doesNotMatch(err.message, /Bearer/)
+      return true
+    })
+    assert.throws(() => resolveProxy('http://p.test', { auth: 'abc\n' }), { code: 'LIB_ERR_INVALID_ARG' })
+    assert.throws(() => resolveProxy('http://p.test', { headers: { 'x-a': 'v\0' } }), { code: 'LIB_ERR_INVALID_ARG', message: /"x-a"/ })
+    assert.throws(() => resolveProxy('http://p.test', { headers: { 'bad name': 'v' } }), { code: 'LIB_ERR_INVALID_ARG', message: /"bad name" is not a valid field name/ })
+  })
+
   it('lower-cases extra proxy headers', () => {
     assert.deepEqual(resolveProxy('http://p.test', { headers: { 'X-Trace': '1' } }).headers, { 'x-trace': '1' })
   })
