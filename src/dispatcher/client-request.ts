@@ -10,7 +10,7 @@ import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHead
 import { InvalidArgumentError, RequestAbortedError, RequestContentLengthMismatchError } from '../errors.js'
 import { appendQuery, framingHeader, normalizeMethod, serializeHeaders, validateHost, validateMethod, validatePath } from '../http1/request-head.js'
 import type { RequestHeadInfo } from '../http1/request-head.js'
-import { BODY_READABLE, bodyKind, bodyLength, isReplayable } from '../http1/request-body.js'
+import { BODY_NONE, BODY_READABLE, bodyKind, bodyLength, isReplayable } from '../http1/request-body.js'
 import { channels } from '../diagnostics.js'
 
 /** What a request needs from whoever runs it (the Client, or the connection it was written to). */
@@ -104,7 +104,8 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
     let head = `${method} ${path} HTTP/1.1\r\nhost: ${host}\r\n`
     if (upgrade !== null) head += `connection: upgrade\r\nupgrade: ${upgrade}\r\n`
     else if (this.reset) head += 'connection: close\r\n'
-    if (opts.expectContinue === true) head += 'expect: 100-continue\r\n'
+    const expectContinue = opts.expectContinue === true && kind !== BODY_NONE
+    if (expectContinue) head += 'expect: 100-continue\r\n'
     head += lines
     if (method !== 'CONNECT') head += framingHeader(method, framedLength)
     this.head = head + '\r\n'
@@ -120,7 +121,7 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
     this.idempotent = opts.idempotent ?? IDEMPOTENT.has(method)
     this.blocking = opts.blocking ?? method !== 'HEAD'
     this.upgrade = upgrade
-    this.expectContinue = opts.expectContinue === true && kind !== 0
+    this.expectContinue = expectContinue
     this.fetch = opts[FETCH_MARK as unknown as string] === true
     this.prepareError = prepareError
     this.#handler = handler
