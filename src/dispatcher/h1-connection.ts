@@ -80,6 +80,8 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
   /** Whether `req` may be written now (pipelining, blocking and body rules). */
   canAccept (req: ClientRequest): boolean {
     if (this.#dead || this.#reset || this.#writing !== null || this.#awaitingContinue !== null || this.#blocked) return false
+    // Destroyed by an error whose 'close' is still to come: the request waits for a fresh connection.
+    if (this.socket.destroyed) return false
     const n = this.#inflight.length
     if (n === 0) return true
     if (n >= this.#config.pipelining) return false
