@@ -3,7 +3,7 @@
  *
  * Routing, per request:
  * - a target matching `noProxy`, or whose protocol has no proxy, goes direct (to the composed dispatcher);
- * - `https:` targets, and `http:` ones when `proxyTunnel` is true, go through a `CONNECT` tunnel
+ * - `https:` targets, protocol upgrades, and `http:` ones when `proxyTunnel` is true, go through a `CONNECT` tunnel
  *   (after TLS to the proxy when it is `https:`), with TLS to the target verified by `requestTls`;
  * - other `http:` targets go to the proxy as absolute-form requests (RFC 9112 §3.2.2);
  * - `socks*:` proxies always tunnel, through a SOCKS handshake.
@@ -21,7 +21,7 @@ import { parseNoProxy } from './no-proxy.js'
 import { assertNoProxyAuthorization } from './proxy-auth.js'
 import type { ProxyEnvOptions } from './proxy-env.js'
 import { proxyDebug, proxyDebugEnabled } from './proxy-log.js'
-import { PROXY_OPTION_KEYS, resolveProxy } from './proxy-options.js'
+import { defaultPort, PROXY_OPTION_KEYS, resolveProxy } from './proxy-options.js'
 import type { ProxyOptions } from './proxy-options.js'
 import { ProxyRoute } from './proxy-route.js'
 
@@ -48,8 +48,6 @@ export interface ProxyInterceptor extends Interceptor {
   /** Emits `'drain'`, `'connect'`, `'disconnect'` and `'connectionError'` of the dispatchers behind the proxy. */
   readonly events: EventEmitter
 }
-
-const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'http:': 80, 'https:': 443 }
 
 /** Origins whose routing decision is kept; the cache is cleared when full. */
 const DECISION_CACHE_SIZE = 256
@@ -137,7 +135,7 @@ export function proxy (options: string | URL | ProxyInterceptorOptions): ProxyIn
     let decision = typeof key === 'string' ? decisions.get(key) : undefined
     if (decision === undefined) {
       const target = targetOf(request)
-      const port = Number(target.port) || (DEFAULT_PORTS[target.protocol] ?? 0)
+      const port = Number(target.port) || defaultPort(target.protocol)
       const route = byProtocol[target.protocol] ?? null
       const bypass = route !== null && noProxy.matches(target.hostname, port)
       decision = { target, origin: target.origin, host: target.host, port, route: bypass ? null : route, why: route === null ? `no proxy for ${target.protocol}` : 'matches NO_PROXY' }

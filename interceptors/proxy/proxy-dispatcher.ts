@@ -11,8 +11,7 @@ import type { CloseCallback } from '../../src/dispatcher/dispatcher.js'
 import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../../src/handler.js'
 import { agentOptionsOf, proxy } from './index.js'
 import type { ProxyInterceptor, ProxyInterceptorOptions } from './index.js'
-
-const FORWARDED_EVENTS = ['drain', 'connect', 'disconnect', 'connectionError'] as const
+import { FORWARDED_EVENTS } from './proxy-route.js'
 
 function settle (promise: Promise<unknown>, callback: CloseCallback | undefined): Promise<void> | void {
   const done = promise.then(() => undefined)

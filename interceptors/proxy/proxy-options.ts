@@ -93,7 +93,7 @@ export const PROXY_OPTION_KEYS: readonly string[] = [
   'httpProxy', 'httpsProxy', 'noProxy', 'connect'
 ]
 
-/** Default port of each supported proxy scheme. */
+/** Default port of each supported scheme, for proxies and targets alike. */
 const DEFAULT_PORTS: Readonly<Record<string, number>> = {
   'http:': 80,
   'https:': 443,
@@ -111,6 +111,11 @@ const SOCKS_SCHEMES: Readonly<Record<string, { version: 4 | 5, remoteDns: boolea
   'socks5h:': { version: 5, remoteDns: true },
   'socks4:': { version: 4, remoteDns: false },
   'socks4a:': { version: 4, remoteDns: true }
+}
+
+/** Default port of a scheme (`http:`, `https:`, or a SOCKS scheme); 0 when it has none. */
+export function defaultPort (protocol: string): number {
+  return DEFAULT_PORTS[protocol] ?? 0
 }
 
 /** The common proxy schemes (`socks:`...`socks4a:`) this module accepts. */
@@ -222,7 +227,7 @@ export function resolveProxy (uri: unknown, options: ProxyOptions, where = 'prox
     url,
     origin: url.origin,
     label: `${url.protocol}//${url.host}`,
-    port: url.port === '' ? DEFAULT_PORTS[url.protocol] as number : Number(url.port),
+    port: url.port === '' ? defaultPort(url.protocol) : Number(url.port),
     socks,
     headers,
     requestTls,

@@ -16,6 +16,7 @@ import type { Dispatcher } from '../../src/dispatcher/dispatcher.js'
 import { ConnectTimeoutError } from '../../src/errors.js'
 import type { DispatchHandler, DispatchOptions } from '../../src/handler.js'
 import { AbsoluteFormHandler, absoluteFormOptions } from './absolute-form.js'
+import { defaultPort } from './proxy-options.js'
 import type { ResolvedProxy } from './proxy-options.js'
 import { publishTunnel } from './proxy-log.js'
 import { openSocksTunnel } from './socks.js'
@@ -24,7 +25,7 @@ import type { TunnelTarget } from './tunnel-target.js'
 import { openConnectTunnel } from './tunnel.js'
 
 /** Dispatcher events forwarded to whoever owns the proxy interceptor (a preset re-emits them). */
-const FORWARDED_EVENTS = ['drain', 'connect', 'disconnect', 'connectionError'] as const
+export const FORWARDED_EVENTS = ['drain', 'connect', 'disconnect', 'connectionError'] as const
 
 /** Routes requests through one proxy. */
 export class ProxyRoute {
@@ -101,7 +102,7 @@ export class ProxyRoute {
   }
 
   #connect (request: ConnectOptions, callback: ConnectCallback): void {
-    const port = Number(request.port) || (request.protocol === 'https:' ? 443 : 80)
+    const port = Number(request.port) || defaultPort(request.protocol)
     const target: TunnelTarget = { hostname: request.hostname, port }
     const socks = this.proxy.socks
     const timeoutMs = this.#agentOptions.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT
