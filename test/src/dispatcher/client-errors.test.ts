@@ -290,3 +290,36 @@ describe('Client pipelined abort', () => {
     assert.equal(server.connections, 1)
   })
 })
+
+describe('Client retry of stale connections', () => {
+  it('sends a Blob body again on the fresh connection', async (t) => {
+    let connection = 0
+    const bodies: string[] = []
+    const server = await startTcpServer((socket) => {
+      const n = ++connection
+      let requests = 0
+      socket.on('data', (chunk: Buffer) => {
+        requests++
+        if (n === 1 && requests === 2) { socket.destroy(); return }
+        bodies.push(chunk.toString('latin1').split('\r\n\r\n')[1] ?? '')
+        socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok')
+      })
+    })
+    const client = new Client(server.origin)
+    t.after(async () => { await client.close(); await server.close() })
+    await (await client.request({ path: '/', method: 'GET' })).body.text()
+    assert.equal(await (await client.request({ path: '/', method: 'PUT', body: new Blob(['blob body']) })).body.text(), 'ok')
+    assert.equal(bodies.at(-1), 'blob body')
+    assert.equal(server.connections, 2)
+  })
+
+  it('closes the connection after the response when the Keep-Alive hint leaves no idle time', async (t) => {
+    const server = await startTcpServer((socket) => {
+      socket.on('data', () => socket.write('HTTP/1.1 200 OK\r\nkeep-alive: timeout=1\r\ncontent-length: 2\r\n\r\nok'))
+    })
+    const client = new Client(server.origin)
+    t.after(async () => { await client.close(); await server.close() })
+    for (let i = 0; i < 2; i++) assert.equal(await (await client.request({ path: '/', method: 'GET' })).body.text(), 'ok')
+    assert.equal(server.connections, 2)
+  })
+})
