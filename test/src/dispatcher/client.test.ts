@@ -254,3 +254,31 @@ describe('Client methods', () => {
     assert.equal(server.connections, 1)
   })
 })
+
+describe('Client backpressure through request()', () => {
+  it('stops reading from the socket while the body is not consumed, then delivers all of it', async (t) => {
+    const total = 32 * 1024 * 1024
+    const chunk = Buffer.alloc(64 * 1024, 'y')
+    let finished = false
+    const server = await startHttpServer((req, res) => {
+      let sent = 0
+      const pump = (): void => {
+        while (sent < total) {
+          sent += chunk.length
+          if (!res.write(chunk)) { res.once('drain', pump); return }
+        }
+        res.end(() => { finished = true })
+      }
+      pump()
+    })
+    const client = new Client(server.origin)
+    t.after(async () => { await client.destroy(); await server.close() })
+    const { body } = await client.request({ path: '/', method: 'GET' })
+    // Not reading: the client must stop taking bytes, so the server can never finish writing.
+    for (let i = 0; i < 200; i++) await new Promise((resolve) => setImmediate(resolve))
+    assert.equal(finished, false)
+    let received = 0
+    for await (const part of body) received += (part as Buffer).length
+    assert.equal(received, total)
+  })
+})
