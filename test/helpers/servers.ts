@@ -35,12 +35,13 @@ function track<S extends net.Server> (server: S, origin: (port: number) => strin
       server.close(() => resolve())
     })
   }
-  const onSocket = (socket: net.Socket): void => {
-    result.connections++
+  // Every raw socket is tracked so close() never waits on one that did not finish a TLS
+  // handshake; connections are counted once usable (after the handshake for HTTPS).
+  server.on('connection', (socket: net.Socket) => {
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))
-  }
-  server.on(server instanceof https.Server ? 'secureConnection' : 'connection', onSocket)
+  })
+  server.on(server instanceof https.Server ? 'secureConnection' : 'connection', () => { result.connections++ })
   server.on('request', (req: http.IncomingMessage) => {
     result.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers })
   })
