@@ -82,3 +82,15 @@ export const CACHE_MODE_OPTION = 'cacheMode'
 
 /** Bytes buffered from the network before the response body pauses the connection while nobody reads. */
 export const BODY_HIGH_WATER_MARK = 65536
+
+/**
+ * Ports the Fetch Standard blocks ("bad port"): fetching from them is a network error, so a
+ * URL crafted to talk to a mail, FTP or IRC server is refused before any byte is sent.
+ */
+export const BAD_PORTS: ReadonlySet<number> = new Set([
+  0, 1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102,
+  103, 104, 109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465,
+  512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993,
+  995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668,
+  6669, 6679, 6697, 10080
+])

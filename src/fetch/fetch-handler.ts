@@ -7,7 +7,7 @@
 
 import type { Dispatcher } from '../dispatcher/dispatcher.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../handler.js'
-import { NULL_BODY_STATUSES, REDIRECT_STATUSES } from './constants.js'
+import { BAD_PORTS, NULL_BODY_STATUSES, REDIRECT_STATUSES } from './constants.js'
 import type { ResponseType } from './constants.js'
 import { parseDataUrl } from './data-url.js'
 import { BodyDecoder } from './decode.js'
@@ -98,6 +98,10 @@ export class FetchHandler implements DispatchHandler {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       this.#fail(new Error(`fetching ${url.protocol} URLs is not supported`), true)
+      return
+    }
+    if (url.port !== '' && BAD_PORTS.has(Number(url.port))) {
+      this.#fail(new Error(`bad port: ${url.port} is blocked by the Fetch Standard`), true)
       return
     }
     this.#controller = null

@@ -18,7 +18,7 @@ function outcome (fn: () => unknown): unknown {
   }
 }
 
-const URL_A = 'http://127.0.0.1:1/path?q=1#frag'
+const URL_A = 'http://127.0.0.1:3999/path?q=1#frag'
 
 describe('fetch classes match the runtime classes', () => {
   it('Headers give the same entries, values and errors for generated input (property)', () => {
@@ -78,9 +78,9 @@ describe('fetch classes match the runtime classes', () => {
     const pairs: Array<[() => Response, () => globalThis.Response]> = [
       [() => Response.json({ a: 1 }), () => globalThis.Response.json({ a: 1 })],
       [() => Response.json('x', { status: 202, headers: { 'content-type': 'text/x' } }), () => globalThis.Response.json('x', { status: 202, headers: { 'content-type': 'text/x' } })],
-      [() => Response.redirect('http://127.0.0.1:1/a'), () => globalThis.Response.redirect('http://127.0.0.1:1/a')],
-      [() => Response.redirect('http://127.0.0.1:1/a', 308), () => globalThis.Response.redirect('http://127.0.0.1:1/a', 308)],
-      [() => Response.redirect('http://127.0.0.1:1/a', 200), () => globalThis.Response.redirect('http://127.0.0.1:1/a', 200)],
+      [() => Response.redirect('http://127.0.0.1:3999/a'), () => globalThis.Response.redirect('http://127.0.0.1:3999/a')],
+      [() => Response.redirect('http://127.0.0.1:3999/a', 308), () => globalThis.Response.redirect('http://127.0.0.1:3999/a', 308)],
+      [() => Response.redirect('http://127.0.0.1:3999/a', 200), () => globalThis.Response.redirect('http://127.0.0.1:3999/a', 200)],
       [() => Response.error(), () => globalThis.Response.error()]
     ]
     for (const [mine, theirs] of pairs) {

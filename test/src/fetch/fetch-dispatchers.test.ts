@@ -63,10 +63,10 @@ describe('fetch over other dispatchers', () => {
       handler.onResponseEnd?.(controller, {})
       return true
     })
-    await (await fetch('http://127.0.0.1:1/x?y=1', { dispatcher })).text()
+    await (await fetch('http://127.0.0.1:3999/x?y=1', { dispatcher })).text()
     const opts = dispatcher.seen[0]!
     assert.equal(opts[Symbol.for('conduit.fetch') as unknown as string], true)
-    assert.equal(opts.origin, 'http://127.0.0.1:1')
+    assert.equal(opts.origin, 'http://127.0.0.1:3999')
     assert.equal(opts.path, '/x?y=1')
     assert.equal(opts.method, 'GET')
   })
@@ -74,7 +74,7 @@ describe('fetch over other dispatchers', () => {
   it('rejects with a network error when dispatch throws', async () => {
     const failure = new Error('cannot dispatch')
     const dispatcher = new ScriptedDispatcher(() => { throw failure })
-    await assert.rejects(fetch('http://127.0.0.1:1/', { dispatcher }), (err: Error) => err instanceof TypeError && err.cause === failure)
+    await assert.rejects(fetch('http://127.0.0.1:3999/', { dispatcher }), (err: Error) => err instanceof TypeError && err.cause === failure)
   })
 
   it('rejects with a network error when the dispatch fails before any response', async () => {
@@ -83,7 +83,7 @@ describe('fetch over other dispatchers', () => {
       handler.onResponseError?.(new SimpleController(), failure)
       return false
     })
-    await assert.rejects(fetch('http://127.0.0.1:1/', { dispatcher }), (err: Error) => err instanceof TypeError && err.cause === failure)
+    await assert.rejects(fetch('http://127.0.0.1:3999/', { dispatcher }), (err: Error) => err instanceof TypeError && err.cause === failure)
   })
 
   it('ignores informational responses before the final one', async () => {
@@ -96,7 +96,7 @@ describe('fetch over other dispatchers', () => {
       handler.onResponseEnd?.(controller, {})
       return true
     })
-    const response = await fetch('http://127.0.0.1:1/', { dispatcher })
+    const response = await fetch('http://127.0.0.1:3999/', { dispatcher })
     assert.equal(response.status, 200)
     assert.equal(response.headers.get('x-final'), '1')
     assert.equal(await response.text(), 'final')
@@ -114,7 +114,7 @@ describe('fetch over other dispatchers', () => {
       })
       return true
     })
-    const pending = fetch('http://127.0.0.1:1/', { signal: controller.signal, dispatcher })
+    const pending = fetch('http://127.0.0.1:3999/', { signal: controller.signal, dispatcher })
     controller.abort(new Error('early'))
     await assert.rejects(pending, (err: Error) => err.message === 'early')
     await new Promise((resolve) => setImmediate(resolve))
@@ -144,7 +144,7 @@ describe('fetch over other dispatchers', () => {
       push()
       return true
     })
-    const response = await fetch('http://127.0.0.1:1/', { dispatcher })
+    const response = await fetch('http://127.0.0.1:3999/', { dispatcher })
     assert.ok(paused >= 1)
     const bytes = await response.arrayBuffer()
     assert.equal(bytes.byteLength, 40 * 4096)
@@ -154,8 +154,8 @@ describe('fetch over other dispatchers', () => {
   it('answers from a MockAgent', async () => {
     const mock = new MockAgent()
     mock.disableNetConnect()
-    mock.get('http://127.0.0.1:1').intercept({ path: '/users', method: 'GET' }).reply(200, { users: ['ada'] }, { headers: { 'content-type': 'application/json' } })
-    const response = await fetch('http://127.0.0.1:1/users', { dispatcher: mock })
+    mock.get('http://127.0.0.1:3999').intercept({ path: '/users', method: 'GET' }).reply(200, { users: ['ada'] }, { headers: { 'content-type': 'application/json' } })
+    const response = await fetch('http://127.0.0.1:3999/users', { dispatcher: mock })
     assert.deepEqual(await response.json(), { users: ['ada'] })
     await mock.close()
   })

@@ -97,7 +97,7 @@ describe('fetch handler under generated dispatch scripts', () => {
       const abortsDuringBody = s.abortAt >= 1 && s.abortAt <= s.chunks.length + 1
       let outcome: string
       try {
-        const response = await fetch('http://127.0.0.1:1/', { signal: controller.signal, dispatcher }).finally(() => { settled++ })
+        const response = await fetch('http://127.0.0.1:3999/', { signal: controller.signal, dispatcher }).finally(() => { settled++ })
         const body = await readBody(response, s.read)
         assert.deepEqual(body, expected)
         outcome = 'read'

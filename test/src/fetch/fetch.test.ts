@@ -127,6 +127,13 @@ describe('fetch over a dispatcher', () => {
     await assert.rejects(fetch('file:///etc/hostname', { dispatcher: agent }), (err: Error) => err instanceof TypeError && err.message === 'fetch failed')
   })
 
+  it('refuses the Fetch Standard\'s bad ports with a network error, sending nothing', async () => {
+    for (const port of [9, 25, 6667]) {
+      await assert.rejects(fetch(`http://127.0.0.1:${port}/`, { dispatcher: agent }), (err: Error) =>
+        err instanceof TypeError && err.message === 'fetch failed' && /bad port: \d+/.test(String((err.cause as Error).message)))
+    }
+  })
+
   it('answers data: URLs locally', async () => {
     const response = await fetch('data:text/plain;base64,aGk=')
     assert.equal(response.status, 200)

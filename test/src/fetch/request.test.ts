@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { Request } from '../../../src/fetch/request.js'
 import { FormData } from '../../../src/fetch/form-data.js'
 
-const URL_A = 'http://127.0.0.1:1/a'
+const URL_A = 'http://127.0.0.1:3999/a'
 
 describe('Request', () => {
   it('defaults every field as the Fetch Standard does', () => {

@@ -100,11 +100,11 @@ describe('Response', () => {
   })
 
   it('Response.redirect() sets Location and accepts only redirect statuses', () => {
-    const response = Response.redirect('http://127.0.0.1:1/next', 307)
+    const response = Response.redirect('http://127.0.0.1:3999/next', 307)
     assert.equal(response.status, 307)
-    assert.equal(response.headers.get('location'), 'http://127.0.0.1:1/next')
-    assert.equal(Response.redirect(new URL('http://127.0.0.1:1/')).status, 302)
-    assert.throws(() => Response.redirect('http://127.0.0.1:1/', 200), (err: Error) => err instanceof RangeError && err.message.includes('200'))
+    assert.equal(response.headers.get('location'), 'http://127.0.0.1:3999/next')
+    assert.equal(Response.redirect(new URL('http://127.0.0.1:3999/')).status, 302)
+    assert.throws(() => Response.redirect('http://127.0.0.1:3999/', 200), (err: Error) => err instanceof RangeError && err.message.includes('200'))
     assert.throws(() => Response.redirect('nope'), TypeError)
   })
 
