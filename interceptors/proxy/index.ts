@@ -97,12 +97,13 @@ function targetOf (opts: DispatchOptions): URL {
 }
 
 /**
- * Creates the proxy interceptor. Close it (`close()` / `destroy()`) along with the dispatcher it is composed on.
+ * Creates the proxy interceptor. Closing or destroying a dispatcher it is composed on closes its
+ * proxy connections too; `close()` / `destroy()` on the interceptor itself do the same directly.
  * @example
  * const proxied = interceptors.proxy({ uri: 'http://proxy.internal:3128', token: `Bearer ${key}` })
  * const agent = new Agent().compose(proxied)
  * await agent.request({ origin: 'https://example.org', path: '/', method: 'GET' })
- * await Promise.all([agent.close(), proxied.close()])
+ * await agent.close() // also closes the tunnels and proxy connections
  * @example
  * // Per protocol, with exceptions that go direct through the composed agent:
  * interceptors.proxy({ httpProxy: 'http://proxy:3128', httpsProxy: 'http://proxy:3128', noProxy: 'localhost,.internal' })
@@ -146,7 +147,7 @@ export function proxy (options: string | URL | ProxyInterceptorOptions): ProxyIn
   }
   let closed = false
 
-  const interceptor = (dispatch: Dispatch): Dispatch => (request: DispatchOptions, handler: DispatchHandler): boolean => {
+  const interceptor = (dispatch: Dispatch): Dispatch => Object.assign((request: DispatchOptions, handler: DispatchHandler): boolean => {
     const { target, origin, host, port, route, why } = decide(request)
     if (route === null) {
       if (proxyDebugEnabled()) proxyDebug(`${request.method} ${origin}${request.path}: direct (${why})`)
@@ -161,10 +162,14 @@ export function proxy (options: string | URL | ProxyInterceptorOptions): ProxyIn
     headers.host ??= host
     if (proxyDebugEnabled()) proxyDebug(`${request.method} ${origin}${request.path}: ${route.describe(target, port, request)}`)
     return route.dispatch(request, handler, target, origin, headers)
-  }
+  }, {
+    // compose() calls these, so closing the composed dispatcher closes the proxy connections too.
+    onClose: () => self.close(),
+    onDestroy: (reason: Error) => { void self.destroy(reason) }
+  })
 
   const unique = (): ProxyRoute[] => [...routes.values()]
-  return Object.assign(interceptor, {
+  const self: ProxyInterceptor = Object.assign(interceptor, {
     events,
     async close (): Promise<void> {
       closed = true
@@ -175,4 +180,5 @@ export function proxy (options: string | URL | ProxyInterceptorOptions): ProxyIn
       await Promise.all(unique().map((route) => route.destroy(err ?? null)))
     }
   })
+  return self
 }

@@ -190,3 +190,28 @@ describe('proxy interceptor routing', () => {
     assert.deepEqual(proxyServer.requests.map((r) => r.method), ['CONNECT'])
   })
 })
+
+describe('proxy interceptor lifecycle under compose', () => {
+  it('closes its proxy connections when the composed dispatcher closes, and refuses later requests', async (t) => {
+    const targets = await startTargets()
+    const proxyServer = await startHttpProxy()
+    t.after(() => Promise.all([targets.close(), proxyServer.close()]))
+    const agent = new Agent().compose(proxy({ uri: proxyServer.url, requestTls: { ca: caCrt } }))
+    await (await agent.request({ origin: targets.httpsOrigin, path: '/', method: 'GET' })).body.dump()
+    await (await agent.request({ origin: targets.http.origin, path: '/', method: 'GET' })).body.dump()
+    assert.equal(proxyServer.requests.length, 2)
+    await agent.close()
+    await assert.rejects(agent.request({ origin: targets.http.origin, path: '/', method: 'GET' }), { code: 'LIB_ERR_CLOSED' })
+    assert.equal(proxyServer.requests.length, 2)
+  })
+
+  it('destroys its proxy connections when the composed dispatcher is destroyed', async (t) => {
+    const targets = await startTargets()
+    const proxyServer = await startHttpProxy()
+    t.after(() => Promise.all([targets.close(), proxyServer.close()]))
+    const agent = new Agent().compose(proxy(proxyServer.url))
+    await (await agent.request({ origin: targets.http.origin, path: '/', method: 'GET' })).body.dump()
+    await agent.destroy()
+    await assert.rejects(agent.request({ origin: targets.http.origin, path: '/', method: 'GET' }), { code: 'LIB_ERR_CLOSED' })
+  })
+})
