@@ -47,6 +47,8 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
   #sent = 0
   #served = 0
   #dead = false
+  /** The server ended the connection (its bytes may still wait in a paused parser). */
+  #eof = false
   #error: Error | null = null
   #upgrade: { req: ClientRequest, statusCode: number, headers: IncomingHeaders } | null = null
   readonly #timer: ConnectionTimer
@@ -193,6 +195,7 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
       return
     }
     if (this.#upgrade !== null) this.#detachForUpgrade()
+    else if (this.#eof && !this.#dead && !this.#parser.paused) this.#finishEof()
   }
 
   // --- parser sink --------------------------------------------------------------------------
@@ -311,6 +314,12 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
 
   readonly #onEnd = (): void => {
     if (this.#dead) return
+    this.#eof = true
+    // A paused handler still has bytes to take from the parser; the end waits for them.
+    if (!this.#parser.paused) this.#finishEof()
+  }
+
+  #finishEof (): void {
     try {
       this.#parser.finish()
     } catch (err) {
@@ -324,6 +333,7 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
   }
 
   readonly #onClose = (): void => {
+    if (this.#eof && this.#error === null && this.#parser.paused) return
     this.#teardown(this.#error, true)
   }
 

@@ -323,3 +323,39 @@ describe('Client retry of stale connections', () => {
     assert.equal(server.connections, 2)
   })
 })
+
+describe('Client paused at the end of the connection', () => {
+  it('completes a response whose last bytes arrived with the close while the handler was paused', async (t) => {
+    const server = await startTcpServer((socket) => {
+      socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\ncontent-length: 5\r\nconnection: close\r\n\r\nhello'))
+    })
+    const client = new Client(server.origin)
+    t.after(async () => { await client.close(); await server.close() })
+    const handler = new RecordingHandler()
+    handler.onChunk = (controller) => controller.pause()
+    client.dispatch({ path: '/', method: 'GET' }, handler)
+    while (handler.chunks.length === 0) await new Promise((resolve) => setImmediate(resolve))
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve))
+    handler.controller!.resume()
+    await handler.done
+    assert.deepEqual(handler.events, ['start', 'response', 'data', 'end'])
+    assert.equal(handler.body, 'hello')
+  })
+
+  it('completes a close-delimited body that ended while the handler was paused', async (t) => {
+    const server = await startTcpServer((socket) => {
+      socket.once('data', () => { socket.write('HTTP/1.1 200 OK\r\n\r\nfirst'); setImmediate(() => socket.end('second')) })
+    })
+    const client = new Client(server.origin)
+    t.after(async () => { await client.close(); await server.close() })
+    const handler = new RecordingHandler()
+    handler.onChunk = (controller) => { if (handler.chunks.length === 1) controller.pause() }
+    client.dispatch({ path: '/', method: 'GET' }, handler)
+    while (handler.chunks.length === 0) await new Promise((resolve) => setImmediate(resolve))
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve))
+    handler.controller!.resume()
+    await handler.done
+    assert.deepEqual(handler.events, ['start', 'response', 'data', 'end'])
+    assert.equal(handler.body, 'firstsecond')
+  })
+})
