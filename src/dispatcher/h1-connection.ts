@@ -19,6 +19,7 @@ import type { ClientRequest, RequestRunner } from './client-request.js'
 import type { ClientConfig } from './client-options.js'
 import { channels } from '../diagnostics.js'
 import { ConnectionTimer, T_BODY, T_HEADERS, T_IDLE } from './connection-timer.js'
+import { handOver, partitionOnClose } from './connection-close.js'
 
 /** What a connection reports to its Client. */
 export interface ConnectionOwner {
@@ -367,26 +368,9 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
     const requests = this.#inflight.splice(0)
     const info = requests.length > 0 && err === null ? socketInfo(socket) : null
     socket.destroy()
-    const failing: ClientRequest[] = []
-    const retry: ClientRequest[] = []
     let error = err
     if (error === null && info !== null) error = new SocketError('other side closed', info)
-    for (let i = 0; i < requests.length; i++) {
-      const req = requests[i]!
-      if (req.completed) continue
-      req.runner = null
-      if (requeue && req.idempotent && req.replayable && req.retries === 0 && !req.responseStarted &&
-        (i > 0 || (!local && this.#served > 0 && parserIdle))) {
-        // A kept-alive connection the server closed just as the request went out (RST or FIN
-        // before any response byte) fails through no fault of the request; an idempotent request
-        // is sent once more on a fresh connection, as undici does. Requests pipelined behind a
-        // failed one never reached a response either, so the same applies to them.
-        req.retries++
-        retry.push(req)
-      } else {
-        failing.push(req)
-      }
-    }
+    const { retry, failing } = partitionOnClose(requests, { requeue, local, served: this.#served, parserIdle })
     this.#owner.onConnectionClosed(this, error, retry)
     for (const req of failing) req.fail(error!)
   }
@@ -405,11 +389,7 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
     socket.off('close', this.#onClose)
     socket.off('error', this.#onError)
     ;(socket as Socket).ref?.()
-    if (rest !== null && rest.length > 0) socket.unshift(rest)
-    // Adding and removing a 'readable' listener returns the stream to its initial state on the
-    // next tick, so the new owner's 'data' listener starts the flow without an explicit resume().
-    socket.on('readable', noop)
-    socket.off('readable', noop)
+    handOver(socket, rest)
     this.#inflight.splice(0)
     this.#owner.onConnectionClosed(this, null, [])
     try {

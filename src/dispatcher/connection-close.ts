@@ -1,0 +1,57 @@
+/**
+ * What happens to the requests of a connection that closed: which are sent again on a fresh
+ * connection and which fail, and how a socket is handed over after a protocol switch.
+ * @module
+ */
+
+import type { Duplex } from 'node:stream'
+import type { ClientRequest } from './client-request.js'
+
+/** How the connection ended, as far as retrying is concerned. */
+export interface CloseCircumstances {
+  /** Requests may be re-sent at all (false when the client is being destroyed). */
+  requeue: boolean
+  /** The client closed the connection itself (abort, timeout, parse error), not the server. */
+  local: boolean
+  /** Responses completed on the connection before (it was a reused keep-alive connection). */
+  served: number
+  /** No byte of the next response had arrived. */
+  parserIdle: boolean
+}
+
+/** Splits the requests still in flight into those to send again and those that fail. */
+export function partitionOnClose (requests: ClientRequest[], how: CloseCircumstances): { retry: ClientRequest[], failing: ClientRequest[] } {
+  const retry: ClientRequest[] = []
+  const failing: ClientRequest[] = []
+  for (let i = 0; i < requests.length; i++) {
+    const req = requests[i]!
+    if (req.completed) continue
+    req.runner = null
+    if (how.requeue && req.idempotent && req.replayable && req.retries === 0 && !req.responseStarted &&
+      (i > 0 || (!how.local && how.served > 0 && how.parserIdle))) {
+      // A kept-alive connection the server closed just as the request went out (RST or FIN
+      // before any response byte) fails through no fault of the request; an idempotent request
+      // is sent once more on a fresh connection, as undici does. Requests pipelined behind a
+      // failed one never reached a response either, so the same applies to them.
+      req.retries++
+      retry.push(req)
+    } else {
+      failing.push(req)
+    }
+  }
+  return { retry, failing }
+}
+
+function noop (): void {}
+
+/**
+ * Prepares a socket for its new owner after an upgrade: bytes read past the response head go
+ * back in front, and the stream returns to its initial state on the next tick (adding and
+ * removing a 'readable' listener does that), so the owner's 'data' listener starts the flow
+ * without an explicit resume().
+ */
+export function handOver (socket: Duplex, rest: Buffer | null): void {
+  if (rest !== null && rest.length > 0) socket.unshift(rest)
+  socket.on('readable', noop)
+  socket.off('readable', noop)
+}
