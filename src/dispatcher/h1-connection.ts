@@ -334,7 +334,12 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
   }
 
   readonly #onClose = (): void => {
-    if (this.#eof && this.#error === null && this.#parser.paused) return
+    if (this.#parser.paused && !this.#dead) {
+      // The bytes a paused handler has yet to take may complete its response; whether the
+      // close (or the socket error) fails the request is known once they are parsed.
+      this.#eof = true
+      return
+    }
     this.#teardown(this.#error, true)
   }
 

@@ -358,4 +358,43 @@ describe('Client paused at the end of the connection', () => {
     assert.deepEqual(handler.events, ['start', 'response', 'data', 'end'])
     assert.equal(handler.body, 'firstsecond')
   })
+
+  it('completes a response whose bytes all arrived before a reset, when the handler resumes', async (t) => {
+    const server = await startTcpServer((socket) => {
+      socket.once('data', () => socket.write('HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nhello', () => {
+        socket.write('world', () => socket.resetAndDestroy())
+      }))
+    })
+    const client = new Client(server.origin)
+    t.after(async () => { await client.close(); await server.close() })
+    const handler = new RecordingHandler()
+    handler.onChunk = (controller) => controller.pause()
+    client.dispatch({ path: '/', method: 'GET' }, handler)
+    while (handler.chunks.length === 0) await new Promise((resolve) => setImmediate(resolve))
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve))
+    while (handler.events.at(-1) === 'data' && handler.controller!.paused) {
+      handler.controller!.resume()
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    await handler.done
+    assert.deepEqual(handler.events, ['start', 'response', 'data', 'end'])
+    assert.equal(handler.body, 'helloworld')
+  })
+
+  it('fails a paused response cut short by a reset once the handler resumes', async (t) => {
+    const server = await startTcpServer((socket) => {
+      socket.once('data', () => socket.write('HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nhello', () => socket.resetAndDestroy()))
+    })
+    const client = new Client(server.origin)
+    t.after(async () => { await client.close(); await server.close() })
+    const handler = new RecordingHandler()
+    handler.onChunk = (controller) => controller.pause()
+    client.dispatch({ path: '/', method: 'GET' }, handler)
+    while (handler.chunks.length === 0) await new Promise((resolve) => setImmediate(resolve))
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve))
+    handler.controller!.resume()
+    await handler.done
+    assert.deepEqual(handler.events, ['start', 'response', 'data', 'error'])
+    assert.equal((handler.error as { code?: string }).code, 'LIB_ERR_SOCKET')
+  })
 })
