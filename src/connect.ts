@@ -9,6 +9,7 @@ import net from 'node:net'
 import tls from 'node:tls'
 import type { Duplex } from 'node:stream'
 import { ConnectTimeoutError, InvalidArgumentError } from './errors.js'
+import { describeValue } from './describe-value.js'
 
 /** Where to connect, as a Client asks its connector. */
 export interface ConnectOptions {
@@ -96,7 +97,7 @@ class SessionCache {
 
 function checkNonNegative (name: string, value: unknown): void {
   if (value != null && (typeof value !== 'number' || !Number.isFinite(value) || value < 0)) {
-    throw new InvalidArgumentError(`buildConnector(): ${name} must be a non-negative number, got ${String(value)}`)
+    throw new InvalidArgumentError(`buildConnector(): ${name} must be a non-negative number, got ${describeValue(value)}`)
   }
 }
 

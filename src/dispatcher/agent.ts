@@ -9,6 +9,7 @@ import type { CloseCallback } from './dispatcher.js'
 import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../handler.js'
 import { SimpleController, toDispatchHandler } from '../handler.js'
 import { ClientClosedError, ClientDestroyedError, InvalidArgumentError } from '../errors.js'
+import { describeValue } from '../describe-value.js'
 import { Client, parseOrigin } from './client.js'
 import { Pool } from './pool.js'
 import type { PoolOptions } from './pool.js'
@@ -59,7 +60,7 @@ export class Agent extends Dispatcher {
       throw new InvalidArgumentError(`factory must be a function, got ${typeof factory}`)
     }
     if (poolOptions.connections != null && (!Number.isInteger(poolOptions.connections) || poolOptions.connections < 0)) {
-      throw new InvalidArgumentError(`connections must be a non-negative integer or null, got ${String(poolOptions.connections)}`)
+      throw new InvalidArgumentError(`connections must be a non-negative integer or null, got ${describeValue(poolOptions.connections)}`)
     }
     this.#factory = factory ?? defaultFactory
     this.#options = poolOptions

@@ -6,6 +6,7 @@
 import { buildConnector, DEFAULT_CONNECT_TIMEOUT } from '../connect.js'
 import type { BuildOptions, Connector } from '../connect.js'
 import { InvalidArgumentError } from '../errors.js'
+import { describeValue } from '../describe-value.js'
 import { DEFAULT_MAX_HEADER_SIZE } from '../http1/constants.js'
 
 /** Default idle time of a kept-alive connection when the server gives no hint, in milliseconds. */
@@ -102,7 +103,7 @@ export interface ClientConfig {
 function nonNegative (name: string, value: unknown, fallback: number, integer = false): number {
   if (value === undefined || value === null) return fallback
   if (typeof value !== 'number' || Number.isNaN(value) || value < 0 || (integer && !Number.isInteger(value))) {
-    throw new InvalidArgumentError(`${name} must be a non-negative ${integer ? 'integer' : 'number'}, got ${String(value)}`)
+    throw new InvalidArgumentError(`${name} must be a non-negative ${integer ? 'integer' : 'number'}, got ${describeValue(value)}`)
   }
   return value
 }

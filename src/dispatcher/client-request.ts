@@ -8,6 +8,7 @@
 import type { Duplex } from 'node:stream'
 import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../handler.js'
 import { InvalidArgumentError, RequestAbortedError, RequestContentLengthMismatchError } from '../errors.js'
+import { describeValue } from '../describe-value.js'
 import { appendQuery, framingHeader, normalizeMethod, serializeHeaders, validateHost, validateMethod, validatePath } from '../http1/request-head.js'
 import type { RequestHeadInfo } from '../http1/request-head.js'
 import { BODY_NONE, BODY_READABLE, bodyKind, bodyLength, isReplayable } from '../http1/request-body.js'
@@ -271,7 +272,7 @@ function toError (reason: unknown): Error {
 function timeoutOption (name: string, value: unknown, fallback: number): number {
   if (value == null) return fallback
   if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
-    throw new InvalidArgumentError(`${name} must be a non-negative number, got ${String(value)}`)
+    throw new InvalidArgumentError(`${name} must be a non-negative number, got ${describeValue(value)}`)
   }
   return value
 }

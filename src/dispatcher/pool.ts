@@ -9,6 +9,7 @@ import type { CloseCallback } from './dispatcher.js'
 import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../handler.js'
 import { SimpleController, toDispatchHandler } from '../handler.js'
 import { ClientClosedError, ClientDestroyedError, InvalidArgumentError, RequestAbortedError } from '../errors.js'
+import { describeValue } from '../describe-value.js'
 import { Client, parseOrigin } from './client.js'
 import type { ClientOptions } from './client-options.js'
 
@@ -75,7 +76,7 @@ export class Pool extends Dispatcher {
     }
     const { connections, factory, ...clientOptions } = options
     if (connections != null && (!Number.isInteger(connections) || connections < 0)) {
-      throw new InvalidArgumentError(`connections must be a non-negative integer or null, got ${String(connections)}`)
+      throw new InvalidArgumentError(`connections must be a non-negative integer or null, got ${describeValue(connections)}`)
     }
     if (factory !== undefined && typeof factory !== 'function') {
       throw new InvalidArgumentError(`factory must be a function, got ${typeof factory}`)

@@ -6,6 +6,7 @@
 
 import { InvalidArgumentError } from '../errors.js'
 import type { OutgoingHeaders } from '../handler.js'
+import { describeValue } from '../describe-value.js'
 import { INVALID_PATH_RE, INVALID_VALUE_RE, TOKEN_RE } from './constants.js'
 
 /** What the head builder learns from the headers while it writes them. */
@@ -20,10 +21,6 @@ export interface RequestHeadInfo {
 
 /** Methods whose requests carry a body by convention, so an empty one is sent as `content-length: 0`. */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'QUERY'])
-
-function describe (value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : String(value)
-}
 
 /** Methods of RFC 9110 (and PATCH), which are sent upper-case whatever case the caller wrote. */
 const STANDARD_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH'])
@@ -41,27 +38,27 @@ export function normalizeMethod (method: string): string {
 /** Throws unless `method` is a token. */
 export function validateMethod (method: unknown): asserts method is string {
   if (typeof method !== 'string' || !TOKEN_RE.test(method)) {
-    throw new InvalidArgumentError(`invalid method: ${describe(method)} (must be an HTTP token)`)
+    throw new InvalidArgumentError(`invalid method: ${describeValue(method)} (must be an HTTP token)`)
   }
 }
 
 /** Throws unless `path` is a request target without control characters or spaces. */
 export function validatePath (path: unknown, method: string): asserts path is string {
   if (typeof path !== 'string' || path.length === 0) {
-    throw new InvalidArgumentError(`invalid path: ${describe(path)} (must be a non-empty string)`)
+    throw new InvalidArgumentError(`invalid path: ${describeValue(path)} (must be a non-empty string)`)
   }
   if (INVALID_PATH_RE.test(path)) {
-    throw new InvalidArgumentError(`invalid path: ${describe(path)} (contains a control character, space or non-latin1 character)`)
+    throw new InvalidArgumentError(`invalid path: ${describeValue(path)} (contains a control character, space or non-latin1 character)`)
   }
   if (method !== 'CONNECT' && path[0] !== '/' && path !== '*' && !/^https?:\/\//i.test(path)) {
-    throw new InvalidArgumentError(`invalid path: ${describe(path)} (must start with "/" or be an absolute URL)`)
+    throw new InvalidArgumentError(`invalid path: ${describeValue(path)} (must start with "/" or be an absolute URL)`)
   }
 }
 
 /** Appends `query` to `path` as `application/x-www-form-urlencoded`; arrays repeat the key. */
 export function appendQuery (path: string, query: Record<string, unknown> | undefined): string {
   if (query == null) return path
-  if (typeof query !== 'object') throw new InvalidArgumentError(`invalid query: ${describe(query)} (must be an object)`)
+  if (typeof query !== 'object') throw new InvalidArgumentError(`invalid query: ${describeValue(query)} (must be an object)`)
   let qs = ''
   for (const key of Object.keys(query)) {
     const value = query[key]
@@ -83,11 +80,11 @@ function headerLine (name: string, value: unknown, info: RequestHeadInfo): strin
     return out
   }
   if (typeof name !== 'string' || !TOKEN_RE.test(name)) {
-    throw new InvalidArgumentError(`invalid header name: ${describe(name)} (must be an HTTP token)`)
+    throw new InvalidArgumentError(`invalid header name: ${describeValue(name)} (must be an HTTP token)`)
   }
   const text = typeof value === 'string' ? value : String(value)
   if (INVALID_VALUE_RE.test(text)) {
-    throw new InvalidArgumentError(`invalid value for header ${name}: ${describe(text)} (contains CR, LF, NUL or another control character)`)
+    throw new InvalidArgumentError(`invalid value for header ${name}: ${describeValue(text)} (contains CR, LF, NUL or another control character)`)
   }
   // Framing and connection headers are the transport's to write; the checks below keep them consistent.
   if (name.length >= 4 && name.length <= 17) {
@@ -96,23 +93,23 @@ function headerLine (name: string, value: unknown, info: RequestHeadInfo): strin
         info.host = text
         return ''
       case 'content-length':
-        if (!/^\d+$/.test(text)) throw new InvalidArgumentError(`invalid content-length header: ${describe(text)}`)
+        if (!/^\d+$/.test(text)) throw new InvalidArgumentError(`invalid content-length header: ${describeValue(text)}`)
         info.declaredLength = Number(text)
         return ''
       case 'transfer-encoding':
-        throw new InvalidArgumentError(`invalid transfer-encoding header: ${describe(text)} (the transport chooses the framing)`)
+        throw new InvalidArgumentError(`invalid transfer-encoding header: ${describeValue(text)} (the transport chooses the framing)`)
       case 'connection': {
         const lower = text.toLowerCase()
         if (lower === 'close') info.reset = true
-        else if (lower !== 'keep-alive') throw new InvalidArgumentError(`invalid connection header: ${describe(text)} (use "close", "keep-alive", or the upgrade option)`)
+        else if (lower !== 'keep-alive') throw new InvalidArgumentError(`invalid connection header: ${describeValue(text)} (use "close", "keep-alive", or the upgrade option)`)
         return ''
       }
       case 'keep-alive':
         return ''
       case 'upgrade':
-        throw new InvalidArgumentError(`invalid upgrade header: ${describe(text)} (use the upgrade option)`)
+        throw new InvalidArgumentError(`invalid upgrade header: ${describeValue(text)} (use the upgrade option)`)
       case 'expect':
-        throw new InvalidArgumentError(`invalid expect header: ${describe(text)} (use the expectContinue option)`)
+        throw new InvalidArgumentError(`invalid expect header: ${describeValue(text)} (use the expectContinue option)`)
     }
   }
   return `${name}: ${text}\r\n`
@@ -131,7 +128,7 @@ export function serializeHeaders (headers: OutgoingHeaders | null | undefined, i
     for (let i = 0; i < headers.length; i += 2) out += headerLine(headers[i] as string, headers[i + 1], info)
     return out
   }
-  if (typeof headers !== 'object') throw new InvalidArgumentError(`invalid headers: ${describe(headers)} (must be an object or an array)`)
+  if (typeof headers !== 'object') throw new InvalidArgumentError(`invalid headers: ${describeValue(headers)} (must be an object or an array)`)
   if (typeof (headers as Iterable<unknown>)[Symbol.iterator] === 'function') {
     for (const [name, value] of headers as Iterable<readonly [string, string]>) out += headerLine(name, value, info)
     return out
@@ -154,6 +151,6 @@ export function framingHeader (method: string, length: number): string {
 /** Throws unless a `host` value is safe to write. */
 export function validateHost (host: string): void {
   if (INVALID_VALUE_RE.test(host) || host.length === 0) {
-    throw new InvalidArgumentError(`invalid host header: ${describe(host)}`)
+    throw new InvalidArgumentError(`invalid host header: ${describeValue(host)}`)
   }
 }

@@ -398,3 +398,9 @@ describe('Client paused at the end of the connection', () => {
     assert.equal((handler.error as { code?: string }).code, 'LIB_ERR_SOCKET')
   })
 })
+
+describe('Client option messages', () => {
+  it('quotes a string given where a number is expected, so "5" is told apart from 5', () => {
+    assert.throws(() => new Client('http://127.0.0.1:1', { headersTimeout: '5' as never }), { code: 'LIB_ERR_INVALID_ARG', message: 'headersTimeout must be a non-negative number, got "5"' })
+  })
+})
