@@ -149,6 +149,8 @@ describe('one Redis cache shared by two processes', () => {
       await a.call<Response>('request', { origin: origin.origin, path: '/after-restart' })
       return a.call<boolean>('stored', { origin: origin.origin, path: '/after-restart' })
     })
+    // B reconnects on its own schedule (its client backs off while Redis was down).
+    await eventually('B reaches Redis again', async () => b.call<boolean>('stored', { origin: origin.origin, path: '/after-restart' }))
     const before = originCount('/after-restart')
     const response = await b.call<Response>('request', { origin: origin.origin, path: '/after-restart' })
     assert.equal(response.statusCode, 200)
