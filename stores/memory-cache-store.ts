@@ -5,11 +5,12 @@
  */
 
 import { EventEmitter } from 'node:events'
-import { Writable } from 'node:stream'
+import type { Writable } from 'node:stream'
 import { LRUCache } from 'lru-cache'
 import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/cache-store.js'
 import { assertKey, assertNonNegativeInteger } from './store-arguments.js'
 import { urlOf, varyMatches } from './vary-match.js'
+import { createBufferedEntryStream } from './buffered-entry-stream.js'
 
 /** Default of {@link MemoryCacheStoreOptions.maxCount}. */
 export const MEMORY_STORE_MAX_COUNT = 1024
@@ -147,34 +148,13 @@ export class MemoryCacheStore extends EventEmitter implements CacheStore {
     if (typeof value !== 'object' || value === null) {
       throw new TypeError(`MemoryCacheStore.createWriteStream(): value must be an object, got ${value === null ? 'null' : typeof value}`)
     }
-    // Copied now, so later changes by the caller cannot alter what gets stored.
-    const meta = structuredClone(value)
-    const snapshot = { origin: key.origin, path: key.path, method: key.method, headers: key.headers === undefined ? undefined : structuredClone(key.headers) }
-    const chunks: Buffer[] = []
-    let bytes = 0
-    const maxEntrySize = this.#maxEntrySize
-    const stream = new Writable({
-      write (chunk: Buffer | string, encoding, callback) {
-        const buffer = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk
-        bytes += buffer.length
-        if (bytes > maxEntrySize) {
-          stream.destroy()
-          callback()
-          return
-        }
-        chunks.push(buffer)
-        callback()
-      },
-      final: (callback) => {
-        try {
-          this.#commit(snapshot, meta, Buffer.concat(chunks, bytes))
-        } catch (err) {
-          this.#reportError(err)
-        }
-        callback()
+    return createBufferedEntryStream(key, value, this.#maxEntrySize, (keyCopy, valueCopy, body) => {
+      try {
+        this.#commit(keyCopy, valueCopy, body)
+      } catch (err) {
+        this.#reportError(err)
       }
     })
-    return stream
   }
 
   /** Removes every response stored for the key's origin and path. */

@@ -5,12 +5,13 @@
  */
 
 import { createRequire } from 'node:module'
-import { Writable } from 'node:stream'
+import type { Writable } from 'node:stream'
 import type BetterSqlite3 from 'better-sqlite3'
 import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/cache-store.js'
 import { NotSupportedError } from '../src/errors.js'
 import { assertKey, assertNonNegativeInteger, describeValue } from './store-arguments.js'
 import { urlOf, varyMatches } from './vary-match.js'
+import { createBufferedEntryStream } from './buffered-entry-stream.js'
 
 /** Largest (and default) {@link SqliteCacheStoreOptions.maxEntrySize}: 2 GB, below SQLite's BLOB limit. */
 export const SQLITE_STORE_MAX_ENTRY_SIZE = 2_000_000_000
@@ -266,34 +267,9 @@ export class SqliteCacheStore implements CacheStore {
     if (typeof value !== 'object' || value === null) {
       throw new TypeError(`SqliteCacheStore.createWriteStream(): value must be an object, got ${describeValue(value)}`)
     }
-    // Copied now, so later changes by the caller cannot alter what gets stored.
-    const snapshot: CacheKey = { origin: key.origin, method: key.method, path: key.path, headers: key.headers === undefined ? undefined : structuredClone(key.headers) }
-    const meta = structuredClone(value)
-    const chunks: Buffer[] = []
-    let bytes = 0
-    const maxEntrySize = this.#maxEntrySize
-    const stream = new Writable({
-      write (chunk: Buffer | string, encoding, callback) {
-        const buffer = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk
-        bytes += buffer.length
-        if (bytes > maxEntrySize) {
-          stream.destroy()
-          callback()
-          return
-        }
-        chunks.push(buffer)
-        callback()
-      },
-      final: (callback) => {
-        try {
-          this.set(snapshot, { ...meta, body: chunks.length === 0 ? null : Buffer.concat(chunks, bytes) })
-          callback()
-        } catch (err) {
-          callback(err as Error)
-        }
-      }
+    return createBufferedEntryStream(key, value, this.#maxEntrySize, (keyCopy, valueCopy, body) => {
+      this.set(keyCopy, { ...valueCopy, body: body.length === 0 ? null : body })
     })
-    return stream
   }
 
   /** Removes every response stored for the URL of the key's origin and path. */
