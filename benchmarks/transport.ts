@@ -108,8 +108,13 @@ interface Running {
 
 async function startServer (): Promise<{ origin: string, child: ChildProcess }> {
   const child = spawn(process.execPath, [here('./server.js')], { stdio: ['pipe', 'pipe', 'inherit'] })
-  const [data] = await once(child.stdout!, 'data') as [Buffer]
-  return { origin: `http://127.0.0.1:${data.toString().trim()}`, child }
+  // A server that dies before printing its port must fail the run, not leave it waiting.
+  const port = await new Promise<string>((resolve, reject) => {
+    child.stdout!.once('data', (data: Buffer) => resolve(data.toString().trim()))
+    child.once('exit', (code) => reject(new Error(`benchmark server exited with code ${String(code)} before listening`)))
+    child.once('error', reject)
+  })
+  return { origin: `http://127.0.0.1:${port}`, child }
 }
 
 function nextMessage<T> (child: ChildProcess, what: string): Promise<T> {
