@@ -36,7 +36,8 @@ export * as errors from './errors.js'
 export { LibraryError } from './errors.js'
 
 // --- request API -------------------------------------------------------------------------
-export { BodyReadable } from './api/body-readable.js'
+export { BodyReadable, DEFAULT_DUMP_LIMIT, DEFAULT_BODY_HIGH_WATER_MARK } from './api/body-readable.js'
+export type { BodySource } from './api/body-readable.js'
 export { RequestHandler } from './api/request.js'
 export type { RequestOptions, ResponseData, RequestCallback } from './api/request.js'
 

@@ -46,12 +46,12 @@ export class BodyReadable extends Readable {
     this.#contentType = contentType
   }
 
-  /** @internal Readable asks for more data: resume the dispatch. */
+  /** Called by Readable when the consumer wants more data: resumes the dispatch. */
   override _read (): void {
     this.#source.resume()
   }
 
-  /** @internal */
+  /** Called by Readable on `destroy()`: aborts the dispatch if the body had not ended. */
   override _destroy (err: Error | null, callback: (error?: Error | null) => void): void {
     // A body aborted before anyone reads it must not crash the process with an unhandled
     // 'error' event; the error stays in `errored` and the next consumer call rejects with it.
