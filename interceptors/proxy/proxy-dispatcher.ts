@@ -8,16 +8,11 @@ import { Agent } from '../../src/dispatcher/agent.js'
 import type { AgentOptions } from '../../src/dispatcher/agent.js'
 import { Dispatcher } from '../../src/dispatcher/dispatcher.js'
 import type { CloseCallback } from '../../src/dispatcher/dispatcher.js'
+import { checkCallback, destroyArguments, settleClose } from '../../src/dispatcher/close-arguments.js'
 import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../../src/handler.js'
 import { agentOptionsOf, proxy } from './index.js'
 import type { ProxyInterceptor, ProxyInterceptorOptions } from './index.js'
 import { FORWARDED_EVENTS } from './proxy-route.js'
-
-function settle (promise: Promise<unknown>, callback: CloseCallback | undefined): Promise<void> | void {
-  const done = promise.then(() => undefined)
-  if (callback === undefined) return done
-  done.then(() => callback(null), (err: Error) => callback(err))
-}
 
 /** Options of {@link ProxiedDispatcher}: `connect` applies to direct routes only (tunnels bring their own). */
 export interface ProxiedDispatcherOptions extends ProxyInterceptorOptions {
@@ -51,7 +46,8 @@ export class ProxiedDispatcher extends Dispatcher {
   /** Callback form of {@link close}. */
   override close (callback: CloseCallback): void
   override close (callback?: CloseCallback): Promise<void> | void {
-    return settle(Promise.all([this.#agent.close(), this.#proxy.close()]), callback)
+    checkCallback(callback, 'close')
+    return settleClose(Promise.all([this.#agent.close(), this.#proxy.close()]).then(() => undefined), callback)
   }
 
   /** Fails every request in flight with `err` (a destroyed-client error by default) and closes everything at once. */
@@ -61,8 +57,8 @@ export class ProxiedDispatcher extends Dispatcher {
   /** Callback form of {@link destroy}. */
   override destroy (err: Error | null, callback: CloseCallback): void
   override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
-    const err = typeof errOrCallback === 'function' ? null : errOrCallback ?? null
-    const done = Promise.all([this.#agent.destroy(err), this.#proxy.destroy(err)])
-    return settle(done, typeof errOrCallback === 'function' ? errOrCallback : callback)
+    const { err, callback: cb } = destroyArguments(errOrCallback, callback)
+    const done = Promise.all([this.#agent.destroy(err), this.#proxy.destroy(err)]).then(() => undefined)
+    return settleClose(done, cb)
   }
 }

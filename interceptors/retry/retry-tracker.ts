@@ -95,9 +95,3 @@ export class RetryTracker {
     for (const resolve of waiters) resolve()
   }
 }
-
-/** Returns `promise`, or settles `callback` with it when one is given (the two forms of close/destroy). */
-export function withCallback (promise: Promise<void>, callback?: (err?: Error | null) => void): Promise<void> | void {
-  if (callback === undefined) return promise
-  promise.then(() => callback(null), callback)
-}

@@ -12,6 +12,7 @@ import { ClientClosedError, ClientDestroyedError, InvalidArgumentError } from '.
 import { describeValue } from '../describe-value.js'
 import { Client, parseOrigin } from './client.js'
 import { Pool } from './pool.js'
+import { checkCallback, destroyArguments, settleClose } from './close-arguments.js'
 import type { PoolOptions } from './pool.js'
 
 /** Builds the dispatcher of one origin. */
@@ -124,6 +125,7 @@ export class Agent extends Dispatcher {
   override close (): Promise<void>
   override close (callback: CloseCallback): void
   override close (callback?: CloseCallback): Promise<void> | void {
+    checkCallback(callback, 'close')
     let done: Promise<void>
     if (this.#destroyed) {
       done = Promise.reject(new ClientDestroyedError())
@@ -131,23 +133,18 @@ export class Agent extends Dispatcher {
       this.#closed = true
       done = Promise.all([...this.#byOrigin.values()].map((d) => d.close())).then(() => undefined)
     }
-    if (callback === undefined) return done
-    done.then(() => callback(null), callback)
+    return settleClose(done, callback)
   }
 
   override destroy (err?: Error | null): Promise<void>
   override destroy (callback: CloseCallback): void
   override destroy (err: Error | null, callback: CloseCallback): void
   override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
-    if (typeof errOrCallback === 'function') {
-      callback = errOrCallback
-      errOrCallback = null
-    }
+    const args = destroyArguments(errOrCallback, callback)
     this.#closed = true
     this.#destroyed = true
-    const error = errOrCallback ?? new ClientDestroyedError()
+    const error = args.err ?? new ClientDestroyedError()
     const done = Promise.all([...this.#byOrigin.values()].map((d) => d.destroy(error))).then(() => undefined)
-    if (callback === undefined) return done
-    done.then(() => callback(null), callback)
+    return settleClose(done, args.callback)
   }
 }

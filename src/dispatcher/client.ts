@@ -20,6 +20,7 @@ import type { ConnectOptions } from '../connect.js'
 import { channels } from '../diagnostics.js'
 import type { ConnectParams } from '../diagnostics.js'
 import { installDebugLog } from '../debug-log.js'
+import { checkCallback, destroyArguments, settleClose } from './close-arguments.js'
 
 installDebugLog()
 
@@ -264,9 +265,7 @@ export class Client extends Dispatcher {
   override close (): Promise<void>
   override close (callback: CloseCallback): void
   override close (callback?: CloseCallback): Promise<void> | void {
-    if (callback !== undefined && typeof callback !== 'function') {
-      throw new InvalidArgumentError(`close: callback must be a function, got ${typeof callback}`)
-    }
+    checkCallback(callback, 'close')
     const promise = this.#destroyed
       ? Promise.reject(new ClientDestroyedError())
       : new Promise<void>((resolve) => {
@@ -274,20 +273,16 @@ export class Client extends Dispatcher {
         this.#closeWaiters.push(resolve)
         this.#resume()
       })
-    if (callback === undefined) return promise
-    promise.then(() => callback(null), callback)
+    return settleClose(promise, callback)
   }
 
   override destroy (err?: Error | null): Promise<void>
   override destroy (callback: CloseCallback): void
   override destroy (err: Error | null, callback: CloseCallback): void
   override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
-    if (typeof errOrCallback === 'function') {
-      callback = errOrCallback
-      errOrCallback = null
-    }
-    const error = errOrCallback ?? new ClientDestroyedError()
+    const args = destroyArguments(errOrCallback, callback)
     if (!this.#destroyed) {
+      const error = args.err ?? new ClientDestroyedError()
       this.#destroyed = true
       this.#closed = true
       const queued = this.#queue.splice(0)
@@ -296,7 +291,6 @@ export class Client extends Dispatcher {
       if (conn !== null) conn.destroy(error, false)
       this.#finishClose()
     }
-    if (callback === undefined) return Promise.resolve()
-    process.nextTick(callback, null)
+    return settleClose(Promise.resolve(), args.callback)
   }
 }

@@ -9,6 +9,7 @@ import { toDispatchHandler } from '../handler.js'
 import { ClientDestroyedError } from '../errors.js'
 import { request } from '../api/request.js'
 import type { RequestOptions, ResponseData } from '../api/request.js'
+import { checkCallback, destroyArguments, settleClose } from './close-arguments.js'
 
 /** Callback form of `close()` / `destroy()`. */
 export type CloseCallback = (err?: Error | null) => void
@@ -105,9 +106,8 @@ export class ComposedDispatcher extends Dispatcher {
   override close (callback: CloseCallback): void
   override close (callback?: CloseCallback): Promise<void> | void {
     if (this.#lifecycles.length === 0) return callback ? this.#base.close(callback) : this.#base.close()
-    const closing = this.#closeInterceptors().then(() => this.#base.close())
-    if (!callback) return closing
-    closing.then(() => callback(null), (err: Error) => callback(err))
+    checkCallback(callback, 'close')
+    return settleClose(this.#closeInterceptors().then(() => this.#base.close()), callback)
   }
 
   async #closeInterceptors (): Promise<void> {
@@ -118,11 +118,10 @@ export class ComposedDispatcher extends Dispatcher {
   override destroy (callback: CloseCallback): void
   override destroy (err: Error | null, callback: CloseCallback): void
   override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
-    const reason = typeof errOrCallback === 'function' || errOrCallback == null ? new ClientDestroyedError() : errOrCallback
+    const { err, callback: cb } = destroyArguments(errOrCallback, callback)
+    const reason = err ?? new ClientDestroyedError()
     for (let i = this.#lifecycles.length - 1; i >= 0; i--) this.#lifecycles[i]!.onDestroy?.(reason)
-    if (typeof errOrCallback === 'function') return this.#base.destroy(errOrCallback)
-    if (callback) return this.#base.destroy(errOrCallback ?? null, callback)
-    return this.#base.destroy(errOrCallback)
+    return cb === undefined ? this.#base.destroy(err) : this.#base.destroy(err, cb)
   }
 
   // Events belong to the base, so a listener added here sees the base's 'drain' and 'connect'.

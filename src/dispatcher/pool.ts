@@ -12,6 +12,7 @@ import { ClientClosedError, ClientDestroyedError, InvalidArgumentError, RequestA
 import { describeValue } from '../describe-value.js'
 import { Client, parseOrigin } from './client.js'
 import type { ClientOptions } from './client-options.js'
+import { checkCallback, destroyArguments, settleClose } from './close-arguments.js'
 
 /** Builds the dispatcher for one connection of a pool. */
 export type PoolFactory = (origin: URL, opts: ClientOptions) => Dispatcher
@@ -206,30 +207,22 @@ export class Pool extends Dispatcher {
   override close (): Promise<void>
   override close (callback: CloseCallback): void
   override close (callback?: CloseCallback): Promise<void> | void {
-    if (this.#destroyed) {
-      const err = new ClientDestroyedError()
-      if (callback === undefined) return Promise.reject(err)
-      process.nextTick(callback, err)
-      return
-    }
+    checkCallback(callback, 'close')
+    if (this.#destroyed) return settleClose(Promise.reject(new ClientDestroyedError()), callback)
     this.#closed = true
     this.#closing ??= new Promise<void>((resolve) => {
       if (this.#queue.length === 0) resolve()
       else this.#onQueueEmpty = resolve
     }).then(() => Promise.all(this.#clients.map((c) => c.close()))).then(() => undefined)
-    if (callback === undefined) return this.#closing
-    this.#closing.then(() => callback(null), callback)
+    return settleClose(this.#closing, callback)
   }
 
   override destroy (err?: Error | null): Promise<void>
   override destroy (callback: CloseCallback): void
   override destroy (err: Error | null, callback: CloseCallback): void
   override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
-    if (typeof errOrCallback === 'function') {
-      callback = errOrCallback
-      errOrCallback = null
-    }
-    const error = errOrCallback ?? new ClientDestroyedError()
+    const args = destroyArguments(errOrCallback, callback)
+    const error = args.err ?? new ClientDestroyedError()
     this.#destroyed = true
     this.#closed = true
     const queued = this.#queue.splice(0)
@@ -239,7 +232,6 @@ export class Pool extends Dispatcher {
     }
     this.#queueEmptied()
     const done = Promise.all(this.#clients.map((c) => c.destroy(error))).then(() => undefined)
-    if (callback === undefined) return done
-    done.then(() => callback(null), callback)
+    return settleClose(done, args.callback)
   }
 }

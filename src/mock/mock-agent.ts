@@ -19,7 +19,7 @@ import { MockCallHistory } from './mock-call-history.js'
 import { PendingInterceptorsFormatter } from './pending-table.js'
 import type { PendingInterceptor } from './pending-table.js'
 import { MockReply } from './mock-reply.js'
-import { withCloseCallback } from './close-callback.js'
+import { checkCallback, destroyArguments, settleClose } from '../dispatcher/close-arguments.js'
 
 /** Options of {@link MockAgent}; anything else is passed to the real {@link Agent} it creates. */
 export interface MockAgentOptions {
@@ -307,13 +307,16 @@ export class MockAgent extends Dispatcher {
   /** Callback form of `close()`. */
   override close (callback: CloseCallback): void
   override close (callback?: CloseCallback): Promise<void> | void {
-    return withCloseCallback(async () => {
-      this.#closed = true
-      this.clearCallHistory()
-      await Promise.all([...new Set(this.#pools.values())].map((pool) => pool.close()))
-      this.#pools.clear()
-      await this.#real?.close()
-    }, callback)
+    checkCallback(callback, 'close')
+    return settleClose(this.#close(), callback)
+  }
+
+  async #close (): Promise<void> {
+    this.#closed = true
+    this.clearCallHistory()
+    await Promise.all([...new Set(this.#pools.values())].map((pool) => pool.close()))
+    this.#pools.clear()
+    await this.#real?.close()
   }
 
   /** Fails every reply in flight with `err` (default `ClientDestroyedError`) and destroys the real agent. */
@@ -323,13 +326,14 @@ export class MockAgent extends Dispatcher {
   /** Callback form of `destroy(err)`. */
   override destroy (err: Error | null, callback: CloseCallback): void
   override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
-    const err = typeof errOrCallback === 'function' ? null : errOrCallback ?? null
-    const cb = typeof errOrCallback === 'function' ? errOrCallback : callback
-    return withCloseCallback(async () => {
-      this.#closed = true
-      await Promise.all([...new Set(this.#pools.values())].map((pool) => pool.destroy(err)))
-      this.#pools.clear()
-      await this.#real?.destroy(err)
-    }, cb)
+    const { err, callback: cb } = destroyArguments(errOrCallback, callback)
+    return settleClose(this.#destroy(err), cb)
+  }
+
+  async #destroy (err: Error | null): Promise<void> {
+    this.#closed = true
+    await Promise.all([...new Set(this.#pools.values())].map((pool) => pool.destroy(err)))
+    this.#pools.clear()
+    await this.#real?.destroy(err)
   }
 }

@@ -21,7 +21,7 @@ import type { MockDispatchRecord, MockRequestOptions, RegisteredReply } from './
 import { MockReply, replyBodyChunks } from './mock-reply.js'
 import type { MockResponse } from './mock-reply.js'
 import { bodyText, collectBody, isBufferedBody } from './request-body.js'
-import { withCloseCallback } from './close-callback.js'
+import { checkCallback, destroyArguments, settleClose } from '../dispatcher/close-arguments.js'
 
 /** What a mock pool asks of its agent (kept off the public surface behind a symbol). */
 export interface MockAgentHooks {
@@ -236,11 +236,14 @@ export class MockDispatcher extends Dispatcher {
   /** Callback form of `close()`. */
   override close (callback: CloseCallback): void
   override close (callback?: CloseCallback): Promise<void> | void {
-    return withCloseCallback(async () => {
-      this.#closed = true
-      if (this.#active.size > 0) await new Promise<void>((resolve) => this.#idle.push(resolve))
-      hooksOf(this.#agent).forget(this)
-    }, callback)
+    checkCallback(callback, 'close')
+    return settleClose(this.#close(), callback)
+  }
+
+  async #close (): Promise<void> {
+    this.#closed = true
+    if (this.#active.size > 0) await new Promise<void>((resolve) => this.#idle.push(resolve))
+    hooksOf(this.#agent).forget(this)
   }
 
   /** Fails the replies in flight with `err` (default `ClientDestroyedError`) and stops taking requests. */
@@ -250,14 +253,15 @@ export class MockDispatcher extends Dispatcher {
   /** Callback form of `destroy(err)`. */
   override destroy (err: Error | null, callback: CloseCallback): void
   override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
-    const err = typeof errOrCallback === 'function' ? null : errOrCallback
-    const cb = typeof errOrCallback === 'function' ? errOrCallback : callback
-    return withCloseCallback(async () => {
-      this.#destroyed = true
-      for (const reply of [...this.#active]) reply.fail(err ?? new ClientDestroyedError())
-      this.#active.clear()
-      hooksOf(this.#agent).forget(this)
-    }, cb)
+    const { err, callback: cb } = destroyArguments(errOrCallback, callback)
+    return settleClose(this.#destroy(err ?? new ClientDestroyedError()), cb)
+  }
+
+  async #destroy (err: Error): Promise<void> {
+    this.#destroyed = true
+    for (const reply of [...this.#active]) reply.fail(err)
+    this.#active.clear()
+    hooksOf(this.#agent).forget(this)
   }
 }
 

@@ -11,7 +11,8 @@ import { retryDispatch } from '../../interceptors/retry/index.js'
 import type { RetryOptions } from '../../interceptors/retry/index.js'
 import { resolveRetryOptions } from '../../interceptors/retry/retry-options.js'
 import { defaultRetry } from '../../interceptors/retry/retry-strategy.js'
-import { RetryTracker, withCallback } from '../../interceptors/retry/retry-tracker.js'
+import { RetryTracker } from '../../interceptors/retry/retry-tracker.js'
+import { checkCallback, destroyArguments, settleClose } from '../dispatcher/close-arguments.js'
 
 /**
  * Wraps a dispatcher so that every request is retried per {@link RetryOptions}; behaves as
@@ -34,15 +35,16 @@ export class RetryAgent extends ComposedDispatcher {
   override close (): Promise<void>
   override close (callback: CloseCallback): void
   override close (callback?: CloseCallback): Promise<void> | void {
-    return withCallback(this.#tracker.close().then(() => super.close()), callback)
+    checkCallback(callback, 'close')
+    return settleClose(this.#tracker.close().then(() => super.close()), callback)
   }
 
   override destroy (err?: Error | null): Promise<void>
   override destroy (callback: CloseCallback): void
   override destroy (err: Error | null, callback: CloseCallback): void
   override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
-    const err = typeof errOrCallback === 'function' ? null : errOrCallback ?? null
+    const { err, callback: cb } = destroyArguments(errOrCallback, callback)
     this.#tracker.destroy(err ?? new ClientDestroyedError())
-    return withCallback(super.destroy(err), typeof errOrCallback === 'function' ? errOrCallback : callback)
+    return settleClose(super.destroy(err), cb)
   }
 }

@@ -4,6 +4,8 @@
  */
 
 import { MockAgent } from '../mock/mock-agent.js'
+import type { CloseCallback } from '../dispatcher/dispatcher.js'
+import { checkCallback, destroyArguments, settleClose } from '../dispatcher/close-arguments.js'
 import type { MockAgentOptions } from '../mock/mock-agent.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../handler.js'
 import { toDispatchHandler } from '../handler.js'
@@ -68,20 +70,19 @@ export class SnapshotAgent extends MockAgent {
 
   /** Saves (record and update modes), then closes the real agent and the mock agent. */
   override close (): Promise<void>
-  override close (callback: (err?: Error | null) => void): void
-  override close (callback?: (err?: Error | null) => void): Promise<void> | void {
-    const done = this.#recorder.close().finally(() => super.close())
-    if (callback === undefined) return done
-    done.then(() => callback(null), callback)
+  override close (callback: CloseCallback): void
+  override close (callback?: CloseCallback): Promise<void> | void {
+    checkCallback(callback, 'close')
+    return settleClose(this.#recorder.close().finally(() => super.close()), callback)
   }
 
   /** Stops the flush timer without saving, then destroys the mock agent and the real agent. */
   override destroy (err?: Error | null): Promise<void>
-  override destroy (callback: (err?: Error | null) => void): void
-  override destroy (err: Error | null, callback: (err?: Error | null) => void): void
-  override destroy (errOrCallback?: Error | null | ((err?: Error | null) => void), callback?: (err?: Error | null) => void): Promise<void> | void {
+  override destroy (callback: CloseCallback): void
+  override destroy (err: Error | null, callback: CloseCallback): void
+  override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
+    const { err, callback: cb } = destroyArguments(errOrCallback, callback)
     this.#recorder.destroy()
-    if (typeof errOrCallback === 'function') return super.destroy(errOrCallback)
-    return callback === undefined ? super.destroy(errOrCallback) : super.destroy(errOrCallback ?? null, callback)
+    return cb === undefined ? super.destroy(err) : super.destroy(err, cb)
   }
 }
