@@ -29,6 +29,8 @@ export type {
   OutgoingHeaders,
   AbortSignalLike
 } from './handler.js'
+export { ForwardingController } from './forwarding-controller.js'
+export type { ForwardingControllerOptions } from './forwarding-controller.js'
 export { normalizeHeaders, getRequestHeader } from './request-headers.js'
 
 // --- errors ------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHead
 import { CacheHandler, openWriteStream } from './cache-handler.js'
 import type { CacheStatus } from './cache-status.js'
 import { withCacheStatus } from './cache-status.js'
-import type { ForwardingController } from './forwarding-controller.js'
+import type { ForwardingController } from '../../src/forwarding-controller.js'
 import { describeKey, log } from './log.js'
 import { timing } from './reuse-decision.js'
 import { serveCached } from './serve-cached.js'
@@ -64,7 +64,7 @@ export class CacheRevalidationHandler implements DispatchHandler {
   }
 
   onRequestStart (controller: DispatchController, context: unknown): void {
-    this.#ctx.controller.setTarget(controller)
+    this.#ctx.controller.target = controller
     if (!this.#ctx.started) this.#handler.onRequestStart?.(this.#ctx.controller, context)
   }
 

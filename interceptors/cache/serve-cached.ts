@@ -10,7 +10,7 @@ import type { GetResult } from '../../src/cache-store.js'
 import type { DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import { SimpleController } from '../../src/handler.js'
 import { RequestAbortedError } from '../../src/errors.js'
-import { ForwardingController } from './forwarding-controller.js'
+import { ForwardingController } from '../../src/forwarding-controller.js'
 import { log } from './log.js'
 
 /** A response to play back. */
@@ -91,7 +91,7 @@ export function serveCached (handler: DispatchHandler, response: CachedResponse,
     resume: () => { if (source !== null) source.resume(); else pump() }
   })
 
-  outer.setTarget(inner)
+  outer.target = inner
   if (options.controller === undefined) {
     try {
       handler.onRequestStart?.(outer, options.context)

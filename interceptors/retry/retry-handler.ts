@@ -15,7 +15,7 @@ import type { ResolvedRetryOptions, RetryHandlers, RetryOptions } from './retry-
 import { askRetry, defaultRetry, describeFailure, describeRequest, planRetry } from './retry-strategy.js'
 import { BodyProgress, checkResumed, rangeFor, resumeHeaders } from './resume.js'
 import type { ResumePoint } from './resume.js'
-import { RetryController } from './retry-controller.js'
+import { ForwardingController } from '../../src/forwarding-controller.js'
 import { isStatefulBody, statefulBodyError } from './stateful-body.js'
 import { RetryWait } from './retry-wait.js'
 import { HeldResponse } from './held-response.js'
@@ -54,7 +54,7 @@ export class RetryHandler implements DispatchHandler {
   readonly #inner: DispatchHandler
   readonly #options: ResolvedRetryOptions
   readonly #baseOpts: DispatchOptions
-  readonly #controller: RetryController
+  readonly #controller: ForwardingController
   readonly #startedAt: number
   #opts: DispatchOptions
   #attempt = 0
@@ -89,7 +89,7 @@ export class RetryHandler implements DispatchHandler {
     this.#inner = toDispatchHandler(handlers.handler)
     this.#baseOpts = rest
     this.#opts = rest
-    this.#controller = new RetryController((reason) => this.#abort(reason))
+    this.#controller = new ForwardingController({ onAbort: (reason) => this.#abort(reason) })
   }
 
   /** Ends the retried dispatch now: a pending wait is cancelled, a running attempt aborted. */
