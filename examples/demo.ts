@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { AddressInfo } from 'node:net'
 import { createProxy } from 'proxy'
-import { Agent, ProxyAgent, SnapshotAgent, interceptors, cacheStores } from '../src/index.js'
+import { Agent, ProxyAgent, SnapshotAgent, fetch, interceptors, cacheStores } from '../src/index.js'
 
 const bold = (text: string): string => process.stdout.isTTY ? `\x1b[1m${text}\x1b[0m` : text
 const section = (title: string): void => { console.log(`\n${bold(`== ${title}`)}`) }
@@ -94,7 +94,12 @@ async function main (): Promise<void> {
     }
     line(`origin saw /cached ${origin.hits.get('/cached')} time(s); store holds ${store.size} bytes`)
 
-    section('3. Retry: a 503 with Retry-After, then success')
+    section('3. fetch() on the same composed agent: the cache answers it too')
+    const fetched = await fetch(`${originUrl}/cached`, { dispatcher: cached })
+    line(`fetch /cached -> ${fetched.status} ok=${fetched.ok}, cache-status: ${fetched.headers.get('cache-status')}, json ${JSON.stringify(await fetched.json())}`)
+    line(`origin still saw /cached ${origin.hits.get('/cached')} time(s)`)
+
+    section('4. Retry: a 503 with Retry-After, then success')
     const retrying = agent.compose(interceptors.retry({
       maxRetries: 2,
       onRetry: (err, { counter, delayMs }) => line(`retry #${counter} in ${delayMs} ms after: ${err.message}`)
@@ -102,7 +107,7 @@ async function main (): Promise<void> {
     const flaky = await retrying.request({ origin: originUrl, path: '/flaky', method: 'GET' })
     line(`GET /flaky -> ${flaky.statusCode} "${await flaky.body.text()}" (origin saw it ${origin.hits.get('/flaky')} times)`)
 
-    section('4. Through a proxy with ProxyAgent')
+    section('5. Through a proxy with ProxyAgent')
     let proxied = 0
     proxyServer.on('request', () => { proxied++ })
     const viaProxy = new ProxyAgent(proxyUrl)
@@ -110,10 +115,10 @@ async function main (): Promise<void> {
     line(`GET /hello via proxy -> ${res.statusCode} "${await res.body.text()}"; the proxy forwarded ${proxied} request(s)`)
     await viaProxy.close()
 
-    section('5. NODE_DEBUG=conduit, from a child process')
+    section('6. NODE_DEBUG=conduit, from a child process')
     for (const debugLine of await debugLines(originUrl)) line(debugLine.replace(/ \d+: /, ' <pid>: '))
 
-    section('6. Snapshots: record real traffic, then replay it with the origin stopped')
+    section('7. Snapshots: record real traffic, then replay it with the origin stopped')
     const snapshotPath = join(workDir, 'users.json')
     const recorder = new SnapshotAgent({ mode: 'record', snapshotPath })
     const recorded = await recorder.request({ origin: originUrl, path: '/users/1', method: 'GET' })

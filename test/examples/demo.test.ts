@@ -17,6 +17,8 @@ describe('npm run demo', () => {
     assert.match(out, /first GET \/cached -> 200, cache-status: conduit; fwd=miss/)
     assert.match(out, /second GET \/cached -> 200, cache-status: conduit; hit/)
     assert.match(out, /origin saw \/cached 1 time\(s\)/)
+    assert.match(out, /fetch \/cached -> 200 ok=true, cache-status: conduit; hit/)
+    assert.match(out, /origin still saw \/cached 1 time\(s\)/)
     assert.match(out, /retry #1 in 1000 ms after/)
     assert.match(out, /GET \/flaky -> 200 "recovered" \(origin saw it 2 times\)/)
     assert.match(out, /the proxy forwarded 1 request\(s\)/)
