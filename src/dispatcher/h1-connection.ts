@@ -1,7 +1,8 @@
 /**
- * One HTTP/1.1 connection of a Client: writes requests, feeds the parser, matches responses to
- * requests in order (pipelining), runs the headers/body/idle timers, and hands the socket over
- * on upgrade. The Client decides what to send; this decides when the connection can take it.
+ * One HTTP/1.1 connection of a Client: feeds the parser, matches responses to requests in order
+ * (pipelining), runs the headers/body/idle timers, and hands the socket over on upgrade; the
+ * request writer beside it puts the requests on the wire. The Client decides what to send; this
+ * decides when the connection can take it.
  * @module
  */
 
@@ -12,12 +13,11 @@ import type { IncomingHeaders } from '../handler.js'
 import { BodyTimeoutError, HeadersTimeoutError, HTTPParserError, SocketError } from '../errors.js'
 import { HEAD_BODY, HEAD_NO_BODY, HEAD_UPGRADE, ResponseParser } from '../http1/response-parser.js'
 import type { ResponseParserSink } from '../http1/response-parser.js'
-import { BodyWriter } from '../http1/body-writer.js'
-import type { BodyWriterOwner } from '../http1/body-writer.js'
-import { BODY_BYTES, BODY_NONE, bodyBytes } from '../http1/request-body.js'
+import { BODY_BYTES, BODY_NONE } from '../http1/request-body.js'
 import type { ClientRequest, RequestRunner } from './client-request.js'
 import type { ClientConfig } from './client-options.js'
-import { channels } from '../diagnostics.js'
+import { H1RequestWriter } from './h1-request-writer.js'
+import type { RequestWriterOwner } from './h1-request-writer.js'
 import { ConnectionTimer, T_BODY, T_HEADERS, T_IDLE } from './connection-timer.js'
 import { handOver, partitionOnClose } from './connection-close.js'
 
@@ -30,19 +30,16 @@ export interface ConnectionOwner {
   onConnectionClosed (conn: H1Connection, err: Error | null, requeue: ClientRequest[]): void
 }
 
-
 function noop (): void {}
 
 /** An open HTTP/1.1 connection. */
-export class H1Connection implements ResponseParserSink, RequestRunner, BodyWriterOwner {
+export class H1Connection implements ResponseParserSink, RequestRunner, RequestWriterOwner {
   readonly socket: Duplex
   readonly #owner: ConnectionOwner
   readonly #config: ClientConfig
   readonly #parser: ResponseParser
+  readonly #writer: H1RequestWriter
   readonly #inflight: ClientRequest[] = []
-  #writer: BodyWriter | null = null
-  #writing: ClientRequest | null = null
-  #awaitingContinue: ClientRequest | null = null
   #blocked = false
   #reset = false
   #sent = 0
@@ -64,6 +61,7 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
     this.#timer = new ConnectionTimer(this.#onTimer)
     this.#idleTimer = new ConnectionTimer(this.#onIdleTimer)
     this.#parser = new ResponseParser(this, this.#config.maxHeaderSize)
+    this.#writer = new H1RequestWriter(socket, this)
     socket.on('data', this.#onData)
     socket.on('end', this.#onEnd)
     socket.on('error', this.#onError)
@@ -82,7 +80,7 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
 
   /** Whether `req` may be written now (pipelining, blocking and body rules). */
   canAccept (req: ClientRequest): boolean {
-    if (this.#dead || this.#reset || this.#writing !== null || this.#awaitingContinue !== null || this.#blocked) return false
+    if (this.#dead || this.#reset || this.#blocked || this.#writer.busy) return false
     // Destroyed by an error whose 'close' is still to come: the request waits for a fresh connection.
     if (this.socket.destroyed) return false
     const n = this.#inflight.length
@@ -108,54 +106,19 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
       this.#timer.arm(T_HEADERS, req.headersTimeout)
       if (req.paused) this.pauseRequest(req)
     }
-    const socket = this.socket
-    if (channels.sendHeaders.hasSubscribers) channels.sendHeaders.publish({ request: req, headers: req.head, socket })
-    const kind = req.bodyKind
-    if (kind === BODY_NONE) {
-      socket.write(req.head, 'latin1')
-      this.#bodySent(req)
-    } else if (kind === BODY_BYTES && !req.expectContinue) {
-      socket.cork()
-      socket.write(req.head, 'latin1')
-      socket.write(bodyBytes(req.body))
-      socket.uncork()
-      this.#bodySent(req)
-    } else {
-      socket.write(req.head, 'latin1')
-      if (req.expectContinue) this.#awaitingContinue = req
-      else this.#startBody(req)
-    }
+    this.#writer.write(req)
   }
 
-  #startBody (req: ClientRequest): void {
-    if (req.bodyKind === BODY_BYTES) {
-      this.socket.write(bodyBytes(req.body))
-      this.#bodySent(req)
-      this.#owner.onConnectionReady(this)
-      return
-    }
-    this.#writing = req
-    this.#writer = new BodyWriter(this.socket, req.body, req.bodyKind, req.bodyLength, this)
-    this.#writer.start()
-  }
+  // --- request writer calls -----------------------------------------------------------------
 
-  #bodySent (req: ClientRequest): void {
-    if (channels.bodySent.hasSubscribers) channels.bodySent.publish({ request: req })
-  }
-
-  onBodyWritten (): void {
-    const req = this.#writing
-    this.#writer = null
-    this.#writing = null
-    if (req !== null) this.#bodySent(req)
+  /** A streamed or held-back body is out: the next request may be written. */
+  onRequestWritten (): void {
     if (!this.#dead) this.#owner.onConnectionReady(this)
   }
 
-  onBodyError (err: Error): void {
-    const req = this.#writing
-    this.#writer = null
-    this.#writing = null
-    if (req !== null) this.#failOne(req, err)
+  /** The body of `req` failed while it was being streamed. */
+  onRequestBodyFailed (req: ClientRequest, err: Error): void {
+    this.#failOne(req, err)
   }
 
   // --- controller calls ---------------------------------------------------------------------
@@ -167,7 +130,7 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
   /** Fails one in-flight request and drops the connection: its bytes are on the wire already. */
   #failOne (req: ClientRequest, err: Error): void {
     const i = this.#inflight.indexOf(req)
-    if (i > 0 && this.#writing !== req) {
+    if (i > 0 && this.#writer.writing !== req) {
       // Pipelined behind another response: its own answer is still to come and will be read
       // and dropped, so the requests around it keep their connection.
       req.fail(err)
@@ -209,10 +172,7 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
         this.#upgrade = { req, statusCode, headers }
         return HEAD_UPGRADE
       }
-      if (statusCode === 100 && this.#awaitingContinue === req) {
-        this.#awaitingContinue = null
-        this.#startBody(req)
-      }
+      if (statusCode === 100) this.#writer.continue(req)
       this.#timer.arm(T_HEADERS, req.headersTimeout)
       return HEAD_BODY
     }
@@ -220,12 +180,9 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
       this.#upgrade = { req, statusCode, headers }
       return HEAD_UPGRADE
     }
-    if (this.#awaitingContinue === req) {
-      // The server answered without asking for the body: it will not be sent, so the
-      // connection's framing is unknown to the server and it cannot be reused.
-      this.#awaitingContinue = null
-      this.#reset = true
-    }
+    // The server answered without asking for the body: it will not be sent, so the
+    // connection's framing is unknown to the server and it cannot be reused.
+    if (this.#writer.skipHeldBody(req)) this.#reset = true
     this.#timer.arm(T_BODY, req.bodyTimeout)
     if (!req.completed) req.onHead(statusCode, headers, statusText)
     if (this.#blocked && req.blocking && !this.#dead) {
@@ -246,13 +203,8 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
     const req = this.#inflight.shift()!
     this.#served++
     this.#timer.disarm()
-    if (this.#writing === req) {
-      // The response is complete before the body was: stop sending it and do not reuse the connection.
-      this.#writer!.abort()
-      this.#writer = null
-      this.#writing = null
-      this.#reset = true
-    }
+    // The response is complete before the body was: stop sending it and do not reuse the connection.
+    if (this.#writer.stopBodyOf(req)) this.#reset = true
     if (!parser.keepAlive) {
       this.#reset = true
     } else if (parser.keepAliveHintMs >= 0) {
@@ -266,7 +218,7 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
     if (next !== undefined) {
       this.#timer.arm(T_HEADERS, next.headersTimeout)
       if (next.paused) this.pauseRequest(next)
-    } else if (this.#reset && this.#writing === null) {
+    } else if (this.#reset && this.#writer.writing === null) {
       this.destroy(null)
       return
     } else {
@@ -360,14 +312,9 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
     this.#parser.destroy()
     this.#timer.clear()
     this.#idleTimer.clear()
-    this.#writer?.abort()
-    this.#writer = null
-    this.#writing = null
+    this.#writer.abort()
     const socket = this.socket
-    socket.off('data', this.#onData)
-    socket.off('end', this.#onEnd)
-    socket.off('close', this.#onClose)
-    socket.off('error', this.#onError)
+    this.#unlisten()
     // Errors after this point have nobody left to fail; swallow them instead of crashing.
     socket.on('error', noop)
     const requests = this.#inflight.splice(0)
@@ -380,6 +327,14 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
     for (const req of failing) req.fail(error!)
   }
 
+  #unlisten (): void {
+    const socket = this.socket
+    socket.off('data', this.#onData)
+    socket.off('end', this.#onEnd)
+    socket.off('close', this.#onClose)
+    socket.off('error', this.#onError)
+  }
+
   #detachForUpgrade (): void {
     const { req, statusCode, headers } = this.#upgrade!
     this.#upgrade = null
@@ -389,10 +344,7 @@ export class H1Connection implements ResponseParserSink, RequestRunner, BodyWrit
     this.#idleTimer.clear()
     const socket = this.socket
     socket.pause()
-    socket.off('data', this.#onData)
-    socket.off('end', this.#onEnd)
-    socket.off('close', this.#onClose)
-    socket.off('error', this.#onError)
+    this.#unlisten()
     ;(socket as Socket).ref?.()
     handOver(socket, rest)
     this.#inflight.splice(0)

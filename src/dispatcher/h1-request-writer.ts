@@ -1,0 +1,134 @@
+/**
+ * The request-writing side of an HTTP/1.1 connection: puts each request head on the socket, then
+ * its body (at once when it is in memory, streamed otherwise, or held back until the server's
+ * `100 Continue`), and reports when the connection is free to write the next one.
+ * @module
+ */
+
+import type { Duplex } from 'node:stream'
+import { BodyWriter } from '../http1/body-writer.js'
+import type { BodyWriterOwner } from '../http1/body-writer.js'
+import { BODY_BYTES, BODY_NONE, bodyBytes } from '../http1/request-body.js'
+import type { ClientRequest } from './client-request.js'
+import { channels } from '../diagnostics.js'
+
+/** What the request writer reports to its connection. */
+export interface RequestWriterOwner {
+  /** A body that was streamed or held back has been written; the next request may follow. */
+  onRequestWritten (): void
+  /** Streaming the body of `req` failed (its source errored, or its length was wrong). */
+  onRequestBodyFailed (req: ClientRequest, err: Error): void
+}
+
+/** Writes the requests of one connection, one body at a time. */
+export class H1RequestWriter implements BodyWriterOwner {
+  readonly #socket: Duplex
+  readonly #owner: RequestWriterOwner
+  #body: BodyWriter | null = null
+  #writing: ClientRequest | null = null
+  #awaitingContinue: ClientRequest | null = null
+
+  /** @param owner - told when the connection may write again, or when a body failed */
+  constructor (socket: Duplex, owner: RequestWriterOwner) {
+    this.#socket = socket
+    this.#owner = owner
+  }
+
+  /** True while a body is being streamed or waits for `100 Continue`: nothing else may be written. */
+  get busy (): boolean {
+    return this.#writing !== null || this.#awaitingContinue !== null
+  }
+
+  /** The request whose body is being streamed, or null. */
+  get writing (): ClientRequest | null {
+    return this.#writing
+  }
+
+  /** Writes the head of `req`, and its body unless that streams or waits for `100 Continue`. */
+  write (req: ClientRequest): void {
+    const socket = this.#socket
+    if (channels.sendHeaders.hasSubscribers) channels.sendHeaders.publish({ request: req, headers: req.head, socket })
+    const kind = req.bodyKind
+    if (kind === BODY_NONE) {
+      socket.write(req.head, 'latin1')
+      this.#bodySent(req)
+    } else if (kind === BODY_BYTES && !req.expectContinue) {
+      socket.cork()
+      socket.write(req.head, 'latin1')
+      socket.write(bodyBytes(req.body))
+      socket.uncork()
+      this.#bodySent(req)
+    } else {
+      socket.write(req.head, 'latin1')
+      if (req.expectContinue) this.#awaitingContinue = req
+      else this.#startBody(req)
+    }
+  }
+
+  /** The server sent `100 Continue` for `req`: its held-back body goes now. */
+  continue (req: ClientRequest): void {
+    if (this.#awaitingContinue !== req) return
+    this.#awaitingContinue = null
+    this.#startBody(req)
+  }
+
+  /**
+   * The server answered `req` without asking for its held-back body, which is then never sent.
+   * Returns true in that case: the server cannot tell where the next request starts.
+   */
+  skipHeldBody (req: ClientRequest): boolean {
+    if (this.#awaitingContinue !== req) return false
+    this.#awaitingContinue = null
+    return true
+  }
+
+  /**
+   * Stops streaming the body of `req` (its response completed first). Returns true when it was
+   * still being written: the connection's framing is then broken.
+   */
+  stopBodyOf (req: ClientRequest): boolean {
+    if (this.#writing !== req) return false
+    this.abort()
+    return true
+  }
+
+  /** Stops any body being streamed (the connection is closing). */
+  abort (): void {
+    this.#body?.abort()
+    this.#body = null
+    this.#writing = null
+  }
+
+  #startBody (req: ClientRequest): void {
+    if (req.bodyKind === BODY_BYTES) {
+      this.#socket.write(bodyBytes(req.body))
+      this.#bodySent(req)
+      this.#owner.onRequestWritten()
+      return
+    }
+    this.#writing = req
+    this.#body = new BodyWriter(this.#socket, req.body, req.bodyKind, req.bodyLength, this)
+    this.#body.start()
+  }
+
+  #bodySent (req: ClientRequest): void {
+    if (channels.bodySent.hasSubscribers) channels.bodySent.publish({ request: req })
+  }
+
+  /** From the body writer: the streamed body is out. */
+  onBodyWritten (): void {
+    const req = this.#writing
+    this.#body = null
+    this.#writing = null
+    if (req !== null) this.#bodySent(req)
+    this.#owner.onRequestWritten()
+  }
+
+  /** From the body writer: the streamed body failed. */
+  onBodyError (err: Error): void {
+    const req = this.#writing
+    this.#body = null
+    this.#writing = null
+    if (req !== null) this.#owner.onRequestBodyFailed(req, err)
+  }
+}
