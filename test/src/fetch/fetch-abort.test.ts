@@ -1,35 +1,25 @@
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { EventEmitter } from 'node:events'
 import { Agent } from '../../../src/dispatcher/agent.js'
 import { fetch } from '../../../src/fetch/fetch.js'
-import { startFetchServer } from './fetch-server.js'
+import { useFetchServer } from './fetch-server.js'
 import { startTcpServer } from '../../helpers/servers.js'
-import type { TestServer } from '../../helpers/servers.js'
 
 describe('fetch abort', () => {
-  let server: TestServer
-  let agent: Agent
-  before(async () => {
-    server = await startFetchServer()
-    agent = new Agent()
-  })
-  after(async () => {
-    await agent.close()
-    await server.close()
-  })
+  const ctx = useFetchServer()
 
   it('rejects with the reason of an already aborted signal without dispatching', async () => {
-    const before = server.requests.length
+    const before = ctx.server.requests.length
     const reason = new Error('already')
-    await assert.rejects(fetch(`${server.origin}/text`, { signal: AbortSignal.abort(reason), dispatcher: agent }), (err) => err === reason)
-    assert.equal(server.requests.length, before)
+    await assert.rejects(fetch(`${ctx.server.origin}/text`, { signal: AbortSignal.abort(reason), dispatcher: ctx.agent }), (err) => err === reason)
+    assert.equal(ctx.server.requests.length, before)
   })
 
   it('rejects with an AbortError DOMException when the signal was aborted without a reason', async () => {
     const controller = new AbortController()
     controller.abort()
-    await assert.rejects(fetch(`${server.origin}/text`, { signal: controller.signal, dispatcher: agent }), (err: Error) => err.name === 'AbortError')
+    await assert.rejects(fetch(`${ctx.server.origin}/text`, { signal: controller.signal, dispatcher: ctx.agent }), (err: Error) => err.name === 'AbortError')
   })
 
   it('rejects with the reason when aborted while the connection is still being set up', async (t) => {
@@ -47,16 +37,16 @@ describe('fetch abort', () => {
 
   it('rejects with the reason when aborted while waiting for headers', async () => {
     const controller = new AbortController()
-    const pending = fetch(`${server.origin}/hang`, { signal: controller.signal, dispatcher: agent })
-    const seen = server.requests.length
-    await new Promise<void>((resolve) => { const wait = (): void => { server.requests.length > seen ? resolve() : setImmediate(wait) }; wait() })
+    const pending = fetch(`${ctx.server.origin}/hang`, { signal: controller.signal, dispatcher: ctx.agent })
+    const seen = ctx.server.requests.length
+    await new Promise<void>((resolve) => { const wait = (): void => { ctx.server.requests.length > seen ? resolve() : setImmediate(wait) }; wait() })
     controller.abort(new Error('too slow'))
     await assert.rejects(pending, (err: Error) => err.message === 'too slow')
   })
 
   it('errors the body being read with the reason when aborted after the headers', async () => {
     const controller = new AbortController()
-    const response = await fetch(`${server.origin}/partial`, { signal: controller.signal, dispatcher: agent })
+    const response = await fetch(`${ctx.server.origin}/partial`, { signal: controller.signal, dispatcher: ctx.agent })
     const reading = response.text()
     controller.abort(new Error('stop reading'))
     await assert.rejects(reading, (err: Error) => err.message === 'stop reading')
@@ -64,7 +54,7 @@ describe('fetch abort', () => {
 
   it('errors response.body when aborted while streaming', async () => {
     const controller = new AbortController()
-    const response = await fetch(`${server.origin}/partial`, { signal: controller.signal, dispatcher: agent })
+    const response = await fetch(`${ctx.server.origin}/partial`, { signal: controller.signal, dispatcher: ctx.agent })
     const reader = response.body!.getReader()
     const first = await reader.read()
     assert.equal(Buffer.from(first.value!).toString(), 'first part')
@@ -74,16 +64,16 @@ describe('fetch abort', () => {
 
   it('does nothing when the signal is aborted after the body was read', async () => {
     const controller = new AbortController()
-    const response = await fetch(`${server.origin}/text`, { signal: controller.signal, dispatcher: agent })
+    const response = await fetch(`${ctx.server.origin}/text`, { signal: controller.signal, dispatcher: ctx.agent })
     assert.equal(await response.text(), 'hello')
     controller.abort()
   })
 
   it('leaves no abort listener on the signal once a fetch has finished', async () => {
     const controller = new AbortController()
-    const text = await (await fetch(`${server.origin}/text`, { signal: controller.signal, dispatcher: agent })).text()
+    const text = await (await fetch(`${ctx.server.origin}/text`, { signal: controller.signal, dispatcher: ctx.agent })).text()
     const data = await (await fetch('data:,x', { signal: controller.signal })).text()
-    await assert.rejects(fetch(`${server.origin}/text`, { signal: controller.signal, integrity: 'sha256-AAAA', dispatcher: agent }), TypeError)
+    await assert.rejects(fetch(`${ctx.server.origin}/text`, { signal: controller.signal, integrity: 'sha256-AAAA', dispatcher: ctx.agent }), TypeError)
     assert.equal(text + data, 'hellox')
     assert.equal(EventEmitter.getEventListeners(controller.signal, 'abort').length, 0)
   })

@@ -1,32 +1,21 @@
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { Agent } from '../../../src/dispatcher/agent.js'
 import { fetch } from '../../../src/fetch/fetch.js'
 import { FormData } from '../../../src/fetch/form-data.js'
 import { File } from '../../../src/fetch/file.js'
-import { startFetchServer } from './fetch-server.js'
-import type { TestServer } from '../../helpers/servers.js'
+import { useFetchServer } from './fetch-server.js'
 
 interface Echo { method: string, headers: Record<string, string | undefined>, body: string, length: number }
 
 describe('fetch request and response bodies', () => {
-  let server: TestServer
-  let agent: Agent
-  before(async () => {
-    server = await startFetchServer()
-    agent = new Agent()
-  })
-  after(async () => {
-    await agent.close()
-    await server.close()
-  })
+  const ctx = useFetchServer()
 
   const echo = async (body: unknown, extra: object = {}): Promise<Echo> =>
-    await (await fetch(`${server.origin}/echo`, { method: 'POST', body: body as never, dispatcher: agent, ...extra })).json() as Echo
+    await (await fetch(`${ctx.server.origin}/echo`, { method: 'POST', body: body as never, dispatcher: ctx.agent, ...extra })).json() as Echo
 
   it('sends every body kind with the right bytes, length and type', async () => {
     const u8 = new Uint8Array([104, 105])
@@ -80,7 +69,7 @@ describe('fetch request and response bodies', () => {
     form.append('note', 'line1\nline2')
     form.append('small', new File(['tiny'], 'tiny.txt', { type: 'text/plain' }))
     form.append('large', new Blob([big], { type: 'application/octet-stream' }), 'large.bin')
-    const response = await fetch(`${server.origin}/mirror`, { method: 'POST', body: form, dispatcher: agent })
+    const response = await fetch(`${ctx.server.origin}/mirror`, { method: 'POST', body: form, dispatcher: ctx.agent })
     assert.match(response.headers.get('content-type')!, /^multipart\/form-data; boundary=/)
     const parsed = await response.formData()
     assert.equal(parsed.get('name'), 'ada')
@@ -97,14 +86,14 @@ describe('fetch request and response bodies', () => {
     const form = new globalThis.FormData()
     form.append('k', 'v')
     form.append('f', new globalThis.File(['file body'], 'f.txt'))
-    const parsed = await (await fetch(`${server.origin}/mirror`, { method: 'POST', body: form, dispatcher: agent })).formData()
+    const parsed = await (await fetch(`${ctx.server.origin}/mirror`, { method: 'POST', body: form, dispatcher: ctx.agent })).formData()
     assert.equal(parsed.get('k'), 'v')
     assert.equal(await (parsed.get('f') as File).text(), 'file body')
   })
 
   it('clones a streamed response so both copies read the whole body', async () => {
     const size = 1024 * 1024
-    const response = await fetch(`${server.origin}/big?size=${size}`, { dispatcher: agent })
+    const response = await fetch(`${ctx.server.origin}/big?size=${size}`, { dispatcher: ctx.agent })
     const clone = response.clone()
     const [a, b] = await Promise.all([response.arrayBuffer(), clone.arrayBuffer()])
     assert.equal(a.byteLength, size)
@@ -112,23 +101,23 @@ describe('fetch request and response bodies', () => {
   })
 
   it('refuses to clone or read a response body twice', async () => {
-    const response = await fetch(`${server.origin}/text`, { dispatcher: agent })
+    const response = await fetch(`${ctx.server.origin}/text`, { dispatcher: ctx.agent })
     await response.text()
     assert.throws(() => response.clone(), TypeError)
     await assert.rejects(response.json(), TypeError)
   })
 
   it('keeps a text() read intact when response.body is touched during it', async () => {
-    const response = await fetch(`${server.origin}/big?size=300000`, { dispatcher: agent })
+    const response = await fetch(`${ctx.server.origin}/big?size=300000`, { dispatcher: ctx.agent })
     const reading = response.text()
     assert.equal(response.body!.locked, true)
     assert.equal((await reading).length, 300000)
   })
 
   it('reads the body with every consumer', async () => {
-    const bytes = await (await fetch(`${server.origin}/text`, { dispatcher: agent })).bytes()
+    const bytes = await (await fetch(`${ctx.server.origin}/text`, { dispatcher: ctx.agent })).bytes()
     assert.deepEqual(Buffer.from(bytes).toString(), 'hello')
-    const blob = await (await fetch(`${server.origin}/text`, { dispatcher: agent })).blob()
+    const blob = await (await fetch(`${ctx.server.origin}/text`, { dispatcher: ctx.agent })).blob()
     assert.equal(blob.type, 'text/plain;charset=utf-8')
     assert.equal(await blob.text(), 'hello')
   })
@@ -146,7 +135,7 @@ describe('fetch request and response bodies', () => {
         controller.enqueue(Buffer.from('start'))
       }
     })
-    await assert.rejects(fetch(`${server.origin}/count`, { method: 'POST', body: stream, duplex: 'half', dispatcher: agent }), (err: Error) =>
+    await assert.rejects(fetch(`${ctx.server.origin}/count`, { method: 'POST', body: stream, duplex: 'half', dispatcher: ctx.agent }), (err: Error) =>
       err instanceof TypeError && err.message === 'fetch failed' && err.cause === failure)
   })
 
@@ -161,7 +150,7 @@ describe('fetch request and response bodies', () => {
         c.enqueue(Buffer.alloc(1024, 1))
       }
     })
-    await assert.rejects(fetch(`${server.origin}/count`, { method: 'POST', body: stream, duplex: 'half', signal: controller.signal, dispatcher: agent }), (err) => err === reason)
+    await assert.rejects(fetch(`${ctx.server.origin}/count`, { method: 'POST', body: stream, duplex: 'half', signal: controller.signal, dispatcher: ctx.agent }), (err) => err === reason)
   })
 
   it('uploads a file opened from disk inside a FormData, with the exact content-length', async (t) => {

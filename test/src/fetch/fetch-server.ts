@@ -4,6 +4,8 @@
 
 import type http from 'node:http'
 import zlib from 'node:zlib'
+import { after, before } from 'node:test'
+import { Agent } from '../../../src/dispatcher/agent.js'
 import { startHttpServer } from '../../helpers/servers.js'
 import type { TestServer } from '../../helpers/servers.js'
 
@@ -127,4 +129,27 @@ export async function startFetchServer (): Promise<TestServer<http.Server>> {
     }
   })
   return server
+}
+
+/** The fetch server and the Agent the tests of one describe block share. */
+export interface FetchServerContext {
+  server: TestServer<http.Server>
+  agent: Agent
+}
+
+/**
+ * Starts the fetch server and an Agent before the first test of the enclosing describe block
+ * and closes both after its last; the returned object is filled in once the block starts.
+ */
+export function useFetchServer (): FetchServerContext {
+  const ctx = {} as FetchServerContext
+  before(async () => {
+    ctx.server = await startFetchServer()
+    ctx.agent = new Agent()
+  })
+  after(async () => {
+    await ctx.agent.close()
+    await ctx.server.close()
+  })
+  return ctx
 }
