@@ -1,8 +1,44 @@
 import { describe, it } from 'node:test'
+import type { TestContext } from 'node:test'
 import assert from 'node:assert/strict'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { Client, errors } from '../../../src/index.js'
 import { startHttpServer, startTcpServer } from '../../helpers/servers.js'
+import type { TestServer } from '../../helpers/servers.js'
 import { RecordingHandler } from './recording-handler.js'
+
+/**
+ * A server that answers "ok" to every request, except that its first connection resets at its
+ * second request (a kept-alive connection that went stale). `bodies` gets each answered body.
+ */
+function startStaleOnceServer (bodies: string[] = []): Promise<TestServer> {
+  let connection = 0
+  return startTcpServer((socket) => {
+    const n = ++connection
+    let requests = 0
+    socket.on('data', (chunk: Buffer) => {
+      requests++
+      if (n === 1 && requests === 2) { socket.destroy(); return }
+      bodies.push(chunk.toString('latin1').split('\r\n\r\n')[1] ?? '')
+      socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok')
+    })
+  })
+}
+
+/**
+ * Dispatches a GET to `server` whose handler pauses on its first chunk (or on every chunk), waits
+ * until that chunk arrived and the connection's end had time to follow, and returns the handler.
+ */
+async function dispatchPaused (t: TestContext, server: TestServer, pauseOn: 'first chunk' | 'every chunk'): Promise<RecordingHandler> {
+  const client = new Client(server.origin)
+  t.after(async () => { await client.close(); await server.close() })
+  const handler = new RecordingHandler()
+  handler.onChunk = (controller) => { if (pauseOn === 'every chunk' || handler.chunks.length === 1) controller.pause() }
+  client.dispatch({ path: '/', method: 'GET' }, handler)
+  while (handler.chunks.length === 0) await nextTurn()
+  for (let i = 0; i < 20; i++) await nextTurn()
+  return handler
+}
 
 describe('Client input validation', () => {
   const bad: Array<[string, Record<string, unknown>, RegExp]> = [
@@ -87,16 +123,7 @@ describe('Client failures', () => {
   })
 
   it('retries an idempotent request once when a kept-alive connection is reset before any response byte', async (t) => {
-    let connection = 0
-    const server = await startTcpServer((socket) => {
-      const n = ++connection
-      let requests = 0
-      socket.on('data', () => {
-        requests++
-        if (n === 1 && requests === 2) { socket.destroy(); return }
-        socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok')
-      })
-    })
+    const server = await startStaleOnceServer()
     const client = new Client(server.origin)
     t.after(async () => { await client.close(); await server.close() })
     assert.equal(await (await client.request({ path: '/', method: 'GET' })).body.text(), 'ok')
@@ -189,7 +216,7 @@ describe('Client abort', () => {
     ac.abort(new Error('signalled'))
     await handler.done
     handler.controller!.abort(new Error('again'))
-    await new Promise((resolve) => setImmediate(resolve))
+    await nextTurn()
     assert.deepEqual(handler.events, ['start', 'error'])
     assert.equal(handler.error!.message, 'signalled')
   })
@@ -202,7 +229,7 @@ describe('Client close and destroy', () => {
     const client = new Client(server.origin)
     t.after(() => server.close())
     const response = client.request({ path: '/', method: 'GET' })
-    while (pending.respond === null) await new Promise((resolve) => setImmediate(resolve))
+    while (pending.respond === null) await nextTurn()
     let closed = false
     const closing = client.close().then(() => { closed = true })
     const handler = new RecordingHandler()
@@ -281,7 +308,7 @@ describe('Client pipelined abort', () => {
     const handlers = [new RecordingHandler(), new RecordingHandler(), new RecordingHandler()]
     client.dispatch({ path: '/1', method: 'GET', blocking: false }, handlers[0]!)
     client.dispatch({ path: '/2', method: 'GET', blocking: false }, handlers[1]!)
-    while (heads < 2) await new Promise((resolve) => setImmediate(resolve))
+    while (heads < 2) await nextTurn()
     handlers[1]!.controller!.abort(new Error('not needed'))
     client.dispatch({ path: '/3', method: 'GET', blocking: false }, handlers[2]!)
     await Promise.all(handlers.map((h) => h.done))
@@ -293,18 +320,8 @@ describe('Client pipelined abort', () => {
 
 describe('Client retry of stale connections', () => {
   it('sends a Blob body again on the fresh connection', async (t) => {
-    let connection = 0
     const bodies: string[] = []
-    const server = await startTcpServer((socket) => {
-      const n = ++connection
-      let requests = 0
-      socket.on('data', (chunk: Buffer) => {
-        requests++
-        if (n === 1 && requests === 2) { socket.destroy(); return }
-        bodies.push(chunk.toString('latin1').split('\r\n\r\n')[1] ?? '')
-        socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok')
-      })
-    })
+    const server = await startStaleOnceServer(bodies)
     const client = new Client(server.origin)
     t.after(async () => { await client.close(); await server.close() })
     await (await client.request({ path: '/', method: 'GET' })).body.text()
@@ -329,13 +346,7 @@ describe('Client paused at the end of the connection', () => {
     const server = await startTcpServer((socket) => {
       socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\ncontent-length: 5\r\nconnection: close\r\n\r\nhello'))
     })
-    const client = new Client(server.origin)
-    t.after(async () => { await client.close(); await server.close() })
-    const handler = new RecordingHandler()
-    handler.onChunk = (controller) => controller.pause()
-    client.dispatch({ path: '/', method: 'GET' }, handler)
-    while (handler.chunks.length === 0) await new Promise((resolve) => setImmediate(resolve))
-    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve))
+    const handler = await dispatchPaused(t, server, 'every chunk')
     handler.controller!.resume()
     await handler.done
     assert.deepEqual(handler.events, ['start', 'response', 'data', 'end'])
@@ -346,13 +357,7 @@ describe('Client paused at the end of the connection', () => {
     const server = await startTcpServer((socket) => {
       socket.once('data', () => { socket.write('HTTP/1.1 200 OK\r\n\r\nfirst'); setImmediate(() => socket.end('second')) })
     })
-    const client = new Client(server.origin)
-    t.after(async () => { await client.close(); await server.close() })
-    const handler = new RecordingHandler()
-    handler.onChunk = (controller) => { if (handler.chunks.length === 1) controller.pause() }
-    client.dispatch({ path: '/', method: 'GET' }, handler)
-    while (handler.chunks.length === 0) await new Promise((resolve) => setImmediate(resolve))
-    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve))
+    const handler = await dispatchPaused(t, server, 'first chunk')
     handler.controller!.resume()
     await handler.done
     assert.deepEqual(handler.events, ['start', 'response', 'data', 'end'])
@@ -365,16 +370,10 @@ describe('Client paused at the end of the connection', () => {
         socket.write('world', () => socket.resetAndDestroy())
       }))
     })
-    const client = new Client(server.origin)
-    t.after(async () => { await client.close(); await server.close() })
-    const handler = new RecordingHandler()
-    handler.onChunk = (controller) => controller.pause()
-    client.dispatch({ path: '/', method: 'GET' }, handler)
-    while (handler.chunks.length === 0) await new Promise((resolve) => setImmediate(resolve))
-    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve))
+    const handler = await dispatchPaused(t, server, 'every chunk')
     while (handler.events.at(-1) === 'data' && handler.controller!.paused) {
       handler.controller!.resume()
-      await new Promise((resolve) => setImmediate(resolve))
+      await nextTurn()
     }
     await handler.done
     assert.deepEqual(handler.events, ['start', 'response', 'data', 'end'])
@@ -385,13 +384,7 @@ describe('Client paused at the end of the connection', () => {
     const server = await startTcpServer((socket) => {
       socket.once('data', () => socket.write('HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nhello', () => socket.resetAndDestroy()))
     })
-    const client = new Client(server.origin)
-    t.after(async () => { await client.close(); await server.close() })
-    const handler = new RecordingHandler()
-    handler.onChunk = (controller) => controller.pause()
-    client.dispatch({ path: '/', method: 'GET' }, handler)
-    while (handler.chunks.length === 0) await new Promise((resolve) => setImmediate(resolve))
-    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve))
+    const handler = await dispatchPaused(t, server, 'every chunk')
     handler.controller!.resume()
     await handler.done
     assert.deepEqual(handler.events, ['start', 'response', 'data', 'error'])
