@@ -19,6 +19,7 @@ import { MockCallHistory } from './mock-call-history.js'
 import { PendingInterceptorsFormatter } from './pending-table.js'
 import type { PendingInterceptor } from './pending-table.js'
 import { MockReply } from './mock-reply.js'
+import type { MockDispatchList } from './mock-scope.js'
 import { checkCallback, destroyArguments, settleClose } from '../dispatcher/close-arguments.js'
 
 /** Options of {@link MockAgent}; anything else is passed to the real {@link Agent} it creates. */
@@ -118,6 +119,7 @@ export class MockAgent extends Dispatcher {
       isMockActive: () => this.#active,
       netConnectRefusal: (origin) => this.#netConnectRefusal(origin),
       passthrough: (dispatchOpts, handler) => this.#realAgent().dispatch(dispatchOpts, handler),
+      fallbackDispatches: (origin) => this.#fallbackDispatches(origin),
       acceptNonStandardSearchParameters,
       forget: (pool) => {
         for (const [key, value] of this.#pools) if (value === pool) this.#pools.delete(key)
@@ -142,12 +144,13 @@ export class MockAgent extends Dispatcher {
 
   /**
    * The mock pool for `origin` (created on first use). A RegExp or predicate origin gives a pool
-   * whose interceptors serve every origin it matches that has no exact pool of its own.
+   * whose interceptors serve every origin it matches; a request asks the pool of its exact origin
+   * first, then those, in the order they were created. The same RegExp object gives the same pool.
    */
   get (origin: MockOrigin): MockPool | MockClient {
     if (typeof origin === 'string' || origin instanceof URL) {
       const key = normalizeOrigin(origin)
-      return this.#poolFor(key) ?? this.#remember(key, this.#create(key))
+      return this.#pools.get(key) ?? this.#remember(key, this.#create(key))
     }
     if (!(origin instanceof RegExp) && typeof origin !== 'function') {
       throw new InvalidArgumentError(`MockAgent.get(): origin must be a string, URL, RegExp or function, got ${origin === null ? 'null' : typeof origin}`)
@@ -162,17 +165,13 @@ export class MockAgent extends Dispatcher {
     return pool
   }
 
-  #poolFor (origin: string): MockDispatcher | undefined {
-    const exact = this.#pools.get(origin)
-    if (exact !== undefined) return exact
-    for (const [key, pool] of this.#pools) {
-      if (typeof key !== 'string' && matchValue(key, origin)) {
-        const derived = this.#create(origin)
-        derived.mockDispatches = pool.mockDispatches
-        return this.#remember(origin, derived)
-      }
+  #fallbackDispatches (origin: string): MockDispatchList[] {
+    const key = normalizeOrigin(origin)
+    const lists: MockDispatchList[] = []
+    for (const [matcher, pool] of this.#pools) {
+      if (typeof matcher !== 'string' && matchValue(matcher, key)) lists.push(pool.mockDispatches)
     }
-    return undefined
+    return lists
   }
 
   override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
@@ -265,13 +264,9 @@ export class MockAgent extends Dispatcher {
 
   /** Interceptors that expect more requests than they got, with their origin. */
   pendingInterceptors (): PendingInterceptor[] {
-    const seen = new Set<unknown>()
     const pending: PendingInterceptor[] = []
     for (const pool of this.#pools.values()) {
-      const list = pool.mockDispatches
-      if (seen.has(list)) continue
-      seen.add(list)
-      for (const record of list.items) {
+      for (const record of pool.mockDispatches.items) {
         if (record.timesInvoked >= record.times) continue
         pending.push({
           origin: pool.origin,

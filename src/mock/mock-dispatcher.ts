@@ -31,6 +31,11 @@ export interface MockAgentHooks {
   netConnectRefusal (origin: string): string | null
   /** Sends a request over the network. */
   passthrough (opts: DispatchOptions, handler: DispatchHandler): boolean
+  /**
+   * The interceptors of the RegExp and function origins that match `origin`, asked after a
+   * pool's own, so an exact origin never shares (or lends) the interceptors registered on it.
+   */
+  fallbackDispatches (origin: string): MockDispatchList[]
   /** Rewrite `a[]=1` and `a=1,2` queries before matching. */
   readonly acceptNonStandardSearchParameters: boolean
   /** The pool closed: the agent drops it, so a later `get()` makes a fresh one. */
@@ -60,6 +65,7 @@ function hooksOf (agent: Dispatcher): MockAgentHooks {
     isMockActive: () => true,
     netConnectRefusal: () => null,
     passthrough: (opts, handler) => agent.dispatch(opts, handler),
+    fallbackDispatches: () => [],
     acceptNonStandardSearchParameters: false,
     forget: () => {}
   }
@@ -83,7 +89,7 @@ export class MockDispatcher extends Dispatcher {
   readonly #origin: string
   readonly #agent: Dispatcher
   readonly #ignoreTrailingSlash: boolean
-  #list = new MockDispatchList()
+  readonly #list = new MockDispatchList()
   readonly #active = new Set<MockReply>()
   #idle: Array<() => void> = []
   #closed = false
@@ -111,14 +117,9 @@ export class MockDispatcher extends Dispatcher {
     return this.#origin
   }
 
-  /** @internal The interceptors of this pool (shared with pools derived from a RegExp or function origin). */
+  /** @internal The interceptors registered on this pool. */
   get mockDispatches (): MockDispatchList {
     return this.#list
-  }
-
-  /** @internal */
-  set mockDispatches (list: MockDispatchList) {
-    this.#list = list
   }
 
   /**
@@ -200,19 +201,26 @@ export class MockDispatcher extends Dispatcher {
       body: bodyText(body),
       headers: normalizeHeaders(opts.headers)
     }
-    const found = findMatch(this.#list.items, request)
+    const origin = String(opts.origin ?? this.#origin)
+    const lists = [...new Set([this.#list, ...hooks.fallbackDispatches(origin)])]
+    const found = findMatch(lists.flatMap((list) => list.items), request)
     if (found.match !== undefined) {
-      this.#list.use(found.match)
-      this.#reply(found.match, { ...opts, headers: request.headers, body: request.body }, handler)
+      const match = found.match
+      lists.find((list) => list.items.includes(match))!.use(match)
+      this.#reply(match, { ...opts, headers: request.headers, body: request.body }, handler)
       return true
     }
-    const origin = String(opts.origin ?? this.#origin)
     const refusal = hooks.netConnectRefusal(origin)
     if (refusal === null) return hooks.passthrough(opts, handler)
-    const remaining = this.#list.items.length
+    let remaining = 0
+    let total = 0
+    for (const list of lists) {
+      remaining += list.items.length
+      total += list.total
+    }
     const message = `Mock dispatch not matched for ${describeMiss(found.stage, request)}: ` +
       `${request.method} ${origin}${request.path} was not allowed (${refusal}), ` +
-      `${remaining} interceptor(s) remaining out of ${this.#list.total} defined`
+      `${remaining} interceptor(s) remaining out of ${total} defined`
     this.#newReply(handler).runError(new MockNotMatchedError(message))
     return true
   }

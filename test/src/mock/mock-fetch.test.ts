@@ -207,7 +207,24 @@ describe('MockAgent routing under fetch', () => {
     assert.equal(await text('http://127.0.0.1:3997/f', agent), 'function')
     assert.equal(await text('HTTP://127.0.0.1:3997/f', agent), 'function')
     await assert.rejects(fetch('http://127.0.0.1:3996/f', { dispatcher: agent }), notMatched())
-    assert.deepEqual(asked, ['http://127.0.0.1:3997', 'http://127.0.0.1:3996'])
+    assert.deepEqual(asked, ['http://127.0.0.1:3997', 'http://127.0.0.1:3997', 'http://127.0.0.1:3996'])
+  })
+
+  it('keeps interceptors registered on an exact origin to that origin, asking them before the RegExp ones', async (t) => {
+    const agent = offline(t)
+    const local = /^http:\/\/127\.0\.0\.1:/
+    agent.get(local).intercept({ path: '/shared' }).reply(200, 'from regexp').persist()
+    assert.equal(await text('http://127.0.0.1:3901/shared', agent), 'from regexp')
+    const exact = agent.get('http://127.0.0.1:3901')
+    exact.intercept({ path: '/own' }).reply(200, 'only 3901').persist()
+    exact.intercept({ path: '/shared' }).reply(200, 'exact first')
+    assert.deepEqual(agent.pendingInterceptors().map((p) => [p.origin, p.path]), [['http://127.0.0.1:3901', '/own'], ['http://127.0.0.1:3901', '/shared']])
+    assert.equal(await text('http://127.0.0.1:3901/own', agent), 'only 3901')
+    await assert.rejects(fetch('http://127.0.0.1:3902/own', { dispatcher: agent }), notMatched(/1 interceptor\(s\) remaining out of 1 defined/))
+    assert.equal(await text('http://127.0.0.1:3901/shared', agent), 'exact first')
+    assert.equal(await text('http://127.0.0.1:3901/shared', agent), 'from regexp')
+    exact.cleanMocks()
+    assert.equal(await text('http://127.0.0.1:3902/shared', agent), 'from regexp')
   })
 
   it('fails the fetch, not the caller, when a get() predicate throws', async (t) => {
