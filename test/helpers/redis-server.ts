@@ -9,9 +9,9 @@ import type { ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import net from 'node:net'
-import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import { freePort } from './free-port.js'
 
 /**
  * The `redis-server` binary: `REDIS_SERVER` if set, else the first one on `PATH` or in the sbin
@@ -38,17 +38,6 @@ export interface TestRedis {
   resume: () => void
   /** Stops it and removes its temp dir. */
   close: () => Promise<void>
-}
-
-function freePort (): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 /** Resolves once `PING` gets `+PONG` on the port, retrying with tiny pauses; rejects if `child` exits first. */

@@ -8,7 +8,6 @@ import type { ChildProcess } from 'node:child_process'
 import { accessSync, constants } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import net from 'node:net'
-import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -23,20 +22,15 @@ export function findBinary (candidates: readonly string[], debianPackage: string
   throw new Error(`${debianPackage} is required by the integration tests but none of ${candidates.join(', ')} exists; install it with: apt-get install ${debianPackage}`)
 }
 
-/** A free TCP port on 127.0.0.1 (free when asked; the server binds it right after). */
-export function freePort (): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
+/** A temporary directory under the OS temp dir. */
+export interface TempDir {
+  dir: string
+  /** Deletes the directory and everything in it. */
+  remove: () => Promise<void>
 }
 
 /** A temporary directory under the OS temp dir; `remove` deletes it. */
-export async function tempDir (prefix: string): Promise<{ dir: string, remove: () => Promise<void> }> {
+export async function tempDir (prefix: string): Promise<TempDir> {
   const dir = await mkdtemp(path.join(os.tmpdir(), prefix))
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) }
 }
@@ -100,4 +94,25 @@ export async function startChildServer (binary: string, args: readonly string[],
     }
   }
   return { child, port, output: () => output, stop }
+}
+
+/**
+ * {@link startChildServer} with `tmp` as the working directory, which goes with the server: it is
+ * removed when the start fails and when the returned server is stopped.
+ */
+export async function startChildServerIn (tmp: TempDir, binary: string, args: readonly string[], port: number): Promise<ChildServer> {
+  let server: ChildServer
+  try {
+    server = await startChildServer(binary, args, port, tmp.dir)
+  } catch (err) {
+    await tmp.remove()
+    throw err
+  }
+  return {
+    ...server,
+    stop: async () => {
+      await server.stop()
+      await tmp.remove()
+    }
+  }
 }

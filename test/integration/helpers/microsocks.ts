@@ -3,7 +3,8 @@
  * optionally with username/password authentication.
  */
 
-import { findBinary, freePort, startChildServer, tempDir } from './child-server.js'
+import { findBinary, startChildServerIn, tempDir } from './child-server.js'
+import { freePort } from '../../helpers/free-port.js'
 
 /** A running microsocks. */
 export interface Microsocks {
@@ -24,19 +25,6 @@ export async function startMicrosocks (auth?: { username: string, password: stri
   const args = ['-i', '127.0.0.1', '-p', String(port)]
   if (auth !== undefined) args.push('-u', auth.username, '-P', auth.password)
   const tmp = await tempDir('conduit-microsocks-')
-  let server
-  try {
-    server = await startChildServer(binary, args, port, tmp.dir)
-  } catch (err) {
-    await tmp.remove()
-    throw err
-  }
-  return {
-    port,
-    url: `socks5://127.0.0.1:${port}`,
-    stop: async () => {
-      await server.stop()
-      await tmp.remove()
-    }
-  }
+  const server = await startChildServerIn(tmp, binary, args, port)
+  return { port, url: `socks5://127.0.0.1:${port}`, stop: server.stop }
 }

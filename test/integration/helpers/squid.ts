@@ -7,7 +7,8 @@
 import { execFileSync } from 'node:child_process'
 import { chmod, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { findBinary, freePort, startChildServer, tempDir } from './child-server.js'
+import { findBinary, startChildServerIn, tempDir } from './child-server.js'
+import { freePort } from '../../helpers/free-port.js'
 
 /** A running squid. */
 export interface Squid {
@@ -80,20 +81,11 @@ export async function startSquid (options: SquidOptions = {}): Promise<Squid> {
   await writeFile(file, config(tmp.dir, port, options), { mode: 0o644 })
   // A distinct service name keeps parallel squids from sharing pid and shared-memory names.
   const args = ['-N', '-d', '1', '-n', `conduit${port}`, '-f', file]
-  let server
-  try {
-    server = await startChildServer(binary, args, port, tmp.dir)
-  } catch (err) {
-    await tmp.remove()
-    throw err
-  }
+  const server = await startChildServerIn(tmp, binary, args, port)
   return {
     port,
     url: `http://127.0.0.1:${port}`,
     accessLog: () => readFile(path.join(tmp.dir, 'access.log'), 'utf8').catch(() => ''),
-    stop: async () => {
-      await server.stop()
-      await tmp.remove()
-    }
+    stop: server.stop
   }
 }
