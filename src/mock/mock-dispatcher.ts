@@ -229,7 +229,8 @@ export class MockDispatcher extends Dispatcher {
     const reply = this.#newReply(handler)
     const spec = record.reply
     if (spec.kind === 'error') {
-      reply.runError(spec.error)
+      // Through run(), so delay() applies to a mocked failure too (a slow network error).
+      reply.run(() => { throw spec.error }, record.delay)
       return
     }
     reply.run(() => {

@@ -87,7 +87,7 @@ export class MockScope {
     this.#record = record
   }
 
-  /** Waits `waitInMs` milliseconds (a positive integer) before replying. */
+  /** Waits `waitInMs` milliseconds (a positive integer) before replying, or before failing after `replyWithError()`. */
   delay (waitInMs: number): this {
     this.#record.delay = positiveInteger('delay', 'waitInMs', waitInMs)
     return this

@@ -65,6 +65,29 @@ describe('MockAgent scopes under fetch', () => {
     assert.deepEqual(agent.pendingInterceptors(), [])
   })
 
+  it('holds a delayed reply and a delayed mocked error until delay(ms) has passed on the timer', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] })
+    const agent = offline(t)
+    const boom = new Error('slow failure')
+    agent.get(ORIGIN).intercept({ path: '/ok' }).reply(200, 'late').delay(500)
+    agent.get(ORIGIN).intercept({ path: '/fail' }).replyWithError(boom).delay(500)
+    const settled: string[] = []
+    const ok = fetch(`${ORIGIN}/ok`, { dispatcher: agent }).then((res) => { settled.push('ok'); return res })
+    const failed = fetch(`${ORIGIN}/fail`, { dispatcher: agent }).then(
+      () => assert.fail('a mocked error must reject the fetch'),
+      (err: FetchFailure) => { settled.push('fail'); return err }
+    )
+    await new Promise((resolve) => setImmediate(resolve))
+    t.mock.timers.tick(499)
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.deepEqual(settled, [])
+    t.mock.timers.tick(1)
+    assert.equal(await (await ok).text(), 'late')
+    const err = await failed
+    assert.equal(err.name, 'TypeError')
+    assert.equal(err.cause, boom)
+  })
+
   it('answers concurrent fetches from a times(n) interceptor without over-serving', async (t) => {
     const agent = offline(t)
     agent.get(ORIGIN).intercept({ path: '/c' }).reply(200, 'ok').times(2)
