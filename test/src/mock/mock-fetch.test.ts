@@ -92,6 +92,40 @@ describe('MockAgent under fetch', () => {
     ac.abort()
     await assert.rejects(pending, { name: 'AbortError' })
   })
+
+  it('stops a delayed mocked error when the signal aborts first, rejecting with the abort', async (t) => {
+    const agent = offline(t)
+    agent.get(ORIGIN).intercept({ path: '/slow-error' }).replyWithError(new Error('never seen')).delay(60_000)
+    const ac = new AbortController()
+    const pending = fetch(`${ORIGIN}/slow-error`, { dispatcher: agent, signal: ac.signal })
+    await new Promise((resolve) => setImmediate(resolve))
+    ac.abort()
+    await assert.rejects(pending, { name: 'AbortError' })
+  })
+
+  it('stops pulling a streamed reply while its fetch body is unread, and ends it when the body is cancelled', async (t) => {
+    const agent = offline(t)
+    const total = 400
+    let produced = 0
+    let finished = false
+    const chunk = Buffer.alloc(16 * 1024, 120)
+    agent.get(ORIGIN).intercept({ path: '/big' }).reply(200, (async function * () {
+      try {
+        for (; produced < total; produced++) yield chunk
+      } finally {
+        finished = true
+      }
+    })())
+    const res = await fetch(`${ORIGIN}/big`, { dispatcher: agent })
+    const reader = res.body!.getReader()
+    assert.equal((await reader.read()).value?.length, chunk.length)
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve))
+    assert.ok(produced < total / 4, `the reply ran ahead of the reader: ${produced} of ${total} chunks produced`)
+    await reader.cancel()
+    for (let i = 0; i < 100 && !finished; i++) await new Promise((resolve) => setImmediate(resolve))
+    assert.equal(finished, true)
+    assert.ok(produced < total)
+  })
 })
 
 type FetchFailure = Error & { cause?: Error & { code?: string } }
