@@ -7,39 +7,11 @@
  */
 
 import { Agent } from 'undici'
-import type { Dispatcher } from 'undici'
-import { DispatchSink } from './dispatch-sink.js'
-import { MEMORY_ORIGIN, memoryConnector } from './memory-socket.js'
-import { drainBody, serveRounds } from './measure.js'
-import type { BenchClient } from './measure.js'
-import type { Scenario } from '../transport-scenarios.js'
+import { memoryConnector } from './memory-socket.js'
+import { serveRounds } from './measure.js'
+import { agentClient, readAgentClientArgs } from './agent-client.js'
 
-const [mode, target, connections] = process.argv.slice(2)
-// `memory` replaces the server with in-memory sockets: only the library's own work is measured.
-const memory = target === 'memory'
-const origin = memory ? MEMORY_ORIGIN : target
-const agent = new Agent({ connections: Number(connections), connect: memory ? memoryConnector as never : undefined })
-let payload: Buffer | null = null
+const args = readAgentClientArgs()
+const agent = new Agent({ connections: args.connections, connect: args.memory ? memoryConnector as never : undefined })
 
-function options (scenario: Scenario): Dispatcher.DispatchOptions {
-  if (scenario.requestBytes === 0) return { origin: origin!, path: scenario.path, method: scenario.method }
-  if (payload?.length !== scenario.requestBytes) payload = Buffer.alloc(scenario.requestBytes, 'u')
-  return { origin: origin!, path: scenario.path, method: scenario.method, body: payload }
-}
-
-const client: BenchClient = mode === 'dispatch'
-  ? {
-      send: (scenario, done) => { agent.dispatch(options(scenario), new DispatchSink(done) as unknown as Dispatcher.DispatchHandler) },
-      close: () => agent.close()
-    }
-  : {
-      send: (scenario, done) => {
-        agent.request(options(scenario)).then((res) => {
-          if (res.statusCode !== 200) done(new Error(`unexpected status ${res.statusCode}`), 0)
-          drainBody(res.body, done)
-        }, (err: Error) => done(err, 0))
-      },
-      close: () => agent.close()
-    }
-
-serveRounds(client)
+serveRounds(agentClient(agent, args))
