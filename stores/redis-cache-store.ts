@@ -14,14 +14,14 @@ import { varyMatches } from './vary-match.js'
 import { decodeMeta, encodeMeta, parseTags } from './redis/entry-codec.js'
 import type { StoredMeta } from './redis/entry-codec.js'
 import { FailOpen } from './redis/fail-open.js'
-import { bodyField, keyLayout, metaField, metaFieldPrefix, tagKey, urlKey, variantSuffix } from './redis/key-layout.js'
+import { BODY_FIELD, META_FIELD, keyLayout, methodFieldPrefix, tagKey, urlKey, variantKey, variantSuffix } from './redis/key-layout.js'
 import type { KeyLayout } from './redis/key-layout.js'
 import { loadIoredis } from './redis/load-ioredis.js'
 import { MemoryTier } from './redis/memory-tier.js'
 import type { ReadTicket, TierVariant } from './redis/memory-tier.js'
 import { FAIL_FAST_CLIENT_OPTIONS, resolveOptions } from './redis/options.js'
 import type { RedisCacheStoreOptions, ResolvedOptions } from './redis/options.js'
-import { DELETE_TAGS_SCRIPT, MAX_VARIANTS_PER_URL, READ_SCRIPT, WRITE_SCRIPT, runScript } from './redis/scripts.js'
+import { DELETE_SCRIPT, DELETE_TAGS_SCRIPT, MAX_VARIANTS_PER_URL, READ_SCRIPT, WRITE_SCRIPT, runScript } from './redis/scripts.js'
 import { Tracking } from './redis/tracking.js'
 import { RedisWriteStream } from './redis/write-stream.js'
 
@@ -65,9 +65,11 @@ function pick<T extends { meta: StoredMeta }> (variants: T[], key: CacheKey, now
  * A cache store on Redis (or Valkey), shared by every process that uses the same server and
  * `keyPrefix`: a response cached by one instance of a service is a hit in all the others.
  *
- * - Layout: one hash per URL holding every variant (method and `Vary` values), written by a Lua
- *   script so metadata and body appear together; the hash expires in Redis when its last variant
- *   reaches `deleteAt`, so there is no sweeper. `delete` removes all variants with one `DEL`.
+ * - Layout: each variant (method and `Vary` values) is a hash of its own holding metadata and
+ *   body, expiring in Redis at its `deleteAt`; a per-URL index names the variants and expires
+ *   with the longest-lived one, so there is no sweeper. Lua scripts write variant and index
+ *   together (a reader never sees metadata without its body) and let `delete` remove every
+ *   variant of the URL at once.
  * - Memory tier (on by default): hits are served from process memory. Coherence across hosts
  *   uses Redis client-side caching in broadcast mode on a second, dedicated connection
  *   subscribed to `__redis__:invalidate`: it needs no server configuration (keyspace
@@ -224,7 +226,7 @@ export class RedisCacheStore implements CacheStore {
   async #read (k: string, key: CacheKey): Promise<GetResult | undefined> {
     const ticket = this.#ticket(k)
     const reply = await this.#failOpen.run('get', () =>
-      runScript(this.#client, READ_SCRIPT, [k], [metaFieldPrefix(key.method)], true)) as Array<Buffer | null> | undefined
+      runScript(this.#client, READ_SCRIPT, [k], [methodFieldPrefix(key.method), this.#layout.variantPrefix, key.origin + key.path], true)) as Array<Buffer | null> | undefined
     if (reply === undefined) {
       if (ticket !== undefined) this.#tier?.release(ticket)
       return undefined
@@ -246,7 +248,7 @@ export class RedisCacheStore implements CacheStore {
   async #readBody (k: string, key: CacheKey, chosen: StoredMeta): Promise<GetResult | undefined> {
     const ticket = this.#ticket(k)
     const reply = await this.#failOpen.run('get', () =>
-      this.#client.hmgetBuffer(k, metaField(chosen.suffix), bodyField(chosen.suffix)))
+      this.#client.hmgetBuffer(variantKey(this.#layout, key.origin, key.path, chosen.suffix), META_FIELD, BODY_FIELD))
     const [stored, body] = reply ?? []
     const meta = stored == null ? undefined : this.#decode(chosen.suffix, stored)
     if (meta === undefined || body == null) {
@@ -270,6 +272,7 @@ export class RedisCacheStore implements CacheStore {
     if (value.deleteAt <= this.#options.now()) return undefined
     const k = urlKey(this.#layout, key.origin, key.path)
     const suffix = variantSuffix(key.method, value.vary ?? undefined)
+    const vk = variantKey(this.#layout, key.origin, key.path, suffix)
     const writeId = randomBytes(6).toString('hex')
     // Encoded now, so changes the caller makes to `value` afterwards do not reach the cache.
     const meta = encodeMeta(value, writeId)
@@ -281,8 +284,9 @@ export class RedisCacheStore implements CacheStore {
       if (this.#closed || ttl <= 0) return
       const tagKeys = tags.map((tag) => tagKey(this.#layout, tag))
       const member = `${suffix}\n${writeId}\n${k}`
+      const args = [suffix, writeId, meta, body, ttl, member, MAX_VARIANTS_PER_URL, this.#layout.variantPrefix, key.origin + key.path]
       await this.#failOpen.run('write', () =>
-        runScript(this.#client, WRITE_SCRIPT, [k, ...tagKeys], [suffix, meta, body, ttl, Math.floor(now), member, MAX_VARIANTS_PER_URL], false))
+        runScript(this.#client, WRITE_SCRIPT, [k, vk, ...tagKeys], args, false))
       this.#tier?.invalidate(k)
     })
   }
@@ -290,13 +294,13 @@ export class RedisCacheStore implements CacheStore {
   /** Removes every response stored for the key's origin and path (all methods and variants). */
   delete (key: CacheKey): Promise<void> {
     assertKey('RedisCacheStore.delete', key)
-    return this.#delete(urlKey(this.#layout, key.origin, key.path))
+    return this.#delete(urlKey(this.#layout, key.origin, key.path), key.origin + key.path)
   }
 
-  async #delete (k: string): Promise<void> {
+  async #delete (k: string, tail: string): Promise<void> {
     if (this.#closed) return
     this.#tier?.invalidate(k)
-    await this.#failOpen.run('delete', () => this.#client.del(k))
+    await this.#failOpen.run('delete', () => runScript(this.#client, DELETE_SCRIPT, [k], [this.#layout.variantPrefix, tail], false))
     this.#tier?.invalidate(k)
   }
 
@@ -316,7 +320,7 @@ export class RedisCacheStore implements CacheStore {
     if (this.#closed) return false
     if (keys.length === 0) return true
     const touched = await this.#failOpen.run('deleteTags', () =>
-      runScript(this.#client, DELETE_TAGS_SCRIPT, keys, [], false)) as string[] | undefined
+      runScript(this.#client, DELETE_TAGS_SCRIPT, keys, [this.#layout.urlPrefix, this.#layout.variantPrefix], false)) as string[] | undefined
     if (touched === undefined) return false
     // Invalidations from Redis arrive asynchronously; this process must not serve them even once.
     for (const k of touched) this.#tier?.invalidate(k)

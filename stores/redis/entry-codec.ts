@@ -1,7 +1,7 @@
 /**
  * How a variant's metadata is written to and read from Redis, and which cache tags a response
- * carries. The stored form is `{deleteAt}\n{writeId}\n{JSON}`: the Lua scripts read the
- * first two lines without a JSON decoder (expiry pruning, tag invalidation), the store the rest.
+ * carries. The stored form is `{writeId}\n{JSON}`: the write id travels with the metadata so the
+ * memory tier can tell whether a body read later belongs to the variant it holds.
  * Variant selection by `Vary` is the one all stores share (`stores/vary-match.ts`).
  * @module
  */
@@ -32,27 +32,26 @@ export function encodeMeta (value: CacheValue, writeId: string): string {
   if (value.vary !== undefined) json.vary = value.vary
   if (value.etag !== undefined) json.etag = value.etag
   if (value.cacheControlDirectives !== undefined) json.cacheControlDirectives = value.cacheControlDirectives
-  return `${Math.floor(value.deleteAt)}\n${writeId}\n${JSON.stringify(json)}`
+  return `${writeId}\n${JSON.stringify(json)}`
 }
 
 /**
- * Decodes what {@link encodeMeta} wrote. Throws a `TypeError` naming the field when the stored
+ * Decodes what {@link encodeMeta} wrote. Throws a `TypeError` naming the variant when the stored
  * form is damaged (another program wrote under our prefix), which the store reports and treats
  * as a miss.
  */
 export function decodeMeta (suffix: string, stored: string): StoredMeta {
-  const first = stored.indexOf('\n')
-  const second = first === -1 ? -1 : stored.indexOf('\n', first + 1)
-  if (second === -1) throw new TypeError(`RedisCacheStore: damaged metadata in field m:${suffix}`)
-  const value = JSON.parse(stored.slice(second + 1)) as CacheValue
+  const newline = stored.indexOf('\n')
+  if (newline === -1) throw new TypeError(`RedisCacheStore: damaged metadata of variant ${suffix}`)
+  const value = JSON.parse(stored.slice(newline + 1)) as CacheValue
   if (
     value === null || typeof value !== 'object' ||
     typeof value.statusCode !== 'number' || typeof value.deleteAt !== 'number' ||
     value.headers === null || typeof value.headers !== 'object'
   ) {
-    throw new TypeError(`RedisCacheStore: damaged metadata in field m:${suffix}`)
+    throw new TypeError(`RedisCacheStore: damaged metadata of variant ${suffix}`)
   }
-  return { suffix, writeId: stored.slice(first + 1, second), value, size: stored.length }
+  return { suffix, writeId: stored.slice(0, newline), value, size: stored.length }
 }
 
 /**

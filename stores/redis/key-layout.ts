@@ -1,10 +1,20 @@
 /**
  * Where the Redis cache store keeps things. All names derive from the store's `keyPrefix`:
  *
- * - `{prefix}u:{origin}{path}`: one hash per URL. Every stored variant (method + `Vary` values)
- *   is two fields of it, `m:{method}:{id}` (metadata) and `b:{method}:{id}` (body). One key per
- *   URL makes `delete()` a single `DEL` and lets client-side tracking invalidate by URL.
- * - `{prefix}t:{tag}`: a set per cache tag, members `{method}:{id}\n{writeId}\n{url key}`.
+ * - `{prefix}u:{origin}{path}`: the index of one URL, a hash with one field per stored variant
+ *   (`{method}:{id}`, the method plus a digest of its `Vary` values) whose value is the id of the
+ *   write that stored it. Every write, delete and tag invalidation changes this key, so
+ *   client-side tracking of the `u:` prefix sees every change to a URL, and `delete()` finds all
+ *   variants of the URL here.
+ * - `{prefix}v:{byte length of suffix}:{suffix}{origin}{path}`: one hash per variant, fields `m`
+ *   (metadata) and `b` (body), with its own expiry at that variant's `deleteAt`. The length
+ *   prefix keeps names unique whatever characters a method or path holds.
+ * - `{prefix}t:{tag}`: a set per cache tag, members `{suffix}\n{writeId}\n{url key}`.
+ *
+ * Why a key per variant rather than two fields per variant in the URL hash: Redis before 7.4 has
+ * no per-field expiry, so in one hash a short-lived variant (and its body) would stay until the
+ * longest-lived one expired. With its own key, Redis drops each variant at its own time and the
+ * index, whose expiry the scripts keep at its longest-lived variant, goes with the last one.
  * @module
  */
 
@@ -13,22 +23,38 @@ import { createHash } from 'node:crypto'
 /** Default `keyPrefix` of the Redis cache store. */
 export const DEFAULT_KEY_PREFIX = 'conduit:cache:'
 
+/** Field of a variant key holding the variant's metadata. */
+export const META_FIELD = 'm'
+
+/** Field of a variant key holding the variant's body. */
+export const BODY_FIELD = 'b'
+
 /** The key names of one store, derived from its prefix. */
 export interface KeyLayout {
-  /** Prefix of every URL key; client-side tracking broadcasts changes under it. */
+  /** Prefix of every URL index key; client-side tracking broadcasts changes under it. */
   readonly urlPrefix: string
+  /** Prefix of every variant key. */
+  readonly variantPrefix: string
   /** Prefix of every tag key. */
   readonly tagPrefix: string
 }
 
 /** Builds the layout for a `keyPrefix`. */
 export function keyLayout (keyPrefix: string): KeyLayout {
-  return { urlPrefix: `${keyPrefix}u:`, tagPrefix: `${keyPrefix}t:` }
+  return { urlPrefix: `${keyPrefix}u:`, variantPrefix: `${keyPrefix}v:`, tagPrefix: `${keyPrefix}t:` }
 }
 
-/** The hash holding every variant stored for `origin` + `path`. */
+/** The index hash naming every variant stored for `origin` + `path`. */
 export function urlKey (layout: KeyLayout, origin: string, path: string): string {
   return layout.urlPrefix + origin + path
+}
+
+/**
+ * The hash holding one variant's metadata and body. The Lua scripts build the same name from the
+ * variant prefix, the suffix and the url key minus the url prefix (`VARIANT_KEY_LUA` in scripts.ts).
+ */
+export function variantKey (layout: KeyLayout, origin: string, path: string, suffix: string): string {
+  return `${layout.variantPrefix}${Buffer.byteLength(suffix)}:${suffix}${origin}${path}`
 }
 
 /** The set indexing every variant that carried `tag`. */
@@ -37,7 +63,7 @@ export function tagKey (layout: KeyLayout, tag: string): string {
 }
 
 /**
- * The variant part of the field names: the method plus a digest of the `Vary` values, so a new
+ * The variant part of the names: the method plus a digest of the `Vary` values, so a new
  * response for the same method and the same `Vary` values replaces the old one in place.
  */
 export function variantSuffix (method: string, vary: Record<string, string | string[] | null> | undefined): string {
@@ -48,17 +74,7 @@ export function variantSuffix (method: string, vary: Record<string, string | str
   return `${method}:${createHash('sha1').update(canonical).digest('hex').slice(0, 20)}`
 }
 
-/** Field holding a variant's metadata. */
-export function metaField (suffix: string): string {
-  return `m:${suffix}`
-}
-
-/** Field holding a variant's body. */
-export function bodyField (suffix: string): string {
-  return `b:${suffix}`
-}
-
-/** Prefix of the metadata fields of every variant of `method`. */
-export function metaFieldPrefix (method: string): string {
-  return `m:${method}:`
+/** Prefix of the index fields of every variant of `method`. */
+export function methodFieldPrefix (method: string): string {
+  return `${method}:`
 }

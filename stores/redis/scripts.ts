@@ -19,28 +19,70 @@ function script (source: string): Script {
 }
 
 /**
- * KEYS[1] url key; ARGV[1] metadata field prefix of the method (`m:GET:`).
- * Returns `[body-or-false, suffix1, meta1, suffix2, meta2, ...]`; the body is sent only when the
- * method has exactly one variant, the common case, so most hits take one round trip.
+ * The variant key name in Lua, mirroring `variantKey()` in key-layout.ts (Lua's `#` counts bytes,
+ * as `Buffer.byteLength` does there). Shared by the scripts so the name has one source here.
  */
-export const READ_SCRIPT = script(`
+const VARIANT_KEY_LUA = `
+local function variant_key (vprefix, tail, suffix)
+  return vprefix .. #suffix .. ':' .. suffix .. tail
+end
+`
+
+/**
+ * The expiry rule of a URL index, shared by the scripts that change one. `survey` drops index
+ * fields whose variant key is gone (Redis expired or evicted it) and returns the rest with their
+ * remaining lives, read from Redis' own clock. `retime` sets the index to expire with its
+ * longest-lived variant, lowering it as well as raising it, so the index never outlives what it
+ * names. Kept out of the read script, which changes nothing.
+ */
+const INDEX_EXPIRY_LUA = VARIANT_KEY_LUA + `
+local function survey (key, vprefix, tail)
+  local alive = {}
+  for _, f in ipairs(redis.call('HKEYS', key)) do
+    local vk = variant_key(vprefix, tail, f)
+    local ttl = redis.call('PTTL', vk)
+    if ttl < 0 then
+      -- -2: gone. -1: no expiry, which this store never writes: drop it rather than keep it forever.
+      redis.call('DEL', vk)
+      redis.call('HDEL', key, f)
+    else
+      alive[#alive + 1] = { f, ttl, vk }
+    end
+  end
+  return alive
+end
+local function retime (key, alive)
+  local longest = 0
+  for _, v in ipairs(alive) do
+    if v[2] > longest then longest = v[2] end
+  end
+  if longest > 0 then redis.call('PEXPIRE', key, longest) else redis.call('DEL', key) end
+end
+`
+
+/**
+ * KEYS[1] url key; ARGV: index field prefix of the method (`GET:`), variant key prefix, url tail
+ * (origin + path). Returns `[body-or-false, suffix1, meta1, suffix2, meta2, ...]`; the body is
+ * sent only when the method has exactly one live variant, the common case, so most hits take one
+ * round trip. Read-only: a variant key that expired is skipped, and the next write prunes it.
+ */
+export const READ_SCRIPT = script(VARIANT_KEY_LUA + `
 local prefix = ARGV[1]
-local fields = {}
-for _, f in ipairs(redis.call('HKEYS', KEYS[1])) do
-  if string.sub(f, 1, #prefix) == prefix then fields[#fields + 1] = f end
-end
-if #fields == 0 then return {} end
-local metas = redis.call('HMGET', KEYS[1], unpack(fields))
 local out = { false }
-if #fields == 1 then
-  out[1] = redis.call('HGET', KEYS[1], 'b:' .. string.sub(fields[1], 3)) or false
-end
-for i, f in ipairs(fields) do
-  if metas[i] then
-    out[#out + 1] = string.sub(f, 3)
-    out[#out + 1] = metas[i]
+local found = {}
+for _, f in ipairs(redis.call('HKEYS', KEYS[1])) do
+  if string.sub(f, 1, #prefix) == prefix then
+    local vk = variant_key(ARGV[2], ARGV[3], f)
+    local meta = redis.call('HGET', vk, 'm')
+    if meta then
+      found[#found + 1] = vk
+      out[#out + 1] = f
+      out[#out + 1] = meta
+    end
   end
 end
+if #found == 0 then return {} end
+if #found == 1 then out[1] = redis.call('HGET', found[1], 'b') or false end
 return out
 `)
 
@@ -48,55 +90,64 @@ return out
 export const MAX_VARIANTS_PER_URL = 256
 
 /**
- * KEYS[1] url key, KEYS[2..] tag keys; ARGV: suffix, metadata, body, time to live (ms),
- * now (ms, the writer's clock, same clock as every stored deleteAt), tag member, variant limit.
- * Stores the variant, drops variants whose deleteAt has passed (and the shortest-lived ones
- * beyond the limit: `Vary: user-agent` must not grow a hash without bound), and keeps the key
- * (and each tag set) alive until its last variant must go, so Redis expires it: no sweeper.
+ * KEYS[1] url key, KEYS[2] variant key, KEYS[3..] tag keys; ARGV: suffix, write id, metadata,
+ * body, time to live (ms), tag member, variant limit, variant key prefix, url tail.
+ * Stores the variant under its own key expiring at its deleteAt, names it in the index, drops
+ * index fields of variants already gone (and the shortest-lived ones beyond the limit:
+ * `Vary: user-agent` must not grow without bound), and sets the index to expire with its
+ * longest-lived variant, so a rewrite with a shorter life shortens the index's too.
+ * Tag sets are shared by many URLs, so their life is only ever raised; a stale member holds no
+ * body and is ignored by tag invalidation (its write id no longer matches).
  */
-export const WRITE_SCRIPT = script(`
+export const WRITE_SCRIPT = script(INDEX_EXPIRY_LUA + `
 local key = KEYS[1]
 local suffix = ARGV[1]
-local own = tonumber(ARGV[4])
-local now = tonumber(ARGV[5])
+local own = tonumber(ARGV[5])
 local limit = tonumber(ARGV[7])
-redis.call('HSET', key, 'm:' .. suffix, ARGV[2], 'b:' .. suffix, ARGV[3])
+redis.call('HSET', KEYS[2], 'm', ARGV[3], 'b', ARGV[4])
+redis.call('PEXPIRE', KEYS[2], own)
+redis.call('HSET', key, suffix, ARGV[2])
 local others = {}
-for _, f in ipairs(redis.call('HKEYS', key)) do
-  if string.sub(f, 1, 2) == 'm:' and string.sub(f, 3) ~= suffix then
-    local meta = redis.call('HGET', key, f)
-    local deleteAt = meta and tonumber(string.match(meta, '^(%d+)\\n'))
-    if deleteAt == nil or deleteAt <= now then
-      redis.call('HDEL', key, f, 'b:' .. string.sub(f, 3))
-    else
-      others[#others + 1] = { f, deleteAt }
-    end
-  end
+local kept = {}
+for _, v in ipairs(survey(key, ARGV[8], ARGV[9])) do
+  if v[1] == suffix then kept[#kept + 1] = v else others[#others + 1] = v end
 end
 table.sort(others, function (a, b) return a[2] < b[2] end)
 local excess = #others + 1 - limit
-local ttl = own
 for i, other in ipairs(others) do
   if i <= excess then
-    redis.call('HDEL', key, other[1], 'b:' .. string.sub(other[1], 3))
-  elseif other[2] - now > ttl then
-    ttl = other[2] - now
+    redis.call('DEL', other[3])
+    redis.call('HDEL', key, other[1])
+  else
+    kept[#kept + 1] = other
   end
 end
-if redis.call('PTTL', key) < ttl then redis.call('PEXPIRE', key, ttl) end
-for i = 2, #KEYS do
+retime(key, kept)
+for i = 3, #KEYS do
   redis.call('SADD', KEYS[i], ARGV[6])
   if redis.call('PTTL', KEYS[i]) < own then redis.call('PEXPIRE', KEYS[i], own) end
 end
 return 1
 `)
 
+/** KEYS[1] url key; ARGV: variant key prefix, url tail. Removes the URL's index and every variant it names. */
+export const DELETE_SCRIPT = script(VARIANT_KEY_LUA + `
+for _, f in ipairs(redis.call('HKEYS', KEYS[1])) do
+  redis.call('DEL', variant_key(ARGV[1], ARGV[2], f))
+end
+redis.call('DEL', KEYS[1])
+return 1
+`)
+
 /**
- * KEYS: tag keys. Removes every variant indexed under them whose current write is the one that
- * was tagged (a later rewrite without the tag survives), deletes the tag sets, and returns the url
- * keys it touched so the calling process can drop them from its memory tier at once.
+ * KEYS: tag keys; ARGV: url key prefix, variant key prefix. Removes every variant indexed under
+ * them whose current write is the one that was tagged (a later rewrite without the tag survives),
+ * retimes the indexes it changed, deletes the tag sets, and returns the url keys it touched so
+ * the calling process can drop them from its memory tier at once.
  */
-export const DELETE_TAGS_SCRIPT = script(`
+export const DELETE_TAGS_SCRIPT = script(INDEX_EXPIRY_LUA + `
+local uprefix = ARGV[1]
+local vprefix = ARGV[2]
 local touched = {}
 local seen = {}
 for _, tk in ipairs(KEYS) do
@@ -107,9 +158,9 @@ for _, tk in ipairs(KEYS) do
       local suffix = string.sub(member, 1, a - 1)
       local writeId = string.sub(member, a + 1, b - 1)
       local key = string.sub(member, b + 1)
-      local meta = redis.call('HGET', key, 'm:' .. suffix)
-      if meta and string.match(meta, '^%d+\\n([^\\n]*)\\n') == writeId then
-        redis.call('HDEL', key, 'm:' .. suffix, 'b:' .. suffix)
+      if string.sub(key, 1, #uprefix) == uprefix and redis.call('HGET', key, suffix) == writeId then
+        redis.call('DEL', variant_key(vprefix, string.sub(key, #uprefix + 1), suffix))
+        redis.call('HDEL', key, suffix)
         if not seen[key] then
           seen[key] = true
           touched[#touched + 1] = key
@@ -118,6 +169,9 @@ for _, tk in ipairs(KEYS) do
     end
   end
   redis.call('DEL', tk)
+end
+for _, key in ipairs(touched) do
+  retime(key, survey(key, vprefix, string.sub(key, #uprefix + 1)))
 end
 return touched
 `)
