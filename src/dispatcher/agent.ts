@@ -7,12 +7,13 @@
 import { Dispatcher } from './dispatcher.js'
 import type { CloseCallback } from './dispatcher.js'
 import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../handler.js'
-import { SimpleController, toDispatchHandler } from '../handler.js'
-import { ClientClosedError, ClientDestroyedError, InvalidArgumentError } from '../errors.js'
+import { toDispatchHandler } from '../handler.js'
+import { ClientDestroyedError, InvalidArgumentError } from '../errors.js'
 import { describeValue } from '../describe-value.js'
 import { Client, parseOrigin } from './client.js'
 import { Pool } from './pool.js'
 import { checkCallback, destroyArguments, settleClose } from './close-arguments.js'
+import { checkDispatchOptions, refuseDispatch } from './dispatch-guards.js'
 import type { PoolOptions } from './pool.js'
 
 /** Builds the dispatcher of one origin. */
@@ -74,13 +75,8 @@ export class Agent extends Dispatcher {
 
   override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
     const h = toDispatchHandler(handler)
-    if (opts === null || typeof opts !== 'object') {
-      throw new InvalidArgumentError(`dispatch: options must be an object, got ${opts === null ? 'null' : typeof opts}`)
-    }
-    if (this.#closed) {
-      h.onResponseError?.(new SimpleController(), this.#destroyed ? new ClientDestroyedError() : new ClientClosedError())
-      return false
-    }
+    checkDispatchOptions(opts)
+    if (this.#closed) return refuseDispatch(h, this.#destroyed)
     const origin = opts.origin
     let dispatcher = typeof origin === 'string' ? this.#byKey.get(origin) : undefined
     if (dispatcher === undefined) {

@@ -7,8 +7,8 @@
 import { Dispatcher } from './dispatcher.js'
 import type { CloseCallback } from './dispatcher.js'
 import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../handler.js'
-import { SimpleController, toDispatchHandler } from '../handler.js'
-import { ClientClosedError, ClientDestroyedError, InvalidArgumentError, SocketError } from '../errors.js'
+import { toDispatchHandler } from '../handler.js'
+import { ClientDestroyedError, InvalidArgumentError, SocketError } from '../errors.js'
 import type { Duplex } from 'node:stream'
 import { ClientRequest } from './client-request.js'
 import type { RequestRunner } from './client-request.js'
@@ -21,6 +21,7 @@ import { channels } from '../diagnostics.js'
 import type { ConnectParams } from '../diagnostics.js'
 import { installDebugLog } from '../debug-log.js'
 import { checkCallback, destroyArguments, settleClose } from './close-arguments.js'
+import { checkDispatchOptions, refuseDispatch } from './dispatch-guards.js'
 
 installDebugLog()
 
@@ -117,13 +118,8 @@ export class Client extends Dispatcher {
 
   override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
     const h = toDispatchHandler(handler)
-    if (opts === null || typeof opts !== 'object') {
-      throw new InvalidArgumentError(`dispatch: options must be an object, got ${opts === null ? 'null' : typeof opts}`)
-    }
-    if (this.#closed) {
-      h.onResponseError?.(new SimpleController(), this.#destroyed ? new ClientDestroyedError() : new ClientClosedError())
-      return false
-    }
+    checkDispatchOptions(opts)
+    if (this.#closed) return refuseDispatch(h, this.#destroyed)
     const cfg = this.#config
     const req = new ClientRequest(this.#owner, this.#origin, this.#hostHeader, opts, h, cfg.headersTimeout, cfg.bodyTimeout, cfg.strictContentLength)
     if (req.start()) {

@@ -8,11 +8,12 @@ import { Dispatcher } from './dispatcher.js'
 import type { CloseCallback } from './dispatcher.js'
 import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../handler.js'
 import { SimpleController, toDispatchHandler } from '../handler.js'
-import { ClientClosedError, ClientDestroyedError, InvalidArgumentError, RequestAbortedError } from '../errors.js'
+import { ClientDestroyedError, InvalidArgumentError, RequestAbortedError } from '../errors.js'
 import { describeValue } from '../describe-value.js'
 import { Client, parseOrigin } from './client.js'
 import type { ClientOptions } from './client-options.js'
 import { checkCallback, destroyArguments, settleClose } from './close-arguments.js'
+import { checkDispatchOptions, refuseDispatch } from './dispatch-guards.js'
 
 /** Builds the dispatcher for one connection of a pool. */
 export type PoolFactory = (origin: URL, opts: ClientOptions) => Dispatcher
@@ -112,10 +113,7 @@ export class Pool extends Dispatcher {
 
   override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
     const h = toDispatchHandler(handler)
-    if (this.#closed) {
-      h.onResponseError?.(new SimpleController(), this.#destroyed ? new ClientDestroyedError() : new ClientClosedError())
-      return false
-    }
+    if (this.#closed) return refuseDispatch(h, this.#destroyed)
     if (this.#queue.length === 0) {
       const client = this.#pick()
       if (client !== null) {
@@ -124,9 +122,7 @@ export class Pool extends Dispatcher {
         return !this.#needDrain
       }
     }
-    if (opts === null || typeof opts !== 'object') {
-      throw new InvalidArgumentError(`dispatch: options must be an object, got ${opts === null ? 'null' : typeof opts}`)
-    }
+    checkDispatchOptions(opts)
     this.#enqueue(opts, h)
     this.#needDrain = true
     return false

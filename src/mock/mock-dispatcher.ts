@@ -10,7 +10,7 @@ import { Dispatcher } from '../dispatcher/dispatcher.js'
 import type { CloseCallback } from '../dispatcher/dispatcher.js'
 import { toDispatchHandler } from '../handler.js'
 import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../handler.js'
-import { ClientClosedError, ClientDestroyedError, InvalidArgumentError, MockNotMatchedError } from '../errors.js'
+import { ClientDestroyedError, InvalidArgumentError, MockNotMatchedError } from '../errors.js'
 import { normalizeHeaders } from '../request-headers.js'
 import { findMatch, normalizeNonStandardQuery, serializePathWithQuery, sortQuery } from './mock-matching.js'
 import type { MismatchStage, MockRequestKey } from './mock-matching.js'
@@ -22,6 +22,7 @@ import { MockReply, replyBodyChunks } from './mock-reply.js'
 import type { MockResponse } from './mock-reply.js'
 import { bodyText, collectBody, isBufferedBody } from './request-body.js'
 import { checkCallback, destroyArguments, settleClose } from '../dispatcher/close-arguments.js'
+import { checkDispatchOptions, closedError } from '../dispatcher/dispatch-guards.js'
 
 /** What a mock pool asks of its agent (kept off the public surface behind a symbol). */
 export interface MockAgentHooks {
@@ -138,14 +139,12 @@ export class MockDispatcher extends Dispatcher {
 
   override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
     const h = toDispatchHandler(handler)
-    if (opts === null || typeof opts !== 'object') {
-      throw new InvalidArgumentError(`dispatch: options must be an object, got ${opts === null ? 'null' : typeof opts}`)
-    }
+    checkDispatchOptions(opts)
     if (typeof opts.path !== 'string') {
       throw new InvalidArgumentError(`dispatch: path must be a string, got ${typeof opts.path}`)
     }
     if (this.#destroyed || this.#closed) {
-      this.#newReply(h).runError(this.#destroyed ? new ClientDestroyedError() : new ClientClosedError())
+      this.#newReply(h).runError(closedError(this.#destroyed))
       return true
     }
     const hooks = hooksOf(this.#agent)

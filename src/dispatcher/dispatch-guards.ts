@@ -1,0 +1,36 @@
+/**
+ * The checks every dispatcher makes before it takes a request: options that are an object, and
+ * a refusal of requests once the dispatcher is closed or destroyed.
+ * @module
+ */
+
+import type { DispatchHandler } from '../handler.js'
+import { SimpleController } from '../handler.js'
+import { ClientClosedError, ClientDestroyedError, InvalidArgumentError } from '../errors.js'
+
+/**
+ * Throws when dispatch options are not an object, before anything is queued or written.
+ * @throws InvalidArgumentError naming what was given instead
+ */
+export function checkDispatchOptions (opts: unknown): void {
+  if (opts === null || typeof opts !== 'object') {
+    throw new InvalidArgumentError(`dispatch: options must be an object, got ${opts === null ? 'null' : typeof opts}`)
+  }
+}
+
+/**
+ * The error a request to a dispatcher that stopped taking requests fails with:
+ * `ClientDestroyedError` after `destroy()`, `ClientClosedError` after `close()`.
+ */
+export function closedError (destroyed: boolean): Error {
+  return destroyed ? new ClientDestroyedError() : new ClientClosedError()
+}
+
+/**
+ * Fails a request dispatched after `close()` or `destroy()` through its handler (not by throwing:
+ * the arguments were fine) and returns false, as `dispatch` does for such a request.
+ */
+export function refuseDispatch (handler: DispatchHandler, destroyed: boolean): false {
+  handler.onResponseError?.(new SimpleController(), closedError(destroyed))
+  return false
+}

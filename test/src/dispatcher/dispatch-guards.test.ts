@@ -1,0 +1,42 @@
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { Agent, Client, MockAgent, Pool } from '../../../src/index.js'
+import type { Dispatcher } from '../../../src/index.js'
+import { RecordingHandler } from './recording-handler.js'
+
+const ORIGIN = 'http://127.0.0.1:1'
+
+describe('dispatch guards', () => {
+  const dispatchers: Array<[string, () => Dispatcher]> = [
+    ['Client', () => new Client(ORIGIN)],
+    ['Pool', () => new Pool(ORIGIN)],
+    ['Agent', () => new Agent()],
+    ['MockPool', () => new MockAgent().get(ORIGIN)]
+  ]
+
+  for (const [name, create] of dispatchers) {
+    it(`${name} throws for dispatch options that are not an object, naming what it got`, async () => {
+      const dispatcher = create()
+      assert.throws(() => dispatcher.dispatch(null as never, new RecordingHandler()), { code: 'LIB_ERR_INVALID_ARG', message: 'dispatch: options must be an object, got null' })
+      assert.throws(() => dispatcher.dispatch('/' as never, new RecordingHandler()), { code: 'LIB_ERR_INVALID_ARG', message: 'dispatch: options must be an object, got string' })
+      await dispatcher.close()
+    })
+
+    it(`${name} fails a request dispatched after close() with ClientClosedError and after destroy() with ClientDestroyedError`, async () => {
+      const closed = create()
+      await closed.close()
+      const afterClose = new RecordingHandler()
+      closed.dispatch({ origin: ORIGIN, path: '/', method: 'GET' }, afterClose)
+      await afterClose.done
+      assert.equal((afterClose.error as Error & { code?: string }).code, 'LIB_ERR_CLOSED')
+
+      const destroyed = create()
+      await destroyed.destroy()
+      const afterDestroy = new RecordingHandler()
+      destroyed.dispatch({ origin: ORIGIN, path: '/', method: 'GET' }, afterDestroy)
+      await afterDestroy.done
+      assert.equal((afterDestroy.error as Error & { code?: string }).code, 'LIB_ERR_DESTROYED')
+      assert.deepEqual(afterDestroy.events.filter((event) => event !== 'start'), ['error'])
+    })
+  }
+})
