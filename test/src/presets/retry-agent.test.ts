@@ -193,54 +193,32 @@ for (const [name, make] of variants) {
 }
 
 describe('RetryAgent lifecycle', () => {
-  it('destroy() ends a request waiting between attempts at once', async () => {
-    const s = await server((_req, res) => { res.writeHead(503, { 'retry-after': '3600' }); res.end() })
-    const d = new RetryAgent(new Agent(), { maxTimeout: 3_600_000, onRetry: () => { void d.destroy() } })
-    await assert.rejects(d.request({ origin: s.origin, path: '/', method: 'GET' }), { code: 'LIB_ERR_DESTROYED' })
-  })
-
-  it('close() waits for a request between attempts to finish before closing the wrapped agent', async () => {
-    let closing: Promise<void> | undefined
-    let refused: Promise<{ code?: string } | null> | undefined
-    const s = await server((_req, res, n) => { res.statusCode = n === 1 ? 503 : 200; res.end('done') })
-    const d = new RetryAgent(new Agent(), {
-      minTimeout: 5,
-      onRetry: () => {
-        closing = d.close()
-        refused = d.request({ origin: s.origin, path: '/', method: 'GET' }).then(() => null, (err: { code?: string }) => err)
-      }
+  for (const [name, make] of variants) {
+    it(`${name}: destroy() ends a request waiting an hour between attempts at once`, async () => {
+      const s = await server((_req, res) => { res.writeHead(503, { 'retry-after': '3600' }); res.end() })
+      const d = make({ maxTimeout: 3_600_000, onRetry: () => { void d.destroy() } })
+      await assert.rejects(d.request({ origin: s.origin, path: '/', method: 'GET' }), { code: 'LIB_ERR_DESTROYED' })
+      assert.equal(s.requests.length, 1)
     })
-    const res = await d.request({ origin: s.origin, path: '/', method: 'GET' })
-    assert.equal((await refused)?.code, 'LIB_ERR_CLOSED')
-    assert.equal(await res.body.text(), 'done')
-    await closing
-    assert.equal(s.requests.length, 2)
-  })
 
-  it('a composed retry interceptor also ends a wait of an hour at once on destroy()', async () => {
-    const s = await server((_req, res) => { res.writeHead(503, { 'retry-after': '3600' }); res.end() })
-    const d = new Agent().compose(interceptors.retry({ maxTimeout: 3_600_000, onRetry: () => { void d.destroy() } }))
-    await assert.rejects(d.request({ origin: s.origin, path: '/', method: 'GET' }), { code: 'LIB_ERR_DESTROYED' })
-    assert.equal(s.requests.length, 1)
-  })
-
-  it('close() on a composed retry interceptor waits for a request between attempts and refuses new ones', async () => {
-    let closing: Promise<void> | undefined
-    let refused: Promise<{ code?: string } | null> | undefined
-    const s = await server((_req, res, n) => { res.statusCode = n === 1 ? 503 : 200; res.end('done') })
-    const d = new Agent().compose(interceptors.retry({
-      minTimeout: 5,
-      onRetry: () => {
-        closing = d.close()
-        refused = d.request({ origin: s.origin, path: '/', method: 'GET' }).then(() => null, (err: { code?: string }) => err)
-      }
-    }))
-    const res = await d.request({ origin: s.origin, path: '/', method: 'GET' })
-    assert.equal((await refused)?.code, 'LIB_ERR_CLOSED')
-    assert.equal(await res.body.text(), 'done')
-    await closing
-    assert.equal(s.requests.length, 2)
-  })
+    it(`${name}: close() waits for a request between attempts to finish, refuses new ones, then closes the wrapped agent`, async () => {
+      let closing: Promise<void> | undefined
+      let refused: Promise<{ code?: string } | null> | undefined
+      const s = await server((_req, res, n) => { res.statusCode = n === 1 ? 503 : 200; res.end('done') })
+      const d = make({
+        minTimeout: 5,
+        onRetry: () => {
+          closing = d.close()
+          refused = d.request({ origin: s.origin, path: '/', method: 'GET' }).then(() => null, (err: { code?: string }) => err)
+        }
+      })
+      const res = await d.request({ origin: s.origin, path: '/', method: 'GET' })
+      assert.equal((await refused)?.code, 'LIB_ERR_CLOSED')
+      assert.equal(await res.body.text(), 'done')
+      await closing
+      assert.equal(s.requests.length, 2)
+    })
+  }
 
   it('wraps any Dispatcher, such as a MockAgent replaying a 503 and a reset before a 200', async () => {
     const mock = new MockAgent()
