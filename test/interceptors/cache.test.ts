@@ -1,4 +1,5 @@
 import { describe, it } from 'node:test'
+import type { TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
@@ -10,6 +11,7 @@ import { MemoryCacheStore } from '../../stores/memory-cache-store.js'
 import { SqliteCacheStore } from '../../stores/sqlite-cache-store.js'
 import { AsyncTestStore } from '../stores/async-test-store.js'
 import { setupCache, freezeDate } from './cache-test-helpers.js'
+import type { CacheSetup } from './cache-test-helpers.js'
 
 describe('interceptors.cache(): options', () => {
   it('rejects a store without get/createWriteStream/delete, naming the missing method', () => {
@@ -254,13 +256,19 @@ describe('interceptors.cache(): stores', () => {
   })
 })
 
+/** A cache over a server whose one response may be stored for a minute, with that response stored already. */
+async function setupStoredHit (t: TestContext): Promise<CacheSetup> {
+  const setup = await setupCache(t, (_req, res) => {
+    res.setHeader('cache-control', 'max-age=60')
+    res.end('stored body')
+  })
+  await setup.send()
+  return setup
+}
+
 describe('interceptors.cache(): handler contract on cache hits', () => {
   it('honours pause and resume while playing a stored body and ends exactly once', async (t) => {
-    const { send, dispatcher, server } = await setupCache(t, (_req, res) => {
-      res.setHeader('cache-control', 'max-age=60')
-      res.end('stored body')
-    })
-    await send()
+    const { dispatcher, server } = await setupStoredHit(t)
     const events: string[] = []
     await new Promise<void>((resolve) => {
       const handler: DispatchHandler = {
@@ -280,11 +288,7 @@ describe('interceptors.cache(): handler contract on cache hits', () => {
   })
 
   it('ends a hit with onResponseError when the handler aborts, and with nothing after it', async (t) => {
-    const { send, dispatcher, server } = await setupCache(t, (_req, res) => {
-      res.setHeader('cache-control', 'max-age=60')
-      res.end('stored body')
-    })
-    await send()
+    const { dispatcher, server } = await setupStoredHit(t)
     const events: string[] = []
     await new Promise<void>((resolve) => {
       dispatcher.dispatch({ origin: server.origin, path: '/', method: 'GET' }, {

@@ -2,8 +2,9 @@ import { before, describe, it } from 'node:test'
 import type { TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import { Agent, DecoratorHandler, getGlobalDispatcher, request, setGlobalDispatcher } from '../../src/index.js'
-import type { Dispatch, DispatchController, IncomingHeaders } from '../../src/index.js'
+import type { Dispatch, DispatchController, Dispatcher, IncomingHeaders } from '../../src/index.js'
 import { startHttpServer } from '../helpers/servers.js'
+import type { TestServer } from '../helpers/servers.js'
 
 const CONDUIT_KEY = Symbol.for('conduit.globalDispatcher.1')
 const RUNTIME_KEY = Symbol.for('undici.globalDispatcher.1')
@@ -45,6 +46,18 @@ function echoTag (req: import('node:http').IncomingMessage, res: import('node:ht
   req.on('end', () => res.end(`${String(req.headers['x-through'])} ${req.method} ${Buffer.concat(chunks).toString()}`))
 }
 
+/**
+ * A server answering with the tag header, method and body, and an Agent composed with
+ * {@link tagging}; both are closed after the test. `seen` collects the statuses that went through.
+ */
+async function taggedAgent (t: TestContext): Promise<{ server: TestServer, seen: number[], dispatcher: Dispatcher }> {
+  const server = await startHttpServer(echoTag)
+  const seen: number[] = []
+  const agent = new Agent()
+  t.after(async () => { await agent.close(); await server.close() })
+  return { server, seen, dispatcher: agent.compose(tagging(seen)) }
+}
+
 describe('global dispatcher', () => {
   it('creates one default Agent on first use and keeps it on globalThis', (t) => {
     keepGlobals(t)
@@ -70,11 +83,8 @@ describe('global dispatcher', () => {
 
   it('sends the top-level request() through the global dispatcher', async (t) => {
     keepGlobals(t)
-    const server = await startHttpServer(echoTag)
-    const seen: number[] = []
-    const agent = new Agent()
-    t.after(async () => { await agent.close(); await server.close() })
-    setGlobalDispatcher(agent.compose(tagging(seen)))
+    const { server, seen, dispatcher } = await taggedAgent(t)
+    setGlobalDispatcher(dispatcher)
     const { statusCode, body } = await request(`${server.origin}/top?x=1`)
     assert.equal(statusCode, 200)
     assert.equal(await body.text(), 'conduit GET ')
@@ -87,11 +97,7 @@ describe('global dispatcher', () => {
 
 describe('the runtime fetch through a conduit dispatcher', () => {
   it('works with fetch(url, { dispatcher }) including interceptors and request bodies', async (t) => {
-    const server = await startHttpServer(echoTag)
-    const seen: number[] = []
-    const agent = new Agent()
-    t.after(async () => { await agent.close(); await server.close() })
-    const dispatcher = agent.compose(tagging(seen))
+    const { server, seen, dispatcher } = await taggedAgent(t)
     const get = await fetch(`${server.origin}/a`, { dispatcher } as RequestInit)
     assert.equal(await get.text(), 'conduit GET ')
     const post = await fetch(`${server.origin}/b`, { method: 'POST', body: 'payload', dispatcher } as RequestInit)
@@ -105,11 +111,8 @@ describe('the runtime fetch through a conduit dispatcher', () => {
 
   it('goes through conduit after setGlobalDispatcher', async (t) => {
     keepGlobals(t)
-    const server = await startHttpServer(echoTag)
-    const seen: number[] = []
-    const agent = new Agent()
-    t.after(async () => { await agent.close(); await server.close() })
-    setGlobalDispatcher(agent.compose(tagging(seen)))
+    const { server, seen, dispatcher } = await taggedAgent(t)
+    setGlobalDispatcher(dispatcher)
     const response = await fetch(`${server.origin}/global`)
     assert.equal(response.status, 200)
     assert.equal(await response.text(), 'conduit GET ')

@@ -7,6 +7,17 @@ import type { TestServer } from '../../helpers/servers.js'
 
 const entry = new URL('../../../src/index.js', import.meta.url).href
 
+/** Runs an ES module `script` in a child process with --expose-gc; resolves with its exit code and output. */
+async function runWithGc (script: string): Promise<{ code: number, stdout: string, stderr: string }> {
+  const child = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 20000 })
+  let stdout = ''
+  let stderr = ''
+  child.stdout!.on('data', (chunk: Buffer) => { stdout += chunk.toString() })
+  child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString() })
+  const [code] = await once(child, 'exit') as [number]
+  return { code, stdout, stderr }
+}
+
 describe('fetch responses dropped unread', () => {
   let server: TestServer
   before(async () => {
@@ -43,12 +54,7 @@ describe('fetch responses dropped unread', () => {
       }
       await agent.close()
       process.stdout.write('closed')`
-    const child = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 20000 })
-    let stdout = ''
-    let stderr = ''
-    child.stdout!.on('data', (chunk: Buffer) => { stdout += chunk.toString() })
-    child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString() })
-    const [code] = await once(child, 'exit') as [number]
+    const { code, stdout, stderr } = await runWithGc(script)
     assert.equal(code, 0, stderr)
     // agent.close() waits for requests in flight, so it resolves only if the unread body was cancelled.
     assert.equal(stdout, 'closed')
@@ -71,12 +77,7 @@ describe('fetch responses dropped unread', () => {
       const other = await pending
       await agent.close()
       process.stdout.write(total + ' ' + other.byteLength)`
-    const child = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 20000 })
-    let stdout = ''
-    let stderr = ''
-    child.stdout!.on('data', (chunk: Buffer) => { stdout += chunk.toString() })
-    child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString() })
-    const [code] = await once(child, 'exit') as [number]
+    const { code, stdout, stderr } = await runWithGc(script)
     assert.equal(code, 0, stderr)
     assert.equal(stdout, `${16 * 1024 * 1024} ${16 * 1024 * 1024}`)
   })
