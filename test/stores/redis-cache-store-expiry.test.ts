@@ -1,27 +1,13 @@
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { Redis } from 'ioredis'
 import { RedisCacheStore } from '../../stores/redis-cache-store.js'
 import type { RedisCacheStoreOptions } from '../../stores/redis-cache-store.js'
 import { keyLayout, urlKey, variantKey, variantSuffix } from '../../stores/redis/key-layout.js'
 import type { CacheKey, CacheValue } from '../../src/cache-store.js'
-import { startRedisServer } from '../helpers/redis-server.js'
-import type { TestRedis } from '../helpers/redis-server.js'
 import { writeEntry } from './cache-store-contract.js'
-import { HEALTHY_TIMEOUT_MS, cacheKey, cacheValue, eventually, uniquePrefix } from './redis-cache-store-fixtures.js'
+import { HEALTHY_TIMEOUT_MS, cacheKey, cacheValue, eventually, uniquePrefix, useTestRedis } from './redis-cache-store-fixtures.js'
 
-let redis: TestRedis
-let admin: Redis
-
-before(async () => {
-  redis = await startRedisServer()
-  admin = new Redis(redis.port, '127.0.0.1')
-})
-
-after(async () => {
-  await admin.quit()
-  await redis.close()
-})
+const shared = useTestRedis()
 
 interface Harness {
   store: RedisCacheStore
@@ -35,7 +21,7 @@ interface Harness {
 function newStore (t: { after: (fn: () => Promise<void>) => void }, options: RedisCacheStoreOptions = {}): Harness {
   const prefix = uniquePrefix()
   const layout = keyLayout(prefix)
-  const store = new RedisCacheStore({ clientOptions: redis.url, keyPrefix: prefix, timeoutMs: HEALTHY_TIMEOUT_MS, ...options })
+  const store = new RedisCacheStore({ clientOptions: shared.redis.url, keyPrefix: prefix, timeoutMs: HEALTHY_TIMEOUT_MS, ...options })
   t.after(() => store.close())
   return {
     store,
@@ -55,7 +41,7 @@ const withA = (key: CacheKey, a: string): CacheKey => ({ ...key, headers: { a } 
 
 /** Keys under `prefix`, sorted; the store's test prefixes hold no glob characters. */
 async function keysUnder (prefix: string): Promise<string[]> {
-  return (await admin.keys(`${prefix}*`)).sort()
+  return (await shared.admin.keys(`${prefix}*`)).sort()
 }
 
 describe('RedisCacheStore expiry in Redis', () => {
@@ -63,10 +49,10 @@ describe('RedisCacheStore expiry in Redis', () => {
     const h = newStore(t)
     const key = cacheKey('/shorter')
     await writeEntry(h.store, key, living(600_000), ['long'])
-    assert.ok(await admin.pttl(h.index(key)) > 590_000)
+    assert.ok(await shared.admin.pttl(h.index(key)) > 590_000)
     await writeEntry(h.store, key, living(2000), ['short'])
-    const indexTtl = await admin.pttl(h.index(key))
-    const variantTtl = await admin.pttl(h.variant(key))
+    const indexTtl = await shared.admin.pttl(h.index(key))
+    const variantTtl = await shared.admin.pttl(h.variant(key))
     assert.ok(indexTtl > 0 && indexTtl <= 2000, `index ttl ${indexTtl}`)
     assert.ok(variantTtl > 0 && variantTtl <= 2000, `variant ttl ${variantTtl}`)
     assert.equal(String((await h.store.get(key))?.body), 'short')
@@ -86,11 +72,11 @@ describe('RedisCacheStore expiry in Redis', () => {
     const key = cacheKey('/two-lives')
     await writeEntry(h.store, withA(key, 'long'), living(600_000, 'long'), ['long body'])
     await writeEntry(h.store, withA(key, 'short'), living(150, 'short'), ['short body'])
-    assert.ok(await admin.pttl(h.index(key)) > 590_000)
+    assert.ok(await shared.admin.pttl(h.index(key)) > 590_000)
     const shortKey = h.variant(key, { a: 'short' })
-    assert.equal(await admin.exists(shortKey), 1)
-    await eventually('Redis dropped the short-lived variant', async () => await admin.exists(shortKey) === 0)
-    assert.equal(await admin.exists(h.variant(key, { a: 'long' })), 1)
+    assert.equal(await shared.admin.exists(shortKey), 1)
+    await eventually('Redis dropped the short-lived variant', async () => await shared.admin.exists(shortKey) === 0)
+    assert.equal(await shared.admin.exists(h.variant(key, { a: 'long' })), 1)
     assert.equal(await h.store.get(withA(key, 'short')), undefined)
     assert.equal(String((await h.store.get(withA(key, 'long')))?.body), 'long body')
   })
@@ -101,10 +87,10 @@ describe('RedisCacheStore expiry in Redis', () => {
     await writeEntry(h.store, withA(key, 'short'), living(100, 'short'), ['short body'])
     await writeEntry(h.store, withA(key, 'long'), living(600_000, 'long'), ['long body'])
     const shortKey = h.variant(key, { a: 'short' })
-    await eventually('Redis dropped the short-lived variant', async () => await admin.exists(shortKey) === 0)
-    assert.equal(await admin.hlen(h.index(key)), 2)
+    await eventually('Redis dropped the short-lived variant', async () => await shared.admin.exists(shortKey) === 0)
+    assert.equal(await shared.admin.hlen(h.index(key)), 2)
     await writeEntry(h.store, withA(key, 'other'), living(60_000, 'other'), ['other body'])
-    assert.deepEqual((await admin.hkeys(h.index(key))).sort(), [
+    assert.deepEqual((await shared.admin.hkeys(h.index(key))).sort(), [
       variantSuffix('GET', { a: 'long' }), variantSuffix('GET', { a: 'other' })
     ].sort())
   })
@@ -116,7 +102,7 @@ describe('RedisCacheStore expiry in Redis', () => {
     await writeEntry(h.store, withA(key, '2'), living(30_000, '2'), ['two'])
     // Rewriting the longest-lived variant with a short life leaves the other as the longest.
     await writeEntry(h.store, withA(key, '1'), living(5000, '1'), ['one again'])
-    const ttl = await admin.pttl(h.index(key))
+    const ttl = await shared.admin.pttl(h.index(key))
     assert.ok(ttl > 5000 && ttl <= 30_000, `index ttl ${ttl}`)
   })
 
@@ -139,8 +125,8 @@ describe('RedisCacheStore expiry in Redis', () => {
     await writeEntry(h.store, withA(key, 'tagged'), tagged, ['tagged body'])
     await writeEntry(h.store, withA(key, 'plain'), living(10_000, 'plain'), ['plain body'])
     assert.equal(await h.store.deleteTags(['x']), true)
-    assert.equal(await admin.exists(h.variant(key, { a: 'tagged' })), 0)
-    const ttl = await admin.pttl(h.index(key))
+    assert.equal(await shared.admin.exists(h.variant(key, { a: 'tagged' })), 0)
+    const ttl = await shared.admin.pttl(h.index(key))
     assert.ok(ttl > 0 && ttl <= 10_000, `index ttl ${ttl}`)
     assert.equal(String((await h.store.get(withA(key, 'plain')))?.body), 'plain body')
   })
@@ -162,7 +148,7 @@ describe('RedisCacheStore expiry in Redis', () => {
     assert.equal(String((await h.store.get(withA(key, 'short')))?.body), 'short body')
     assert.equal(String((await h.store.get(withA(key, 'long')))?.body), 'long body')
     const shortKey = h.variant(key, { a: 'short' })
-    await eventually('Redis dropped the short-lived variant', async () => await admin.exists(shortKey) === 0)
+    await eventually('Redis dropped the short-lived variant', async () => await shared.admin.exists(shortKey) === 0)
     assert.equal(await h.store.get(withA(key, 'short')), undefined)
     assert.equal(String((await h.store.get(withA(key, 'long')))?.body), 'long body')
   })
@@ -172,12 +158,12 @@ describe('RedisCacheStore expiry in Redis', () => {
     const key: CacheKey = { ...cacheKey('/caf\u00e9/\u{1F600}'), method: 'G\u00c9T' }
     await writeEntry(h.store, withA(key, 'short'), living(100, 'short'), ['short body'])
     await writeEntry(h.store, withA(key, 'long'), living(600_000, 'long'), ['long body'])
-    assert.equal(await admin.exists(h.variant(key, { a: 'long' })), 1)
-    assert.equal(await admin.hlen(h.index(key)), 2)
+    assert.equal(await shared.admin.exists(h.variant(key, { a: 'long' })), 1)
+    assert.equal(await shared.admin.hlen(h.index(key)), 2)
     const shortKey = h.variant(key, { a: 'short' })
-    await eventually('Redis dropped the short-lived variant', async () => await admin.exists(shortKey) === 0)
+    await eventually('Redis dropped the short-lived variant', async () => await shared.admin.exists(shortKey) === 0)
     await writeEntry(h.store, withA(key, 'long'), living(600_000, 'long'), ['long again'])
-    assert.deepEqual(await admin.hkeys(h.index(key)), [variantSuffix(key.method, { a: 'long' })])
+    assert.deepEqual(await shared.admin.hkeys(h.index(key)), [variantSuffix(key.method, { a: 'long' })])
     assert.equal(String((await h.store.get(withA(key, 'long')))?.body), 'long again')
   })
 })

@@ -1,10 +1,14 @@
 /**
- * Shared pieces of the RedisCacheStore tests: unique key prefixes (so stores sharing one test
+ * Shared pieces of the RedisCacheStore tests: the test server of a file, unique key prefixes (so stores sharing one test
  * server start empty), keys and values, and a bounded poll for effects that travel through Redis
  * to another connection (tracking invalidations, reconnects).
  */
 
+import { after, before } from 'node:test'
+import { Redis } from 'ioredis'
 import type { CacheKey, CacheValue } from '../../src/cache-store.js'
+import { startRedisServer } from '../helpers/redis-server.js'
+import type { TestRedis } from '../helpers/redis-server.js'
 
 let counter = 0
 
@@ -44,4 +48,27 @@ export async function eventually (what: string, check: () => boolean | Promise<b
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`)
     await new Promise((resolve) => setTimeout(resolve, 5))
   }
+}
+
+/** The Redis server of one test file, and a plain client to look at what the stores wrote. */
+export interface SharedRedis {
+  redis: TestRedis
+  admin: Redis
+}
+
+/**
+ * Starts a private Redis and an admin connection before the file's first test and closes both
+ * after its last; the returned object is filled in once the tests start.
+ */
+export function useTestRedis (): SharedRedis {
+  const shared = {} as SharedRedis
+  before(async () => {
+    shared.redis = await startRedisServer()
+    shared.admin = new Redis(shared.redis.port, '127.0.0.1')
+  })
+  after(async () => {
+    await shared.admin.quit()
+    await shared.redis.close()
+  })
+  return shared
 }

@@ -1,31 +1,17 @@
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { Redis } from 'ioredis'
 import { RedisCacheStore } from '../../stores/redis-cache-store.js'
 import { MAX_VARIANTS_PER_URL } from '../../stores/redis/scripts.js'
 import { BODY_FIELD, META_FIELD, keyLayout, variantKey } from '../../stores/redis/key-layout.js'
 import type { RedisCacheStoreOptions } from '../../stores/redis-cache-store.js'
-import { startRedisServer } from '../helpers/redis-server.js'
-import type { TestRedis } from '../helpers/redis-server.js'
 import { writeEntry } from './cache-store-contract.js'
-import { HEALTHY_TIMEOUT_MS, cacheKey, cacheValue, uniquePrefix } from './redis-cache-store-fixtures.js'
+import { HEALTHY_TIMEOUT_MS, cacheKey, cacheValue, uniquePrefix, useTestRedis } from './redis-cache-store-fixtures.js'
 
-let redis: TestRedis
-let admin: Redis
-
-before(async () => {
-  redis = await startRedisServer()
-  admin = new Redis(redis.port, '127.0.0.1')
-})
-
-after(async () => {
-  await admin.quit()
-  await redis.close()
-})
+const shared = useTestRedis()
 
 function newStore (t: { after: (fn: () => Promise<void>) => void }, options: RedisCacheStoreOptions = {}): { store: RedisCacheStore, prefix: string } {
   const prefix = uniquePrefix()
-  const store = new RedisCacheStore({ clientOptions: redis.url, keyPrefix: prefix, timeoutMs: HEALTHY_TIMEOUT_MS, ...options })
+  const store = new RedisCacheStore({ clientOptions: shared.redis.url, keyPrefix: prefix, timeoutMs: HEALTHY_TIMEOUT_MS, ...options })
   t.after(() => store.close())
   return { store, prefix }
 }
@@ -82,7 +68,7 @@ describe('RedisCacheStore tags', () => {
 
     const { store: untagged, prefix } = newStore(t, { tagsHeader: null })
     await writeEntry(untagged, cacheKey('/u'), tagged('x'), ['u'])
-    assert.deepEqual(await admin.keys(`${prefix}t:*`), [])
+    assert.deepEqual(await shared.admin.keys(`${prefix}t:*`), [])
   })
 
   it('deleteTags of unknown tags, or of none, succeeds and removes nothing', async (t) => {
@@ -97,7 +83,7 @@ describe('RedisCacheStore tags', () => {
     const { store, prefix } = newStore(t)
     const now = Date.now()
     await writeEntry(store, cacheKey('/ttl'), cacheValue({ headers: { 'cache-tags': 'short' }, deleteAt: now + 30_000 }), ['x'])
-    const ttl = await admin.pttl(`${prefix}t:short`)
+    const ttl = await shared.admin.pttl(`${prefix}t:short`)
     assert.ok(ttl > 0 && ttl <= 30_000, `tag set ttl ${ttl}`)
   })
 })
@@ -109,7 +95,7 @@ describe('RedisCacheStore data in Redis', () => {
     const key = cacheKey('/expiry')
     await writeEntry(store, { ...key, headers: { a: '1' } }, cacheValue({ vary: { a: '1' }, deleteAt: now + 10_000 }), ['short'])
     await writeEntry(store, { ...key, headers: { a: '2' } }, cacheValue({ vary: { a: '2' }, deleteAt: now + 50_000 }), ['long'])
-    const ttl = await admin.pttl(`${prefix}u:${key.origin}${key.path}`)
+    const ttl = await shared.admin.pttl(`${prefix}u:${key.origin}${key.path}`)
     assert.ok(ttl > 10_000 && ttl <= 50_000, `url key ttl ${ttl}`)
   })
 
@@ -121,8 +107,8 @@ describe('RedisCacheStore data in Redis', () => {
       const ua = `agent-${i}`
       await writeEntry(store, cacheKey('/many', { 'user-agent': ua }), cacheValue({ vary: { 'user-agent': ua }, deleteAt: now + 60_000 + i }), [ua])
     }
-    assert.equal(await admin.hlen(`${prefix}u:http://127.0.0.1:3000/many`), MAX_VARIANTS_PER_URL)
-    assert.equal((await admin.keys(`${prefix}v:*`)).length, MAX_VARIANTS_PER_URL)
+    assert.equal(await shared.admin.hlen(`${prefix}u:http://127.0.0.1:3000/many`), MAX_VARIANTS_PER_URL)
+    assert.equal((await shared.admin.keys(`${prefix}v:*`)).length, MAX_VARIANTS_PER_URL)
     assert.equal(await store.get(cacheKey('/many', { 'user-agent': 'agent-0' })), undefined)
     assert.equal(String((await store.get(cacheKey('/many', { 'user-agent': `agent-${total - 1}` })))?.body), `agent-${total - 1}`)
   })
@@ -131,8 +117,8 @@ describe('RedisCacheStore data in Redis', () => {
     const errors: Error[] = []
     const { store, prefix } = newStore(t, { memoryTier: false, errorCallback: (err) => errors.push(err) })
     const key = cacheKey('/damaged')
-    await admin.hset(`${prefix}u:${key.origin}${key.path}`, 'GET:-', 'id')
-    await admin.hset(variantKey(keyLayout(prefix), key.origin, key.path, 'GET:-'), META_FIELD, 'not metadata', BODY_FIELD, 'body')
+    await shared.admin.hset(`${prefix}u:${key.origin}${key.path}`, 'GET:-', 'id')
+    await shared.admin.hset(variantKey(keyLayout(prefix), key.origin, key.path, 'GET:-'), META_FIELD, 'not metadata', BODY_FIELD, 'body')
     assert.equal(await store.get(key), undefined)
     assert.equal(errors.length, 1)
     assert.ok(errors[0] instanceof TypeError)
@@ -143,7 +129,7 @@ describe('RedisCacheStore data in Redis', () => {
     const { store } = newStore(t, { memoryTier: false })
     const key = cacheKey('/script-flush')
     await writeEntry(store, key, cacheValue(), ['before'])
-    await admin.script('FLUSH')
+    await shared.admin.script('FLUSH')
     await writeEntry(store, key, cacheValue(), ['after'])
     assert.equal(String((await store.get(key))?.body), 'after')
   })

@@ -1,32 +1,18 @@
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { Redis } from 'ioredis'
 import { RedisCacheStore } from '../../stores/redis-cache-store.js'
 import type { RedisCacheStoreOptions } from '../../stores/redis-cache-store.js'
 import type { CacheKey, GetResult } from '../../src/cache-store.js'
-import { startRedisServer } from '../helpers/redis-server.js'
-import type { TestRedis } from '../helpers/redis-server.js'
 import { writeEntry } from './cache-store-contract.js'
-import { HEALTHY_TIMEOUT_MS, STALL_TIMEOUT_MS, cacheKey, cacheValue, eventually, uniquePrefix } from './redis-cache-store-fixtures.js'
+import { HEALTHY_TIMEOUT_MS, STALL_TIMEOUT_MS, cacheKey, cacheValue, eventually, uniquePrefix, useTestRedis } from './redis-cache-store-fixtures.js'
 
-let redis: TestRedis
-let admin: Redis
-
-before(async () => {
-  redis = await startRedisServer()
-  admin = new Redis(redis.port, '127.0.0.1')
-})
-
-after(async () => {
-  await admin.quit()
-  await redis.close()
-})
+const shared = useTestRedis()
 
 /** Two stores on one prefix: two hosts sharing a cache, each with its own memory tier. */
 async function twoHosts (t: { after: (fn: () => Promise<void>) => void }, options: RedisCacheStoreOptions = {}): Promise<[RedisCacheStore, RedisCacheStore]> {
   const keyPrefix = uniquePrefix()
-  const a = new RedisCacheStore({ clientOptions: redis.url, keyPrefix, timeoutMs: HEALTHY_TIMEOUT_MS, ...options })
-  const b = new RedisCacheStore({ clientOptions: redis.url, keyPrefix, timeoutMs: HEALTHY_TIMEOUT_MS, ...options })
+  const a = new RedisCacheStore({ clientOptions: shared.redis.url, keyPrefix, timeoutMs: HEALTHY_TIMEOUT_MS, ...options })
+  const b = new RedisCacheStore({ clientOptions: shared.redis.url, keyPrefix, timeoutMs: HEALTHY_TIMEOUT_MS, ...options })
   t.after(async () => {
     await a.close()
     await b.close()
@@ -133,7 +119,7 @@ describe('RedisCacheStore memory tier', () => {
     await writeEntry(a, key, cacheValue(), ['flushed'])
     assert.equal(await bodyOf(a.get(key)), 'flushed')
     await inMemory(a, key)
-    await admin.flushdb()
+    await shared.admin.flushdb()
     await eventually('the flushed entry is gone from memory', async () => (await a.get(key)) === undefined)
   })
 
@@ -177,7 +163,7 @@ describe('RedisCacheStore memory tier', () => {
   })
 
   it('can be turned off: every get then asks Redis', async (t) => {
-    const store = new RedisCacheStore({ clientOptions: redis.url, keyPrefix: uniquePrefix(), memoryTier: false, timeoutMs: HEALTHY_TIMEOUT_MS })
+    const store = new RedisCacheStore({ clientOptions: shared.redis.url, keyPrefix: uniquePrefix(), memoryTier: false, timeoutMs: HEALTHY_TIMEOUT_MS })
     t.after(() => store.close())
     const key = cacheKey('/tier/off')
     await writeEntry(store, key, cacheValue(), ['x'])
@@ -189,11 +175,11 @@ describe('RedisCacheStore memory tier', () => {
   it('turns itself off when its invalidation connection stops answering, and back on when Redis answers again', async (t) => {
     const errors: Error[] = []
     const [a] = await twoHosts(t, { timeoutMs: STALL_TIMEOUT_MS, memoryTier: { heartbeatMs: 10 }, errorCallback: (err) => errors.push(err) })
-    redis.pause()
-    t.after(() => redis.resume())
+    shared.redis.pause()
+    t.after(() => shared.redis.resume())
     await eventually('the tier turns off', () => !a.memoryTierActive)
     assert.ok(errors.some((err) => (err as Error & { code?: string }).code === 'LIB_ERR_STORE_TIMEOUT' && /did not answer PING/.test(err.message)))
-    redis.resume()
+    shared.redis.resume()
     await eventually('the tier turns back on', () => a.memoryTierActive)
   })
 
@@ -202,7 +188,7 @@ describe('RedisCacheStore memory tier', () => {
     const key = cacheKey('/tier/reconnect')
     await writeEntry(a, key, cacheValue(), ['x'])
     assert.equal(await bodyOf(a.get(key)), 'x')
-    await admin.client('KILL', 'TYPE', 'pubsub')
+    await shared.admin.client('KILL', 'TYPE', 'pubsub')
     await eventually('the tier turns off when its subscriber is gone', () => !a.memoryTierActive)
     assert.ok(!servedFromMemory(a, key), 'served from memory while invalidations could be lost')
     await eventually('the tier turns back on after the subscriber reconnects', () => a.memoryTierActive)
