@@ -105,6 +105,11 @@ export interface DispatchHandler {
   onResponseEnd?(controller: DispatchController, trailers: IncomingHeaders): void
   /** The dispatch failed. */
   onResponseError?(controller: DispatchController, error: Error): void
+  /**
+   * A chunk of the request body was handed to the socket. Not part of undici v7's hooks: kept so
+   * the older handler shape's `onBodySent` keeps working (the adapter and DecoratorHandler forward it).
+   */
+  onBodySent?(chunk: Uint8Array | string): void
 }
 
 /** The older handler shape (undici before v7, and the runtime's built-in fetch). */
@@ -231,6 +236,10 @@ export class DecoratorHandler implements DispatchHandler {
   onResponseError (controller: DispatchController, error: Error): void {
     this.handler.onResponseError?.(controller, error)
   }
+
+  onBodySent (chunk: Uint8Array | string): void {
+    this.handler.onBodySent?.(chunk)
+  }
 }
 
 const NEW_HOOKS = ['onRequestStart', 'onRequestUpgrade', 'onResponseStart', 'onResponseData', 'onResponseEnd', 'onResponseError'] as const
@@ -299,5 +308,9 @@ export class LegacyHandlerAdapter implements DispatchHandler {
 
   onResponseError (_controller: DispatchController, error: Error): void {
     this.#handler.onError?.(error)
+  }
+
+  onBodySent (chunk: Uint8Array | string): void {
+    this.#handler.onBodySent?.(chunk)
   }
 }

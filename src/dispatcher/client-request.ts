@@ -198,6 +198,12 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
     return true
   }
 
+  /** A chunk of the request body goes to the socket: tells handlers that still listen for it. */
+  bodyChunkSent (chunk: Uint8Array | string): void {
+    if (this.completed) return
+    this.#handler.onBodySent?.(chunk)
+  }
+
   /** Delivers the response head. */
   onHead (statusCode: number, headers: IncomingHeaders, statusText: string): void {
     this.responseStarted = true

@@ -53,10 +53,12 @@ export class H1RequestWriter implements BodyWriterOwner {
       socket.write(req.head, 'latin1')
       this.#bodySent(req)
     } else if (kind === BODY_BYTES && !req.expectContinue) {
+      const bytes = bodyBytes(req.body)
       socket.cork()
       socket.write(req.head, 'latin1')
-      socket.write(bodyBytes(req.body))
+      socket.write(bytes)
       socket.uncork()
+      req.bodyChunkSent(bytes)
       this.#bodySent(req)
     } else {
       socket.write(req.head, 'latin1')
@@ -101,7 +103,9 @@ export class H1RequestWriter implements BodyWriterOwner {
 
   #startBody (req: ClientRequest): void {
     if (req.bodyKind === BODY_BYTES) {
-      this.#socket.write(bodyBytes(req.body))
+      const bytes = bodyBytes(req.body)
+      this.#socket.write(bytes)
+      req.bodyChunkSent(bytes)
       this.#bodySent(req)
       this.#owner.onRequestWritten()
       return
@@ -113,6 +117,11 @@ export class H1RequestWriter implements BodyWriterOwner {
 
   #bodySent (req: ClientRequest): void {
     if (channels.bodySent.hasSubscribers) channels.bodySent.publish({ request: req })
+  }
+
+  /** From the body writer: a chunk of the streamed body goes out now. */
+  onBodyChunk (chunk: Uint8Array): void {
+    this.#writing?.bodyChunkSent(chunk)
   }
 
   /** From the body writer: the streamed body is out. */

@@ -15,6 +15,8 @@ export interface BodyWriterOwner {
   onBodyWritten (bytes: number): void
   /** The body source failed, or its length did not match the declared one. */
   onBodyError (err: Error): void
+  /** One chunk of the body is about to be handed to the socket. */
+  onBodyChunk (chunk: Uint8Array): void
 }
 
 type Source = NodeJS.ReadableStream & { destroy?: (err?: Error) => void, destroyed?: boolean, readableEnded?: boolean }
@@ -92,6 +94,7 @@ export class BodyWriter {
       this.#fail(new RequestContentLengthMismatchError(`request body is longer than its content-length (${this.#declared} bytes)`))
       return true
     }
+    this.#owner.onBodyChunk(buf)
     const socket = this.#socket
     if (!this.#chunked) return socket.write(buf)
     socket.cork()
