@@ -8,7 +8,7 @@
 import net from 'node:net'
 import tls from 'node:tls'
 import type { Duplex } from 'node:stream'
-import { ConnectTimeoutError, InvalidArgumentError } from './errors.js'
+import { ConnectTimeoutError, InvalidArgumentError, RequestAbortedError } from './errors.js'
 import { describeValue } from './describe-value.js'
 
 /** Where to connect, as a Client asks its connector. */
@@ -27,6 +27,11 @@ export interface ConnectOptions {
   localAddress?: string | null | undefined
   /** An already connected socket to run TLS over (a proxy tunnel). */
   httpSocket?: Duplex | undefined
+  /**
+   * Aborted when the Client no longer needs the connection (closed or destroyed with no request
+   * waiting for it): a connector stops the attempt and calls back with the signal's reason.
+   */
+  signal?: AbortSignal | undefined
 }
 
 /** Called once with the connected socket or the failure. */
@@ -152,10 +157,12 @@ export function buildConnector (options: BuildOptions = {}): Connector {
 
     let timer: NodeJS.Timeout | null = null
     let done = false
+    const signal = opts.signal
     const finish = (err: Error | null): void => {
       if (done) return
       done = true
       if (timer !== null) clearTimeout(timer)
+      signal?.removeEventListener('abort', onAbort)
       socket.off('error', onError)
       socket.off(opts.protocol === 'https:' ? 'secureConnect' : 'connect', onConnect)
       if (err !== null) {
@@ -168,6 +175,7 @@ export function buildConnector (options: BuildOptions = {}): Connector {
     }
     const onConnect = (): void => finish(null)
     const onError = (err: Error): void => finish(err)
+    const onAbort = (): void => finish(abortReason(signal!))
     socket.once(opts.protocol === 'https:' ? 'secureConnect' : 'connect', onConnect)
     socket.on('error', onError)
     if (timeoutMs > 0) {
@@ -177,5 +185,13 @@ export function buildConnector (options: BuildOptions = {}): Connector {
       }, timeoutMs)
       timer.unref()
     }
+    if (signal != null) {
+      if (signal.aborted) onAbort()
+      else signal.addEventListener('abort', onAbort, { once: true })
+    }
   }
+}
+
+function abortReason (signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new RequestAbortedError('connection attempt aborted')
 }

@@ -115,6 +115,7 @@ export class ProxyRoute {
       }
       settled = true
       if (timer !== null) clearTimeout(timer)
+      request.signal?.removeEventListener('abort', onAbort)
       callback(err, socket)
     }
     const opened = (err: Error | null, socket?: Duplex): void => {
@@ -140,6 +141,19 @@ export class ProxyRoute {
         finish(err, null)
       }, timeoutMs)
       timer.unref()
+    }
+    // The client gave up on this connection (closed or destroyed with nothing waiting for it).
+    const onAbort = (): void => {
+      const reason = request.signal!.reason as Error
+      cancel?.(reason)
+      finish(reason, null)
+    }
+    if (request.signal != null) {
+      if (request.signal.aborted) {
+        finish(request.signal.reason as Error, null)
+        return
+      }
+      request.signal.addEventListener('abort', onAbort, { once: true })
     }
     if (socks !== null) {
       openSocksTunnel(this.proxy, target, timeoutMs, opened)

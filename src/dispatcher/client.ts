@@ -8,7 +8,7 @@ import { Dispatcher } from './dispatcher.js'
 import type { CloseCallback } from './dispatcher.js'
 import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../handler.js'
 import { toDispatchHandler } from '../handler.js'
-import { ClientDestroyedError, InvalidArgumentError, SocketError } from '../errors.js'
+import { ClientClosedError, ClientDestroyedError, InvalidArgumentError, SocketError } from '../errors.js'
 import type { Duplex } from 'node:stream'
 import { ClientRequest } from './client-request.js'
 import type { RequestRunner } from './client-request.js'
@@ -61,6 +61,8 @@ export class Client extends Dispatcher {
   #queue: ClientRequest[] = []
   #conn: H1Connection | null = null
   #connecting = false
+  /** Cancels the connection attempt under way (null when none is). */
+  #connectAbort: AbortController | null = null
   /** The connection being opened was asked for by a fetch() request (its log lines go to `fetch` too). */
   #connectForFetch = false
   #closed = false
@@ -168,7 +170,20 @@ export class Client extends Dispatcher {
       this.#needDrain = false
       this.emit('drain', this.#url, [this])
     }
-    if (this.#closed && this.size === 0 && !this.#connecting) this.#finishClose()
+    if (this.#closed && this.size === 0) {
+      // A connection still being set up serves nobody once the client closed with nothing
+      // left to send: waiting for it could take the whole connect timeout.
+      if (this.#connecting) this.#abortConnect(new ClientClosedError())
+      this.#finishClose()
+    }
+  }
+
+  /** Gives up the connection attempt under way; a socket it still produces is destroyed. */
+  #abortConnect (reason: Error): void {
+    const abort = this.#connectAbort
+    this.#connectAbort = null
+    this.#connecting = false
+    abort?.abort(reason)
   }
 
   #drainQueue (): void {
@@ -196,21 +211,25 @@ export class Client extends Dispatcher {
     const params = this.#connectParams
     const connector = this.#config.connector
     if (channels.beforeConnect.hasSubscribers) channels.beforeConnect.publish({ connectParams: params, connector, fetch: this.#connectForFetch })
+    const abort = new AbortController()
+    this.#connectAbort = abort
     const options: ConnectOptions = {
       hostname: params.hostname,
       host: params.host,
       protocol: params.protocol,
       port: params.port,
       servername: params.servername,
-      localAddress: this.#config.localAddress
+      localAddress: this.#config.localAddress,
+      signal: abort.signal
     }
     let called = false
     const onConnected = (err: Error | null, socket: Duplex | null): void => {
-      if (called) {
+      if (called || abort.signal.aborted) {
         socket?.destroy()
         return
       }
       called = true
+      this.#connectAbort = null
       this.#onConnected(err, socket)
     }
     try {
@@ -281,6 +300,7 @@ export class Client extends Dispatcher {
       const error = args.err ?? new ClientDestroyedError()
       this.#destroyed = true
       this.#closed = true
+      if (this.#connecting) this.#abortConnect(error)
       const queued = this.#queue.splice(0)
       for (const req of queued) req.fail(error)
       const conn = this.#conn
