@@ -15,6 +15,7 @@ import { Pool } from './pool.js'
 import { checkCallback, destroyArguments, settleClose } from './close-arguments.js'
 import { checkDispatchOptions, refuseDispatch } from './dispatch-guards.js'
 import type { PoolOptions } from './pool.js'
+import { checkClientOptions } from './client-options.js'
 
 /** Builds the dispatcher of one origin. */
 export type AgentFactory = (origin: string, opts: PoolOptions) => Dispatcher
@@ -55,15 +56,17 @@ export class Agent extends Dispatcher {
   constructor (options: AgentOptions = {}) {
     super()
     if (options === null || typeof options !== 'object') {
-      throw new InvalidArgumentError(`Agent options must be an object, got ${options === null ? 'null' : typeof options}`)
+      throw new InvalidArgumentError(`Agent: options must be an object, got ${describeValue(options)}`)
     }
     const { factory, ...poolOptions } = options
     if (factory !== undefined && typeof factory !== 'function') {
-      throw new InvalidArgumentError(`factory must be a function, got ${typeof factory}`)
+      throw new InvalidArgumentError(`Agent: factory must be a function, got ${describeValue(factory)}`)
     }
-    if (poolOptions.connections != null && (!Number.isInteger(poolOptions.connections) || poolOptions.connections < 0)) {
-      throw new InvalidArgumentError(`connections must be a non-negative integer or null, got ${describeValue(poolOptions.connections)}`)
+    const { connections, ...clientOptions } = poolOptions
+    if (connections != null && (!Number.isInteger(connections) || connections < 0)) {
+      throw new InvalidArgumentError(`Agent: connections must be a non-negative integer or null, got ${describeValue(connections)}`)
     }
+    checkClientOptions(clientOptions, 'Agent')
     this.#factory = factory ?? defaultFactory
     this.#options = poolOptions
   }

@@ -3,11 +3,13 @@
  * @module
  */
 
+import { isIP } from 'node:net'
 import { buildConnector, DEFAULT_CONNECT_TIMEOUT } from '../connect.js'
 import type { BuildOptions, Connector } from '../connect.js'
 import { InvalidArgumentError } from '../errors.js'
 import { describeValue } from '../describe-value.js'
 import { DEFAULT_MAX_HEADER_SIZE } from '../http1/constants.js'
+import { MAX_TIMER_MS } from './connection-timer.js'
 
 /** Default idle time of a kept-alive connection when the server gives no hint, in milliseconds. */
 export const DEFAULT_KEEP_ALIVE_TIMEOUT = 4_000
@@ -100,33 +102,45 @@ export interface ClientConfig {
   strictContentLength: boolean
 }
 
-function nonNegative (name: string, value: unknown, fallback: number, integer = false): number {
+function nonNegative (who: string, name: string, value: unknown, fallback: number, integer = false): number {
   if (value === undefined || value === null) return fallback
   if (typeof value !== 'number' || Number.isNaN(value) || value < 0 || (integer && !Number.isInteger(value))) {
-    throw new InvalidArgumentError(`${name} must be a non-negative ${integer ? 'integer' : 'number'}, got ${describeValue(value)}`)
+    throw new InvalidArgumentError(`${who}: ${name} must be a non-negative ${integer ? 'integer' : 'number'}, got ${describeValue(value)}`)
   }
   return value
 }
 
-/** Validates `opts` and fills in defaults; throws {@link InvalidArgumentError} naming the bad option. */
-export function resolveClientOptions (opts: ClientOptions | undefined): ClientConfig {
+/** A duration option: a number of milliseconds a Node timer can hold (see {@link MAX_TIMER_MS}). */
+function milliseconds (who: string, name: string, value: unknown, fallback: number): number {
+  if (value === undefined || value === null) return fallback
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0 || value > MAX_TIMER_MS) {
+    throw new InvalidArgumentError(`${who}: ${name} must be a number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${describeValue(value)}`)
+  }
+  return value
+}
+
+/**
+ * Validates `opts` and fills in defaults; throws {@link InvalidArgumentError} naming the bad
+ * option and its value, prefixed with `who` (the class the caller constructed).
+ */
+export function resolveClientOptions (opts: ClientOptions | undefined, who = 'Client'): ClientConfig {
   if (opts !== undefined && (opts === null || typeof opts !== 'object')) {
-    throw new InvalidArgumentError(`Client options must be an object, got ${opts === null ? 'null' : typeof opts}`)
+    throw new InvalidArgumentError(`${who}: options must be an object, got ${describeValue(opts)}`)
   }
   const o = opts ?? {}
-  const pipelining = nonNegative('pipelining', o.pipelining, 1, true)
-  const maxHeaderSize = nonNegative('maxHeaderSize', o.maxHeaderSize, DEFAULT_MAX_HEADER_SIZE, true)
-  if (maxHeaderSize === 0) throw new InvalidArgumentError('maxHeaderSize must be a positive integer, got 0')
-  const keepAliveTimeout = nonNegative('keepAliveTimeout', o.keepAliveTimeout, DEFAULT_KEEP_ALIVE_TIMEOUT)
-  const connectTimeout = nonNegative('connectTimeout', o.connectTimeout, DEFAULT_CONNECT_TIMEOUT)
-  if (o.socketPath != null && typeof o.socketPath !== 'string') {
-    throw new InvalidArgumentError(`socketPath must be a string, got ${typeof o.socketPath}`)
+  const pipelining = nonNegative(who, 'pipelining', o.pipelining, 1, true)
+  const maxHeaderSize = nonNegative(who, 'maxHeaderSize', o.maxHeaderSize, DEFAULT_MAX_HEADER_SIZE, true)
+  if (maxHeaderSize === 0) throw new InvalidArgumentError(`${who}: maxHeaderSize must be a positive integer, got 0`)
+  const keepAliveTimeout = milliseconds(who, 'keepAliveTimeout', o.keepAliveTimeout, DEFAULT_KEEP_ALIVE_TIMEOUT)
+  const connectTimeout = milliseconds(who, 'connectTimeout', o.connectTimeout, DEFAULT_CONNECT_TIMEOUT)
+  if (o.socketPath != null && (typeof o.socketPath !== 'string' || o.socketPath === '')) {
+    throw new InvalidArgumentError(`${who}: socketPath must be a non-empty string, got ${describeValue(o.socketPath)}`)
   }
-  if (o.localAddress != null && typeof o.localAddress !== 'string') {
-    throw new InvalidArgumentError(`localAddress must be a string, got ${typeof o.localAddress}`)
+  if (o.localAddress != null && (typeof o.localAddress !== 'string' || isIP(o.localAddress) === 0)) {
+    throw new InvalidArgumentError(`${who}: localAddress must be an IP address, got ${describeValue(o.localAddress)}`)
   }
   if (o.strictContentLength != null && typeof o.strictContentLength !== 'boolean') {
-    throw new InvalidArgumentError(`strictContentLength must be a boolean, got ${typeof o.strictContentLength}`)
+    throw new InvalidArgumentError(`${who}: strictContentLength must be a boolean, got ${describeValue(o.strictContentLength)}`)
   }
   let connector: Connector
   if (typeof o.connect === 'function') {
@@ -139,19 +153,29 @@ export function resolveClientOptions (opts: ClientOptions | undefined): ClientCo
       maxCachedSessions: o.connect?.maxCachedSessions ?? o.maxCachedSessions
     })
   } else {
-    throw new InvalidArgumentError(`connect must be a function or an object of TLS options, got ${typeof o.connect}`)
+    throw new InvalidArgumentError(`${who}: connect must be a function or an object of TLS options, got ${describeValue(o.connect)}`)
   }
   return {
     pipelining: Math.max(1, pipelining),
     keepAliveTimeout,
-    keepAliveMaxTimeout: nonNegative('keepAliveMaxTimeout', o.keepAliveMaxTimeout, DEFAULT_KEEP_ALIVE_MAX_TIMEOUT),
-    keepAliveTimeoutThreshold: nonNegative('keepAliveTimeoutThreshold', o.keepAliveTimeoutThreshold, DEFAULT_KEEP_ALIVE_TIMEOUT_THRESHOLD),
-    headersTimeout: nonNegative('headersTimeout', o.headersTimeout, DEFAULT_HEADERS_TIMEOUT),
-    bodyTimeout: nonNegative('bodyTimeout', o.bodyTimeout, DEFAULT_BODY_TIMEOUT),
+    keepAliveMaxTimeout: milliseconds(who, 'keepAliveMaxTimeout', o.keepAliveMaxTimeout, DEFAULT_KEEP_ALIVE_MAX_TIMEOUT),
+    keepAliveTimeoutThreshold: milliseconds(who, 'keepAliveTimeoutThreshold', o.keepAliveTimeoutThreshold, DEFAULT_KEEP_ALIVE_TIMEOUT_THRESHOLD),
+    headersTimeout: milliseconds(who, 'headersTimeout', o.headersTimeout, DEFAULT_HEADERS_TIMEOUT),
+    bodyTimeout: milliseconds(who, 'bodyTimeout', o.bodyTimeout, DEFAULT_BODY_TIMEOUT),
     maxHeaderSize,
     connector,
     localAddress: o.localAddress ?? null,
-    maxRequestsPerClient: nonNegative('maxRequestsPerClient', o.maxRequestsPerClient, 0, true),
+    maxRequestsPerClient: nonNegative(who, 'maxRequestsPerClient', o.maxRequestsPerClient, 0, true),
     strictContentLength: o.strictContentLength ?? true
   }
+}
+
+/**
+ * Checks client options where they are first given (a Pool or Agent constructor), so a bad value
+ * fails there and not at the first request, when the first Client is built.
+ * @throws InvalidArgumentError naming the option and its value, prefixed with `who`
+ */
+export function checkClientOptions (opts: ClientOptions, who: string): void {
+  // The connector built here is thrown away: it holds no socket or timer until it is called.
+  resolveClientOptions(opts, who)
 }

@@ -13,6 +13,7 @@ import { appendQuery, framingHeader, normalizeMethod, serializeHeaders, validate
 import type { RequestHeadInfo } from '../http1/request-head.js'
 import { BODY_NONE, BODY_READABLE, bodyKind, bodyLength, isReplayable } from '../http1/request-body.js'
 import { channels } from '../diagnostics.js'
+import { MAX_TIMER_MS } from './connection-timer.js'
 
 /** What a request needs from whoever runs it (the Client, or the connection it was written to). */
 export interface RequestRunner {
@@ -130,7 +131,7 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
     const signal = opts.signal
     if (signal != null) {
       if (typeof signal.addEventListener !== 'function') {
-        throw new InvalidArgumentError('signal must be an AbortSignal or an EventEmitter-like object with addEventListener')
+        throw new InvalidArgumentError(`signal must be an AbortSignal or an object with addEventListener, got ${describeValue(signal)}`)
       }
       this.#signal = signal
     }
@@ -277,8 +278,8 @@ function toError (reason: unknown): Error {
 
 function timeoutOption (name: string, value: unknown, fallback: number): number {
   if (value == null) return fallback
-  if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
-    throw new InvalidArgumentError(`${name} must be a non-negative number, got ${describeValue(value)}`)
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0 || value > MAX_TIMER_MS) {
+    throw new InvalidArgumentError(`${name} must be a number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${describeValue(value)}`)
   }
   return value
 }

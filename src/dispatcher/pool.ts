@@ -11,6 +11,7 @@ import { SimpleController, toDispatchHandler } from '../handler.js'
 import { ClientDestroyedError, InvalidArgumentError, RequestAbortedError } from '../errors.js'
 import { describeValue } from '../describe-value.js'
 import { Client, parseOrigin } from './client.js'
+import { checkClientOptions } from './client-options.js'
 import type { ClientOptions } from './client-options.js'
 import { checkCallback, destroyArguments, settleClose } from './close-arguments.js'
 import { checkDispatchOptions, refuseDispatch } from './dispatch-guards.js'
@@ -74,15 +75,16 @@ export class Pool extends Dispatcher {
     super()
     this.#url = parseOrigin(origin, 'Pool')
     if (options === null || typeof options !== 'object') {
-      throw new InvalidArgumentError(`Pool options must be an object, got ${options === null ? 'null' : typeof options}`)
+      throw new InvalidArgumentError(`Pool: options must be an object, got ${describeValue(options)}`)
     }
     const { connections, factory, ...clientOptions } = options
     if (connections != null && (!Number.isInteger(connections) || connections < 0)) {
-      throw new InvalidArgumentError(`connections must be a non-negative integer or null, got ${describeValue(connections)}`)
+      throw new InvalidArgumentError(`Pool: connections must be a non-negative integer or null, got ${describeValue(connections)}`)
     }
     if (factory !== undefined && typeof factory !== 'function') {
-      throw new InvalidArgumentError(`factory must be a function, got ${typeof factory}`)
+      throw new InvalidArgumentError(`Pool: factory must be a function, got ${describeValue(factory)}`)
     }
+    checkClientOptions(clientOptions, 'Pool')
     this.#connections = connections == null || connections === 0 ? Infinity : connections
     this.#factory = factory ?? defaultFactory
     this.#options = clientOptions

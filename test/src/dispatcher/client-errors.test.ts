@@ -52,7 +52,7 @@ describe('Client input validation', () => {
     ['a transfer-encoding header', { method: 'GET', path: '/', headers: { 'transfer-encoding': 'chunked' } }, /invalid transfer-encoding header/],
     ['a body of an unsupported type', { method: 'POST', path: '/', body: 42 }, /invalid body: number/],
     ['a path that is not a path', { method: 'GET', path: 'nope' }, /must start with "\/"/],
-    ['a negative headersTimeout', { method: 'GET', path: '/', headersTimeout: -1 }, /headersTimeout must be a non-negative number, got -1/]
+    ['a negative headersTimeout', { method: 'GET', path: '/', headersTimeout: -1 }, /headersTimeout must be a number of milliseconds from 0 to 2147483647, got -1/]
   ]
   for (const [name, opts, message] of bad) {
     it(`throws InvalidArgumentError for ${name} before writing anything`, async (t) => {
@@ -69,7 +69,7 @@ describe('Client input validation', () => {
   }
 
   it('rejects bad options naming the option and the value', () => {
-    assert.throws(() => new Client('http://127.0.0.1:1', { pipelining: -1 }), { code: 'LIB_ERR_INVALID_ARG', message: 'pipelining must be a non-negative integer, got -1' })
+    assert.throws(() => new Client('http://127.0.0.1:1', { pipelining: -1 }), { code: 'LIB_ERR_INVALID_ARG', message: 'Client: pipelining must be a non-negative integer, got -1' })
     assert.throws(() => new Client('http://127.0.0.1:1', { keepAliveTimeout: Number.NaN }), { code: 'LIB_ERR_INVALID_ARG', message: /keepAliveTimeout.*NaN/ })
     assert.throws(() => new Client('ftp://127.0.0.1:1'), { code: 'LIB_ERR_INVALID_ARG', message: /http: or https:.*ftp:/ })
     assert.throws(() => new Client('http://127.0.0.1:1/path'), { code: 'LIB_ERR_INVALID_ARG', message: /must not have a path/ })
@@ -394,6 +394,6 @@ describe('Client paused at the end of the connection', () => {
 
 describe('Client option messages', () => {
   it('quotes a string given where a number is expected, so "5" is told apart from 5', () => {
-    assert.throws(() => new Client('http://127.0.0.1:1', { headersTimeout: '5' as never }), { code: 'LIB_ERR_INVALID_ARG', message: 'headersTimeout must be a non-negative number, got "5"' })
+    assert.throws(() => new Client('http://127.0.0.1:1', { headersTimeout: '5' as never }), { code: 'LIB_ERR_INVALID_ARG', message: 'Client: headersTimeout must be a number of milliseconds from 0 to 2147483647, got "5"' })
   })
 })

@@ -74,7 +74,7 @@ describe('Pool', () => {
   })
 
   it('rejects a bad connections option naming the value', () => {
-    assert.throws(() => new Pool('http://127.0.0.1:1', { connections: 1.5 }), { code: 'LIB_ERR_INVALID_ARG', message: 'connections must be a non-negative integer or null, got 1.5' })
-    assert.throws(() => new Pool('http://127.0.0.1:1', { factory: 'x' as never }), { code: 'LIB_ERR_INVALID_ARG', message: 'factory must be a function, got string' })
+    assert.throws(() => new Pool('http://127.0.0.1:1', { connections: 1.5 }), { code: 'LIB_ERR_INVALID_ARG', message: 'Pool: connections must be a non-negative integer or null, got 1.5' })
+    assert.throws(() => new Pool('http://127.0.0.1:1', { factory: 'x' as never }), { code: 'LIB_ERR_INVALID_ARG', message: 'Pool: factory must be a function, got "x"' })
   })
 })
