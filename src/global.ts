@@ -12,6 +12,7 @@
 
 import { Dispatcher } from './dispatcher/dispatcher.js'
 import { Agent } from './dispatcher/agent.js'
+import { describeValue } from './describe-value.js'
 import { InvalidArgumentError } from './errors.js'
 import { request as dispatcherRequest } from './api/request.js'
 import type { RequestOptions, ResponseData } from './api/request.js'
@@ -80,6 +81,9 @@ export interface TopLevelRequestOptions extends RequestOptionsRest {
  */
 export function request (url: string | URL | TopLevelRequestOptions, options?: TopLevelRequestOptions): Promise<ResponseData> {
   let opts: TopLevelRequestOptions
+  if (options != null && typeof options !== 'object') {
+    return Promise.reject(new InvalidArgumentError(`request(): options must be an object, got ${describeValue(options)}`))
+  }
   if (typeof url === 'string' || url instanceof URL) {
     let parsed: URL
     try {
@@ -91,11 +95,11 @@ export function request (url: string | URL | TopLevelRequestOptions, options?: T
   } else if (url !== null && typeof url === 'object') {
     opts = url
   } else {
-    return Promise.reject(new InvalidArgumentError(`request(): expected a URL string, URL or options object, got ${url === null ? 'null' : typeof url}`))
+    return Promise.reject(new InvalidArgumentError(`request(): expected a URL string, URL or options object, got ${describeValue(url)}`))
   }
   const { dispatcher, ...rest } = opts
   if (dispatcher !== undefined && (dispatcher === null || typeof dispatcher.dispatch !== 'function')) {
-    return Promise.reject(new InvalidArgumentError('request(): dispatcher must be a Dispatcher'))
+    return Promise.reject(new InvalidArgumentError(`request(): dispatcher must be a Dispatcher, got ${describeValue(dispatcher)}`))
   }
   const method = rest.method ?? 'GET'
   return dispatcherRequest(dispatcher ?? getGlobalDispatcher(), { ...rest, method, path: rest.path ?? '/' })

@@ -8,6 +8,7 @@ import type { Dispatcher } from '../dispatcher/dispatcher.js'
 import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../handler.js'
 import { BodyReadable } from './body-readable.js'
 import { InvalidArgumentError, RequestAbortedError } from '../errors.js'
+import { describeValue } from '../describe-value.js'
 
 /** Options of `request()`: dispatch options plus what only the promise API needs. */
 export interface RequestOptions extends DispatchOptions {
@@ -44,6 +45,23 @@ export type RequestCallback = (err: Error | null, data?: ResponseData) => void
 
 type Settle = RequestCallback
 
+/**
+ * Checks the options only `request()` reads, before anything is dispatched: they are used once
+ * the response head arrives, too late to fail with a clear message.
+ */
+function checkRequestOptions (opts: RequestOptions): void {
+  const { signal, highWaterMark, onInfo } = opts
+  if (signal != null && (typeof signal !== 'object' || typeof signal.addEventListener !== 'function' || typeof signal.removeEventListener !== 'function')) {
+    throw new InvalidArgumentError(`request(): signal must be an AbortSignal, got ${describeValue(signal)}`)
+  }
+  if (highWaterMark != null && (typeof highWaterMark !== 'number' || !Number.isInteger(highWaterMark) || highWaterMark < 0)) {
+    throw new InvalidArgumentError(`request(): highWaterMark must be a non-negative integer, got ${describeValue(highWaterMark)}`)
+  }
+  if (onInfo != null && typeof onInfo !== 'function') {
+    throw new InvalidArgumentError(`request(): onInfo must be a function, got ${describeValue(onInfo)}`)
+  }
+}
+
 /** The handler behind `request()`: resolves on the response head and streams the body. */
 export class RequestHandler implements DispatchHandler {
   readonly #opts: RequestOptions
@@ -55,6 +73,7 @@ export class RequestHandler implements DispatchHandler {
   #signalCleanup: (() => void) | null = null
 
   constructor (opts: RequestOptions, settle: RequestCallback) {
+    checkRequestOptions(opts)
     this.#opts = opts
     this.#settle = settle
     const signal = opts.signal
@@ -154,10 +173,10 @@ export function request (dispatcher: Dispatcher, opts: RequestOptions, callback?
     })
   }
   if (typeof callback !== 'function') {
-    throw new InvalidArgumentError(`request(): callback must be a function, got ${typeof callback}`)
+    throw new InvalidArgumentError(`request(): callback must be a function, got ${describeValue(callback)}`)
   }
   if (opts === null || typeof opts !== 'object') {
-    process.nextTick(callback, new InvalidArgumentError(`request(): options must be an object, got ${opts === null ? 'null' : typeof opts}`))
+    process.nextTick(callback, new InvalidArgumentError(`request(): options must be an object, got ${describeValue(opts)}`))
     return
   }
   if (opts.signal?.aborted) {
