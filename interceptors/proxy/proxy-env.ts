@@ -5,6 +5,9 @@
  * @module
  */
 
+import { InvalidArgumentError } from '../../src/errors.js'
+import { describeValue } from '../../src/describe-value.js'
+
 /** Proxy choices per target protocol; `null` means direct. */
 export interface ProxyEnvOptions {
   /**
@@ -39,6 +42,22 @@ function read (env: NodeJS.ProcessEnv, name: string): string | undefined {
   return undefined
 }
 
+/** Explicit choices are checked here, where they are first read, so a bad one is named before any environment value replaces it. */
+function checkProxyEnvOptions (options: ProxyEnvOptions): void {
+  if (options === null || typeof options !== 'object') {
+    throw new InvalidArgumentError(`EnvHttpProxyAgent: options must be an object, got ${describeValue(options)}`)
+  }
+  for (const name of ['httpProxy', 'httpsProxy'] as const) {
+    const value = options[name]
+    if (value != null && typeof value !== 'string' && !(value instanceof URL)) {
+      throw new InvalidArgumentError(`EnvHttpProxyAgent: ${name} must be a proxy URL string, a URL or null, got ${describeValue(value)}`)
+    }
+  }
+  if (options.noProxy !== undefined && typeof options.noProxy !== 'string') {
+    throw new InvalidArgumentError(`EnvHttpProxyAgent: noProxy must be a string, got ${describeValue(options.noProxy)}`)
+  }
+}
+
 /** Environment values are often written without a scheme (`proxy.local:3128`); curl reads those as http. */
 function withScheme (value: string | undefined): string | undefined {
   if (value === undefined) return undefined
@@ -51,6 +70,7 @@ function withScheme (value: string | undefined): string | undefined {
  * const { httpProxy, httpsProxy, noProxy } = readProxyEnv({ noProxy: 'localhost' })
  */
 export function readProxyEnv (options: ProxyEnvOptions = {}, env: NodeJS.ProcessEnv = process.env): ResolvedProxyEnv {
+  checkProxyEnvOptions(options)
   const all = withScheme(read(env, 'all_proxy'))
   const httpProxy = options.httpProxy !== undefined
     ? options.httpProxy

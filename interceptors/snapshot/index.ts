@@ -39,7 +39,8 @@ export interface SnapshotInterceptor extends Interceptor {
  * await snap.recorder.close()
  */
 export function snapshot (options: SnapshotInterceptorOptions = {}): SnapshotInterceptor {
-  const recorder = options.recorder ?? new SnapshotRecorder(resolveSnapshotOptions(options, 'snapshot()'))
+  // `?.`: a null options value reaches resolveSnapshotOptions, which names it.
+  const recorder = options?.recorder ?? new SnapshotRecorder(resolveSnapshotOptions(options, 'snapshot()'))
   if (recorder.options.mode !== 'record') recorder.ensureLoaded().catch(() => {})
   const interceptor: Interceptor = (dispatch) => (opts, handler) => dispatchWithSnapshots(recorder, dispatch, opts, toDispatchHandler(handler))
   return Object.assign(interceptor, { recorder, mode: recorder.options.mode })

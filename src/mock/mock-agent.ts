@@ -9,6 +9,7 @@ import { Agent } from '../dispatcher/agent.js'
 import { toDispatchHandler } from '../handler.js'
 import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../handler.js'
 import { ClientClosedError, InvalidArgumentError, LibraryError } from '../errors.js'
+import { describeValue } from '../describe-value.js'
 import { matchValue } from './mock-matching.js'
 import type { Matcher } from './mock-matching.js'
 import { kMockAgentHooks } from './mock-dispatcher.js'
@@ -153,7 +154,7 @@ export class MockAgent extends Dispatcher {
       return this.#pools.get(key) ?? this.#remember(key, this.#create(key))
     }
     if (!(origin instanceof RegExp) && typeof origin !== 'function') {
-      throw new InvalidArgumentError(`MockAgent.get(): origin must be a string, URL, RegExp or function, got ${origin === null ? 'null' : typeof origin}`)
+      throw new InvalidArgumentError(`MockAgent.get(): origin must be a string, URL, RegExp or function, got ${describeValue(origin)}`)
     }
     const existing = this.#pools.get(origin)
     if (existing !== undefined) return existing
