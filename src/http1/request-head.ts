@@ -82,6 +82,10 @@ function headerLine (name: string, value: unknown, info: RequestHeadInfo): strin
   if (typeof name !== 'string' || !TOKEN_RE.test(name)) {
     throw new InvalidArgumentError(`invalid header name: ${describeValue(name)} (must be an HTTP token)`)
   }
+  if (typeof value === 'object' || typeof value === 'function' || typeof value === 'symbol') {
+    // String() would send "[object Object]" or a function's source as the value.
+    throw new InvalidArgumentError(`invalid value for header ${name}: ${describeValue(value)} (must be a string, a number or an array of them)`)
+  }
   const text = typeof value === 'string' ? value : String(value)
   if (INVALID_VALUE_RE.test(text)) {
     throw new InvalidArgumentError(`invalid value for header ${name}: ${describeValue(text)} (contains CR, LF, NUL or another control character)`)
@@ -121,7 +125,12 @@ export function serializeHeaders (headers: OutgoingHeaders | null | undefined, i
   let out = ''
   if (Array.isArray(headers)) {
     if (headers.length > 0 && Array.isArray(headers[0])) {
-      for (const pair of headers as unknown as Array<[string, unknown]>) out += headerLine(pair[0], pair[1], info)
+      for (const pair of headers as unknown as Array<[string, unknown]>) {
+        if (!Array.isArray(pair) || pair.length !== 2) {
+          throw new InvalidArgumentError(`headers pairs must each be [name, value], got ${Array.isArray(pair) ? `a pair of ${pair.length} items` : describeValue(pair)}`)
+        }
+        out += headerLine(pair[0], pair[1], info)
+      }
       return out
     }
     if (headers.length % 2 !== 0) throw new InvalidArgumentError(`headers array must have an even number of entries, got ${headers.length}`)
