@@ -105,7 +105,7 @@ describe('RedisCacheStore data in Redis', () => {
     const total = MAX_VARIANTS_PER_URL + 5
     for (let i = 0; i < total; i++) {
       const ua = `agent-${i}`
-      await writeEntry(store, cacheKey('/many', { 'user-agent': ua }), cacheValue({ vary: { 'user-agent': ua }, deleteAt: now + 60_000 + i }), [ua])
+      await writeEntry(store, cacheKey('/many', { 'user-agent': ua }), cacheValue({ vary: { 'user-agent': ua }, deleteAt: now + 60_000 + i * 1000 }), [ua])
     }
     assert.equal(await shared.admin.hlen(`${prefix}u:http://127.0.0.1:3000/many`), MAX_VARIANTS_PER_URL)
     assert.equal((await shared.admin.keys(`${prefix}v:*`)).length, MAX_VARIANTS_PER_URL)
