@@ -160,6 +160,7 @@ export class H1Connection implements ResponseParserSink, RequestRunner, RequestW
     }
     if (this.#upgrade !== null) this.#detachForUpgrade()
     else if (this.#eof && !this.#dead && !this.#parser.paused) this.#finishEof()
+    else if (this.#inflight.length === 0 && !this.#parser.idle) this.#dropStrayBytes()
   }
 
   // --- parser sink --------------------------------------------------------------------------
@@ -215,6 +216,12 @@ export class H1Connection implements ResponseParserSink, RequestRunner, RequestW
     req.end(trailers)
     if (this.#dead) return
     const next = this.#inflight[0]
+    if (next !== undefined && !parser.keepAlive) {
+      // RFC 9112 section 9.6: a server that answers with `close` processes nothing after it, so
+      // the requests pipelined behind will never be answered here; they go to a fresh connection.
+      this.#teardown(null, true)
+      return
+    }
     if (next !== undefined) {
       this.#timer.arm(T_HEADERS, next.headersTimeout)
       if (next.paused) this.pauseRequest(next)
@@ -263,6 +270,16 @@ export class H1Connection implements ResponseParserSink, RequestRunner, RequestW
       return
     }
     if (this.#upgrade !== null) this.#detachForUpgrade()
+    else if (this.#inflight.length === 0 && !this.#parser.idle) this.#dropStrayBytes()
+  }
+
+  /**
+   * Bytes that followed the last awaited response (a body on a 204 or 304, a longer body than
+   * its content-length) would be read as the head of the next request's response.
+   */
+  #dropStrayBytes (): void {
+    if (this.#dead) return
+    this.destroy(new SocketError('unexpected data from the server after the last response', socketInfo(this.socket)))
   }
 
   readonly #onEnd = (): void => {

@@ -1,0 +1,134 @@
+import { describe, it } from 'node:test'
+import type { TestContext } from 'node:test'
+import assert from 'node:assert/strict'
+import type { Socket } from 'node:net'
+import { Client } from '../../../src/index.js'
+import type { ClientOptions } from '../../../src/index.js'
+import { startTcpServer } from '../../helpers/servers.js'
+import type { TestServer } from '../../helpers/servers.js'
+import { RecordingHandler } from './recording-handler.js'
+
+/**
+ * A raw server that calls `answer(socket, connection, request)` once per complete request head
+ * it reads (bodies are not expected), numbering connections and requests from 1.
+ */
+function startScriptedServer (answer: (socket: Socket, connection: number, request: number, head: string) => void): Promise<TestServer> {
+  let connections = 0
+  return startTcpServer((socket) => {
+    const connection = ++connections
+    let requests = 0
+    let buffered = ''
+    socket.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('latin1')
+      let end: number
+      while ((end = buffered.indexOf('\r\n\r\n')) !== -1) {
+        const head = buffered.slice(0, end)
+        buffered = buffered.slice(end + 4)
+        answer(socket, connection, ++requests, head)
+      }
+    })
+  })
+}
+
+async function useClient (t: TestContext, server: TestServer, options?: ClientOptions): Promise<Client> {
+  const client = new Client(server.origin, options)
+  t.after(async () => { await client.destroy(); await server.close() })
+  return client
+}
+
+function send (client: Client, path: string, method = 'GET', blocking?: boolean): RecordingHandler {
+  const handler = new RecordingHandler()
+  client.dispatch({ path, method, ...(blocking === undefined ? {} : { blocking }) }, handler)
+  return handler
+}
+
+const OK = (body: string): string => `HTTP/1.1 200 OK\r\ncontent-length: ${body.length}\r\n\r\n${body}`
+
+describe('Client connection reuse', () => {
+  it('sends the requests pipelined behind a `connection: close` response again on a fresh connection, even when the server leaves the socket open', { timeout: 5000 }, async (t) => {
+    const server = await startScriptedServer((socket, connection, request, head) => {
+      const path = head.split(' ')[1]!
+      if (connection === 1 && request === 1) socket.write(`HTTP/1.1 200 OK\r\nconnection: close\r\ncontent-length: ${path.length}\r\n\r\n${path}`)
+      else if (connection > 1) socket.write(OK(path))
+    })
+    const client = await useClient(t, server, { pipelining: 3 })
+    const handlers = ['/1', '/2', '/3'].map((path) => send(client, path))
+    await Promise.all(handlers.map((h) => h.done))
+    assert.deepEqual(handlers.map((h) => h.events), [0, 1, 2].map(() => ['start', 'response', 'data', 'end']))
+    assert.deepEqual(handlers.map((h) => h.body), ['/1', '/2', '/3'])
+    assert.equal(server.connections, 2)
+  })
+
+  it('fails a request pipelined behind a `connection: close` response that was already sent once, instead of waiting forever', { timeout: 5000 }, async (t) => {
+    // Every connection answers only its first request, with close, and keeps the socket open.
+    const server = await startScriptedServer((socket, _connection, request, head) => {
+      const path = head.split(' ')[1]!
+      if (request === 1) socket.write(`HTTP/1.1 200 OK\r\nconnection: close\r\ncontent-length: ${path.length}\r\n\r\n${path}`)
+    })
+    const client = await useClient(t, server, { pipelining: 3 })
+    // Non-blocking requests are all written at once: /2 and /3 are sent twice, and /3 is not
+    // answered the second time either.
+    const handlers = ['/1', '/2', '/3'].map((path) => send(client, path, 'GET', false))
+    await Promise.all(handlers.map((h) => h.done))
+    assert.equal(handlers[0]!.body, '/1')
+    assert.equal(handlers[1]!.body, '/2')
+    assert.deepEqual(handlers[2]!.events, ['start', 'error'])
+    assert.equal((handlers[2]!.error as { code?: string }).code, 'LIB_ERR_SOCKET')
+  })
+
+  for (const status of ['204 No Content', '304 Not Modified']) {
+    it(`ignores body bytes a server sends after a ${status.slice(0, 3)} and answers the next request on a fresh connection`, async (t) => {
+      const server = await startScriptedServer((socket, connection, request) => {
+        if (connection === 1 && request === 1) socket.write(`HTTP/1.1 ${status}\r\ncontent-length: 5\r\n\r\nhello`)
+        else socket.write(OK('next'))
+      })
+      const client = await useClient(t, server)
+      const first = send(client, '/first')
+      await first.done
+      assert.deepEqual(first.events, ['start', 'response', 'end'])
+      const second = send(client, '/second')
+      await second.done
+      assert.deepEqual(second.events, ['start', 'response', 'data', 'end'])
+      assert.equal(second.body, 'next')
+      assert.equal(server.connections, 2)
+    })
+  }
+
+  it('drops a connection whose response carried more bytes than its content-length, so they are not read as the next response', async (t) => {
+    const server = await startScriptedServer((socket, connection, request) => {
+      if (connection === 1 && request === 1) socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nokEXTRA')
+      else socket.write(OK('fine'))
+    })
+    const client = await useClient(t, server)
+    const first = send(client, '/first')
+    await first.done
+    assert.equal(first.body, 'ok')
+    const second = send(client, '/second')
+    await second.done
+    assert.equal(second.body, 'fine')
+    assert.equal(server.connections, 2)
+  })
+
+  it('reads no body after a HEAD response with content-length and reuses the connection', async (t) => {
+    const server = await startScriptedServer((socket, _connection, _request, head) => {
+      socket.write(head.startsWith('HEAD') ? 'HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\n' : OK('body'))
+    })
+    const client = await useClient(t, server)
+    const head = send(client, '/', 'HEAD')
+    await head.done
+    assert.deepEqual(head.events, ['start', 'response', 'end'])
+    assert.equal(head.headers['content-length'], '5')
+    const get = send(client, '/')
+    await get.done
+    assert.equal(get.body, 'body')
+    assert.equal(server.connections, 1)
+  })
+
+  it('opens a new connection after maxRequestsPerClient requests, pipelined or not', async (t) => {
+    const server = await startScriptedServer((socket, connection, request) => socket.write(OK(`${connection}.${request}`)))
+    const client = await useClient(t, server, { maxRequestsPerClient: 2, pipelining: 3 })
+    const handlers = [1, 2, 3, 4, 5].map((i) => send(client, `/${i}`))
+    await Promise.all(handlers.map((h) => h.done))
+    assert.deepEqual(handlers.map((h) => h.body), ['1.1', '1.2', '2.1', '2.2', '3.1'])
+  })
+})
