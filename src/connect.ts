@@ -10,6 +10,7 @@ import tls from 'node:tls'
 import type { Duplex } from 'node:stream'
 import { ConnectTimeoutError, InvalidArgumentError, RequestAbortedError } from './errors.js'
 import { describeValue } from './describe-value.js'
+import { MAX_TIMER_MS } from './timer-limit.js'
 
 /** Where to connect, as a Client asks its connector. */
 export interface ConnectOptions {
@@ -101,8 +102,8 @@ class SessionCache {
 }
 
 function checkNonNegative (name: string, value: unknown): void {
-  if (value != null && (typeof value !== 'number' || !Number.isFinite(value) || value < 0)) {
-    throw new InvalidArgumentError(`buildConnector(): ${name} must be a non-negative number, got ${describeValue(value)}`)
+  if (value != null && (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_TIMER_MS)) {
+    throw new InvalidArgumentError(`buildConnector(): ${name} must be a number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${describeValue(value)}`)
   }
 }
 

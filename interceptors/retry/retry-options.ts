@@ -5,6 +5,7 @@
 
 import type { DispatchHandler, DispatchOptions, Dispatch } from '../../src/handler.js'
 import { InvalidArgumentError } from '../../src/errors.js'
+import { MAX_TIMER_MS } from '../../src/timer-limit.js'
 
 /** State of the retry loop handed to a `retry` callback. */
 export interface RetryState {
@@ -198,7 +199,9 @@ function list<T> (where: string, name: string, value: unknown, rule: string, ok:
 // Options already resolved (by a factory, once) pass through untouched on every request.
 const RESOLVED = new WeakSet<object>()
 
-const isNonNegative = (n: number): boolean => Number.isFinite(n) && n >= 0
+/** A wait a timer can hold; a longer one would fire after 1 ms. */
+const isTimerDelay = (n: number): boolean => Number.isFinite(n) && n >= 0 && n <= MAX_TIMER_MS
+const TIMER_DELAY = `a non-negative number of milliseconds up to ${MAX_TIMER_MS}`
 
 /**
  * Fills in the defaults and validates every option; `where` names the caller in error messages
@@ -223,8 +226,8 @@ export function resolveRetryOptions (
     throwOnError: boolean(where, 'throwOnError', pick<unknown>(o.throwOnError, RETRY_DEFAULTS.throwOnError)),
     retry: retry as RetryCallback,
     maxRetries: number(where, 'maxRetries', pick<unknown>(o.maxRetries, RETRY_DEFAULTS.maxRetries), 'a non-negative integer', (n) => Number.isInteger(n) && n >= 0),
-    maxTimeout: number(where, 'maxTimeout', pick<unknown>(o.maxTimeout, RETRY_DEFAULTS.maxTimeout), 'a non-negative number of milliseconds', isNonNegative),
-    minTimeout: number(where, 'minTimeout', pick<unknown>(o.minTimeout, RETRY_DEFAULTS.minTimeout), 'a non-negative number of milliseconds', isNonNegative),
+    maxTimeout: number(where, 'maxTimeout', pick<unknown>(o.maxTimeout, RETRY_DEFAULTS.maxTimeout), TIMER_DELAY, isTimerDelay),
+    minTimeout: number(where, 'minTimeout', pick<unknown>(o.minTimeout, RETRY_DEFAULTS.minTimeout), TIMER_DELAY, isTimerDelay),
     timeoutFactor: number(where, 'timeoutFactor', pick<unknown>(o.timeoutFactor, RETRY_DEFAULTS.timeoutFactor), 'a positive finite number', (n) => Number.isFinite(n) && n > 0),
     retryAfter: boolean(where, 'retryAfter', pick<unknown>(o.retryAfter, RETRY_DEFAULTS.retryAfter)),
     methods: list<string>(where, 'methods', pick<unknown>(o.methods, RETRY_DEFAULTS.methods), 'an array of method names',

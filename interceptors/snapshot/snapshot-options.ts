@@ -5,6 +5,7 @@
  */
 
 import { InvalidArgumentError } from '../../src/errors.js'
+import { MAX_TIMER_MS } from '../../src/timer-limit.js'
 import type { DispatchOptions } from '../../src/handler.js'
 
 /** The snapshot modes. */
@@ -167,8 +168,8 @@ export function resolveSnapshotOptions (opts: SnapshotOptions, who: string): Res
     fail('maxSnapshots', 'a positive integer or Infinity', maxSnapshots)
   }
   const flushInterval = opts.flushInterval ?? DEFAULT_FLUSH_INTERVAL_MS
-  if (typeof flushInterval !== 'number' || !Number.isInteger(flushInterval) || flushInterval < 1) {
-    fail('flushInterval', 'a positive integer (milliseconds)', flushInterval)
+  if (typeof flushInterval !== 'number' || !Number.isInteger(flushInterval) || flushInterval < 1 || flushInterval > MAX_TIMER_MS) {
+    fail('flushInterval', `a positive integer (milliseconds) up to ${MAX_TIMER_MS}`, flushInterval)
   }
   const excludeUrls = opts.excludeUrls ?? []
   if (!Array.isArray(excludeUrls) || !excludeUrls.every((p) => typeof p === 'string' || p instanceof RegExp)) {

@@ -13,7 +13,7 @@ import { appendQuery, framingHeader, normalizeMethod, serializeHeaders, validate
 import type { RequestHeadInfo } from '../http1/request-head.js'
 import { BODY_NONE, BODY_READABLE, bodyKind, bodyLength, isReplayable } from '../http1/request-body.js'
 import { channels } from '../diagnostics.js'
-import { MAX_TIMER_MS } from './connection-timer.js'
+import { MAX_TIMER_MS } from '../timer-limit.js'
 
 /** What a request needs from whoever runs it (the Client, or the connection it was written to). */
 export interface RequestRunner {

@@ -5,12 +5,6 @@
  * @module
  */
 
-/**
- * Longest delay a Node timer honours (2^31 - 1 ms, about 24.8 days); a longer one, Infinity
- * included, fires after 1 ms instead, so timeout options are capped here.
- */
-export const MAX_TIMER_MS = 2_147_483_647
-
 /** Not armed. */
 export const T_NONE = 0
 /** Waiting for a response head (`headersTimeout`). */

@@ -4,6 +4,7 @@
  */
 
 import { InvalidArgumentError } from '../errors.js'
+import { MAX_TIMER_MS } from '../timer-limit.js'
 import type { MockKey } from './mock-matching.js'
 import type { DispatchOptions, IncomingHeaders } from '../handler.js'
 
@@ -90,6 +91,7 @@ export class MockScope {
   /** Waits `waitInMs` milliseconds (a positive integer) before replying, or before failing after `replyWithError()`. */
   delay (waitInMs: number): this {
     this.#record.delay = positiveInteger('delay', 'waitInMs', waitInMs)
+    if (waitInMs > MAX_TIMER_MS) throw new InvalidArgumentError(`MockScope.delay(): waitInMs must be at most ${MAX_TIMER_MS}, got ${waitInMs}`)
     return this
   }
 

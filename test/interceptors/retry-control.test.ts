@@ -208,8 +208,8 @@ describe('retry options', () => {
   const bad: Array<[RetryOptions, string]> = [
     [{ maxRetries: -1 }, 'retry(): maxRetries must be a non-negative integer, got -1'],
     [{ maxRetries: 1.5 }, 'retry(): maxRetries must be a non-negative integer, got 1.5'],
-    [{ minTimeout: -5 }, 'retry(): minTimeout must be a non-negative number of milliseconds, got -5'],
-    [{ maxTimeout: Number.NaN }, 'retry(): maxTimeout must be a non-negative number of milliseconds, got NaN'],
+    [{ minTimeout: -5 }, 'retry(): minTimeout must be a non-negative number of milliseconds up to 2147483647, got -5'],
+    [{ maxTimeout: Number.NaN }, 'retry(): maxTimeout must be a non-negative number of milliseconds up to 2147483647, got NaN'],
     [{ timeoutFactor: 0 }, 'retry(): timeoutFactor must be a positive finite number, got 0'],
     [{ throwOnError: 'yes' as unknown as boolean }, 'retry(): throwOnError must be a boolean, got "yes"'],
     [{ methods: 'GET' as unknown as string[] }, 'retry(): methods must be an array of method names, got "GET"'],

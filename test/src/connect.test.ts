@@ -14,7 +14,7 @@ import { otherCaCrt } from '../helpers/certs.js'
 
 describe('buildConnector', () => {
   it('rejects bad options naming the value', () => {
-    assert.throws(() => buildConnector({ timeout: -5 }), { code: 'LIB_ERR_INVALID_ARG', message: 'buildConnector(): timeout must be a non-negative number, got -5' })
+    assert.throws(() => buildConnector({ timeout: -5 }), { code: 'LIB_ERR_INVALID_ARG', message: 'buildConnector(): timeout must be a number of milliseconds from 0 to 2147483647, got -5' })
     assert.throws(() => buildConnector({ maxCachedSessions: 1.5 }), { code: 'LIB_ERR_INVALID_ARG', message: /maxCachedSessions must be a non-negative integer, got 1.5/ })
   })
 
