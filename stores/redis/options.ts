@@ -6,6 +6,7 @@
 
 import type { Redis, RedisOptions } from 'ioredis'
 import { assertNonNegativeInteger, describeValue } from '../store-arguments.js'
+import { MAX_TIMER_MS } from '../../src/timer-limit.js'
 import { DEFAULT_KEY_PREFIX } from './key-layout.js'
 import { DEFAULT_TIER_HEARTBEAT_MS, DEFAULT_TIER_MAX_COUNT, DEFAULT_TIER_MAX_SIZE } from './memory-tier.js'
 import type { RedisMemoryTierOptions } from './memory-tier.js'
@@ -127,6 +128,13 @@ function positiveInteger (name: string, value: unknown, fallback: number): numbe
   return value
 }
 
+/** A positive integer that is used as a timer delay, so it must fit in one. */
+function timerDelay (name: string, value: unknown, fallback: number): number {
+  const ms = positiveInteger(name, value, fallback)
+  if (ms > MAX_TIMER_MS) throw new TypeError(`${OWNER}: ${name} must be at most ${MAX_TIMER_MS} (milliseconds), got ${ms}`)
+  return ms
+}
+
 function resolveClient (value: unknown): Redis | undefined {
   if (value === undefined) return undefined
   const client = value as Redis
@@ -159,7 +167,7 @@ function resolveTier (value: unknown): ResolvedOptions['tier'] {
   return {
     maxCount: positiveInteger('memoryTier.maxCount', value?.maxCount, DEFAULT_TIER_MAX_COUNT),
     maxSize: positiveInteger('memoryTier.maxSize', value?.maxSize, DEFAULT_TIER_MAX_SIZE),
-    heartbeatMs: positiveInteger('memoryTier.heartbeatMs', value?.heartbeatMs, DEFAULT_TIER_HEARTBEAT_MS)
+    heartbeatMs: timerDelay('memoryTier.heartbeatMs', value?.heartbeatMs, DEFAULT_TIER_HEARTBEAT_MS)
   }
 }
 
@@ -200,7 +208,7 @@ export function resolveOptions (options: unknown): ResolvedOptions {
     errorCallback: o.errorCallback as ((err: Error) => void) | undefined,
     tagsHeader: tagsHeader === null ? null : tagsHeader.toLowerCase(),
     tier: resolveTier(o.memoryTier),
-    timeoutMs: positiveInteger('timeoutMs', o.timeoutMs, DEFAULT_TIMEOUT_MS),
+    timeoutMs: timerDelay('timeoutMs', o.timeoutMs, DEFAULT_TIMEOUT_MS),
     pauseAfterTimeoutMs: assertNonNegativeInteger(OWNER, 'pauseAfterTimeoutMs', o.pauseAfterTimeoutMs, DEFAULT_PAUSE_AFTER_TIMEOUT_MS),
     now: (o.now as (() => number) | undefined) ?? (() => Date.now())
   }
