@@ -136,7 +136,8 @@ export class H1Connection implements ResponseParserSink, RequestRunner, RequestW
       req.fail(err)
       return
     }
-    if (i !== -1) this.#inflight.splice(i, 1)
+    // It stays in the list (completed, so skipped) while the connection closes: the requests
+    // pipelined behind it keep their place after it and are sent again, as untouched requests.
     req.fail(err)
     this.destroy(null)
   }

@@ -132,3 +132,51 @@ describe('Client connection reuse', () => {
     assert.deepEqual(handlers.map((h) => h.body), ['1.1', '1.2', '2.1', '2.2', '3.1'])
   })
 })
+
+describe('Client pipelining after a failure', () => {
+  /** Connection 1 never answers; later connections answer each request with its path. */
+  function startFirstConnectionSilent (): Promise<TestServer> {
+    return startScriptedServer((socket, connection, _request, head) => {
+      if (connection > 1) socket.write(OK(head.split(' ')[1]!))
+    })
+  }
+
+  it('sends the requests pipelined behind an aborted one again on a fresh connection', { timeout: 5000 }, async (t) => {
+    const server = await startFirstConnectionSilent()
+    const client = await useClient(t, server, { pipelining: 3 })
+    const written = new Promise((resolve) => server.server.once('connection', (socket: Socket) => {
+      let heads = 0
+      socket.on('data', (chunk: Buffer) => { heads += chunk.toString('latin1').split('\r\n\r\n').length - 1; if (heads === 3) resolve(null) })
+    }))
+    const handlers = ['/1', '/2', '/3'].map((path) => send(client, path, 'GET', false))
+    await written
+    handlers[0]!.controller!.abort(new Error('not wanted'))
+    await Promise.all(handlers.map((h) => h.done))
+    assert.equal(handlers[0]!.error?.message, 'not wanted')
+    assert.deepEqual(handlers.slice(1).map((h) => h.body), ['/2', '/3'])
+    assert.equal(server.connections, 2)
+  })
+
+  it('sends the requests pipelined behind one that timed out waiting for its head again on a fresh connection', { timeout: 5000 }, async (t) => {
+    const server = await startFirstConnectionSilent()
+    const client = await useClient(t, server, { pipelining: 3, headersTimeout: 50 })
+    const handlers = ['/1', '/2', '/3'].map((path) => send(client, path, 'GET', false))
+    await Promise.all(handlers.map((h) => h.done))
+    assert.equal((handlers[0]!.error as { code?: string }).code, 'LIB_ERR_HEADERS_TIMEOUT')
+    assert.deepEqual(handlers.slice(1).map((h) => h.body), ['/2', '/3'])
+  })
+
+  it('never pipelines a POST behind another request, so a failure cannot make it run twice', async (t) => {
+    const seen: string[] = []
+    const server = await startScriptedServer((socket, _connection, _request, head) => {
+      seen.push(head.split(' ').slice(0, 2).join(' '))
+      socket.destroy()
+    })
+    const client = await useClient(t, server, { pipelining: 3 })
+    const get = send(client, '/get', 'GET', false)
+    const post = send(client, '/post', 'POST', false)
+    await Promise.all([get.done, post.done])
+    assert.equal((post.error as { code?: string }).code, 'LIB_ERR_SOCKET')
+    assert.equal(seen.filter((line) => line === 'POST /post').length, 1)
+  })
+})
