@@ -7,6 +7,8 @@
 
 import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
 import { SimpleController } from '../../src/handler.js'
+import { InvalidArgumentError } from '../../src/errors.js'
+import { describeValue } from '../../src/describe-value.js'
 import { RetryHandler } from './retry-handler.js'
 import { resolveRetryOptions } from './retry-options.js'
 import type { ResolvedRetryOptions, RetryOptions } from './retry-options.js'
@@ -44,6 +46,10 @@ export function retryDispatch (dispatch: Dispatch, options: ResolvedRetryOptions
     let resolved = options
     const perRequest = (opts as { retryOptions?: RetryOptions }).retryOptions
     if (perRequest !== undefined) {
+      // Spread below, a string or number would silently become options with keys "0", "1"...
+      if (perRequest !== null && (typeof perRequest !== 'object' || Array.isArray(perRequest))) {
+        throw new InvalidArgumentError(`retry(): retryOptions must be an object, got ${describeValue(perRequest)}`)
+      }
       resolved = resolveRetryOptions({ ...options, ...perRequest }, defaultRetry, 'retry()')
       opts = { ...opts, retryOptions: undefined }
     }

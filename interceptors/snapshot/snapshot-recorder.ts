@@ -6,6 +6,7 @@
 
 import { debuglog } from 'node:util'
 import { InvalidArgumentError } from '../../src/errors.js'
+import { describeValue } from '../../src/describe-value.js'
 import type { DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import { loadSnapshotFile, parseSnapshotData, saveSnapshotFile } from '../../stores/snapshot-file-store.js'
 import type { SnapshotEntry, SnapshotRecord, SnapshotRequest, SnapshotResponse } from '../../stores/snapshot-file-store.js'
@@ -194,16 +195,33 @@ export class SnapshotRecorder {
     for (const snapshot of this.#snapshots.values()) snapshot.callCount = 0
   }
 
+  /**
+   * The key of a request a caller names (not one being dispatched, which the transport checked):
+   * options that name no URL are refused here instead of failing inside the URL parser.
+   */
+  #callerKey (requestOpts: unknown, who: string): { request: SnapshotRequest, hash: string } {
+    if (requestOpts === null || typeof requestOpts !== 'object') {
+      throw new InvalidArgumentError(`${who}: requestOpts must be dispatch options (an object with origin and path), got ${describeValue(requestOpts)}`)
+    }
+    const opts = requestOpts as DispatchOptions
+    try {
+      return this.#key(opts)
+    } catch (err) {
+      if (!(err instanceof TypeError)) throw err
+      throw new InvalidArgumentError(`${who}: requestOpts must name a URL by origin and path, got origin ${describeValue(opts.origin)} and path ${describeValue(opts.path)}`, { cause: err })
+    }
+  }
+
   /** Deletes the snapshot of a request; true when there was one. */
   deleteSnapshot (requestOpts: DispatchOptions): boolean {
-    const deleted = this.#snapshots.delete(this.#key(requestOpts).hash)
+    const deleted = this.#snapshots.delete(this.#callerKey(requestOpts, 'deleteSnapshot()').hash)
     if (deleted) this.#changed()
     return deleted
   }
 
   /** Metadata of the snapshot of a request, or null. */
   getSnapshotInfo (requestOpts: DispatchOptions): SnapshotInfo | null {
-    const { hash } = this.#key(requestOpts)
+    const { hash } = this.#callerKey(requestOpts, 'getSnapshotInfo()')
     const snapshot = this.#snapshots.get(hash)
     if (snapshot === undefined) return null
     return { hash, request: snapshot.request, responseCount: snapshot.responses.length, callCount: snapshot.callCount, timestamp: snapshot.timestamp }
@@ -222,6 +240,9 @@ export class SnapshotRecorder {
   }
 
   #path (filePath: string | undefined, who: string): string {
+    if (filePath != null && (typeof filePath !== 'string' || filePath === '')) {
+      throw new InvalidArgumentError(`${who}: filePath must be a non-empty string, got ${describeValue(filePath)}`)
+    }
     const path = filePath ?? this.#opts.snapshotPath
     if (path === null || path === '') throw new InvalidArgumentError(`${who}: a snapshot path is required (pass one or set snapshotPath)`)
     return path
