@@ -8,6 +8,7 @@ import { DecoratorHandler } from '../src/handler.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders, Interceptor } from '../src/handler.js'
 import { InvalidArgumentError } from '../src/errors.js'
 import { CORE_NAMESPACE, lines, requestUrl } from '../src/debug-log.js'
+import { describeValue } from '../src/describe-value.js'
 
 /** Options of {@link debug}. */
 export interface DebugInterceptorOptions {
@@ -59,11 +60,11 @@ class DebugHandler extends DecoratorHandler {
  */
 export function debug (options: DebugInterceptorOptions = {}): Interceptor {
   if (options === null || typeof options !== 'object') {
-    throw new InvalidArgumentError(`debug(): options must be an object, got ${options === null ? 'null' : typeof options}`)
+    throw new InvalidArgumentError(`debug(): options must be an object, got ${describeValue(options)}`)
   }
   const logger = options.logger ?? stderrLogger
   if (typeof logger !== 'function') {
-    throw new InvalidArgumentError(`debug(): logger must be a function, got ${typeof logger}`)
+    throw new InvalidArgumentError(`debug(): logger must be a function, got ${describeValue(logger)}`)
   }
   return (dispatch) => (opts, handler) => {
     const origin = opts.origin === undefined ? '' : typeof opts.origin === 'string' ? opts.origin.replace(/\/$/, '') : opts.origin.origin

@@ -32,7 +32,7 @@ type GlobalSlots = Record<symbol, unknown>
  */
 export function setGlobalDispatcher (dispatcher: Dispatcher): void {
   if (dispatcher === null || typeof dispatcher !== 'object' || typeof (dispatcher as Dispatcher).dispatch !== 'function') {
-    throw new InvalidArgumentError(`setGlobalDispatcher: expected a dispatcher (an object with dispatch()), got ${dispatcher === null ? 'null' : typeof dispatcher}`)
+    throw new InvalidArgumentError(`setGlobalDispatcher: expected a dispatcher (an object with dispatch()), got ${describeValue(dispatcher)}`)
   }
   const slots = globalThis as unknown as GlobalSlots
   Object.defineProperty(slots, GLOBAL_DISPATCHER, { value: dispatcher, writable: true, enumerable: false, configurable: true })

@@ -7,6 +7,7 @@
 import type { Duplex } from 'node:stream'
 import type { IncomingHttpHeaders } from 'node:http'
 import { RequestAbortedError } from './errors.js'
+import { describeValue } from './describe-value.js'
 
 /** Response or trailer headers: lower-case name to value (repeated headers as an array). */
 export type IncomingHeaders = Record<string, string | string[]>
@@ -208,7 +209,7 @@ export class DecoratorHandler implements DispatchHandler {
 
   constructor (handler: DispatchHandler) {
     if (typeof handler !== 'object' || handler === null) {
-      throw new TypeError(`DecoratorHandler: handler must be an object, got ${handler === null ? 'null' : typeof handler}`)
+      throw new TypeError(`DecoratorHandler: handler must be an object, got ${describeValue(handler)}`)
     }
     this.handler = toDispatchHandler(handler)
   }
@@ -271,7 +272,7 @@ export function toRawHeaders (headers: IncomingHeaders | null | undefined): Buff
 /** Adapts a handler of the older shape to the dispatch contract; other handlers are returned as they are. */
 export function toDispatchHandler (handler: DispatchHandler | LegacyDispatchHandler): DispatchHandler {
   if (typeof handler !== 'object' || handler === null) {
-    throw new TypeError(`dispatch: handler must be an object, got ${handler === null ? 'null' : typeof handler}`)
+    throw new TypeError(`dispatch: handler must be an object, got ${describeValue(handler)}`)
   }
   return isLegacyHandler(handler) ? new LegacyHandlerAdapter(handler as LegacyDispatchHandler) : handler as DispatchHandler
 }

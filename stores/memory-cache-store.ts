@@ -11,6 +11,7 @@ import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/cache-s
 import { assertKey, assertNonNegativeInteger } from './store-arguments.js'
 import { urlOf, varyMatches } from './vary-match.js'
 import { createBufferedEntryStream } from './buffered-entry-stream.js'
+import { describeValue } from './store-arguments.js'
 
 /** Default of {@link MemoryCacheStoreOptions.maxCount}. */
 export const MEMORY_STORE_MAX_COUNT = 1024
@@ -89,13 +90,13 @@ export class MemoryCacheStore extends EventEmitter implements CacheStore {
   constructor (options: MemoryCacheStoreOptions = {}) {
     super()
     if (typeof options !== 'object' || options === null) {
-      throw new TypeError(`MemoryCacheStore: options must be an object, got ${options === null ? 'null' : typeof options}`)
+      throw new TypeError(`MemoryCacheStore: options must be an object, got ${describeValue(options)}`)
     }
     this.#maxCount = assertNonNegativeInteger('MemoryCacheStore', 'maxCount', options.maxCount, MEMORY_STORE_MAX_COUNT)
     this.#maxSize = assertNonNegativeInteger('MemoryCacheStore', 'maxSize', options.maxSize, MEMORY_STORE_MAX_SIZE)
     this.#maxEntrySize = assertNonNegativeInteger('MemoryCacheStore', 'maxEntrySize', options.maxEntrySize, MEMORY_STORE_MAX_ENTRY_SIZE)
     if (options.errorCallback !== undefined && typeof options.errorCallback !== 'function') {
-      throw new TypeError(`MemoryCacheStore: errorCallback must be a function, got ${typeof options.errorCallback}`)
+      throw new TypeError(`MemoryCacheStore: errorCallback must be a function, got ${describeValue(options.errorCallback)}`)
     }
     this.#errorCallback = options.errorCallback
     this.#urls = new LRUCache<string, MemoryEntry[]>({
@@ -146,7 +147,7 @@ export class MemoryCacheStore extends EventEmitter implements CacheStore {
   createWriteStream (key: CacheKey, value: CacheValue): Writable {
     assertKey('MemoryCacheStore.createWriteStream()', key)
     if (typeof value !== 'object' || value === null) {
-      throw new TypeError(`MemoryCacheStore.createWriteStream(): value must be an object, got ${value === null ? 'null' : typeof value}`)
+      throw new TypeError(`MemoryCacheStore.createWriteStream(): value must be an object, got ${describeValue(value)}`)
     }
     return createBufferedEntryStream(key, value, this.#maxEntrySize, (keyCopy, valueCopy, body) => {
       try {

@@ -24,6 +24,7 @@ import { proxyDebug, proxyDebugEnabled } from './proxy-log.js'
 import { defaultPort, PROXY_OPTION_KEYS, resolveProxy } from './proxy-options.js'
 import type { ProxyOptions } from './proxy-options.js'
 import { ProxyRoute } from './proxy-route.js'
+import { describeValue } from '../../src/describe-value.js'
 
 export { parseNoProxy } from './no-proxy.js'
 export type { NoProxyMatcher } from './no-proxy.js'
@@ -67,7 +68,7 @@ interface Decision {
 function toOptions (options: unknown): ProxyInterceptorOptions {
   if (typeof options === 'string' || options instanceof URL) return { uri: options }
   if (typeof options !== 'object' || options === null) {
-    throw new InvalidArgumentError(`proxy(): expected a proxy URI or an options object, got ${options === null ? 'null' : typeof options}`)
+    throw new InvalidArgumentError(`proxy(): expected a proxy URI or an options object, got ${describeValue(options)}`)
   }
   const opts = options as ProxyInterceptorOptions
   if (opts.uri === undefined && !('httpProxy' in opts) && !('httpsProxy' in opts)) {
@@ -93,7 +94,7 @@ function targetOf (opts: DispatchOptions): URL {
       throw new InvalidArgumentError(`proxy(): origin must be a valid URL, got ${JSON.stringify(origin)}`, { cause })
     }
   }
-  throw new InvalidArgumentError(`proxy(): dispatch options need an origin, got ${origin === null ? 'null' : typeof origin}`)
+  throw new InvalidArgumentError(`proxy(): dispatch options need an origin, got ${describeValue(origin)}`)
 }
 
 /**

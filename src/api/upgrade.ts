@@ -10,6 +10,7 @@ import type { DispatchOptions } from '../handler.js'
 import { InvalidArgumentError } from '../errors.js'
 import { UpgradeHandler } from './upgrade-handler.js'
 import type { UpgradeData } from './upgrade-handler.js'
+import { describeValue } from '../describe-value.js'
 
 /** Options of {@link upgrade} and {@link connect}. */
 export interface UpgradeOptions {
@@ -51,7 +52,7 @@ function run (opts: DispatchOptions, dispatcher: Dispatcher | undefined, what: s
 function resolveOptions (who: string, url: unknown, opts: unknown): UpgradeOptions {
   if (typeof url === 'string' || url instanceof URL) {
     if (opts !== undefined && (opts === null || typeof opts !== 'object')) {
-      throw new InvalidArgumentError(`${who}(): options must be an object, got ${opts === null ? 'null' : typeof opts}`)
+      throw new InvalidArgumentError(`${who}(): options must be an object, got ${describeValue(opts)}`)
     }
     let parsed: URL
     try {
@@ -63,7 +64,7 @@ function resolveOptions (who: string, url: unknown, opts: unknown): UpgradeOptio
     return { ...given, origin: parsed.origin, path: given.path ?? `${parsed.pathname}${parsed.search}` }
   }
   if (url === null || typeof url !== 'object') {
-    throw new InvalidArgumentError(`${who}(): expected a URL or an options object, got ${url === null ? 'null' : typeof url}`)
+    throw new InvalidArgumentError(`${who}(): expected a URL or an options object, got ${describeValue(url)}`)
   }
   return url as UpgradeOptions
 }
@@ -95,7 +96,7 @@ export function upgrade (url: string | URL | UpgradeOptions, opts?: UpgradeOptio
 export function connect (url: string | URL | UpgradeOptions, opts?: UpgradeOptions): Promise<UpgradeData> {
   try {
     const { protocol: _protocol, opaque, signal, dispatcher, ...rest } = resolveOptions('connect', url, opts)
-    if (typeof rest.path !== 'string') throw new InvalidArgumentError(`connect(): path must be the tunnel target as host:port, got ${typeof rest.path}`)
+    if (typeof rest.path !== 'string') throw new InvalidArgumentError(`connect(): path must be the tunnel target as host:port, got ${describeValue(rest.path)}`)
     return run({ ...rest, path: rest.path, method: 'CONNECT' }, dispatcher, `CONNECT to ${rest.path}`, opaque, signal)
   } catch (err) {
     return Promise.reject(err)

@@ -84,7 +84,7 @@ export class Agent extends Dispatcher {
     let dispatcher = typeof origin === 'string' ? this.#byKey.get(origin) : undefined
     if (dispatcher === undefined) {
       if (origin == null || (typeof origin !== 'string' && !(origin instanceof URL))) {
-        throw new InvalidArgumentError(`Agent: dispatch needs opts.origin as a string or URL, got ${origin === null ? 'null' : typeof origin}`)
+        throw new InvalidArgumentError(`Agent: dispatch needs opts.origin as a string or URL, got ${describeValue(origin)}`)
       }
       dispatcher = this.#forOrigin(origin)
     }

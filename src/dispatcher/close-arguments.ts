@@ -6,6 +6,7 @@
 
 import type { CloseCallback } from './dispatcher.js'
 import { InvalidArgumentError } from '../errors.js'
+import { describeValue } from '../describe-value.js'
 
 /** What a `destroy()` call asked for, whichever of its three forms was used. */
 export interface DestroyArguments {
@@ -31,7 +32,7 @@ export function destroyArguments (errOrCallback: Error | null | undefined | Clos
  */
 export function checkCallback (callback: unknown, method: 'close' | 'destroy'): CloseCallback | undefined {
   if (callback !== undefined && typeof callback !== 'function') {
-    throw new InvalidArgumentError(`${method}: callback must be a function, got ${callback === null ? 'null' : typeof callback}`)
+    throw new InvalidArgumentError(`${method}: callback must be a function, got ${describeValue(callback)}`)
   }
   return callback as CloseCallback | undefined
 }

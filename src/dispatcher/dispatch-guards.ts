@@ -7,6 +7,7 @@
 import type { DispatchHandler } from '../handler.js'
 import { SimpleController } from '../handler.js'
 import { ClientClosedError, ClientDestroyedError, InvalidArgumentError } from '../errors.js'
+import { describeValue } from '../describe-value.js'
 
 /**
  * Throws when dispatch options are not an object, before anything is queued or written.
@@ -14,7 +15,7 @@ import { ClientClosedError, ClientDestroyedError, InvalidArgumentError } from '.
  */
 export function checkDispatchOptions (opts: unknown): void {
   if (opts === null || typeof opts !== 'object') {
-    throw new InvalidArgumentError(`dispatch: options must be an object, got ${opts === null ? 'null' : typeof opts}`)
+    throw new InvalidArgumentError(`dispatch: options must be an object, got ${describeValue(opts)}`)
   }
 }
 

@@ -10,6 +10,7 @@ import { ClientDestroyedError } from '../errors.js'
 import { request } from '../api/request.js'
 import type { RequestOptions, ResponseData } from '../api/request.js'
 import { checkCallback, destroyArguments, settleClose } from './close-arguments.js'
+import { describeValue } from '../describe-value.js'
 
 /** Callback form of `close()` / `destroy()`. */
 export type CloseCallback = (err?: Error | null) => void
@@ -51,12 +52,12 @@ export abstract class Dispatcher extends EventEmitter {
     for (let i = 0; i < list.length; i++) {
       const interceptor = list[i]
       if (typeof interceptor !== 'function') {
-        throw new TypeError(`compose: interceptor at index ${i} must be a function, got ${interceptor === null ? 'null' : typeof interceptor}`)
+        throw new TypeError(`compose: interceptor at index ${i} must be a function, got ${describeValue(interceptor)}`)
       }
       const inner = dispatch
       const wrapped: unknown = interceptor((opts, handler) => inner(opts, toDispatchHandler(handler)))
       if (typeof wrapped !== 'function') {
-        throw new TypeError(`compose: interceptor at index ${i} must return a dispatch function, got ${wrapped === null ? 'null' : typeof wrapped}`)
+        throw new TypeError(`compose: interceptor at index ${i} must return a dispatch function, got ${describeValue(wrapped)}`)
       }
       dispatch = wrapped as Dispatch
       const lifecycle = wrapped as DispatchLifecycle

@@ -13,6 +13,7 @@ import { IncomingBody } from './incoming-body.js'
 import { mimeEssence, parseMimeType, serializeMimeType } from './mime.js'
 import { multipartChunks, parseMultipart, serializeMultipart } from './multipart.js'
 import type { MultipartBody } from './multipart.js'
+import { describeValue } from '../describe-value.js'
 
 /** Everything accepted as a body (the runtime's own FormData, Blob and streams included). */
 export type BodyInit =
@@ -100,7 +101,7 @@ async function * iterableChunks (source: AsyncIterable<Uint8Array | string>): As
   for await (const chunk of source) {
     if (typeof chunk === 'string') yield Buffer.from(chunk, 'utf8')
     else if (chunk instanceof Uint8Array) yield chunk
-    else throw new TypeError(`body: an async iterable body must yield strings or Uint8Arrays, got ${typeof chunk}`)
+    else throw new TypeError(`body: an async iterable body must yield strings or Uint8Arrays, got ${describeValue(chunk)}`)
   }
 }
 

@@ -4,6 +4,7 @@
  */
 
 import { File, isBlob, isFile } from './file.js'
+import { describeValue } from '../describe-value.js'
 
 /** A FormData value as read back: a string or a File. */
 export type FormDataEntryValue = string | File
@@ -24,7 +25,7 @@ export function isFormDataLike (value: unknown): value is FormDataLike {
 
 function toEntryValue (value: unknown, filename: string | undefined, method: string, argc: number): FormDataEntryValue {
   if (!isBlob(value)) {
-    if (argc > 2) throw new TypeError(`FormData.${method}: a filename is only allowed with a Blob value, got ${typeof value}`)
+    if (argc > 2) throw new TypeError(`FormData.${method}: a filename is only allowed with a Blob value, got ${describeValue(value)}`)
     return String(value)
   }
   if (isFile(value) && filename === undefined) return value
@@ -49,7 +50,7 @@ export class FormData {
   /** Takes no argument: an HTML form element does not exist outside a browser. */
   constructor (form?: undefined) {
     if (form !== undefined) {
-      throw new TypeError(`FormData: the constructor takes no argument, got ${form === null ? 'null' : typeof form}`)
+      throw new TypeError(`FormData: the constructor takes no argument, got ${describeValue(form)}`)
     }
   }
 
@@ -98,7 +99,7 @@ export class FormData {
 
   /** Calls `callback(value, name, formData)` for each entry. */
   forEach (callback: (value: FormDataEntryValue, name: string, form: FormData) => void, thisArg?: unknown): void {
-    if (typeof callback !== 'function') throw new TypeError(`FormData.forEach: callback must be a function, got ${typeof callback}`)
+    if (typeof callback !== 'function') throw new TypeError(`FormData.forEach: callback must be a function, got ${describeValue(callback)}`)
     for (const [name, value] of this.#entries) callback.call(thisArg, value, name, this)
   }
 

@@ -5,6 +5,7 @@
  */
 
 import type { IncomingHeaders } from '../handler.js'
+import { describeValue } from '../describe-value.js'
 
 /** What `new Headers(init)` and `RequestInit.headers` accept (the runtime's own Headers included). */
 export type HeadersInit =
@@ -72,7 +73,7 @@ export class Headers {
       return
     }
     if (typeof init !== 'object' && typeof init !== 'function') {
-      throw new TypeError(`Headers: init must be an object or iterable, got ${typeof init}`)
+      throw new TypeError(`Headers: init must be an object or iterable, got ${describeValue(init)}`)
     }
     const iterator = (init as Partial<Iterable<unknown>>)[Symbol.iterator]
     if (typeof iterator === 'function') {
@@ -156,7 +157,7 @@ export class Headers {
 
   /** Calls `callback(value, name, headers)` for each header, in sorted order. */
   forEach (callback: (value: string, name: string, headers: Headers) => void, thisArg?: unknown): void {
-    if (typeof callback !== 'function') throw new TypeError(`Headers.forEach: callback must be a function, got ${typeof callback}`)
+    if (typeof callback !== 'function') throw new TypeError(`Headers.forEach: callback must be a function, got ${describeValue(callback)}`)
     for (const [name, value] of this.#list()) callback.call(thisArg, value, name, this)
   }
 

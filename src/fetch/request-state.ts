@@ -17,6 +17,7 @@ import type {
 import { Headers, headersInternals } from './headers.js'
 import type { HeadersInit } from './headers.js'
 import type { Request } from './request.js'
+import { describeValue } from '../describe-value.js'
 
 /** The second argument of `fetch()` and of `new Request()`. */
 export interface RequestInit {
@@ -187,9 +188,9 @@ export function buildRequestState (
     takeInputBody(input, inputHost, inputBody, what)
     return state
   }
-  if (typeof init !== 'object') throw new TypeError(`${what}: init must be an object, got ${typeof init}`)
+  if (typeof init !== 'object') throw new TypeError(`${what}: init must be an object, got ${describeValue(init)}`)
 
-  if (init.window !== undefined && init.window !== null) throw new TypeError(`${what}: window must be null, got ${typeof init.window}`)
+  if (init.window !== undefined && init.window !== null) throw new TypeError(`${what}: window must be null, got ${describeValue(init.window)}`)
   // Fetch Standard, Request constructor: a non-empty init starts a new request from the input's current URL.
   if (Object.keys(init).some((key) => (init as Record<string, unknown>)[key] !== undefined)) {
     if (state.mode === 'navigate') state.mode = 'same-origin'
@@ -226,7 +227,7 @@ export function buildRequestState (
   if (init.method !== undefined) state.method = normalizeMethod(init.method, what)
   if (init.signal !== undefined) {
     if (init.signal !== null && !(init.signal instanceof AbortSignal)) {
-      throw new TypeError(`${what}: signal must be an AbortSignal or null, got ${typeof init.signal}`)
+      throw new TypeError(`${what}: signal must be an AbortSignal or null, got ${describeValue(init.signal)}`)
     }
     state.signal = init.signal
   }
@@ -234,7 +235,7 @@ export function buildRequestState (
   if (init.dispatcher !== undefined) {
     const dispatcher = init.dispatcher as { dispatch?: unknown } | null
     if (dispatcher === null || typeof dispatcher !== 'object' || typeof dispatcher.dispatch !== 'function') {
-      throw new TypeError(`${what}: dispatcher must be a Dispatcher, got ${dispatcher === null ? 'null' : typeof dispatcher}`)
+      throw new TypeError(`${what}: dispatcher must be a Dispatcher, got ${describeValue(dispatcher)}`)
     }
     state.dispatcher = init.dispatcher
   }

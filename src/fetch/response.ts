@@ -11,6 +11,7 @@ import { NULL_BODY_STATUSES, REDIRECT_STATUSES } from './constants.js'
 import type { ResponseType } from './constants.js'
 import { Headers, headersInternals } from './headers.js'
 import type { HeadersGuard, HeadersInit } from './headers.js'
+import { describeValue } from '../describe-value.js'
 
 /** The second argument of `new Response()`. */
 export interface ResponseInit {
@@ -80,7 +81,7 @@ export class Response extends BodyMixin {
       return
     }
     if (init !== undefined && init !== null && typeof init !== 'object') {
-      throw new TypeError(`Response: init must be an object, got ${typeof init}`)
+      throw new TypeError(`Response: init must be an object, got ${describeValue(init)}`)
     }
     const status = init?.status === undefined ? 200 : Number(init.status)
     if (!Number.isInteger(status) || status < 200 || status > 599) {

@@ -59,7 +59,7 @@ const MOCK_OPTIONS = ['agent', 'enableCallHistory', 'ignoreTrailingSlash', 'acce
 function checkBoolean (opts: MockAgentOptions, name: typeof MOCK_OPTIONS[number]): boolean {
   const value = opts[name]
   if (value !== undefined && typeof value !== 'boolean') {
-    throw new InvalidArgumentError(`MockAgent: ${name} must be a boolean, got ${typeof value}`)
+    throw new InvalidArgumentError(`MockAgent: ${name} must be a boolean, got ${describeValue(value)}`)
   }
   return value === true
 }
@@ -102,7 +102,7 @@ export class MockAgent extends Dispatcher {
   constructor (opts: MockAgentOptions = {}) {
     super()
     if (opts === null || typeof opts !== 'object') {
-      throw new InvalidArgumentError(`MockAgent: options must be an object, got ${opts === null ? 'null' : typeof opts}`)
+      throw new InvalidArgumentError(`MockAgent: options must be an object, got ${describeValue(opts)}`)
     }
     if (opts.agent !== undefined && (opts.agent === null || typeof opts.agent !== 'object' || typeof opts.agent.dispatch !== 'function')) {
       throw new InvalidArgumentError('MockAgent: agent must be a dispatcher (an object with a dispatch method)')
@@ -178,10 +178,10 @@ export class MockAgent extends Dispatcher {
   override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
     const h = toDispatchHandler(handler)
     if (opts === null || typeof opts !== 'object') {
-      throw new InvalidArgumentError(`MockAgent.dispatch(): options must be an object, got ${opts === null ? 'null' : typeof opts}`)
+      throw new InvalidArgumentError(`MockAgent.dispatch(): options must be an object, got ${describeValue(opts)}`)
     }
     if (typeof opts.origin !== 'string' && !(opts.origin instanceof URL)) {
-      throw new InvalidArgumentError(`MockAgent.dispatch(): origin must be a string or URL, got ${opts.origin === null ? 'null' : typeof opts.origin}`)
+      throw new InvalidArgumentError(`MockAgent.dispatch(): origin must be a string or URL, got ${describeValue(opts.origin)}`)
     }
     if (this.#closed) {
       new MockReply(h).runError(new ClientClosedError())
@@ -230,7 +230,7 @@ export class MockAgent extends Dispatcher {
       return
     }
     if (typeof matcher !== 'string' && !(matcher instanceof RegExp) && typeof matcher !== 'function') {
-      throw new InvalidArgumentError(`MockAgent.enableNetConnect(): matcher must be a string, RegExp or function, got ${matcher === null ? 'null' : typeof matcher}`)
+      throw new InvalidArgumentError(`MockAgent.enableNetConnect(): matcher must be a string, RegExp or function, got ${describeValue(matcher)}`)
     }
     this.#netConnect = Array.isArray(this.#netConnect) ? [...this.#netConnect, matcher] : [matcher]
   }

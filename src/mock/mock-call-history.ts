@@ -8,6 +8,7 @@ import type { DispatchOptions, IncomingHeaders } from '../handler.js'
 import { normalizeHeaders } from '../request-headers.js'
 import { bodyText, isBufferedBody } from './request-body.js'
 import { serializePathWithQuery } from './mock-matching.js'
+import { describeValue } from '../describe-value.js'
 
 /** The properties a log exposes through `toMap()`, in order. */
 export type MockCallHistoryLogProperty = 'protocol' | 'host' | 'port' | 'origin' | 'path' | 'hash' | 'searchParams' | 'fullUrl' | 'method' | 'body' | 'headers'
@@ -105,7 +106,7 @@ function filterBy (field: MockCallHistoryFilterField, value: FilterCallsParamete
     })
   }
   if (typeof value === 'string' || value == null) return logs.filter((log) => log[field] === value)
-  throw new InvalidArgumentError(`filterCalls(): ${field} must be a string, a RegExp, null or undefined, got ${typeof value}`)
+  throw new InvalidArgumentError(`filterCalls(): ${field} must be a string, a RegExp, null or undefined, got ${describeValue(value)}`)
 }
 
 /**
@@ -155,7 +156,7 @@ export class MockCallHistory {
       })
     }
     if (typeof criteria !== 'object' || criteria === null) {
-      throw new InvalidArgumentError(`filterCalls(): criteria must be a function, a RegExp or an object, got ${criteria === null ? 'null' : typeof criteria}`)
+      throw new InvalidArgumentError(`filterCalls(): criteria must be a function, a RegExp or an object, got ${describeValue(criteria)}`)
     }
     const operator = options?.operator ?? 'OR'
     if (typeof operator !== 'string' || !['AND', 'OR'].includes(operator.toUpperCase())) {

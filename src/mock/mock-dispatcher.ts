@@ -23,6 +23,7 @@ import type { MockResponse } from './mock-reply.js'
 import { bodyText, collectBody, isBufferedBody } from './request-body.js'
 import { checkCallback, destroyArguments, settleClose } from '../dispatcher/close-arguments.js'
 import { checkDispatchOptions, closedError } from '../dispatcher/dispatch-guards.js'
+import { describeValue } from '../describe-value.js'
 
 /** What a mock pool asks of its agent (kept off the public surface behind a symbol). */
 export interface MockAgentHooks {
@@ -106,7 +107,7 @@ export class MockDispatcher extends Dispatcher {
       throw new InvalidArgumentError('mock pool: opts.agent must be a dispatcher (a MockAgent)')
     }
     if (opts.ignoreTrailingSlash !== undefined && typeof opts.ignoreTrailingSlash !== 'boolean') {
-      throw new InvalidArgumentError(`mock pool: ignoreTrailingSlash must be a boolean, got ${typeof opts.ignoreTrailingSlash}`)
+      throw new InvalidArgumentError(`mock pool: ignoreTrailingSlash must be a boolean, got ${describeValue(opts.ignoreTrailingSlash)}`)
     }
     this.#origin = origin
     this.#agent = opts.agent
@@ -141,7 +142,7 @@ export class MockDispatcher extends Dispatcher {
     const h = toDispatchHandler(handler)
     checkDispatchOptions(opts)
     if (typeof opts.path !== 'string') {
-      throw new InvalidArgumentError(`dispatch: path must be a string, got ${typeof opts.path}`)
+      throw new InvalidArgumentError(`dispatch: path must be a string, got ${describeValue(opts.path)}`)
     }
     if (this.#destroyed || this.#closed) {
       this.#newReply(h).runError(closedError(this.#destroyed))

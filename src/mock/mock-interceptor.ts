@@ -9,6 +9,7 @@ import { isMatcher, normalizeInterceptPath } from './mock-matching.js'
 import type { BodyMatcher, HeadersMatcher, Matcher, MockKey } from './mock-matching.js'
 import { MockScope } from './mock-scope.js'
 import type { MockDispatchList, MockDispatchRecord, MockReplySpec, MockRequestOptions } from './mock-scope.js'
+import { describeValue } from '../describe-value.js'
 
 /** What `intercept()` matches; omitted body and headers match anything. */
 export interface MockInterceptOptions {
@@ -64,7 +65,7 @@ export interface MockReplyCallbackResult {
 export function toIncomingHeaders (headers: MockReplyHeaders | undefined, what: string): IncomingHeaders {
   const out: IncomingHeaders = {}
   if (headers == null) return out
-  if (typeof headers !== 'object') throw new InvalidArgumentError(`reply(): ${what} must be an object, got ${typeof headers}`)
+  if (typeof headers !== 'object') throw new InvalidArgumentError(`reply(): ${what} must be an object, got ${describeValue(headers)}`)
   for (const name of Object.keys(headers)) {
     const value = headers[name]
     if (value === undefined) continue
@@ -83,34 +84,34 @@ function checkStatus (statusCode: unknown): number {
 function checkOptions (value: unknown): MockReplyOptions {
   if (value === undefined) return {}
   if (typeof value !== 'object' || value === null) {
-    throw new InvalidArgumentError(`reply(): responseOptions must be an object, got ${value === null ? 'null' : typeof value}`)
+    throw new InvalidArgumentError(`reply(): responseOptions must be an object, got ${describeValue(value)}`)
   }
   return value as MockReplyOptions
 }
 
 function checkMatcher (name: string, value: unknown): void {
   if (value !== undefined && !isMatcher(value)) {
-    throw new InvalidArgumentError(`intercept(): ${name} must be a string, a RegExp or a function, got ${value === null ? 'null' : typeof value}`)
+    throw new InvalidArgumentError(`intercept(): ${name} must be a string, a RegExp or a function, got ${describeValue(value)}`)
   }
 }
 
 /** Validates `intercept()` options and turns them into a {@link MockKey}. */
 export function buildMockKey (opts: MockInterceptOptions, ignoreTrailingSlash: boolean): MockKey {
   if (typeof opts !== 'object' || opts === null) {
-    throw new InvalidArgumentError(`intercept(): options must be an object, got ${opts === null ? 'null' : typeof opts}`)
+    throw new InvalidArgumentError(`intercept(): options must be an object, got ${describeValue(opts)}`)
   }
   if (opts.path === undefined) throw new InvalidArgumentError('intercept(): options.path must be defined')
   checkMatcher('path', opts.path)
   checkMatcher('method', opts.method)
   checkMatcher('body', opts.body)
   if (opts.headers !== undefined && typeof opts.headers !== 'function' && (typeof opts.headers !== 'object' || opts.headers === null)) {
-    throw new InvalidArgumentError(`intercept(): headers must be an object of matchers or a function, got ${opts.headers === null ? 'null' : typeof opts.headers}`)
+    throw new InvalidArgumentError(`intercept(): headers must be an object of matchers or a function, got ${describeValue(opts.headers)}`)
   }
   if (opts.query !== undefined && (typeof opts.query !== 'object' || opts.query === null)) {
-    throw new InvalidArgumentError(`intercept(): query must be an object, got ${opts.query === null ? 'null' : typeof opts.query}`)
+    throw new InvalidArgumentError(`intercept(): query must be an object, got ${describeValue(opts.query)}`)
   }
   if (opts.ignoreTrailingSlash !== undefined && typeof opts.ignoreTrailingSlash !== 'boolean') {
-    throw new InvalidArgumentError(`intercept(): ignoreTrailingSlash must be a boolean, got ${typeof opts.ignoreTrailingSlash}`)
+    throw new InvalidArgumentError(`intercept(): ignoreTrailingSlash must be a boolean, got ${describeValue(opts.ignoreTrailingSlash)}`)
   }
   const method = opts.method ?? 'GET'
   return {
@@ -178,7 +179,7 @@ export class MockInterceptor {
         produce: (opts) => {
           const result = callback(opts)
           if (typeof result !== 'object' || result === null) {
-            throw new InvalidArgumentError(`reply(): the reply callback must return an object, got ${result === null ? 'null' : typeof result}`)
+            throw new InvalidArgumentError(`reply(): the reply callback must return an object, got ${describeValue(result)}`)
           }
           return { statusCode: checkStatus(result.statusCode), data: result.data ?? '', ...this.#headers(checkOptions(result.responseOptions)), withLength }
         }
@@ -190,7 +191,7 @@ export class MockInterceptor {
   /** Registers an error: matching requests fail with `error` (through `onResponseError`). */
   replyWithError (error: Error): MockScope {
     if (!(error instanceof Error)) {
-      throw new InvalidArgumentError(`replyWithError(): error must be an Error, got ${error === null ? 'null' : typeof error}`)
+      throw new InvalidArgumentError(`replyWithError(): error must be an Error, got ${describeValue(error)}`)
     }
     return this.#register({ kind: 'error', error })
   }
@@ -198,7 +199,7 @@ export class MockInterceptor {
   /** Headers added to every later `reply` of this interceptor (a reply's own headers win). */
   defaultReplyHeaders (headers: MockReplyHeaders): this {
     if (typeof headers !== 'object' || headers === null) {
-      throw new InvalidArgumentError(`defaultReplyHeaders(): headers must be an object, got ${headers === null ? 'null' : typeof headers}`)
+      throw new InvalidArgumentError(`defaultReplyHeaders(): headers must be an object, got ${describeValue(headers)}`)
     }
     this.#defaultHeaders = headers
     return this
@@ -207,7 +208,7 @@ export class MockInterceptor {
   /** Trailers added to every later `reply` of this interceptor (a reply's own trailers win). */
   defaultReplyTrailers (trailers: MockReplyHeaders): this {
     if (typeof trailers !== 'object' || trailers === null) {
-      throw new InvalidArgumentError(`defaultReplyTrailers(): trailers must be an object, got ${trailers === null ? 'null' : typeof trailers}`)
+      throw new InvalidArgumentError(`defaultReplyTrailers(): trailers must be an object, got ${describeValue(trailers)}`)
     }
     this.#defaultTrailers = trailers
     return this

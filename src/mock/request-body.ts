@@ -6,6 +6,7 @@
  */
 
 import type { DispatchBody } from '../handler.js'
+import { describeValue } from '../describe-value.js'
 
 /** True when the body is already in memory (or absent), so it can be read without consuming anything. */
 export function isBufferedBody (body: unknown): body is string | Uint8Array | null | undefined {
@@ -23,7 +24,7 @@ function toBuffer (chunk: unknown): Buffer {
   if (typeof chunk === 'string') return Buffer.from(chunk, 'utf8')
   if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
   if (chunk instanceof ArrayBuffer) return Buffer.from(chunk)
-  throw new TypeError(`request body chunks must be strings or bytes, got ${chunk === null ? 'null' : typeof chunk}`)
+  throw new TypeError(`request body chunks must be strings or bytes, got ${describeValue(chunk)}`)
 }
 
 /** Reads a body of any accepted kind (Blob, stream, async or sync iterable) into one Buffer. */
@@ -37,7 +38,7 @@ export async function collectBody (body: DispatchBody | undefined): Promise<Buff
   } else if (typeof (source as Iterable<unknown>)[Symbol.iterator] === 'function') {
     for (const chunk of source as Iterable<unknown>) chunks.push(toBuffer(chunk))
   } else {
-    throw new TypeError(`request body must be a string, bytes, a Blob, a stream or an iterable, got ${typeof body}`)
+    throw new TypeError(`request body must be a string, bytes, a Blob, a stream or an iterable, got ${describeValue(body)}`)
   }
   return Buffer.concat(chunks)
 }

@@ -13,6 +13,7 @@ import { resolveRetryOptions } from '../../interceptors/retry/retry-options.js'
 import { defaultRetry } from '../../interceptors/retry/retry-strategy.js'
 import { RetryTracker } from '../../interceptors/retry/retry-tracker.js'
 import { checkCallback, destroyArguments, settleClose } from '../dispatcher/close-arguments.js'
+import { describeValue } from '../describe-value.js'
 
 /**
  * Wraps a dispatcher so that every request is retried per {@link RetryOptions}; behaves as
@@ -26,7 +27,7 @@ export class RetryAgent extends ComposedDispatcher {
   readonly #tracker: RetryTracker
 
   constructor (dispatcher: Dispatcher, options?: RetryOptions) {
-    if (!(dispatcher instanceof Dispatcher)) throw new InvalidArgumentError(`RetryAgent: dispatcher must be a Dispatcher, got ${dispatcher === null ? 'null' : typeof dispatcher}`)
+    if (!(dispatcher instanceof Dispatcher)) throw new InvalidArgumentError(`RetryAgent: dispatcher must be a Dispatcher, got ${describeValue(dispatcher)}`)
     const tracker = new RetryTracker()
     super(dispatcher, retryDispatch((o, h) => dispatcher.dispatch(o, h), resolveRetryOptions(options, defaultRetry, 'RetryAgent'), tracker))
     this.#tracker = tracker

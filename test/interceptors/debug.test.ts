@@ -55,6 +55,6 @@ describe('interceptors.debug()', () => {
   })
 
   it('rejects a logger that is not a function', () => {
-    assert.throws(() => interceptors.debug({ logger: 'console' as never }), { code: 'LIB_ERR_INVALID_ARG', message: 'debug(): logger must be a function, got string' })
+    assert.throws(() => interceptors.debug({ logger: 'console' as never }), { code: 'LIB_ERR_INVALID_ARG', message: 'debug(): logger must be a function, got "console"' })
   })
 })

@@ -20,10 +20,10 @@ describe('close and destroy arguments', () => {
     assert.deepEqual(destroyArguments(null, callback), { err: null, callback })
   })
 
-  it('refuses a callback that is not a function with an error naming its type', () => {
-    assert.throws(() => checkCallback('done', 'close'), { code: 'LIB_ERR_INVALID_ARG', message: 'close: callback must be a function, got string' })
+  it('refuses a callback that is not a function with an error naming the value', () => {
+    assert.throws(() => checkCallback('done', 'close'), { code: 'LIB_ERR_INVALID_ARG', message: 'close: callback must be a function, got "done"' })
     assert.throws(() => checkCallback(null, 'close'), { code: 'LIB_ERR_INVALID_ARG', message: 'close: callback must be a function, got null' })
-    assert.throws(() => destroyArguments(null, 42 as unknown as CloseCallback), { code: 'LIB_ERR_INVALID_ARG', message: 'destroy: callback must be a function, got number' })
+    assert.throws(() => destroyArguments(null, 42 as unknown as CloseCallback), { code: 'LIB_ERR_INVALID_ARG', message: 'destroy: callback must be a function, got 42' })
   })
 
   it('returns the promise when no callback is given', async () => {
