@@ -4,9 +4,15 @@
  * @module
  */
 
+/** Longest string shown whole in an error message; longer ones are cut and their length given. */
+export const MAX_SHOWN_CHARS = 200
+
 /** Renders `value` for an error message, e.g. `"5"`, `-1`, `null`, `[object Array]`, `[function log]`. */
 export function describeValue (value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value)
+  // A string can be user data of any size (a form field, a body); the start identifies it.
+  if (typeof value === 'string') {
+    return value.length > MAX_SHOWN_CHARS ? `${JSON.stringify(value.slice(0, MAX_SHOWN_CHARS))}... (${value.length} characters)` : JSON.stringify(value)
+  }
   if (value !== null && typeof value === 'object') return Object.prototype.toString.call(value)
   // A function's source can be long and multi-line; its name is what identifies it.
   if (typeof value === 'function') return `[function ${value.name === '' ? '(anonymous)' : value.name}]`

@@ -50,3 +50,18 @@ describe('dispatch options bad input', () => {
     assert.match(echoed, /\r\nx-list: a\r\nx-list: b\r\n/)
   })
 })
+
+describe('bad values in messages', () => {
+  it('shows a long string value by its start and length, so a large bad value does not flood the message', async (t) => {
+    const server = await startTcpServer(() => {})
+    const client = new Client(server.origin)
+    t.after(async () => { await client.destroy(); await server.close() })
+    const long = 'a'.repeat(10_000) + '\n'
+    assert.throws(() => client.dispatch({ method: 'GET', path: '/', headers: { 'x-a': long } }, new RecordingHandler()), (err: Error & { code?: string }) => {
+      assert.equal(err.code, 'LIB_ERR_INVALID_ARG')
+      assert.ok(err.message.startsWith(`invalid value for header x-a: "${'a'.repeat(200)}"... (10001 characters)`), err.message.slice(0, 300))
+      assert.ok(err.message.length < 400)
+      return true
+    })
+  })
+})
