@@ -310,8 +310,10 @@ export class RedisCacheStore implements CacheStore {
    * error, if any, went to `errorCallback`).
    */
   deleteTags (tags: readonly string[]): Promise<boolean> {
-    if (!Array.isArray(tags) || tags.some((tag) => typeof tag !== 'string' || tag.trim() === '')) {
-      throw new TypeError(`RedisCacheStore.deleteTags: tags must be an array of non-empty strings, got ${describeValue(tags)}`)
+    if (!Array.isArray(tags)) throw new TypeError(`RedisCacheStore.deleteTags: tags must be an array of non-empty strings, got ${describeValue(tags)}`)
+    const bad = tags.findIndex((tag) => typeof tag !== 'string' || tag.trim() === '')
+    if (bad !== -1) {
+      throw new TypeError(`RedisCacheStore.deleteTags: tags must be an array of non-empty strings, got ${describeValue(tags[bad])} at index ${bad}`)
     }
     return this.#deleteTags([...new Set(tags.map((tag) => tagKey(this.#layout, tag.trim())))])
   }

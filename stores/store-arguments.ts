@@ -4,6 +4,7 @@
  */
 
 import type { CacheKey } from '../src/cache-store.js'
+import { describeValue } from '../src/describe-value.js'
 
 /** Returns `value`, or `fallback` when it is undefined; throws a `TypeError` naming the option otherwise. */
 export function assertNonNegativeInteger (owner: string, name: string, value: unknown, fallback: number): number {
@@ -25,10 +26,5 @@ export function assertKey (operation: string, key: unknown): asserts key is Cach
   }
 }
 
-/** A short rendering of a bad value for error messages. */
-export function describeValue (value: unknown): string {
-  if (value === null) return 'null'
-  if (typeof value === 'string') return JSON.stringify(value)
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value)
-  return typeof value
-}
+/** The one rendering of bad values in error messages, shared with the core. */
+export { describeValue }

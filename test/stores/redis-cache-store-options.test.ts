@@ -48,7 +48,7 @@ describe('RedisCacheStore options', () => {
       [{ timeoutMs: 0 }, /timeoutMs must be a positive integer, got 0/],
       [{ pauseAfterTimeoutMs: Number.NaN }, /pauseAfterTimeoutMs must be a non-negative integer, got NaN/],
       [{ now: 5 }, /now must be a function, got 5/],
-      [{ client: {} }, /client must be an ioredis client, got object/],
+      [{ client: {} }, /client must be an ioredis client, got \[object Object\]/],
       [{ client: { isCluster: true, duplicate () {}, call () {} } }, /Redis Cluster client, which is not supported/],
       [{ clientOptions: 6379 }, /clientOptions must be an object or a redis:\/\/ URL, got 6379/],
       [{ clientOptions: { keyPrefix: 'app:' } }, /clientOptions.keyPrefix is not supported \(got "app:"\)/]
@@ -77,7 +77,7 @@ describe('RedisCacheStore options', () => {
     throwsTypeError(() => store.createWriteStream(cacheKey('/x'), { ...cacheValue(), headers: null } as never), /value.headers must be an object, got null/)
     throwsTypeError(() => store.delete(7 as never), /RedisCacheStore.delete: key must be an object, got 7/)
     throwsTypeError(() => store.deleteTags('a' as never), /tags must be an array of non-empty strings, got "a"/)
-    throwsTypeError(() => store.deleteTags([' ']), /tags must be an array of non-empty strings, got object/)
+    throwsTypeError(() => store.deleteTags([' ']), /tags must be an array of non-empty strings, got " " at index 0$/)
   })
 
   it('fails construction with LIB_ERR_NOT_SUPPORTED naming the package when ioredis cannot be loaded', () => {
