@@ -10,6 +10,7 @@ import type { BodyMatcher, HeadersMatcher, Matcher, MockKey } from './mock-match
 import { MockScope } from './mock-scope.js'
 import type { MockDispatchList, MockDispatchRecord, MockReplySpec, MockRequestOptions } from './mock-scope.js'
 import { describeValue } from '../describe-value.js'
+import { TOKEN_RE } from '../http1/constants.js'
 
 /** What `intercept()` matches; omitted body and headers match anything. */
 export interface MockInterceptOptions {
@@ -69,7 +70,13 @@ export function toIncomingHeaders (headers: MockReplyHeaders | undefined, what: 
   for (const name of Object.keys(headers)) {
     const value = headers[name]
     if (value === undefined) continue
-    out[name.toLowerCase()] = Array.isArray(value) ? value.map(String) : String(value)
+    // A real response could not carry these, and fetch's Headers would hold an invalid entry.
+    if (!TOKEN_RE.test(name)) throw new InvalidArgumentError(`reply(): ${what} name must be an HTTP token, got ${describeValue(name)}`)
+    const values = Array.isArray(value) ? value.map(String) : String(value)
+    for (const v of typeof values === 'string' ? [values] : values) {
+      if (/[\r\n\0]/.test(v)) throw new InvalidArgumentError(`reply(): ${what} value of ${name} must not contain CR, LF or NUL, got ${describeValue(v)}`)
+    }
+    out[name.toLowerCase()] = values
   }
   return out
 }
