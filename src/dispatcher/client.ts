@@ -170,9 +170,10 @@ export class Client extends Dispatcher {
       this.#needDrain = false
       this.emit('drain', this.#url, [this])
     }
-    if (this.#closed && this.size === 0) {
+    if (this.#closed && this.#queue.length === 0 && (this.#conn === null || this.#conn.live === 0)) {
       // A connection still being set up serves nobody once the client closed with nothing
-      // left to send: waiting for it could take the whole connect timeout.
+      // left to send: waiting for it could take the whole connect timeout. Nor does the
+      // answer to an aborted pipelined request, which only kept the connection's framing.
       if (this.#connecting) this.#abortConnect(new ClientClosedError())
       this.#finishClose()
     }

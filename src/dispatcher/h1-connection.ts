@@ -73,6 +73,13 @@ export class H1Connection implements ResponseParserSink, RequestRunner, RequestW
     return this.#inflight.length
   }
 
+  /** Requests in flight whose dispatch has not ended (an aborted pipelined one still awaits its answer). */
+  get live (): number {
+    let n = 0
+    for (const req of this.#inflight) if (!req.completed) n++
+    return n
+  }
+
   /** True once the connection can no longer be used. */
   get dead (): boolean {
     return this.#dead
@@ -132,8 +139,10 @@ export class H1Connection implements ResponseParserSink, RequestRunner, RequestW
     const i = this.#inflight.indexOf(req)
     if (i > 0 && this.#writer.writing !== req) {
       // Pipelined behind another response: its own answer is still to come and will be read
-      // and dropped, so the requests around it keep their connection.
+      // and dropped, so the requests around it keep their connection. The client hears of it:
+      // a close() may be waiting for nothing but that answer.
       req.fail(err)
+      if (!this.#dead) this.#owner.onConnectionReady(this)
       return
     }
     // It stays in the list (completed, so skipped) while the connection closes: the requests

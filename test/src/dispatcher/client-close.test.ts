@@ -101,3 +101,48 @@ describe('ProxyAgent close while the proxy does not answer', () => {
     await allClosed(sockets)
   })
 })
+
+describe('Client close with an aborted pipelined request', () => {
+  /** Answers the first request of a connection once `release` is called; never answers later ones. */
+  async function startFirstAnswerOnly (): Promise<{ server: TestServer, release: () => void, heads: Promise<void> }> {
+    let release!: () => void
+    const released = new Promise<void>((resolve) => { release = resolve })
+    let sawTwo!: () => void
+    const heads = new Promise<void>((resolve) => { sawTwo = resolve })
+    const server = await startTcpServer((socket) => {
+      let count = 0
+      socket.on('data', (chunk: Buffer) => {
+        count += chunk.toString('latin1').split('\r\n\r\n').length - 1
+        if (count >= 2) sawTwo()
+      })
+      void released.then(() => socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok'))
+    })
+    return { server, release, heads }
+  }
+
+  for (const order of ['abort, then close', 'close, then abort']) {
+    it(`close() does not wait for the answer to an aborted pipelined request (${order})`, { timeout: 5000 }, async (t) => {
+      const { server, release, heads } = await startFirstAnswerOnly()
+      t.after(() => server.close())
+      const client = new Client(server.origin, { pipelining: 2, headersTimeout: 60_000 })
+      const first = new RecordingHandler()
+      const second = new RecordingHandler()
+      client.dispatch({ path: '/1', method: 'GET', blocking: false }, first)
+      client.dispatch({ path: '/2', method: 'GET', blocking: false }, second)
+      await heads
+      let closed: Promise<void>
+      if (order === 'abort, then close') {
+        second.controller!.abort(new Error('not wanted'))
+        closed = client.close()
+      } else {
+        closed = client.close()
+        second.controller!.abort(new Error('not wanted'))
+      }
+      release()
+      await closed
+      assert.deepEqual(first.events, ['start', 'response', 'data', 'end'])
+      assert.deepEqual(second.events, ['start', 'error'])
+      assert.equal(client.connected, false)
+    })
+  }
+})
