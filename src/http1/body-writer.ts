@@ -6,7 +6,8 @@
 
 import type { Duplex } from 'node:stream'
 import type { Blob } from 'node:buffer'
-import { RequestAbortedError, RequestContentLengthMismatchError } from '../errors.js'
+import { InvalidArgumentError, RequestAbortedError, RequestContentLengthMismatchError } from '../errors.js'
+import { describeValue } from '../describe-value.js'
 import { BODY_BLOB, BODY_READABLE } from './request-body.js'
 
 /** Told when the body is completely written or failed. */
@@ -87,7 +88,12 @@ export class BodyWriter {
 
   /** Writes one chunk; returns false when the socket asks to wait for 'drain'. */
   #write (chunk: unknown): boolean {
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk instanceof Uint8Array ? chunk : Buffer.from(String(chunk))
+    if (typeof chunk !== 'string' && !(chunk instanceof Uint8Array)) {
+      // String() would send "[object Object]" or "5" as body bytes; the request fails instead.
+      this.#fail(new InvalidArgumentError(`request body chunks must be strings or bytes (Buffer, Uint8Array), got ${describeValue(chunk)}`))
+      return true
+    }
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
     if (buf.length === 0) return true
     this.#written += buf.length
     if (this.#declared >= 0 && this.#written > this.#declared) {
