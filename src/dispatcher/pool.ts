@@ -211,8 +211,19 @@ export class Pool extends Dispatcher {
     this.#closing ??= new Promise<void>((resolve) => {
       if (this.#queue.length === 0) resolve()
       else this.#onQueueEmpty = resolve
-    }).then(() => Promise.all(this.#clients.map((c) => c.close()))).then(() => undefined)
+    }).then(() => this.#closeClients())
     return settleClose(this.#closing, callback)
+  }
+
+  /**
+   * Closes every client. A destroy() that came first already settled them all, and a close()
+   * still pending then resolves like the destroy (as a Client's does) instead of rejecting.
+   */
+  async #closeClients (): Promise<void> {
+    if (this.#destroyed) return
+    await Promise.all(this.#clients.map((c) => c.close().catch((err: unknown) => {
+      if (!this.#destroyed) throw err
+    })))
   }
 
   override destroy (err?: Error | null): Promise<void>
