@@ -8,7 +8,7 @@ import { EventEmitter } from 'node:events'
 import type { Writable } from 'node:stream'
 import { LRUCache } from 'lru-cache'
 import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/cache-store.js'
-import { assertKey, assertNonNegativeInteger } from './store-arguments.js'
+import { assertCacheValue, assertKey, assertNonNegativeInteger } from './store-arguments.js'
 import { urlOf, varyMatches } from './vary-match.js'
 import { createBufferedEntryStream } from './buffered-entry-stream.js'
 import { describeValue } from './store-arguments.js'
@@ -146,9 +146,7 @@ export class MemoryCacheStore extends EventEmitter implements CacheStore {
    */
   createWriteStream (key: CacheKey, value: CacheValue): Writable {
     assertKey('MemoryCacheStore.createWriteStream()', key)
-    if (typeof value !== 'object' || value === null) {
-      throw new TypeError(`MemoryCacheStore.createWriteStream(): value must be an object, got ${describeValue(value)}`)
-    }
+    assertCacheValue('MemoryCacheStore.createWriteStream()', value)
     return createBufferedEntryStream(key, value, this.#maxEntrySize, (keyCopy, valueCopy, body) => {
       try {
         this.#commit(keyCopy, valueCopy, body)

@@ -9,7 +9,7 @@ import { debuglog } from 'node:util'
 import type { Writable } from 'node:stream'
 import type { Redis } from 'ioredis'
 import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/cache-store.js'
-import { assertKey, describeValue } from './store-arguments.js'
+import { assertCacheValue, assertKey, describeValue } from './store-arguments.js'
 import { varyMatches } from './vary-match.js'
 import { decodeMeta, encodeMeta, parseTags } from './redis/entry-codec.js'
 import type { StoredMeta } from './redis/entry-codec.js'
@@ -29,21 +29,6 @@ export type { RedisCacheStoreOptions } from './redis/options.js'
 export type { RedisMemoryTierOptions } from './redis/memory-tier.js'
 
 const log = debuglog('conduit:cache')
-
-function assertValue (value: unknown): asserts value is CacheValue {
-  const v = value as Record<string, unknown> | null
-  if (typeof value !== 'object' || v === null) {
-    throw new TypeError(`RedisCacheStore.createWriteStream: value must be an object, got ${describeValue(value)}`)
-  }
-  for (const field of ['statusCode', 'cachedAt', 'staleAt', 'deleteAt']) {
-    if (typeof v[field] !== 'number' || !Number.isFinite(v[field])) {
-      throw new TypeError(`RedisCacheStore.createWriteStream: value.${field} must be a finite number, got ${describeValue(v[field])}`)
-    }
-  }
-  if (typeof v.headers !== 'object' || v.headers === null) {
-    throw new TypeError(`RedisCacheStore.createWriteStream: value.headers must be an object, got ${describeValue(v.headers)}`)
-  }
-}
 
 function toResult (meta: StoredMeta, body: Buffer): GetResult {
   // The metadata object may be held by the memory tier: hand out copies the caller may change.
@@ -267,7 +252,7 @@ export class RedisCacheStore implements CacheStore {
    */
   createWriteStream (key: CacheKey, value: CacheValue): Writable | undefined {
     assertKey('RedisCacheStore.createWriteStream', key)
-    assertValue(value)
+    assertCacheValue('RedisCacheStore.createWriteStream', value)
     if (this.#closed || !this.#failOpen.available) return undefined
     if (value.deleteAt <= this.#options.now()) return undefined
     const k = urlKey(this.#layout, key.origin, key.path)

@@ -8,8 +8,8 @@ import { createRequire } from 'node:module'
 import type { Writable } from 'node:stream'
 import type BetterSqlite3 from 'better-sqlite3'
 import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/cache-store.js'
-import { NotSupportedError } from '../src/errors.js'
-import { assertKey, assertNonNegativeInteger, describeValue } from './store-arguments.js'
+import { InvalidArgumentError, NotSupportedError } from '../src/errors.js'
+import { assertCacheValue, assertKey, assertNonNegativeInteger, describeValue } from './store-arguments.js'
 import { urlOf, varyMatches } from './vary-match.js'
 import { createBufferedEntryStream } from './buffered-entry-stream.js'
 
@@ -104,6 +104,14 @@ function parseJson<T> (text: string | null): T | undefined {
 }
 
 /**
+ * The driver's messages ("unable to open database file") do not say which file; this one does,
+ * with the driver's error as its cause.
+ */
+function locationError (location: string, err: unknown): InvalidArgumentError {
+  return new InvalidArgumentError(`SqliteCacheStore: cannot use the database at location ${describeValue(location)}: ${(err as Error).message}`, { cause: err })
+}
+
+/**
  * A cache store on SQLite (better-sqlite3): WAL mode, prepared statements, writes in immediate
  * transactions, so several processes can read and write one database file at once.
  * `get` returns the body as a Buffer.
@@ -143,7 +151,11 @@ export class SqliteCacheStore implements CacheStore {
     }
 
     const Database = loadDriver()
-    this.#db = new Database(location, { timeout: BUSY_TIMEOUT_MS })
+    try {
+      this.#db = new Database(location, { timeout: BUSY_TIMEOUT_MS })
+    } catch (err) {
+      throw locationError(location, err)
+    }
     try {
       if (location !== ':memory:') {
         enableWal(this.#db)
@@ -171,7 +183,7 @@ export class SqliteCacheStore implements CacheStore {
       `)
     } catch (err) {
       this.#db.close()
-      throw err
+      throw locationError(location, err)
     }
 
     const columns = 'body, deleteAt, statusCode, statusMessage, headers, etag, cacheControlDirectives, vary, cachedAt, staleAt'
@@ -252,9 +264,7 @@ export class SqliteCacheStore implements CacheStore {
    */
   set (key: CacheKey, value: SqliteStoreValue): void {
     assertKey('SqliteCacheStore.set()', key)
-    if (typeof value !== 'object' || value === null) {
-      throw new TypeError(`SqliteCacheStore.set(): value must be an object, got ${describeValue(value)}`)
-    }
+    assertCacheValue('SqliteCacheStore.set()', value)
     const body = Array.isArray(value.body) ? Buffer.concat(value.body) : value.body ?? null
     if (body !== null && body.length > this.#maxEntrySize) return
     if (value.deleteAt <= Date.now()) return
@@ -264,9 +274,7 @@ export class SqliteCacheStore implements CacheStore {
   /** A stream that buffers the body and commits it with {@link SqliteCacheStore.set} when it finishes. */
   createWriteStream (key: CacheKey, value: CacheValue): Writable {
     assertKey('SqliteCacheStore.createWriteStream()', key)
-    if (typeof value !== 'object' || value === null) {
-      throw new TypeError(`SqliteCacheStore.createWriteStream(): value must be an object, got ${describeValue(value)}`)
-    }
+    assertCacheValue('SqliteCacheStore.createWriteStream()', value)
     return createBufferedEntryStream(key, value, this.#maxEntrySize, (keyCopy, valueCopy, body) => {
       this.set(keyCopy, { ...valueCopy, body: body.length === 0 ? null : body })
     })

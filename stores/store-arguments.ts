@@ -3,7 +3,7 @@
  * @module
  */
 
-import type { CacheKey } from '../src/cache-store.js'
+import type { CacheKey, CacheValue } from '../src/cache-store.js'
 import { describeValue } from '../src/describe-value.js'
 
 /** Returns `value`, or `fallback` when it is undefined; throws a `TypeError` naming the option otherwise. */
@@ -13,6 +13,25 @@ export function assertNonNegativeInteger (owner: string, name: string, value: un
     throw new TypeError(`${owner}: ${name} must be a non-negative integer, got ${describeValue(value)}`)
   }
   return value
+}
+
+/**
+ * Throws a `TypeError` unless `value` has the fields a store needs to keep and expire the entry:
+ * without a finite `deleteAt` an entry would never expire, without `headers` it cannot be served.
+ */
+export function assertCacheValue (operation: string, value: unknown): asserts value is CacheValue {
+  if (typeof value !== 'object' || value === null) {
+    throw new TypeError(`${operation}: value must be an object, got ${describeValue(value)}`)
+  }
+  const v = value as Record<string, unknown>
+  for (const field of ['statusCode', 'cachedAt', 'staleAt', 'deleteAt']) {
+    if (typeof v[field] !== 'number' || !Number.isFinite(v[field])) {
+      throw new TypeError(`${operation}: value.${field} must be a finite number, got ${describeValue(v[field])}`)
+    }
+  }
+  if (typeof v.headers !== 'object' || v.headers === null) {
+    throw new TypeError(`${operation}: value.headers must be an object, got ${describeValue(v.headers)}`)
+  }
 }
 
 /** Throws a `TypeError` unless `key` is an object with string `origin`, `method` and `path`. */
