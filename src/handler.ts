@@ -98,6 +98,11 @@ export interface DispatchHandler {
   onRequestStart?(controller: DispatchController, context: unknown): void
   /** The server switched protocols (101 or CONNECT 2xx); the socket now belongs to the handler. */
   onRequestUpgrade?(controller: DispatchController, statusCode: number, headers: IncomingHeaders, socket: Duplex): void
+  /**
+   * An informational (1xx) response arrived, such as 103 Early Hints; the final response follows.
+   * Kept apart from `onResponseStart` so that hook still runs at most once per dispatch.
+   */
+  onResponseInformation?(controller: DispatchController, statusCode: number, headers: IncomingHeaders): void
   /** The response head arrived. */
   onResponseStart?(controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void
   /** A chunk of the response body arrived. */
@@ -222,6 +227,10 @@ export class DecoratorHandler implements DispatchHandler {
     this.handler.onRequestUpgrade?.(controller, statusCode, headers, socket)
   }
 
+  onResponseInformation (controller: DispatchController, statusCode: number, headers: IncomingHeaders): void {
+    this.handler.onResponseInformation?.(controller, statusCode, headers)
+  }
+
   onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
     this.handler.onResponseStart?.(controller, statusCode, headers, statusMessage)
   }
@@ -274,6 +283,12 @@ export function toDispatchHandler (handler: DispatchHandler | LegacyDispatchHand
   if (typeof handler !== 'object' || handler === null) {
     throw new TypeError(`dispatch: handler must be an object, got ${describeValue(handler)}`)
   }
+  // A hook that is present but not callable would fail later, deep inside the transport.
+  const h = handler as Record<string, unknown>
+  for (const name of NEW_HOOKS) {
+    const hook = h[name]
+    if (hook != null && typeof hook !== 'function') throw new TypeError(`dispatch: handler.${name} must be a function, got ${describeValue(hook)}`)
+  }
   return isLegacyHandler(handler) ? new LegacyHandlerAdapter(handler as LegacyDispatchHandler) : handler as DispatchHandler
 }
 
@@ -291,6 +306,11 @@ export class LegacyHandlerAdapter implements DispatchHandler {
 
   onRequestUpgrade (_controller: DispatchController, statusCode: number, headers: IncomingHeaders, socket: Duplex): void {
     this.#handler.onUpgrade?.(statusCode, toRawHeaders(headers), socket)
+  }
+
+  onResponseInformation (controller: DispatchController, statusCode: number, headers: IncomingHeaders): void {
+    // The older shape saw informational heads through onHeaders, before the final one.
+    this.#handler.onHeaders?.(statusCode, toRawHeaders(headers), () => controller.resume())
   }
 
   onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {

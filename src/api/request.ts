@@ -117,9 +117,14 @@ export class RequestHandler implements DispatchHandler {
     controller.abort(new InvalidArgumentError(`request(): got an upgrade response (${statusCode}); use an upgrade-aware API for the "upgrade" option`))
   }
 
+  onResponseInformation (_controller: DispatchController, statusCode: number, headers: IncomingHeaders): void {
+    this.#opts.onInfo?.({ statusCode, headers })
+  }
+
   onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
+    // Older dispatchers report informational heads here; treat them as the dedicated hook would.
     if (statusCode < 200) {
-      this.#opts.onInfo?.({ statusCode, headers })
+      this.onResponseInformation(controller, statusCode, headers)
       return
     }
     const contentType = headers['content-type']

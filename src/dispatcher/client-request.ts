@@ -205,6 +205,11 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
     this.#handler.onBodySent?.(chunk)
   }
 
+  /** Delivers an informational (1xx) head other than 100 Continue and 101. */
+  onInformation (statusCode: number, headers: IncomingHeaders): void {
+    if (!this.completed) this.#handler.onResponseInformation?.(this, statusCode, headers)
+  }
+
   /** Delivers the response head. */
   onHead (statusCode: number, headers: IncomingHeaders, statusText: string): void {
     this.responseStarted = true

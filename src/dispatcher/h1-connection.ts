@@ -184,6 +184,7 @@ export class H1Connection implements ResponseParserSink, RequestRunner, RequestW
         return HEAD_UPGRADE
       }
       if (statusCode === 100) this.#writer.continue(req)
+      else req.onInformation(statusCode, headers)
       this.#timer.arm(T_HEADERS, req.headersTimeout)
       return HEAD_BODY
     }
