@@ -118,7 +118,7 @@ export function buildConnector (options: BuildOptions = {}): Connector {
   checkNonNegative('timeout', timeout)
   checkNonNegative('keepAliveInitialDelay', keepAliveInitialDelay)
   if (maxCachedSessions != null && (!Number.isInteger(maxCachedSessions) || maxCachedSessions < 0)) {
-    throw new InvalidArgumentError(`buildConnector(): maxCachedSessions must be a non-negative integer, got ${String(maxCachedSessions)}`)
+    throw new InvalidArgumentError(`buildConnector(): maxCachedSessions must be a non-negative integer, got ${describeValue(maxCachedSessions)}`)
   }
   const timeoutMs = timeout ?? DEFAULT_CONNECT_TIMEOUT
   const sessions = new SessionCache(maxCachedSessions ?? DEFAULT_MAX_CACHED_SESSIONS)

@@ -7,6 +7,7 @@ import { Readable } from 'node:stream'
 import { Blob } from 'node:buffer'
 import { RequestAbortedError, InvalidArgumentError } from '../errors.js'
 import type { DispatchController } from '../handler.js'
+import { describeValue } from '../describe-value.js'
 
 /** Default number of bytes `dump()` reads before it gives up on a body and closes the connection. */
 export const DEFAULT_DUMP_LIMIT = 128 * 1024
@@ -105,7 +106,7 @@ export class BodyReadable extends Readable {
   async dump (opts: { limit?: number, signal?: AbortSignal } = {}): Promise<void> {
     const limit = opts.limit ?? DEFAULT_DUMP_LIMIT
     if (!Number.isFinite(limit) || limit < 0) {
-      throw new InvalidArgumentError(`dump(): limit must be a non-negative number, got ${String(limit)}`)
+      throw new InvalidArgumentError(`dump(): limit must be a non-negative number, got ${describeValue(limit)}`)
     }
     const signal = opts.signal
     if (signal?.aborted) {

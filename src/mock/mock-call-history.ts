@@ -138,7 +138,7 @@ export class MockCallHistory {
   /** The n-th log, counting from 1. */
   nthCall (n: number): MockCallHistoryLog | undefined {
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) {
-      throw new InvalidArgumentError(`nthCall(): n must be a positive integer (1 is the first call), got ${String(n)}`)
+      throw new InvalidArgumentError(`nthCall(): n must be a positive integer (1 is the first call), got ${describeValue(n)}`)
     }
     return this.logs.at(n - 1)
   }
@@ -160,7 +160,7 @@ export class MockCallHistory {
     }
     const operator = options?.operator ?? 'OR'
     if (typeof operator !== 'string' || !['AND', 'OR'].includes(operator.toUpperCase())) {
-      throw new InvalidArgumentError(`filterCalls(): options.operator must be 'AND' or 'OR', got ${String(operator)}`)
+      throw new InvalidArgumentError(`filterCalls(): options.operator must be 'AND' or 'OR', got ${describeValue(operator)}`)
     }
     const fields = FILTERABLE.filter((field) => field in criteria)
     if (fields.length === 0) return this.logs

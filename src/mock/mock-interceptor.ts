@@ -83,7 +83,7 @@ export function toIncomingHeaders (headers: MockReplyHeaders | undefined, what: 
 
 function checkStatus (statusCode: unknown): number {
   if (typeof statusCode !== 'number' || !Number.isInteger(statusCode) || statusCode < 100 || statusCode > 999) {
-    throw new InvalidArgumentError(`reply(): statusCode must be an integer between 100 and 999, got ${String(statusCode)}`)
+    throw new InvalidArgumentError(`reply(): statusCode must be an integer between 100 and 999, got ${describeValue(statusCode)}`)
   }
   return statusCode
 }

@@ -7,6 +7,7 @@ import { InvalidArgumentError } from '../errors.js'
 import { MAX_TIMER_MS } from '../timer-limit.js'
 import type { MockKey } from './mock-matching.js'
 import type { DispatchOptions, IncomingHeaders } from '../handler.js'
+import { describeValue } from '../describe-value.js'
 
 /** The request as reply callbacks see it: dispatch options with lower-case headers and the body as text. */
 export interface MockRequestOptions extends DispatchOptions {
@@ -70,7 +71,7 @@ export class MockDispatchList {
 
 function positiveInteger (method: string, name: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
-    throw new InvalidArgumentError(`MockScope.${method}(): ${name} must be a positive integer, got ${String(value)}`)
+    throw new InvalidArgumentError(`MockScope.${method}(): ${name} must be a positive integer, got ${describeValue(value)}`)
   }
   return value
 }
