@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test'
+import { after, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -15,9 +15,14 @@ import { startHttpServer } from '../../helpers/servers.js'
 
 type T = { after: (fn: () => unknown) => void }
 
+// Removed once the whole file is done: an agent closed in a test's own after hook saves its
+// snapshots, which would recreate a directory removed earlier in that test's cleanup.
+const tempDirs: string[] = []
+after(() => Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true }))))
+
 async function tempFile (t: T): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'conduit-snapshot-agent-'))
-  t.after(() => rm(dir, { recursive: true, force: true }))
+  tempDirs.push(dir)
   return join(dir, 'snapshots.json')
 }
 
