@@ -1,5 +1,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import { notMatched } from './mock-agent-helpers.js'
+import type { FetchFailure } from './mock-agent-helpers.js'
 import { Readable } from 'node:stream'
 import { gzipSync } from 'node:zlib'
 import { MockAgent } from '../../../src/mock/mock-agent.js'
@@ -12,7 +14,6 @@ import type { Dispatcher } from '../../../src/dispatcher/dispatcher.js'
 
 const ORIGIN = 'http://127.0.0.1:3999'
 
-type FetchFailure = Error & { cause?: Error & { code?: string } }
 
 function offline (t: { after: (fn: () => unknown) => void }, opts: ConstructorParameters<typeof MockAgent>[0] = {}): MockAgent {
   const agent = new MockAgent(opts)
@@ -21,14 +22,6 @@ function offline (t: { after: (fn: () => unknown) => void }, opts: ConstructorPa
   return agent
 }
 
-function notMatched (message?: RegExp): (err: FetchFailure) => boolean {
-  return (err) => {
-    assert.equal(err.name, 'TypeError')
-    assert.equal(err.cause?.code, 'LIB_MOCK_ERR_MOCK_NOT_MATCHED')
-    if (message !== undefined) assert.match(err.cause.message, message)
-    return true
-  }
-}
 
 async function fetchText (url: string, dispatcher: Dispatcher, init: RequestInit = {}): Promise<string> {
   const res = await fetch(url, { ...init, dispatcher })

@@ -1,5 +1,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import { notMatched } from './mock-agent-helpers.js'
+import type { FetchFailure } from './mock-agent-helpers.js'
 import type { IncomingHttpHeaders } from 'node:http'
 import { MockAgent } from '../../../src/mock/mock-agent.js'
 import { MockPool } from '../../../src/mock/mock-pool.js'
@@ -128,16 +130,7 @@ describe('MockAgent under fetch', () => {
   })
 })
 
-type FetchFailure = Error & { cause?: Error & { code?: string } }
 
-function notMatched (message?: RegExp): (err: FetchFailure) => boolean {
-  return (err) => {
-    assert.equal(err.name, 'TypeError')
-    assert.equal(err.cause?.code, 'LIB_MOCK_ERR_MOCK_NOT_MATCHED')
-    if (message !== undefined) assert.match(err.cause.message, message)
-    return true
-  }
-}
 
 interface Received { url: string, headers: IncomingHttpHeaders, body: string }
 
