@@ -26,6 +26,8 @@ export interface ConnectOptions {
   servername?: string | null | undefined
   /** Local interface to bind to. */
   localAddress?: string | null | undefined
+  /** The Client's `socketPath` option, given to a custom connector (a built one has its own). */
+  socketPath?: string | null | undefined
   /** An already connected socket to run TLS over (a proxy tunnel). */
   httpSocket?: Duplex | undefined
   /**
@@ -141,7 +143,9 @@ export function buildConnector (options: BuildOptions = {}): Connector {
         session,
         localAddress: opts.localAddress ?? undefined,
         socket: opts.httpSocket as net.Socket | undefined,
-        ...(opts.httpSocket === undefined ? (socketPath != null ? { path: socketPath } : { host: hostname, port }) : {})
+        // Over a tunnel `host` only names the peer for the certificate check, which would
+        // otherwise be made against "localhost" when the target is an IP address.
+        ...(opts.httpSocket === undefined ? (socketPath != null ? { path: socketPath } : { host: hostname, port }) : { host: hostname })
       } as unknown as tls.ConnectionOptions)
       socket.on('session', (session: Buffer) => sessions.set(sessionKey, session))
     } else {
@@ -151,7 +155,7 @@ export function buildConnector (options: BuildOptions = {}): Connector {
       }
       socket = socketPath != null
         ? net.connect({ path: socketPath })
-        : net.connect({ host: hostname, port, localAddress: opts.localAddress ?? undefined })
+        : net.connect({ host: hostname, port, localAddress: opts.localAddress ?? undefined, lookup: tlsOptions.lookup })
     }
     if (probe && opts.httpSocket === undefined) socket.setKeepAlive(true, probeDelay)
     socket.setNoDelay(true)

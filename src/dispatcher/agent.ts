@@ -8,7 +8,9 @@ import { Dispatcher } from './dispatcher.js'
 import type { CloseCallback } from './dispatcher.js'
 import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../handler.js'
 import { toDispatchHandler } from '../handler.js'
-import { ClientDestroyedError, InvalidArgumentError } from '../errors.js'
+import { ClientDestroyedError, InvalidArgumentError, MaxOriginsReachedError } from '../errors.js'
+import { emitSafely } from '../api/user-callback.js'
+import type { ClientStats, PoolStats } from './stats.js'
 import { describeValue } from '../describe-value.js'
 import { Client, parseOrigin } from './client.js'
 import { Pool } from './pool.js'
@@ -22,6 +24,12 @@ export type AgentFactory = (origin: string, opts: PoolOptions) => Dispatcher
 
 /** Options of an {@link Agent}: pool options (applied to every origin) plus `factory`. */
 export interface AgentOptions extends Omit<PoolOptions, 'factory'> {
+  /**
+   * Most origins served at a time; a request to one more fails with `MaxOriginsReachedError`
+   * until an origin's dispatcher is dropped (no connection and no request left).
+   * @defaultValue `Infinity`
+   */
+  maxOrigins?: number | undefined
   /**
    * Builds the dispatcher for an origin.
    * @defaultValue a {@link Pool}, or a {@link Client} when `connections` is 1
@@ -45,6 +53,7 @@ function defaultFactory (origin: string, opts: PoolOptions): Dispatcher {
 export class Agent extends Dispatcher {
   readonly #options: PoolOptions
   readonly #factory: AgentFactory
+  readonly #maxOrigins: number
   /** Canonical origin (`url.origin`) to its dispatcher. */
   readonly #byOrigin = new Map<string, Dispatcher>()
   /** Origin strings as callers wrote them, to skip URL parsing on the hot path. */
@@ -58,7 +67,11 @@ export class Agent extends Dispatcher {
     if (options === null || typeof options !== 'object') {
       throw new InvalidArgumentError(`Agent: options must be an object, got ${describeValue(options)}`)
     }
-    const { factory, ...poolOptions } = options
+    const { factory, maxOrigins, ...poolOptions } = options
+    if (maxOrigins !== undefined && (typeof maxOrigins !== 'number' || Number.isNaN(maxOrigins) || maxOrigins <= 0)) {
+      throw new InvalidArgumentError(`Agent: maxOrigins must be a number greater than 0, got ${describeValue(maxOrigins)}`)
+    }
+    this.#maxOrigins = maxOrigins ?? Infinity
     if (factory !== undefined && typeof factory !== 'function') {
       throw new InvalidArgumentError(`Agent: factory must be a function, got ${describeValue(factory)}`)
     }
@@ -75,6 +88,21 @@ export class Agent extends Dispatcher {
   get origins (): number {
     return this.#byOrigin.size
   }
+
+  /** Load figures of each origin's dispatcher, by origin (dispatchers without `stats` are left out). */
+  get stats (): Record<string, ClientStats | PoolStats> {
+    const all: Record<string, ClientStats | PoolStats> = {}
+    for (const [origin, dispatcher] of this.#byOrigin) {
+      const stats = (dispatcher as { stats?: ClientStats | PoolStats }).stats
+      if (stats !== undefined) all[origin] = stats
+    }
+    return all
+  }
+
+  /** True once `close()` or `destroy()` was called. */
+  get closed (): boolean { return this.#closed }
+  /** True once `destroy()` was called. */
+  get destroyed (): boolean { return this.#destroyed }
 
   override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
     const h = toDispatchHandler(handler)
@@ -96,13 +124,16 @@ export class Agent extends Dispatcher {
     const canonical = url.origin
     let dispatcher = this.#byOrigin.get(canonical)
     if (dispatcher === undefined) {
+      if (this.#byOrigin.size >= this.#maxOrigins) {
+        throw new MaxOriginsReachedError(`Agent: already serving maxOrigins (${this.#maxOrigins}) origins, cannot add ${canonical}`)
+      }
       dispatcher = this.#factory(canonical, this.#options)
       this.#byOrigin.set(canonical, dispatcher)
       const created = dispatcher
       for (const event of EVENTS) {
         created.on(event, (eventOrigin: unknown, targets: Dispatcher[], err?: Error) => {
-          this.emit(event, eventOrigin, [this, ...(Array.isArray(targets) ? targets : [])], err)
-          if (event === 'disconnect') this.#dropIfIdle(canonical, created)
+          emitSafely(this, event, eventOrigin, [this, ...(Array.isArray(targets) ? targets : [])], err)
+          if (event === 'disconnect' || event === 'connectionError') this.#dropIfIdle(canonical, created)
         })
       }
     }

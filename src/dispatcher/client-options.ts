@@ -144,7 +144,10 @@ export function resolveClientOptions (opts: ClientOptions | undefined, who = 'Cl
   }
   let connector: Connector
   if (typeof o.connect === 'function') {
-    connector = o.connect
+    const custom = o.connect
+    const socketPath = o.socketPath
+    // A custom connector learns of the socketPath option, as it would have reached a built one.
+    connector = socketPath == null ? custom : (options, callback) => custom({ ...options, socketPath }, callback)
   } else if (o.connect == null || typeof o.connect === 'object') {
     connector = buildConnector({
       ...(o.connect ?? {}),

@@ -75,6 +75,11 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
 
   /** Validates and prepares everything; throws {@link InvalidArgumentError} before anything is sent. */
   constructor (runner: RequestRunner, origin: string, hostHeader: string, opts: DispatchOptions, handler: DispatchHandler, headersTimeout: number, bodyTimeout: number, strictContentLength: boolean) {
+    if (opts.maxRedirections != null && opts.maxRedirections !== 0) {
+      // Reaching the transport means no redirect interceptor took it: following redirects is
+      // the interceptor's job, and silently not doing so would be worse than refusing.
+      throw new InvalidArgumentError(`maxRedirections is not a request option here, got ${describeValue(opts.maxRedirections)}: compose interceptors.redirect() to follow redirects`)
+    }
     validateMethod(opts.method)
     const method = normalizeMethod(opts.method)
     const path = appendQuery(opts.path, opts.query)

@@ -22,11 +22,21 @@ import type { ConnectParams } from '../diagnostics.js'
 import { installDebugLog } from '../debug-log.js'
 import { checkCallback, destroyArguments, settleClose } from './close-arguments.js'
 import { checkDispatchOptions, refuseDispatch } from './dispatch-guards.js'
+import { toUrl } from '../api/url-like.js'
+import type { UrlLike } from '../api/url-like.js'
+import { emitSafely } from '../api/user-callback.js'
+import type { ClientStats } from './stats.js'
 
 installDebugLog()
 
-/** Parses and checks an origin given as a string or URL; only `http:` and `https:` are accepted. */
+/**
+ * Parses and checks an origin given as a string, a URL or a URL-like object of parts; only
+ * `http:` and `https:` are accepted.
+ */
 export function parseOrigin (origin: unknown, who: string): URL {
+  if (origin !== null && typeof origin === 'object' && !(origin instanceof URL)) {
+    origin = toUrl(who, origin as UrlLike)
+  }
   let url: URL
   try {
     url = origin instanceof URL ? origin : new URL(String(origin))
@@ -73,10 +83,10 @@ export class Client extends Dispatcher {
   #closeWaiters: Array<() => void> = []
 
   /**
-   * @param origin - `http://host:port` or `https://host:port`
+   * @param origin - `http://host:port` or `https://host:port`, as a string, URL or URL-like object
    * @param options - see {@link ClientOptions}
    */
-  constructor (origin: string | URL, options?: ClientOptions) {
+  constructor (origin: string | URL | UrlLike, options?: ClientOptions) {
     super()
     this.#url = parseOrigin(origin, 'Client')
     const config = resolveClientOptions(options)
@@ -113,6 +123,8 @@ export class Client extends Dispatcher {
   get connected (): boolean { return this.#conn !== null }
   /** True when more requests would only wait in the queue; `dispatch` then returns false. */
   get busy (): boolean { return this.size >= this.#config.pipelining || this.#queue.length > 0 }
+  /** Load figures, as undici's `ClientStats` reports them. */
+  get stats (): ClientStats { return { connected: this.connected, pending: this.pending, running: this.running, size: this.size } }
   /** True once `close()` or `destroy()` was called. */
   get closed (): boolean { return this.#closed }
   /** True once `destroy()` was called. */
@@ -146,7 +158,7 @@ export class Client extends Dispatcher {
     this.#conn = null
     for (const req of requeue) req.runner = this.#owner
     if (requeue.length > 0) this.#queue.unshift(...requeue)
-    this.emit('disconnect', this.#url, [this], err ?? new SocketError('closed'))
+    emitSafely(this, 'disconnect', this.#url, [this], err ?? new SocketError('closed'))
     this.#resume()
   }
 
@@ -168,7 +180,7 @@ export class Client extends Dispatcher {
     }
     if (this.#needDrain && !this.busy) {
       this.#needDrain = false
-      this.emit('drain', this.#url, [this])
+      emitSafely(this, 'drain', this.#url, [this])
     }
     if (this.#closed && this.#queue.length === 0 && (this.#conn === null || this.#conn.live === 0)) {
       // A connection still being set up serves nobody once the client closed with nothing
@@ -255,7 +267,7 @@ export class Client extends Dispatcher {
       // Nothing was sent, so every waiting request fails with the connect error itself
       // (ECONNREFUSED, ConnectTimeoutError, ...): retry logic matches on these codes.
       const failed = this.#queue.splice(0)
-      this.emit('connectionError', this.#url, [this], error)
+      emitSafely(this, 'connectionError', this.#url, [this], error)
       for (const req of failed) req.fail(error)
       this.#resume()
       return
@@ -264,7 +276,7 @@ export class Client extends Dispatcher {
     if (channels.connected.hasSubscribers) {
       channels.connected.publish({ connectParams: this.#connectParams, connector: this.#config.connector, socket, fetch: this.#connectForFetch })
     }
-    this.emit('connect', this.#url, [this])
+    emitSafely(this, 'connect', this.#url, [this])
     this.#resume()
   }
 

@@ -4,6 +4,9 @@
  * @module
  */
 
+import { poolStats } from './stats.js'
+import type { PoolStats } from './stats.js'
+import { emitSafely } from '../api/user-callback.js'
 import { Dispatcher } from './dispatcher.js'
 import type { CloseCallback } from './dispatcher.js'
 import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../handler.js'
@@ -108,6 +111,9 @@ export class Pool extends Dispatcher {
     return n
   }
 
+  /** Load figures over all clients, as undici's `PoolStats` reports them. */
+  get stats (): PoolStats { return poolStats(this.#clients, this.#queue.length) }
+
   /** True once `close()` or `destroy()` was called. */
   get closed (): boolean { return this.#closed }
   /** True once `destroy()` was called. */
@@ -175,7 +181,7 @@ export class Pool extends Dispatcher {
     clients.push(client)
     client.on('drain', () => this.#onClientDrain(client))
     for (const event of EVENTS) {
-      client.on(event, (origin: unknown, targets: Dispatcher[], err?: Error) => this.emit(event, origin, [this, ...targets], err))
+      client.on(event, (origin: unknown, targets: Dispatcher[], err?: Error) => emitSafely(this, event, origin, [this, ...targets], err))
     }
     return client
   }
@@ -197,7 +203,7 @@ export class Pool extends Dispatcher {
       this.#queueEmptied()
       if (this.#needDrain && !this.#closed && this.#hasCapacity()) {
         this.#needDrain = false
-        this.emit('drain', this.#url, [this, client])
+        emitSafely(this, 'drain', this.#url, [this, client])
       }
     }
   }
