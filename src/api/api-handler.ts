@@ -7,8 +7,8 @@
 
 import type { Duplex } from 'node:stream'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../handler.js'
-import { InvalidArgumentError } from '../errors.js'
-import { abortReason, watchSignal } from './abort-signal.js'
+import { InvalidArgumentError, RequestAbortedError } from '../errors.js'
+import { watchSignal } from './abort-signal.js'
 import { checkApiOptions } from './api-options.js'
 import type { ApiOptions } from './api-options.js'
 import { callUserCode } from './user-callback.js'
@@ -43,7 +43,8 @@ export abstract class ApiHandler implements DispatchHandler {
     this.opts = opts
     const signal = opts.signal
     if (signal?.aborted === true) {
-      this.#abortedEarly = abortReason(signal)
+      // undici fails these with its own abort error whatever the signal's reason; users match on it.
+      this.#abortedEarly = new RequestAbortedError()
       this.#stopWatching = noop
     } else {
       this.#stopWatching = watchSignal(signal, (reason) => this.onSignalAbort(reason))

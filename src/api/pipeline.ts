@@ -66,6 +66,8 @@ class PipelineHandler extends ApiHandler {
   #pendingWrite: (() => void) | null = null
   #response: PipelineResponseBody | null = null
   #output: NodeJS.ReadableStream | null = null
+  /** The handler's Readable ended: everything it yields was pushed to the Duplex. */
+  #outputEnded = false
   /** The Duplex returned to the caller. */
   readonly duplex: Duplex
 
@@ -150,9 +152,12 @@ class PipelineHandler extends ApiHandler {
         if (!duplex.push(chunk) && typeof readable.pause === 'function') readable.pause()
       })
       .on('error', (err: Error) => duplex.destroy(err))
-      .on('end', () => duplex.push(null))
+      .on('end', () => {
+        this.#outputEnded = true
+        duplex.push(null)
+      })
       .on('close', () => {
-        if (!duplex.readableEnded) duplex.destroy(new RequestAbortedError())
+        if (!this.#outputEnded) duplex.destroy(new RequestAbortedError())
       })
   }
 
@@ -190,6 +195,11 @@ export function pipeline (dispatcher: Dispatcher, opts: PipelineOptions, handler
     pipelineHandler = new PipelineHandler(opts, handler)
   } catch (err) {
     return new PassThrough().destroy(err as Error)
+  }
+  if (opts.signal?.aborted === true) {
+    // Nothing is sent; undici reports its own abort error here whatever the signal's reason.
+    pipelineHandler.onResponseError(new SimpleController(), new RequestAbortedError())
+    return pipelineHandler.duplex
   }
   const pipelineOpts = { ...opts, method: opts.method ?? 'GET', body: pipelineHandler.requestBody }
   try {

@@ -9,7 +9,7 @@ import type { Writable } from 'node:stream'
 import type { Dispatcher } from '../dispatcher/dispatcher.js'
 import type { DispatchController, DispatchOptions, IncomingHeaders } from '../handler.js'
 import { SimpleController } from '../handler.js'
-import { InvalidArgumentError, InvalidReturnValueError } from '../errors.js'
+import { InvalidArgumentError, InvalidReturnValueError, RequestAbortedError } from '../errors.js'
 import { describeValue } from '../describe-value.js'
 import { toDispatchOptions } from './api-options.js'
 import { ApiHandler } from './api-handler.js'
@@ -171,6 +171,11 @@ export function stream (dispatcher: Dispatcher, opts: StreamOptions, factory: St
   } catch (err) {
     destroyRequestBody(opts.body, err as Error)
     queueMicrotask(() => callback(err as Error, { opaque: opts.opaque } as StreamData))
+    return
+  }
+  if (opts.signal?.aborted === true) {
+    // Nothing is sent; undici reports its own abort error here whatever the signal's reason.
+    handler.onResponseError(new SimpleController(), new RequestAbortedError())
     return
   }
   const streamOpts = opts.method === undefined ? { ...opts, method: 'GET' } : opts

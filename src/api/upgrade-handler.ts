@@ -6,8 +6,8 @@
 
 import type { Duplex } from 'node:stream'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../handler.js'
-import { SocketError } from '../errors.js'
-import { abortReason, watchSignal } from './abort-signal.js'
+import { RequestAbortedError, SocketError } from '../errors.js'
+import { watchSignal } from './abort-signal.js'
 import type { ApiSignal } from './abort-signal.js'
 import { callUserCode } from './user-callback.js'
 
@@ -32,7 +32,6 @@ export type UpgradeCallback = (err: Error | null, data: UpgradeData) => void
 export class UpgradeHandler implements DispatchHandler {
   readonly #what: string
   readonly #opaque: unknown
-  readonly #signal: ApiSignal | null
   #callback: UpgradeCallback | null
   #controller: DispatchController | null = null
   #context: unknown = undefined
@@ -43,9 +42,10 @@ export class UpgradeHandler implements DispatchHandler {
   constructor (what: string, opaque: unknown, signal: ApiSignal | null | undefined, callback: UpgradeCallback) {
     this.#what = what
     this.#opaque = opaque ?? null
-    this.#signal = signal ?? null
     this.#callback = callback
-    this.#stopWatching = watchSignal(signal, (reason) => {
+    // undici fails an already aborted request with its own abort error whatever the signal's reason.
+    if (signal?.aborted === true) this.#abortedEarly = new RequestAbortedError()
+    this.#stopWatching = this.#abortedEarly !== null ? noop : watchSignal(signal, (reason) => {
       if (this.#controller !== null) this.#controller.abort(reason)
       else this.#abortedEarly = reason
     })
@@ -63,8 +63,7 @@ export class UpgradeHandler implements DispatchHandler {
   onRequestStart (controller: DispatchController, context: unknown): void {
     this.#controller = controller
     this.#context = context
-    const early = this.#abortedEarly ?? (this.#signal?.aborted === true ? abortReason(this.#signal) : null)
-    if (early !== null) controller.abort(early)
+    if (this.#abortedEarly !== null) controller.abort(this.#abortedEarly)
   }
 
   onRequestUpgrade (_controller: DispatchController, statusCode: number, headers: IncomingHeaders, socket: Duplex): void {
@@ -92,3 +91,5 @@ export class UpgradeHandler implements DispatchHandler {
     this.#fail(error)
   }
 }
+
+function noop (): void {}

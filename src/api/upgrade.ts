@@ -7,7 +7,7 @@
 import type { Dispatcher } from '../dispatcher/dispatcher.js'
 import type { DispatchOptions } from '../handler.js'
 import { SimpleController } from '../handler.js'
-import { InvalidArgumentError } from '../errors.js'
+import { InvalidArgumentError, RequestAbortedError } from '../errors.js'
 import { UpgradeHandler } from './upgrade-handler.js'
 import type { UpgradeCallback, UpgradeData } from './upgrade-handler.js'
 import { describeValue } from '../describe-value.js'
@@ -60,6 +60,11 @@ function run (dispatcher: Dispatcher, who: string, what: string, opts: UpgradeOp
   } catch (err) {
     const opaque = (opts as UpgradeOptions | null)?.opaque
     queueMicrotask(() => callback(err as Error, { opaque } as UpgradeData))
+    return
+  }
+  if (opts.signal?.aborted === true) {
+    // Nothing is sent; undici reports its own abort error here whatever the signal's reason.
+    handler.onResponseError(new SimpleController(), new RequestAbortedError())
     return
   }
   try {
