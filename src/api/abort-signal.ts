@@ -4,9 +4,9 @@
  * @module
  */
 
-import type { AbortSignalLike } from '../handler.js'
+import type { AbortSignalLike } from '../handlers/dispatch-contract.js'
 import { InvalidArgumentError, RequestAbortedError } from '../errors.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 
 /** An EventEmitter used as a signal: it emits `'abort'` once; `aborted`/`reason` are optional. */
 export interface EventEmitterSignal {

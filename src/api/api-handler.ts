@@ -6,7 +6,7 @@
  */
 
 import type { Duplex } from 'node:stream'
-import type { DispatchController, DispatchHandler, IncomingHeaders } from '../handler.js'
+import type { DispatchController, DispatchHandler, IncomingHeaders } from '../handlers/dispatch-contract.js'
 import { InvalidArgumentError, RequestAbortedError } from '../errors.js'
 import { watchSignal } from './abort-signal.js'
 import { checkApiOptions } from './api-options.js'

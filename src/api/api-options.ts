@@ -4,9 +4,9 @@
  * @module
  */
 
-import type { DispatchOptions } from '../handler.js'
+import type { DispatchOptions } from '../handlers/dispatch-contract.js'
 import { InvalidArgumentError } from '../errors.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 import { checkSignal, isEventTargetSignal } from './abort-signal.js'
 import type { ApiSignal } from './abort-signal.js'
 

@@ -6,11 +6,10 @@
  */
 
 import { Duplex, PassThrough, Readable } from 'node:stream'
-import type { Dispatcher } from '../dispatcher/dispatcher.js'
-import type { DispatchController, DispatchOptions, IncomingHeaders } from '../handler.js'
-import { SimpleController } from '../handler.js'
+import type { DispatchController, DispatchOptions, DispatchTarget, IncomingHeaders } from '../handlers/dispatch-contract.js'
+import { SimpleController } from '../handlers/simple-controller.js'
 import { InvalidArgumentError, InvalidReturnValueError, RequestAbortedError } from '../errors.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 import { toDispatchOptions } from './api-options.js'
 import { ApiHandler } from './api-handler.js'
 import type { RequestOptions } from './request.js'
@@ -188,7 +187,7 @@ function noop (): void {}
  *   process.stdout
  * )
  */
-export function pipeline (dispatcher: Dispatcher, opts: PipelineOptions, handler: PipelineHandlerFunction): Duplex {
+export function pipeline (dispatcher: DispatchTarget, opts: PipelineOptions, handler: PipelineHandlerFunction): Duplex {
   let pipelineHandler: PipelineHandler
   try {
     if (opts === null || typeof opts !== 'object') throw new InvalidArgumentError(`pipeline(): options must be an object, got ${describeValue(opts)}`)

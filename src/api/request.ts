@@ -4,11 +4,11 @@
  */
 
 import type { Dispatcher } from '../dispatcher/dispatcher.js'
-import type { DispatchController, DispatchOptions, IncomingHeaders } from '../handler.js'
-import { SimpleController } from '../handler.js'
+import type { DispatchController, DispatchOptions, DispatchTarget, IncomingHeaders } from '../handlers/dispatch-contract.js'
+import { SimpleController } from '../handlers/simple-controller.js'
 import { BodyReadable } from './body-readable.js'
 import { InvalidArgumentError } from '../errors.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 import { abortReason } from './abort-signal.js'
 import type { ApiSignal } from './abort-signal.js'
 import { toDispatchOptions } from './api-options.js'
@@ -149,9 +149,9 @@ export class RequestHandler extends ApiHandler {
  * const { statusCode, body } = await request(agent, { origin: 'http://127.0.0.1:3000', path: '/', method: 'GET' })
  * console.log(statusCode, await body.text())
  */
-export function request (dispatcher: Dispatcher, opts: RequestOptions): Promise<ResponseData>
-export function request (dispatcher: Dispatcher, opts: RequestOptions, callback: RequestCallback): void
-export function request (dispatcher: Dispatcher, opts: RequestOptions, callback?: RequestCallback): Promise<ResponseData> | void {
+export function request (dispatcher: DispatchTarget, opts: RequestOptions): Promise<ResponseData>
+export function request (dispatcher: DispatchTarget, opts: RequestOptions, callback: RequestCallback): void
+export function request (dispatcher: DispatchTarget, opts: RequestOptions, callback?: RequestCallback): Promise<ResponseData> | void {
   if (callback === undefined) {
     return new Promise((resolve, reject) => {
       request(dispatcher, opts, (err, data) => { err ? reject(err) : resolve(data as ResponseData) })

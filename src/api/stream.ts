@@ -6,11 +6,10 @@
 
 import { finished } from 'node:stream'
 import type { Writable } from 'node:stream'
-import type { Dispatcher } from '../dispatcher/dispatcher.js'
-import type { DispatchController, DispatchOptions, IncomingHeaders } from '../handler.js'
-import { SimpleController } from '../handler.js'
+import type { DispatchController, DispatchOptions, DispatchTarget, IncomingHeaders } from '../handlers/dispatch-contract.js'
+import { SimpleController } from '../handlers/simple-controller.js'
 import { InvalidArgumentError, InvalidReturnValueError, RequestAbortedError } from '../errors.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 import { toDispatchOptions } from './api-options.js'
 import { ApiHandler } from './api-handler.js'
 import { destroyRequestBody } from './request-body.js'
@@ -150,9 +149,9 @@ class StreamHandler extends ApiHandler {
  *   write (chunk, _encoding, done) { chunks.push(chunk); done() }
  * }))
  */
-export function stream (dispatcher: Dispatcher, opts: StreamOptions, factory: StreamFactory): Promise<StreamData>
-export function stream (dispatcher: Dispatcher, opts: StreamOptions, factory: StreamFactory, callback: StreamCallback): void
-export function stream (dispatcher: Dispatcher, opts: StreamOptions, factory: StreamFactory, callback?: StreamCallback): Promise<StreamData> | void {
+export function stream (dispatcher: DispatchTarget, opts: StreamOptions, factory: StreamFactory): Promise<StreamData>
+export function stream (dispatcher: DispatchTarget, opts: StreamOptions, factory: StreamFactory, callback: StreamCallback): void
+export function stream (dispatcher: DispatchTarget, opts: StreamOptions, factory: StreamFactory, callback?: StreamCallback): Promise<StreamData> | void {
   if (callback === undefined) {
     return new Promise((resolve, reject) => {
       stream(dispatcher, opts, factory, (err, data) => { err !== null ? reject(err) : resolve(data) })

@@ -5,7 +5,7 @@
  */
 
 import type { Duplex } from 'node:stream'
-import type { DispatchController, DispatchHandler, IncomingHeaders } from '../handler.js'
+import type { DispatchController, DispatchHandler, IncomingHeaders } from '../handlers/dispatch-contract.js'
 import { RequestAbortedError, SocketError } from '../errors.js'
 import { watchSignal } from './abort-signal.js'
 import type { ApiSignal } from './abort-signal.js'

@@ -4,13 +4,12 @@
  * @module
  */
 
-import type { Dispatcher } from '../dispatcher/dispatcher.js'
-import type { DispatchOptions } from '../handler.js'
-import { SimpleController } from '../handler.js'
+import type { DispatchOptions, DispatchTarget } from '../handlers/dispatch-contract.js'
+import { SimpleController } from '../handlers/simple-controller.js'
 import { InvalidArgumentError, RequestAbortedError } from '../errors.js'
 import { UpgradeHandler } from './upgrade-handler.js'
 import type { UpgradeCallback, UpgradeData } from './upgrade-handler.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 import { checkSignal } from './abort-signal.js'
 import type { ApiSignal } from './abort-signal.js'
 import { toDispatchOptions } from './api-options.js'
@@ -43,7 +42,7 @@ export interface UpgradeOptions {
   [key: string]: unknown
 }
 
-function run (dispatcher: Dispatcher, who: string, what: string, opts: UpgradeOptions, dispatchOpts: () => DispatchOptions, callback?: UpgradeCallback): Promise<UpgradeData> | void {
+function run (dispatcher: DispatchTarget, who: string, what: string, opts: UpgradeOptions, dispatchOpts: () => DispatchOptions, callback?: UpgradeCallback): Promise<UpgradeData> | void {
   if (callback === undefined) {
     return new Promise((resolve, reject) => {
       run(dispatcher, who, what, opts, dispatchOpts, (err, data) => { err !== null ? reject(err) : resolve(data) })
@@ -81,9 +80,9 @@ function run (dispatcher: Dispatcher, who: string, what: string, opts: UpgradeOp
  * const { socket } = await client.upgrade({ path: '/chat', protocol: 'my-proto' })
  * socket.write('hello')
  */
-export function upgrade (dispatcher: Dispatcher, opts: UpgradeOptions): Promise<UpgradeData>
-export function upgrade (dispatcher: Dispatcher, opts: UpgradeOptions, callback?: UpgradeCallback): Promise<UpgradeData> | void
-export function upgrade (dispatcher: Dispatcher, opts: UpgradeOptions, callback?: UpgradeCallback): Promise<UpgradeData> | void {
+export function upgrade (dispatcher: DispatchTarget, opts: UpgradeOptions): Promise<UpgradeData>
+export function upgrade (dispatcher: DispatchTarget, opts: UpgradeOptions, callback?: UpgradeCallback): Promise<UpgradeData> | void
+export function upgrade (dispatcher: DispatchTarget, opts: UpgradeOptions, callback?: UpgradeCallback): Promise<UpgradeData> | void {
   const protocol = opts?.protocol ?? 'Websocket'
   return run(dispatcher, 'upgrade()', `upgrade to ${protocol}`, opts, () => {
     const { protocol: _protocol, opaque: _opaque, ...rest } = opts
@@ -96,9 +95,9 @@ export function upgrade (dispatcher: Dispatcher, opts: UpgradeOptions, callback?
  * @example
  * const { socket } = await proxyClient.connect({ path: 'example.org:443' })
  */
-export function connect (dispatcher: Dispatcher, opts: UpgradeOptions): Promise<UpgradeData>
-export function connect (dispatcher: Dispatcher, opts: UpgradeOptions, callback?: UpgradeCallback): Promise<UpgradeData> | void
-export function connect (dispatcher: Dispatcher, opts: UpgradeOptions, callback?: UpgradeCallback): Promise<UpgradeData> | void {
+export function connect (dispatcher: DispatchTarget, opts: UpgradeOptions): Promise<UpgradeData>
+export function connect (dispatcher: DispatchTarget, opts: UpgradeOptions, callback?: UpgradeCallback): Promise<UpgradeData> | void
+export function connect (dispatcher: DispatchTarget, opts: UpgradeOptions, callback?: UpgradeCallback): Promise<UpgradeData> | void {
   return run(dispatcher, 'connect()', `CONNECT to ${String(opts?.path)}`, opts, () => {
     const { protocol: _protocol, opaque: _opaque, ...rest } = opts
     if (typeof rest.path !== 'string') throw new InvalidArgumentError(`connect(): path must be the tunnel target as host:port, got ${describeValue(rest.path)}`)

@@ -5,7 +5,7 @@
  */
 
 import { InvalidArgumentError } from '../errors.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 
 /** A URL given as parts, as undici's top-level functions accept it. */
 export interface UrlLike {

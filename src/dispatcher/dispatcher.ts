@@ -18,10 +18,10 @@ import type { PipelineHandlerFunction, PipelineOptions } from '../api/pipeline.j
 import { connect, upgrade } from '../api/upgrade.js'
 import type { UpgradeCallback, UpgradeData, UpgradeOptions } from '../api/upgrade.js'
 import { checkCallback, destroyArguments, settleClose } from './close-arguments.js'
-import { describeValue } from '../describe-value.js'
+import type { CloseCallback } from './close-arguments.js'
+import { describeValue } from '../validation/describe-value.js'
 
-/** Callback form of `close()` / `destroy()`. */
-export type CloseCallback = (err?: Error | null) => void
+export type { CloseCallback } from './close-arguments.js'
 
 /**
  * Anything that can dispatch requests. Subclasses implement `dispatch`, `close` and `destroy`;

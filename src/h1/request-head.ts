@@ -6,9 +6,9 @@
 
 import { InvalidArgumentError } from '../errors.js'
 import type { OutgoingHeaders } from '../handler.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 import { INVALID_PATH_RE, INVALID_VALUE_RE, TOKEN_RE } from './constants.js'
-import { isHeadersIterable } from '../request-headers.js'
+import { isHeadersIterable } from '../handlers/request-headers.js'
 
 /** What the head builder learns from the headers while it writes them. */
 export interface RequestHeadInfo {
