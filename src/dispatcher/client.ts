@@ -158,7 +158,8 @@ export class Client extends Dispatcher {
     this.#conn = null
     for (const req of requeue) req.runner = this.#owner
     if (requeue.length > 0) this.#queue.unshift(...requeue)
-    emitSafely(this, 'disconnect', this.#url, [this], err ?? new SocketError('closed'))
+    // A connection the client itself ends on close() is reported as undici reports it.
+    emitSafely(this, 'disconnect', this.#url, [this], err ?? (this.#closed ? new ClientDestroyedError() : new SocketError('closed')))
     this.#resume()
   }
 
