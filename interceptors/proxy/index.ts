@@ -31,7 +31,7 @@ export type { NoProxyMatcher } from './no-proxy.js'
 export { readProxyEnv } from './proxy-env.js'
 export type { ProxyEnvOptions, ResolvedProxyEnv } from './proxy-env.js'
 export { PROXY_CONNECTED_CHANNEL, PROXY_DEBUG_NAMESPACE } from './proxy-log.js'
-export type { ProxyConnectedMessage } from './proxy-log.js'
+export type { ProxyConnectedMessage, ProxyConnectParams } from './proxy-log.js'
 export type { ProxyClientFactory, ProxyOptions, ProxyTlsOptions } from './proxy-options.js'
 
 /**
@@ -81,6 +81,10 @@ function toOptions (options: unknown): ProxyInterceptorOptions {
 export function agentOptionsOf (options: ProxyInterceptorOptions): AgentOptions {
   const rest: Record<string, unknown> = { ...options }
   for (const key of PROXY_OPTION_KEYS) delete rest[key]
+  // `connect: { timeout }` bounds every connection made for the caller, the proxy's included.
+  const connect = (options as { connect?: unknown }).connect
+  const timeout = connect !== null && typeof connect === 'object' ? (connect as { timeout?: unknown }).timeout : undefined
+  if (rest.connectTimeout == null && timeout != null) rest.connectTimeout = timeout
   return rest as AgentOptions
 }
 

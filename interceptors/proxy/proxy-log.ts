@@ -25,6 +25,22 @@ export interface ProxyConnectedMessage {
   target: string
   /** How the tunnel was made: an HTTP `CONNECT`, or a SOCKS4/5 handshake. */
   via: 'connect' | 'socks4' | 'socks5'
+  /** What the tunnel was asked with, as undici's message carries it (credentials left out). */
+  connectParams: ProxyConnectParams
+}
+
+/** The request that opened a tunnel: to which proxy, for which target. */
+export interface ProxyConnectParams {
+  /** The proxy's origin (never with credentials). */
+  origin: string
+  /** The proxy's port. */
+  port: number
+  /** The tunnel target, `host:port`. */
+  path: string
+  /** Headers of the `CONNECT` request without `proxy-authorization` (empty for SOCKS). */
+  headers: Record<string, string | string[]>
+  /** TLS server name of an `https:` proxy, when one applies. */
+  servername: string | null
 }
 
 let log: ReturnType<typeof debuglog> | undefined

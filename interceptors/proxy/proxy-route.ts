@@ -19,10 +19,11 @@ import { AbsoluteFormHandler, absoluteFormOptions } from './absolute-form.js'
 import { defaultPort } from './proxy-options.js'
 import type { ResolvedProxy } from './proxy-options.js'
 import { publishTunnel } from './proxy-log.js'
+import type { ProxyConnectParams } from './proxy-log.js'
 import { openSocksTunnel } from './socks.js'
 import { authority } from './tunnel-target.js'
 import type { TunnelTarget } from './tunnel-target.js'
-import { openConnectTunnel } from './tunnel.js'
+import { connectHeaders, openConnectTunnel } from './tunnel.js'
 
 /** Dispatcher events forwarded to whoever owns the proxy interceptor (a preset re-emits them). */
 export const FORWARDED_EVENTS = ['drain', 'connect', 'disconnect', 'connectionError'] as const
@@ -87,8 +88,10 @@ export class ProxyRoute {
   #proxyClient (): Dispatcher {
     if (this.#client === null) {
       const connect = this.proxy.proxyTls === undefined ? undefined : { ...this.proxy.proxyTls }
-      const factory = this.proxy.clientFactory ?? ((origin: URL, opts: { connect?: object | undefined }) => new Pool(origin, opts))
-      this.#client = this.#forward(factory(new URL(this.proxy.origin), { connect }))
+      const factory = this.proxy.clientFactory ?? ((origin: URL, opts: { connect?: object | undefined, connectTimeout?: number | undefined }) => new Pool(origin, opts))
+      // The caller's connect timeout bounds the connection to the proxy too, tunnelled or not.
+      const connectTimeout = this.#agentOptions.connectTimeout ?? undefined
+      this.#client = this.#forward(factory(new URL(this.proxy.origin), { connect, connectTimeout }))
     }
     return this.#client
   }
@@ -123,7 +126,13 @@ export class ProxyRoute {
         finish(err ?? new Error('tunnel produced no socket'), socket ?? null)
         return
       }
-      publishTunnel({ socket, proxy: this.proxy.label, target: authority(target), via: socks === null ? 'connect' : socks.version === 4 ? 'socks4' : 'socks5' })
+      publishTunnel({
+        socket,
+        proxy: this.proxy.label,
+        target: authority(target),
+        via: socks === null ? 'connect' : socks.version === 4 ? 'socks4' : 'socks5',
+        connectParams: this.#connectParams(target)
+      })
       if (request.protocol !== 'https:') {
         finish(null, socket)
         return
@@ -160,6 +169,15 @@ export class ProxyRoute {
     } else {
       cancel = openConnectTunnel(this.#proxyClient(), this.proxy, target, { keepAlive: this.#agentOptions.connections !== 0, timeoutMs }, opened)
     }
+  }
+
+  /** What a tunnel to `target` is asked with, credentials left out (for the diagnostics message). */
+  #connectParams (target: TunnelTarget): ProxyConnectParams {
+    const path = authority(target)
+    const headers = this.proxy.socks === null ? connectHeaders(this.proxy, path, this.#agentOptions.connections !== 0) : {}
+    delete headers['proxy-authorization']
+    const servername = this.proxy.url.protocol === 'https:' ? (this.proxy.proxyTls?.servername ?? this.proxy.url.hostname) : null
+    return { origin: this.proxy.origin, port: this.proxy.port, path, headers, servername }
   }
 
   #targetConnector (): Connector {
