@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { BuildOptions } from '../../src/connect.js'
+import type { BuildOptions, Connector } from '../../src/connect.js'
 import type { Dispatcher } from '../../src/dispatcher/dispatcher.js'
 import { InvalidArgumentError } from '../../src/errors.js'
 import { describeValue } from '../../src/validation/describe-value.js'
@@ -46,6 +46,11 @@ export interface ProxyOptions {
    */
   clientFactory?: ProxyClientFactory | undefined
   /**
+   * Opens the connection to a SOCKS proxy, as a connector does (`(options, callback)`).
+   * @defaultValue a plain TCP connection
+   */
+  socksConnect?: Connector | undefined
+  /**
    * `true` tunnels plain `http:` targets through `CONNECT` too, instead of absolute-form requests.
    * @defaultValue unset: tunnel `https:` targets only
    */
@@ -84,13 +89,15 @@ export interface ResolvedProxy {
   proxyTls: ProxyTlsOptions | undefined
   /** Builds the dispatcher that talks to the proxy; undefined means a `Pool`. */
   clientFactory: ProxyClientFactory | undefined
+  /** Opens the connection to a SOCKS proxy; undefined means a plain TCP connection. */
+  socksConnect: Connector | undefined
   /** True when plain-HTTP targets are tunnelled too. */
   proxyTunnel: boolean
 }
 
 /** Option names that configure the proxy; every other option belongs to the tunnel agent. */
 export const PROXY_OPTION_KEYS: readonly string[] = [
-  'uri', 'token', 'auth', 'headers', 'requestTls', 'proxyTls', 'clientFactory', 'proxyTunnel',
+  'uri', 'token', 'auth', 'headers', 'requestTls', 'proxyTls', 'clientFactory', 'socksConnect', 'proxyTunnel',
   'httpProxy', 'httpsProxy', 'noProxy', 'connect'
 ]
 
@@ -188,7 +195,10 @@ export function resolveProxy (uri: unknown, options: ProxyOptions, where = 'prox
   if (token !== undefined && auth !== undefined) {
     throw new InvalidArgumentError(`${where}: auth cannot be combined with token; use token alone`)
   }
-  const { clientFactory, proxyTunnel, requestTls, proxyTls } = options
+  const { clientFactory, socksConnect, proxyTunnel, requestTls, proxyTls } = options
+  if (socksConnect !== undefined && typeof socksConnect !== 'function') {
+    throw new InvalidArgumentError(`${where}: socksConnect must be a function, got ${describeValue(socksConnect)}`)
+  }
   if (clientFactory !== undefined && typeof clientFactory !== 'function') {
     throw new InvalidArgumentError(`${where}: clientFactory must be a function, got ${describeValue(clientFactory)}`)
   }
@@ -228,6 +238,7 @@ export function resolveProxy (uri: unknown, options: ProxyOptions, where = 'prox
     requestTls,
     proxyTls,
     clientFactory,
+    socksConnect,
     proxyTunnel: proxyTunnel === true
   }
 }

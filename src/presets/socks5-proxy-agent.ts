@@ -6,7 +6,7 @@
 
 import { ProxiedDispatcher } from '../../interceptors/proxy/proxy-dispatcher.js'
 import { parseProxyUri } from '../../interceptors/proxy/proxy-options.js'
-import type { BuildOptions } from '../connect.js'
+import type { BuildOptions, Connector } from '../connect.js'
 import type { AgentOptions } from '../dispatcher/agent.js'
 import { InvalidArgumentError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
@@ -22,6 +22,8 @@ export interface Socks5ProxyAgentOptions extends Omit<AgentOptions, 'connect'> {
   username?: string | undefined
   /** Password for the proxy's username/password authentication; replaces one in the URI. */
   password?: string | undefined
+  /** Opens the connection to the proxy, as a connector does (`(options, callback)`). */
+  connect?: Connector | undefined
 }
 
 /**
@@ -36,8 +38,8 @@ export class Socks5ProxyAgent extends ProxiedDispatcher {
     if (!SOCKS5_SCHEMES.includes(url.protocol)) {
       throw new InvalidArgumentError(`Socks5ProxyAgent: uri must use ${SOCKS5_SCHEMES.join(', ')}, got ${JSON.stringify(url.protocol)}`)
     }
-    const { username, password, ...rest } = options
-    super({ ...rest, uri: withCredentials(uri, username, password) })
+    const { username, password, connect, ...rest } = options
+    super({ ...rest, ...(connect === undefined ? {} : { socksConnect: connect }), uri: withCredentials(uri, username, password) })
   }
 }
 

@@ -103,6 +103,28 @@ describe('HTTPS to a target addressed by IP through a tunnel, compared with undi
   })
 })
 
+describe('Socks5ProxyAgent options compared with undici', () => {
+  it('opens the connection to the proxy with the connect option', async (t) => {
+    const socks = await startSocks5Server()
+    t.after(() => socks.close())
+    const seen = await both(async (lib: Lib) => {
+      const asked: string[] = []
+      const agent = new lib.Socks5ProxyAgent(socks.url, {
+        connect (options: { hostname: string }, callback: (err: Error | null, socket: net.Socket | null) => void) {
+          asked.push(options.hostname)
+          const socket = net.connect(socks.port, '127.0.0.1')
+          socket.once('connect', () => callback(null, socket)).once('error', (err) => callback(err, null))
+        }
+      })
+      const outcome = await caught(text(agent, server.origin, '/status/201'))
+      await agent.close()
+      return { outcome, asked }
+    })
+    assert.deepEqual(seen.conduit, seen.undici)
+    assert.deepEqual(seen.conduit, { outcome: { value: 'status 201' }, asked: ['127.0.0.1'] })
+  })
+})
+
 describe('retry errorCodes compared with undici', () => {
   it('retries on an error code written in undici\'s spelling', async (t) => {
     let calls = 0
