@@ -65,6 +65,11 @@ export interface BuildOptions extends Omit<tls.ConnectionOptions, 'timeout' | 's
    * @defaultValue 60000
    */
   keepAliveInitialDelay?: number | null | undefined
+  /**
+   * Offer HTTP/2 by ALPN (`h2`, then `http/1.1`) on TLS connections, unless `ALPNProtocols` is given.
+   * @defaultValue false
+   */
+  allowH2?: boolean | null | undefined
 }
 
 /** Default milliseconds allowed to connect. */
@@ -114,7 +119,7 @@ function checkNonNegative (name: string, value: unknown): void {
  * const client = new Client('https://localhost:8443', { connect })
  */
 export function buildConnector (options: BuildOptions = {}): Connector {
-  const { timeout, socketPath, maxCachedSessions, keepAlive, keepAliveInitialDelay, ...tlsOptions } = options
+  const { timeout, socketPath, maxCachedSessions, keepAlive, keepAliveInitialDelay, allowH2, ...tlsOptions } = options
   checkNonNegative('timeout', timeout)
   checkNonNegative('keepAliveInitialDelay', keepAliveInitialDelay)
   if (maxCachedSessions != null && (!Number.isInteger(maxCachedSessions) || maxCachedSessions < 0)) {
@@ -135,7 +140,7 @@ export function buildConnector (options: BuildOptions = {}): Connector {
       sessionKey = `${servername ?? hostname}:${port}`
       const session = sessions.get(sessionKey)
       socket = tls.connect({
-        ALPNProtocols: ['http/1.1'],
+        ALPNProtocols: allowH2 === true ? ['h2', 'http/1.1'] : ['http/1.1'],
         ...tlsOptions,
         servername,
         session,
