@@ -88,7 +88,7 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
 
   write (req: ClientRequest): void {
     req.runner = this
-    const exchange = new H2Exchange(req, this)
+    const exchange = new H2Exchange(req, this, this.#owner.config.maxHeaderSize)
     this.#exchanges.set(req, exchange)
     this.#active()
     exchange.start(this.#session, this.#scheme)

@@ -8,7 +8,7 @@
 import http2 from 'node:http2'
 import type { ClientHttp2Session, ClientHttp2Stream, IncomingHttpHeaders } from 'node:http2'
 import type { IncomingHeaders } from '../handler.js'
-import { BodyTimeoutError, HeadersTimeoutError, NotSupportedError, SocketError } from '../errors.js'
+import { BodyTimeoutError, HeadersOverflowError, HeadersTimeoutError, NotSupportedError, SocketError } from '../errors.js'
 import type { ClientRequest } from '../h1/client-request.js'
 import { BODY_BYTES, BODY_NONE, bodyBytes } from '../h1/request-body.js'
 import { BodyWriter } from '../h1/body-writer.js'
@@ -29,21 +29,31 @@ export interface ExchangeOwner {
   onTunnel (stream: ClientHttp2Stream): void
 }
 
-/** Copies an HTTP/2 header block into conduit's shape: lower-case names, no pseudo-headers. */
-function toIncomingHeaders (headers: IncomingHttpHeaders): IncomingHeaders {
+/**
+ * Copies an HTTP/2 header block into conduit's shape (lower-case names, no pseudo-headers), or
+ * returns null when it is larger than `max` bytes, counted as RFC 9113 section 6.5.2 does (name,
+ * value and 32 bytes per field): the peer may ignore the limit the client advertised.
+ */
+function toIncomingHeaders (headers: IncomingHttpHeaders, max: number): IncomingHeaders | null {
   const out: IncomingHeaders = {}
+  let size = 0
   for (const name of Object.keys(headers)) {
-    if (name.charCodeAt(0) === 58 /* ':' */) continue
     const value = headers[name]
-    if (value !== undefined) out[name] = value
+    if (value === undefined) continue
+    if (Array.isArray(value)) for (const v of value) size += name.length + v.length + 32
+    else size += name.length + String(value).length + 32
+    if (name.charCodeAt(0) === 58 /* ':' */) continue
+    out[name] = value
   }
-  return out
+  return size > max ? null : out
 }
 
 /** A request in flight on an HTTP/2 session. */
 export class H2Exchange implements BodyWriterOwner {
   readonly req: ClientRequest
   readonly #owner: ExchangeOwner
+  /** Largest header (or trailer) block accepted, bytes. */
+  readonly #maxHeaderSize: number
   #stream: ClientHttp2Stream | null = null
   #body: BodyWriter | null = null
   #bodyDone = false
@@ -51,9 +61,10 @@ export class H2Exchange implements BodyWriterOwner {
   #done = false
   readonly #timer: ConnectionTimer
 
-  constructor (req: ClientRequest, owner: ExchangeOwner) {
+  constructor (req: ClientRequest, owner: ExchangeOwner, maxHeaderSize: number) {
     this.req = req
     this.#owner = owner
+    this.#maxHeaderSize = maxHeaderSize
     this.#timer = new ConnectionTimer(this.#onTimer)
   }
 
@@ -151,13 +162,24 @@ export class H2Exchange implements BodyWriterOwner {
   readonly #onInformation = (headers: IncomingHttpHeaders): void => {
     const status = Number(headers[':status'])
     // 100 Continue is consumed by the stream ('continue'); the others are information for the handler.
-    if (status > 100 && status < 200) this.req.onInformation(status, toIncomingHeaders(headers))
+    if (status <= 100 || status >= 200) return
+    const fields = this.#checked(headers, 'informational response')
+    if (fields !== null) this.req.onInformation(status, fields)
+  }
+
+  /** The block as IncomingHeaders; null (and the request failed) when it is over maxHeaderSize. */
+  #checked (headers: IncomingHttpHeaders, what: string): IncomingHeaders | null {
+    const fields = toIncomingHeaders(headers, this.#maxHeaderSize)
+    if (fields === null) this.#finish(new HeadersOverflowError(`${what} headers from ${this.req.origin} exceed maxHeaderSize (${this.#maxHeaderSize} bytes)`))
+    return fields
   }
 
   readonly #onResponse = (headers: IncomingHttpHeaders): void => {
     if (this.#done) return
     const req = this.req
     const status = Number(headers[':status'])
+    const fields = this.#checked(headers, 'response')
+    if (fields === null) return
     this.#responded = true
     if (req.method === 'CONNECT' && status >= 200 && status < 300) {
       this.#timer.clear()
@@ -166,11 +188,11 @@ export class H2Exchange implements BodyWriterOwner {
       this.#done = true
       this.#owner.onExchangeDone(this)
       this.#owner.onTunnel(stream)
-      req.upgraded(status, toIncomingHeaders(headers), stream)
+      req.upgraded(status, fields, stream)
       return
     }
     this.#timer.arm(T_BODY, req.bodyTimeout)
-    if (!req.completed) req.onHead(status, toIncomingHeaders(headers), '')
+    if (!req.completed) req.onHead(status, fields, '')
     if (this.#done || req.completed) return
     if (req.paused) this.pause()
   }
@@ -184,7 +206,7 @@ export class H2Exchange implements BodyWriterOwner {
   #trailers: IncomingHeaders = {}
 
   readonly #onTrailers = (headers: IncomingHttpHeaders): void => {
-    this.#trailers = toIncomingHeaders(headers)
+    this.#trailers = this.#checked(headers, 'trailer') ?? {}
   }
 
   readonly #onEnd = (): void => {
@@ -194,6 +216,12 @@ export class H2Exchange implements BodyWriterOwner {
       return
     }
     const stream = this.#stream!
+    // node:http2 ends the readable side of every stream of a session that went away; only an
+    // end that leaves the stream alive is the server's END_STREAM.
+    if (stream.destroyed) {
+      this.#finish(new SocketError(`the HTTP/2 session with ${this.req.origin} closed before the response ended`))
+      return
+    }
     this.#done = true
     this.#timer.clear()
     if (!this.#bodyDone) {
@@ -208,6 +236,8 @@ export class H2Exchange implements BodyWriterOwner {
   }
 
   readonly #onError = (err: Error & { code?: string }): void => {
+    // A reset by the peer is reported again by 'close', with the code that decides what to do.
+    if (err.code === 'ERR_HTTP2_STREAM_ERROR') return
     this.#finish(new SocketError(`HTTP/2 stream error: ${err.message}`, null, { cause: err }))
   }
 
