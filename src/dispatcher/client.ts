@@ -105,7 +105,8 @@ export class Client extends Dispatcher {
       protocol: this.#url.protocol,
       port: this.#url.port,
       servername: null,
-      version: 'h1'
+      // Known in advance only for h2c; with allowH2 the server picks by ALPN during the handshake.
+      version: config.h2c && this.#url.protocol === 'http:' ? 'h2' : 'h1'
     }
   }
 
