@@ -163,7 +163,8 @@ export class ProxyRoute {
   }
 
   #targetConnector (): Connector {
-    this.#tls ??= buildConnector({ ...this.proxy.requestTls })
+    // allowH2 offers h2 by ALPN to the target through the tunnel, as on a direct connection.
+    this.#tls ??= buildConnector({ allowH2: this.#agentOptions.allowH2, ...this.proxy.requestTls })
     return this.#tls
   }
 }
