@@ -206,7 +206,7 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
       req.runner = null
     }
     const reason = `the server sent GOAWAY (${rstCodeName(errorCode)}) before processing the request`
-    for (const exchange of failing) exchange.abortWithSession(new SocketError(reason, socketInfo(this.socket)))
+    for (const exchange of failing) exchange.fail(new SocketError(reason, socketInfo(this.socket)))
     if (this.#dead) return
     if (this.live === 0) {
       this.#teardown(null, true, requeue)
@@ -266,6 +266,6 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
     if (!session.destroyed) session.destroy()
     this.socket.destroy()
     this.#owner.onConnectionClosed(this, error, retry)
-    for (const exchange of failing) exchange.abortWithSession(error!)
+    for (const exchange of failing) exchange.fail(error!)
   }
 }

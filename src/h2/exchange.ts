@@ -90,13 +90,7 @@ export class H2Exchange implements BodyWriterOwner {
       return
     }
     this.#stream = stream
-    stream.on('response', this.#onResponse)
-    stream.on('headers', this.#onInformation)
-    stream.on('data', this.#onData)
-    stream.on('trailers', this.#onTrailers)
-    stream.on('end', this.#onEnd)
-    stream.on('error', this.#onError)
-    stream.on('close', this.#onClose)
+    for (const [event, listener] of this.#listeners) stream.on(event, listener)
     this.#timer.arm(T_HEADERS, req.headersTimeout)
     if (req.paused) stream.pause()
     if (endStream || req.method === 'CONNECT') {
@@ -271,12 +265,7 @@ export class H2Exchange implements BodyWriterOwner {
   /** Fails the request with `err`: its stream, when still open, is reset with CANCEL. */
   #finish (err: Error): void {
     if (this.#done) return
-    this.#done = true
-    this.#timer.clear()
-    this.#body?.abort()
-    this.#body = null
-    const stream = this.#stream
-    this.#detach()
+    const stream = this.#stop()
     if (stream !== null && !stream.closed) stream.close(NGHTTP2_CANCEL)
     this.#owner.onExchangeDone(this)
     this.req.fail(err)
@@ -288,30 +277,31 @@ export class H2Exchange implements BodyWriterOwner {
    */
   release (): void {
     if (this.#done) return
+    const stream = this.#stop()
+    if (stream !== null && !stream.destroyed) stream.destroy()
+  }
+
+  /** The stream events this exchange listens to, attached in start() and detached once it ends. */
+  readonly #listeners: ReadonlyArray<[string, (...args: any[]) => void]> = [
+    ['response', this.#onResponse], ['headers', this.#onInformation], ['data', this.#onData],
+    ['trailers', this.#onTrailers], ['end', this.#onEnd], ['error', this.#onError], ['close', this.#onClose]
+  ]
+
+  /** Marks the exchange done, stops its timer and body, and detaches from its stream (returned). */
+  #stop (): ClientHttp2Stream | null {
     this.#done = true
     this.#timer.clear()
     this.#body?.abort()
     this.#body = null
     const stream = this.#stream
     this.#detach()
-    if (stream !== null && !stream.destroyed) stream.destroy()
-  }
-
-  /** Ends the request because its session failed. */
-  abortWithSession (err: Error): void {
-    this.#finish(err)
+    return stream
   }
 
   #detach (): void {
     const stream = this.#stream
     if (stream === null) return
-    stream.off('response', this.#onResponse)
-    stream.off('headers', this.#onInformation)
-    stream.off('data', this.#onData)
-    stream.off('trailers', this.#onTrailers)
-    stream.off('end', this.#onEnd)
-    stream.off('close', this.#onClose)
-    stream.off('error', this.#onError)
+    for (const [event, listener] of this.#listeners) stream.off(event, listener)
     // Errors after the request ended have nobody to fail.
     stream.on('error', noop)
   }
