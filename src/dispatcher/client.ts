@@ -13,7 +13,7 @@ import { routeKeyOf } from './route.js'
 import type { DispatchRoute } from './route.js'
 import type { Duplex } from 'node:stream'
 import { ClientRequest } from '../h1/client-request.js'
-import type { RequestRunner } from '../h1/client-request.js'
+import type { RequestRunner, RequestTarget } from '../h1/client-request.js'
 import { H1Connection } from '../h1/connection.js'
 import type { ConnectionOwner } from '../h1/connection.js'
 import { resolveClientOptions } from './client-options.js'
@@ -61,7 +61,8 @@ export class Client extends DispatcherBase {
   readonly #owner: RequestRunner & ConnectionOwner
   readonly #url: URL
   readonly #origin: string
-  readonly #hostHeader: string
+  /** What every request of this client shares. */
+  readonly #target: RequestTarget
   readonly #connectParams: ConnectParams
   #queue: ClientRequest[] = []
   #conn: H1Connection | null = null
@@ -96,7 +97,7 @@ export class Client extends DispatcherBase {
       onConnectionClosed: (conn, err, requeue) => this.#onConnectionClosed(conn, err, requeue)
     }
     this.#origin = this.#url.origin
-    this.#hostHeader = this.#url.host
+    this.#target = { runner: this.#owner, origin: this.#origin, hostHeader: this.#url.host, defaults: config }
     this.#connectParams = {
       host: this.#url.host,
       hostname: this.#url.hostname,
@@ -124,8 +125,7 @@ export class Client extends DispatcherBase {
     // go straight to this client's origin: refused rather than sent around the proxy.
     const route = opts.route
     if (route != null && (route as DispatchRoute).key !== this.#routeKey) return failDispatch(h, unroutable(route))
-    const cfg = this.#config
-    const req = new ClientRequest(this.#owner, this.#origin, this.#hostHeader, opts, h, cfg.headersTimeout, cfg.bodyTimeout, cfg.strictContentLength)
+    const req = new ClientRequest(this.#target, opts, h)
     if (req.start()) {
       this.#queue.push(req)
       this.#resume()
