@@ -26,6 +26,11 @@ export interface ConnectOptions {
   servername?: string | null | undefined
   /** Local interface to bind to. */
   localAddress?: string | null | undefined
+  /**
+   * Offer h2 by ALPN on this TLS connection (the Client's `allowH2`); overrides the connector's
+   * own `allowH2`, so a connector shared by routes (proxy tunnels) follows the Client.
+   */
+  allowH2?: boolean | undefined
   /** An already connected socket to run TLS over (a proxy tunnel). */
   httpSocket?: Duplex | undefined
   /**
@@ -140,7 +145,7 @@ export function buildConnector (options: BuildOptions = {}): Connector {
       sessionKey = `${servername ?? hostname}:${port}`
       const session = sessions.get(sessionKey)
       socket = tls.connect({
-        ALPNProtocols: allowH2 === true ? ['h2', 'http/1.1'] : ['http/1.1'],
+        ALPNProtocols: (opts.allowH2 ?? allowH2) === true ? ['h2', 'http/1.1'] : ['http/1.1'],
         ...tlsOptions,
         servername,
         session,

@@ -6,6 +6,7 @@
 import { isIP } from 'node:net'
 import { buildConnector, DEFAULT_CONNECT_TIMEOUT } from '../connect.js'
 import type { BuildOptions, Connector } from '../connect.js'
+import type { DirectConnection } from './route.js'
 import { InvalidArgumentError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
 import { DEFAULT_MAX_HEADER_SIZE } from '../h1/constants.js'
@@ -202,20 +203,7 @@ export function resolveClientOptions (opts: ClientOptions | undefined, who = 'Cl
   if (maxConcurrentStreams === 0) throw new InvalidArgumentError(`${who}: maxConcurrentStreams must be a positive integer, got 0`)
   const initialWindowSize = windowSize(who, 'initialWindowSize', o.initialWindowSize, DEFAULT_INITIAL_WINDOW_SIZE)
   const connectionWindowSize = windowSize(who, 'connectionWindowSize', o.connectionWindowSize, DEFAULT_CONNECTION_WINDOW_SIZE)
-  let connector: Connector
-  if (typeof o.connect === 'function') {
-    connector = o.connect
-  } else if (o.connect == null || typeof o.connect === 'object') {
-    connector = buildConnector({
-      ...(o.connect ?? {}),
-      timeout: o.connect?.timeout ?? connectTimeout,
-      socketPath: o.connect?.socketPath ?? o.socketPath ?? null,
-      maxCachedSessions: o.connect?.maxCachedSessions ?? o.maxCachedSessions,
-      allowH2: o.connect?.allowH2 ?? allowH2
-    })
-  } else {
-    throw new InvalidArgumentError(`${who}: connect must be a function or an object of TLS options, got ${describeValue(o.connect)}`)
-  }
+  const { connector } = directConnection(o, who, connectTimeout)
   return {
     pipelining: Math.max(1, pipelining),
     keepAliveTimeout,
@@ -244,6 +232,27 @@ function windowSize (who: string, name: string, value: unknown, fallback: number
     throw new InvalidArgumentError(`${who}: ${name} must be an integer from 65535 to ${MAX_WINDOW_SIZE}, got ${describeValue(value)}`)
   }
   return value
+}
+
+/**
+ * The connector client options describe, and the deadline it keeps: `connect.timeout`, else
+ * `connectTimeout`. A route (a proxy tunnel) that an Agent opens for an interceptor uses both.
+ * @throws InvalidArgumentError when `connect` is neither a function nor an object
+ */
+export function directConnection (o: ClientOptions, who: string, connectTimeout = milliseconds(who, 'connectTimeout', o.connectTimeout, DEFAULT_CONNECT_TIMEOUT)): Omit<DirectConnection, 'dispatch'> {
+  if (typeof o.connect === 'function') return { connector: o.connect, timeoutMs: connectTimeout }
+  if (o.connect == null || typeof o.connect === 'object') {
+    const timeoutMs = o.connect?.timeout ?? connectTimeout
+    const connector = buildConnector({
+      ...(o.connect ?? {}),
+      timeout: timeoutMs,
+      socketPath: o.connect?.socketPath ?? o.socketPath ?? null,
+      maxCachedSessions: o.connect?.maxCachedSessions ?? o.maxCachedSessions,
+      allowH2: o.connect?.allowH2 ?? o.allowH2 === true
+    })
+    return { connector, timeoutMs }
+  }
+  throw new InvalidArgumentError(`${who}: connect must be a function or an object of TLS options, got ${describeValue(o.connect)}`)
 }
 
 /**
