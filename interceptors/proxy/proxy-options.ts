@@ -15,7 +15,7 @@ import { proxyAuthorization } from './proxy-auth.js'
 export type ProxyTlsOptions = BuildOptions
 
 /** Builds the dispatcher that talks to the proxy itself (used for `CONNECT` and absolute-form requests). */
-export type ProxyClientFactory = (origin: URL, opts: { connect?: ProxyTlsOptions | undefined, connectTimeout?: number | undefined }) => Dispatcher
+export type ProxyClientFactory = (origin: URL, opts: { connect?: ProxyTlsOptions | undefined }) => Dispatcher
 
 /** The proxy-specific options; the presets add the agent options beside them. */
 export interface ProxyOptions {
