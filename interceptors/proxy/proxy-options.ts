@@ -77,6 +77,8 @@ export interface ResolvedProxy {
   socks: SocksSettings | null
   /** Headers sent to an HTTP(S) proxy, including the derived `proxy-authorization`. */
   headers: Record<string, string | string[]>
+  /** Names of {@link ResolvedProxy.headers}: their values are redacted wherever requests are observed. */
+  sensitiveHeaders: readonly string[]
   /** TLS options for targets reached through a tunnel. */
   requestTls: ProxyTlsOptions | undefined
   /** TLS options for the connection to an `https:` proxy. */
@@ -230,6 +232,7 @@ export function resolveProxy (uri: unknown, options: ProxyOptions, where = 'prox
     port: url.port === '' ? defaultPort(url.protocol) : Number(url.port),
     socks,
     headers,
+    sensitiveHeaders: Object.keys(headers),
     requestTls,
     proxyTls,
     clientFactory,

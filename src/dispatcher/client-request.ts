@@ -13,6 +13,8 @@ import { appendQuery, framingHeader, normalizeMethod, serializeHeaders, validate
 import type { RequestHeadInfo } from '../http1/request-head.js'
 import { BODY_NONE, BODY_READABLE, bodyKind, bodyLength, isReplayable } from '../http1/request-body.js'
 import { channels } from '../diagnostics.js'
+import type { DiagnosticsRequest } from '../diagnostics.js'
+import { redactHead, redactHeaders, SENSITIVE_HEADERS, sensitiveHeaderNames } from '../sensitive-headers.js'
 import { MAX_TIMER_MS } from '../timer-limit.js'
 
 /** What a request needs from whoever runs it (the Client, or the connection it was written to). */
@@ -72,6 +74,9 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
   #onSignal: (() => void) | null = null
   #onBodyError: ((err: Error) => void) | null = null
   #upgrading = false
+  /** Extra header names to redact, as the dispatch options gave them. */
+  readonly #sensitive: unknown
+  #view: DiagnosticsRequest | null = null
 
   /** Validates and prepares everything; throws {@link InvalidArgumentError} before anything is sent. */
   constructor (runner: RequestRunner, origin: string, hostHeader: string, opts: DispatchOptions, handler: DispatchHandler, headersTimeout: number, bodyTimeout: number, strictContentLength: boolean) {
@@ -127,6 +132,7 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
     this.fetch = opts[FETCH_MARK as unknown as string] === true
     this.prepareError = prepareError
     this.#handler = handler
+    this.#sensitive = opts[SENSITIVE_HEADERS as unknown as string]
 
     const signal = opts.signal
     if (signal != null) {
@@ -141,7 +147,28 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
       this.#onBodyError = (err: Error) => this.abort(err)
       ;(opts.body as NodeJS.ReadableStream).on('error', this.#onBodyError)
     }
-    if (channels.create.hasSubscribers) channels.create.publish({ request: this })
+    if (channels.create.hasSubscribers) channels.create.publish({ request: this.diagnostics() })
+  }
+
+  /**
+   * The request as diagnostics messages show it: one object for all of this request's events (so
+   * subscribers can correlate them), built on first use, with credentials redacted. The request
+   * itself is never published: through its connection and body it reaches raw bytes on the wire.
+   */
+  diagnostics (): DiagnosticsRequest {
+    this.#view ??= {
+      origin: this.origin,
+      method: this.method,
+      path: this.path,
+      headers: redactHeaders(this.headers, sensitiveHeaderNames(this.#sensitive)),
+      fetch: this.fetch
+    }
+    return this.#view
+  }
+
+  /** The head as written, with credentials redacted, for the `sendHeaders` diagnostics message. */
+  diagnosticsHead (): string {
+    return redactHead(this.head, sensitiveHeaderNames(this.#sensitive))
   }
 
   get aborted (): boolean { return this.#aborted }
@@ -214,7 +241,7 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
   onHead (statusCode: number, headers: IncomingHeaders, statusText: string): void {
     this.responseStarted = true
     if (channels.headers.hasSubscribers) {
-      channels.headers.publish({ request: this, response: { statusCode, statusText, headers } })
+      channels.headers.publish({ request: this.diagnostics(), response: { statusCode, statusText, headers } })
     }
     this.#handler.onResponseStart?.(this, statusCode, headers, statusText)
   }
@@ -229,7 +256,7 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
     if (this.completed) return
     this.completed = true
     this.#cleanup()
-    if (channels.trailers.hasSubscribers) channels.trailers.publish({ request: this, trailers })
+    if (channels.trailers.hasSubscribers) channels.trailers.publish({ request: this.diagnostics(), trailers })
     this.#handler.onResponseEnd?.(this, trailers)
   }
 
@@ -238,7 +265,7 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
     if (this.completed) return
     this.completed = true
     this.#cleanup()
-    if (channels.error.hasSubscribers) channels.error.publish({ request: this, error: err })
+    if (channels.error.hasSubscribers) channels.error.publish({ request: this.diagnostics(), error: err })
     this.#handler.onResponseError?.(this, err)
   }
 
@@ -251,7 +278,7 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
     this.completed = true
     this.#cleanup()
     if (channels.headers.hasSubscribers) {
-      channels.headers.publish({ request: this, response: { statusCode, statusText: '', headers } })
+      channels.headers.publish({ request: this.diagnostics(), response: { statusCode, statusText: '', headers } })
     }
     this.#upgrading = true
     try {
