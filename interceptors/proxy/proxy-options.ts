@@ -8,6 +8,7 @@ import type { BuildOptions } from '../../src/connect.js'
 import type { Dispatcher } from '../../src/dispatcher/dispatcher.js'
 import { InvalidArgumentError } from '../../src/errors.js'
 import { normalizeHeaders } from '../../src/request-headers.js'
+import { describeValue } from '../../src/describe-value.js'
 import { proxyAuthorization } from './proxy-auth.js'
 
 /** TLS options for one side of a proxied connection (the proxy itself, or the target through a tunnel). */
@@ -123,9 +124,21 @@ export function defaultPort (protocol: string): number {
 /** The common proxy schemes (`socks:`...`socks4a:`) this module accepts. */
 export const PROXY_SCHEMES: readonly string[] = Object.keys(DEFAULT_PORTS)
 
-/** Hides `user:password@` in a URI string that could not be parsed, so an error message never leaks it. */
-function redact (uri: string): string {
-  return uri.replace(/\/\/[^/@]*@/, '//***@')
+/** A URI scheme and the `//` of an authority at the start of a string (RFC 3986 §3). */
+const SCHEME_AND_SLASHES = /^[a-z][a-z0-9+.-]*:\/\//i
+
+/**
+ * Shows a proxy URI string that failed validation without its user information. The string is
+ * malformed, so no parser can say where the password ends: an unencoded `/`, `#`, `?`, `:` or `@`
+ * may be part of it. Everything between the scheme and the LAST `@` is hidden; a host or path
+ * that happens to hold an `@` is hidden too, which is the safe side to err on. Without `//` after
+ * it, what looks like a scheme may be the user name (`user:password@host`), so it is hidden as well.
+ */
+export function redactProxyUri (uri: string): string {
+  const at = uri.lastIndexOf('@')
+  if (at === -1) return uri
+  const scheme = SCHEME_AND_SLASHES.exec(uri)?.[0] ?? ''
+  return `${scheme}***@${uri.slice(at + 1)}`
 }
 
 function describe (value: unknown): string {
@@ -140,17 +153,14 @@ export function parseProxyUri (uri: unknown, where: string): URL {
   if (typeof uri !== 'string' || uri === '') {
     throw new InvalidArgumentError(`${where}: uri is required (a proxy URL string or URL), got ${describe(uri)}`)
   }
-  let url: URL
-  try {
-    url = new URL(uri)
-  } catch (cause) {
-    throw new InvalidArgumentError(`${where}: uri must be a valid URL, got ${JSON.stringify(redact(uri))}`, { cause })
-  }
+  // No `cause`: the parser's TypeError keeps the raw string (credentials included) as `input`.
+  const url = URL.canParse(uri) ? new URL(uri) : null
+  if (url === null) throw new InvalidArgumentError(`${where}: uri must be a valid URL, got ${describeValue(redactProxyUri(uri))}`)
   if (!(url.protocol in DEFAULT_PORTS)) {
-    throw new InvalidArgumentError(`${where}: uri protocol must be one of ${PROXY_SCHEMES.join(', ')}, got ${JSON.stringify(url.protocol)}`)
+    throw new InvalidArgumentError(`${where}: uri protocol must be one of ${PROXY_SCHEMES.join(', ')}, got ${uri.includes('@') ? describeValue(redactProxyUri(uri)) : JSON.stringify(url.protocol)}`)
   }
   if (url.hostname === '') {
-    throw new InvalidArgumentError(`${where}: uri must name a host, got ${JSON.stringify(redact(uri))}`)
+    throw new InvalidArgumentError(`${where}: uri must name a host, got ${describeValue(redactProxyUri(uri))}`)
   }
   return url
 }
@@ -179,8 +189,9 @@ function optionalString (value: unknown, name: string, where: string): string | 
 function decode (part: string, name: string, where: string): string {
   try {
     return decodeURIComponent(part)
-  } catch (cause) {
-    throw new InvalidArgumentError(`${where}: the ${name} in the proxy uri is not valid percent-encoding`, { cause })
+  } catch {
+    // The message names the part only: its value is a credential.
+    throw new InvalidArgumentError(`${where}: the ${name} in the proxy uri is not valid percent-encoding`)
   }
 }
 
