@@ -8,7 +8,7 @@
 import type { Duplex } from 'node:stream'
 import type { Dispatcher } from '../../src/dispatcher/dispatcher.js'
 import { ProxyConnectionError } from '../../src/errors.js'
-import { SENSITIVE_HEADERS } from '../../src/sensitive-headers.js'
+import { SENSITIVE_HEADERS } from '../../src/observability/sensitive-headers.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
 import { asProxyError } from './proxy-errors.js'
 import type { ResolvedProxy } from './proxy-options.js'

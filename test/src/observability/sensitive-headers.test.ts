@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { REDACTED, redactHead, redactHeaders, sensitiveHeaderNames } from '../../src/sensitive-headers.js'
+import { REDACTED, redactHead, redactHeaders, sensitiveHeaderNames } from '../../../src/observability/sensitive-headers.js'
 
 const names = sensitiveHeaderNames(['X-Proxy-Key', 42])
 
