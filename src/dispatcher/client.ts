@@ -15,7 +15,7 @@ import type { RequestRunner } from '../h1/client-request.js'
 import { H1Connection } from '../h1/connection.js'
 import type { ConnectionOwner } from '../h1/connection.js'
 import { resolveClientOptions } from './client-options.js'
-import type { ClientConfig, ClientOptions } from './client-options.js'
+import type { ClientConfig, ClientOptions, ResponseSizeContext } from './client-options.js'
 import type { ConnectOptions } from '../connect.js'
 import { channels } from '../diagnostics.js'
 import type { ConnectParams } from '../diagnostics.js'
@@ -71,6 +71,8 @@ export class Client extends Dispatcher {
   #resuming = false
   #resumeAgain = false
   #closeWaiters: Array<() => void> = []
+  /** What each request's `onRequestStart` receives as context (undefined, as undici's, unless a size limit is set). */
+  readonly #startContext: ResponseSizeContext | undefined
 
   /**
    * @param origin - `http://host:port` or `https://host:port`
@@ -81,6 +83,7 @@ export class Client extends Dispatcher {
     this.#url = parseOrigin(origin, 'Client')
     const config = resolveClientOptions(options)
     this.#config = config
+    this.#startContext = config.maxResponseSize === -1 ? undefined : Object.freeze({ maxResponseSize: config.maxResponseSize })
     this.#owner = {
       config,
       abortRequest: (req, reason) => this.#abortQueued(req, reason),
@@ -123,7 +126,7 @@ export class Client extends Dispatcher {
     checkDispatchOptions(opts)
     if (this.#closed) return refuseDispatch(h, this.#destroyed)
     const cfg = this.#config
-    const req = new ClientRequest(this.#owner, this.#origin, this.#hostHeader, opts, h, cfg.headersTimeout, cfg.bodyTimeout, cfg.strictContentLength)
+    const req = new ClientRequest(this.#owner, this.#origin, this.#hostHeader, opts, h, cfg.headersTimeout, cfg.bodyTimeout, cfg.strictContentLength, this.#startContext)
     if (req.start()) {
       this.#queue.push(req)
       this.#resume()

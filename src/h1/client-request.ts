@@ -76,10 +76,12 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
   #upgrading = false
   /** Extra header names to redact, as the dispatch options gave them. */
   readonly #sensitive: unknown
+  /** Passed to `onRequestStart`. */
+  readonly #startContext: unknown
   #view: DiagnosticsRequest | null = null
 
   /** Validates and prepares everything; throws {@link InvalidArgumentError} before anything is sent. */
-  constructor (runner: RequestRunner, origin: string, hostHeader: string, opts: DispatchOptions, handler: DispatchHandler, headersTimeout: number, bodyTimeout: number, strictContentLength: boolean) {
+  constructor (runner: RequestRunner, origin: string, hostHeader: string, opts: DispatchOptions, handler: DispatchHandler, headersTimeout: number, bodyTimeout: number, strictContentLength: boolean, startContext?: unknown) {
     validateMethod(opts.method)
     const method = normalizeMethod(opts.method)
     const path = appendQuery(opts.path, opts.query)
@@ -132,6 +134,7 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
     this.fetch = opts[FETCH_MARK as unknown as string] === true
     this.prepareError = prepareError
     this.#handler = handler
+    this.#startContext = startContext
     this.#sensitive = opts[SENSITIVE_HEADERS as unknown as string]
 
     const signal = opts.signal
@@ -211,7 +214,7 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
       signal.addEventListener('abort', this.#onSignal)
     }
     try {
-      this.#handler.onRequestStart?.(this, undefined)
+      this.#handler.onRequestStart?.(this, this.#startContext)
     } catch (err) {
       // The dispatch throws this error back to its caller; nothing of the request may linger.
       this.completed = true

@@ -10,7 +10,7 @@ import type { Duplex } from 'node:stream'
 import type { Socket } from 'node:net'
 import { socketInfo } from './socket-info.js'
 import type { IncomingHeaders } from '../handler.js'
-import { BodyTimeoutError, HeadersTimeoutError, HTTPParserError, SocketError } from '../errors.js'
+import { BodyTimeoutError, HeadersOverflowError, HeadersTimeoutError, HTTPParserError, ResponseExceededMaxSizeError, SocketError } from '../errors.js'
 import { HEAD_BODY, HEAD_NO_BODY, HEAD_UPGRADE, ResponseParser } from './response-parser.js'
 import type { ResponseParserSink } from './response-parser.js'
 import { BODY_BYTES, BODY_NONE } from './request-body.js'
@@ -49,6 +49,10 @@ export class H1Connection implements ResponseParserSink, RequestRunner, RequestW
   #eof = false
   #error: Error | null = null
   #upgrade: { req: ClientRequest, statusCode: number, headers: IncomingHeaders } | null = null
+  /** Informational (1xx) heads received for the request at the head of the line. */
+  #informational = 0
+  /** Body bytes received for the response being read, counted only when `maxResponseSize` is set. */
+  #bodyBytes = 0
   readonly #timer: ConnectionTimer
   readonly #idleTimer: ConnectionTimer
   #idleMs: number
@@ -183,11 +187,18 @@ export class H1Connection implements ResponseParserSink, RequestRunner, RequestW
         this.#upgrade = { req, statusCode, headers }
         return HEAD_UPGRADE
       }
+      const max = this.#config.maxInformationalResponses
+      if (++this.#informational > max) {
+        throw new HeadersOverflowError(`more than ${max} informational (1xx) responses from ${req.origin} for ${req.method} ${req.path} before the final one (maxInformationalResponses)`)
+      }
       if (statusCode === 100) this.#writer.continue(req)
       else req.onInformation(statusCode, headers)
-      this.#timer.arm(T_HEADERS, req.headersTimeout)
+      // The headers timer keeps running: it bounds the whole wait for the final head, so a
+      // server cannot hold the request forever by sending 1xx heads.
       return HEAD_BODY
     }
+    this.#informational = 0
+    this.#bodyBytes = 0
     if (req.method === 'CONNECT' && statusCode < 300) {
       this.#upgrade = { req, statusCode, headers }
       return HEAD_UPGRADE
@@ -207,6 +218,13 @@ export class H1Connection implements ResponseParserSink, RequestRunner, RequestW
   onBody (chunk: Buffer): void {
     if (this.#timer.kind === T_BODY) this.#timer.refresh()
     const req = this.#inflight[0]!
+    const max = this.#config.maxResponseSize
+    if (max !== -1) {
+      this.#bodyBytes += chunk.length
+      if (this.#bodyBytes > max) {
+        throw new ResponseExceededMaxSizeError(`response body from ${req.origin} for ${req.method} ${req.path} exceeds maxResponseSize (${max} bytes)`)
+      }
+    }
     if (!req.completed) req.onData(chunk)
   }
 
