@@ -1,5 +1,5 @@
 /**
- * The cache store contract suite (SPEC.md "Cache store contract" and "Cache entry"): every store,
+ * The cache store contract suite: every store,
  * shipped or custom, sync or async, must pass the same tests. A store test file calls
  * {@link runCacheStoreContract} once per configuration.
  */
