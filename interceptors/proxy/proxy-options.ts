@@ -9,7 +9,6 @@ import type { Dispatcher } from '../../src/dispatcher/dispatcher.js'
 import { InvalidArgumentError } from '../../src/errors.js'
 import { describeValue } from '../../src/validation/describe-value.js'
 import { normalizeHeaders } from '../../src/handlers/request-headers.js'
-import { describeValue } from '../../src/validation/describe-value.js'
 import { proxyAuthorization } from './proxy-auth.js'
 
 /** TLS options for one side of a proxied connection (the proxy itself, or the target through a tunnel). */

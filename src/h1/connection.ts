@@ -10,7 +10,7 @@ import type { Duplex } from 'node:stream'
 import type { Socket } from 'node:net'
 import { socketInfo } from './socket-info.js'
 import type { IncomingHeaders } from '../handler.js'
-import { BodyTimeoutError, HeadersOverflowError, HeadersTimeoutError, HTTPParserError, ResponseExceededMaxSizeError, SocketError } from '../errors.js'
+import { BodyTimeoutError, HeadersTimeoutError, HTTPParserError, SocketError } from '../errors.js'
 import { HEAD_BODY, HEAD_NO_BODY, HEAD_UPGRADE, ResponseParser } from './response-parser.js'
 import type { ResponseParserSink } from './response-parser.js'
 import { BODY_BYTES, BODY_NONE } from './request-body.js'
@@ -20,6 +20,7 @@ import { H1RequestWriter } from './request-writer.js'
 import type { RequestWriterOwner } from './request-writer.js'
 import { ConnectionTimer, T_BODY, T_HEADERS, T_IDLE } from './connection-timer.js'
 import { handOver, partitionOnClose } from './connection-close.js'
+import { ResponseLimits } from './response-limits.js'
 
 /** What a connection reports to its Client. */
 export interface ConnectionOwner {
@@ -49,10 +50,7 @@ export class H1Connection implements ResponseParserSink, RequestRunner, RequestW
   #eof = false
   #error: Error | null = null
   #upgrade: { req: ClientRequest, statusCode: number, headers: IncomingHeaders } | null = null
-  /** Informational (1xx) heads received for the request at the head of the line. */
-  #informational = 0
-  /** Body bytes received for the response being read, counted only when `maxResponseSize` is set. */
-  #bodyBytes = 0
+  readonly #limits: ResponseLimits
   readonly #timer: ConnectionTimer
   readonly #idleTimer: ConnectionTimer
   #idleMs: number
@@ -65,6 +63,7 @@ export class H1Connection implements ResponseParserSink, RequestRunner, RequestW
     this.#timer = new ConnectionTimer(this.#onTimer)
     this.#idleTimer = new ConnectionTimer(this.#onIdleTimer)
     this.#parser = new ResponseParser(this, this.#config.maxHeaderSize)
+    this.#limits = new ResponseLimits(this.#config.maxInformationalResponses, this.#config.maxResponseSize)
     this.#writer = new H1RequestWriter(socket, this)
     socket.on('data', this.#onData)
     socket.on('end', this.#onEnd)
@@ -187,18 +186,14 @@ export class H1Connection implements ResponseParserSink, RequestRunner, RequestW
         this.#upgrade = { req, statusCode, headers }
         return HEAD_UPGRADE
       }
-      const max = this.#config.maxInformationalResponses
-      if (++this.#informational > max) {
-        throw new HeadersOverflowError(`more than ${max} informational (1xx) responses from ${req.origin} for ${req.method} ${req.path} before the final one (maxInformationalResponses)`)
-      }
+      this.#limits.informational(req)
       if (statusCode === 100) this.#writer.continue(req)
       else req.onInformation(statusCode, headers)
       // The headers timer keeps running: it bounds the whole wait for the final head, so a
       // server cannot hold the request forever by sending 1xx heads.
       return HEAD_BODY
     }
-    this.#informational = 0
-    this.#bodyBytes = 0
+    this.#limits.finalHead()
     if (req.method === 'CONNECT' && statusCode < 300) {
       this.#upgrade = { req, statusCode, headers }
       return HEAD_UPGRADE
@@ -218,13 +213,7 @@ export class H1Connection implements ResponseParserSink, RequestRunner, RequestW
   onBody (chunk: Buffer): void {
     if (this.#timer.kind === T_BODY) this.#timer.refresh()
     const req = this.#inflight[0]!
-    const max = this.#config.maxResponseSize
-    if (max !== -1) {
-      this.#bodyBytes += chunk.length
-      if (this.#bodyBytes > max) {
-        throw new ResponseExceededMaxSizeError(`response body from ${req.origin} for ${req.method} ${req.path} exceeds maxResponseSize (${max} bytes)`)
-      }
-    }
+    this.#limits.body(req, chunk.length)
     if (!req.completed) req.onData(chunk)
   }
 
