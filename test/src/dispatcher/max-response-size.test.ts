@@ -2,7 +2,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { gzipSync } from 'node:zlib'
 import { Agent as UndiciAgent } from 'undici'
-import { Agent, Client, fetch, Pool } from '../../../src/index.js'
+import { Agent, Client, fetch, interceptors, Pool } from '../../../src/index.js'
 import { InvalidArgumentError, ResponseExceededMaxSizeError } from '../../../src/errors.js'
 import { startHttpServer, startTcpServer } from '../../helpers/servers.js'
 
@@ -68,12 +68,16 @@ describe('maxResponseSize', () => {
     t.after(() => server.close())
     const agent = new Agent({ maxResponseSize: 1024 * KiB })
     t.after(() => agent.close())
-    const res = await fetch(`${server.origin}/bomb`, { dispatcher: agent })
-    assert.equal(res.status, 200)
-    const err = await res.arrayBuffer().then(() => assert.fail('expected a failure'), (e: Error) => e)
-    assert.ok(err instanceof TypeError, String(err))
-    assert.ok(err.cause instanceof ResponseExceededMaxSizeError, String(err.cause))
-    assert.match((err.cause as Error).message, /^decoded response body of GET http:\/\/127\.0\.0\.1:\d+\/bomb exceeds maxResponseSize \(1048576 bytes\)$/)
+    // The limit reaches fetch through interceptors too: they pass the transport's context on.
+    for (const dispatcher of [agent, agent.compose(interceptors.retry(), interceptors.debug({ logger: () => {} }))]) {
+      const res = await fetch(`${server.origin}/bomb`, { dispatcher })
+      assert.equal(res.status, 200)
+      const err = await res.arrayBuffer().then(() => assert.fail('expected a failure'), (e: Error) => e)
+      assert.ok(err instanceof TypeError, String(err))
+      assert.ok(err.cause instanceof ResponseExceededMaxSizeError, String(err.cause))
+      assert.match((err.cause as Error).message, /^decoded response body of GET http:\/\/127\.0\.0\.1:\d+\/bomb exceeds maxResponseSize \(1048576 bytes\)$/)
+    }
+    assert.equal(server.requests.length, 2, 'a size failure is not retried')
   })
 
   it('lets fetch decode a compressed body up to the limit', async (t) => {
