@@ -143,18 +143,20 @@ export function redactProxyUri (uri: string): string {
 
 /** Parses a proxy URI, naming the bad value (credentials hidden) when it is not a usable URL. */
 export function parseProxyUri (uri: unknown, where: string): URL {
-  if (uri instanceof URL) return new URL(uri.href)
-  if (typeof uri !== 'string' || uri === '') {
+  // A URL object gets the same checks as a string: it may name any scheme.
+  const text = uri instanceof URL ? uri.href : uri
+  if (typeof text !== 'string' || text === '') {
     throw new InvalidArgumentError(`${where}: uri is required (a proxy URL string or URL), got ${describeValue(uri)}`)
   }
   // No `cause`: the parser's TypeError keeps the raw string (credentials included) as `input`.
-  const url = URL.canParse(uri) ? new URL(uri) : null
-  if (url === null) throw new InvalidArgumentError(`${where}: uri must be a valid URL, got ${describeValue(redactProxyUri(uri))}`)
+  const url = URL.canParse(text) ? new URL(text) : null
+  if (url === null) throw new InvalidArgumentError(`${where}: uri must be a valid URL, got ${describeValue(redactProxyUri(text))}`)
   if (!(url.protocol in DEFAULT_PORTS)) {
-    throw new InvalidArgumentError(`${where}: uri protocol must be one of ${PROXY_SCHEMES.join(', ')}, got ${uri.includes('@') ? describeValue(redactProxyUri(uri)) : JSON.stringify(url.protocol)}`)
+    // With an `@` in the URI, what parsed as the scheme may be the user name (`user:password@host`).
+    throw new InvalidArgumentError(`${where}: uri protocol must be one of ${PROXY_SCHEMES.join(', ')}, got ${text.includes('@') ? describeValue(redactProxyUri(text)) : JSON.stringify(url.protocol)}`)
   }
   if (url.hostname === '') {
-    throw new InvalidArgumentError(`${where}: uri must name a host, got ${describeValue(redactProxyUri(uri))}`)
+    throw new InvalidArgumentError(`${where}: uri must name a host, got ${describeValue(redactProxyUri(text))}`)
   }
   return url
 }

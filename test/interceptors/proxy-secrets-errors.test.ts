@@ -76,6 +76,21 @@ describe('proxy credentials in errors', () => {
     assert.deepEqual(leaks, [])
   })
 
+  it('checks URL objects as strictly as strings, without showing their credentials', () => {
+    for (const url of [new URL(`ftp://${user}:Kq7vWz3m@127.0.0.1:21`), new URL(`${user}:Kq7vWz3m@127.0.0.1:3128`), new URL(`mailto:${user}:Kq7vWz3m@127.0.0.1`)]) {
+      for (const [name, make] of CONSTRUCTORS) {
+        let thrown: unknown
+        try {
+          make(url as unknown as string)
+        } catch (err) {
+          thrown = err
+        }
+        assert.ok(thrown instanceof InvalidArgumentError, `${name} accepted ${url.protocol}`)
+        assert.deepEqual(leaksOf(thrown), [])
+      }
+    }
+  })
+
   it('names the malformed URI with its user information hidden', () => {
     assert.throws(() => new ProxyAgent(`http://${user}:Kq7v/Wz3m@127.0.0.1:99999`), {
       name: 'InvalidArgumentError',
