@@ -1,7 +1,12 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import Database from 'better-sqlite3'
+import { SqliteCacheStore } from '../../stores/sqlite-cache-store.js'
 import { storedEntryProblem } from '../../interceptors/cache/stored-entry-check.js'
 import { setupCache, until } from './cache-test-helpers.js'
 import { BAD_ENTRIES, CorruptedStore, staleEntry } from './cache-bad-store-values.js'
@@ -24,6 +29,40 @@ describe('cache with a store that returns bad values', () => {
       // As on any miss, the fresh response is stored, replacing the corrupted entry.
       await until(() => store.written.length === 1)
       assert.equal(store.written[0]?.statusCode, 200)
+    })
+  }
+
+  const TAMPERING: Array<[string, string]> = [
+    ['an ETag with CR/LF on a stale entry', `UPDATE conduit_cache_v1 SET etag = '"v1"' || char(13, 10) || 'x-injected: 1', staleAt = 0`],
+    ['a header value with CR/LF on a fresh entry', `UPDATE conduit_cache_v1 SET headers = '{"content-type":"text/plain\\r\\nset-cookie: a=b"}'`],
+    ['a status code out of range', 'UPDATE conduit_cache_v1 SET statusCode = 1000'],
+    ['headers that are not JSON', `UPDATE conduit_cache_v1 SET headers = 'not json'`]
+  ]
+  for (const [what, sql] of TAMPERING) {
+    it(`serves from the server when a real SQLite file holds ${what}, written behind the store`, async (t) => {
+      const dir = await mkdtemp(join(tmpdir(), 'conduit-bad-store-'))
+      const store = new SqliteCacheStore({ location: join(dir, 'cache.db') })
+      t.after(async () => {
+        store.close()
+        await rm(dir, { recursive: true, force: true })
+      })
+      let version = 0
+      const cache = await setupCache(t, (_req, res) => {
+        res.setHeader('cache-control', 'max-age=60')
+        res.setHeader('etag', '"v1"')
+        res.end(`fresh ${++version}`)
+      }, { store })
+      assert.equal((await cache.send('/page')).body, 'fresh 1')
+      await until(() => store.size === 1)
+      const db = new Database(join(dir, 'cache.db'))
+      db.exec(sql)
+      db.close()
+      const res = await cache.send('/page')
+      assert.equal(res.status, 200)
+      assert.equal(res.body, 'fresh 2')
+      const second = cache.server.requests[1]
+      assert.equal(second?.headers['if-none-match'], undefined)
+      assert.equal(second?.headers['x-injected'], undefined)
     })
   }
 
