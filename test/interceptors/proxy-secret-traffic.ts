@@ -1,7 +1,7 @@
 /**
  * Proxied traffic that carries credentials, for the tests that look for them where they must not
  * be: plain-HTTP and HTTPS targets through an HTTP proxy (URI credentials and a secret proxy
- * header), an HTTPS proxy (a token) and a SOCKS5 proxy (URI credentials), with a request that
+ * header), an HTTPS proxy (a token, and URI credentials it overrides) and a SOCKS5 proxy (URI credentials), with a request that
  * fails on each route too. Every request goes through `interceptors.debug()`, whose lines are returned.
  */
 
@@ -18,11 +18,14 @@ const proxyPassword = 'pw-Zx81-secret'
 const socksUser = 'socksuser-M3v'
 const socksPassword = 'sockspw-Qe55-secret'
 const token = 'Bearer tok-Hy62-secret'
+// In the HTTPS proxy's URI beside the token, which wins: they are never sent, and never shown.
+const unusedUser = 'unused-user-Tz4'
+const unusedPassword = 'unused-pw-Vc8-secret'
 const headerSecret = 'hdr-Lp09-secret'
 
 /** Every credential used, and the base64 forms a `Basic` header would carry. */
 export const SECRETS: readonly string[] = [
-  proxyPassword, proxyUser, socksPassword, socksUser, 'tok-Hy62-secret', headerSecret,
+  proxyPassword, proxyUser, socksPassword, socksUser, 'tok-Hy62-secret', headerSecret, unusedUser, unusedPassword,
   Buffer.from(`${proxyUser}:${proxyPassword}`).toString('base64'),
   Buffer.from(proxyPassword).toString('base64')
 ]
@@ -41,7 +44,7 @@ export async function runProxiedSecretTraffic (): Promise<string[]> {
   const socks = await startSocks5Server({ auth: { username: socksUser, password: socksPassword } })
   const agents: Dispatcher[] = [
     new ProxyAgent({ uri: `http://${proxyUser}:${proxyPassword}@127.0.0.1:${plainProxy.port}`, headers: { 'x-proxy-key': headerSecret }, requestTls: { ca: caCrt } }),
-    new ProxyAgent({ uri: tlsProxy.url, token, proxyTls: { ca: caCrt }, requestTls: { ca: caCrt } }),
+    new ProxyAgent({ uri: `https://${unusedUser}:${unusedPassword}@127.0.0.1:${tlsProxy.port}`, token, proxyTls: { ca: caCrt }, requestTls: { ca: caCrt } }),
     new Socks5ProxyAgent(`socks5://${socksUser}:${socksPassword}@127.0.0.1:${socks.port}`, { requestTls: { ca: caCrt } })
   ]
   try {
