@@ -16,7 +16,7 @@ before(async () => {
 })
 
 after(async () => {
-  await redis.close()
+  await redis?.close()
 })
 
 function storeWithErrors (t: { after: (fn: () => Promise<void>) => void }, options: RedisCacheStoreOptions = {}): { store: RedisCacheStore, errors: Error[] } {

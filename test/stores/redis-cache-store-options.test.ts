@@ -16,7 +16,7 @@ before(async () => {
 })
 
 after(async () => {
-  await redis.close()
+  await redis?.close()
 })
 
 function throwsTypeError (fn: () => unknown, message: RegExp): void {

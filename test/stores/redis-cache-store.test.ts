@@ -12,7 +12,7 @@ before(async () => {
 })
 
 after(async () => {
-  await redis.close()
+  await redis?.close()
 })
 
 runCacheStoreContract('RedisCacheStore with its memory tier (cache store contract)', () => {
