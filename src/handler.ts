@@ -7,7 +7,7 @@
 import type { Duplex } from 'node:stream'
 import type { IncomingHttpHeaders } from 'node:http'
 import { RequestAbortedError } from './errors.js'
-import { describeValue } from './describe-value.js'
+import { describeValue } from './validation/describe-value.js'
 
 /** Response or trailer headers: lower-case name to value (repeated headers as an array). */
 export type IncomingHeaders = Record<string, string | string[]>

@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module'
 import type { Writable } from 'node:stream'
 import type BetterSqlite3 from 'better-sqlite3'
-import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/cache-store.js'
+import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/contracts/cache-store.js'
 import { InvalidArgumentError, NotSupportedError } from '../src/errors.js'
 import { assertCacheValue, assertKey, assertNonNegativeInteger, describeValue } from './store-arguments.js'
 import { urlOf, varyMatches } from './vary-match.js'

@@ -3,7 +3,7 @@
  * @module
  */
 
-import type { CacheStore } from '../../src/cache-store.js'
+import type { CacheStore } from '../../src/contracts/cache-store.js'
 import { InvalidArgumentError } from '../../src/errors.js'
 import { MemoryCacheStore } from '../../stores/memory-cache-store.js'
 

@@ -7,7 +7,7 @@
 import type { BuildOptions } from '../../src/connect.js'
 import type { Dispatcher } from '../../src/dispatcher/dispatcher.js'
 import { InvalidArgumentError } from '../../src/errors.js'
-import { normalizeHeaders } from '../../src/request-headers.js'
+import { normalizeHeaders } from '../../src/handlers/request-headers.js'
 import { proxyAuthorization } from './proxy-auth.js'
 
 /** TLS options for one side of a proxied connection (the proxy itself, or the target through a tunnel). */

@@ -8,7 +8,7 @@
 import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
 import { SimpleController } from '../../src/handler.js'
 import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/describe-value.js'
+import { describeValue } from '../../src/validation/describe-value.js'
 import { RetryHandler } from './retry-handler.js'
 import { resolveRetryOptions } from './retry-options.js'
 import type { ResolvedRetryOptions, RetryOptions } from './retry-options.js'

@@ -15,7 +15,7 @@ import type { ResolvedRetryOptions, RetryHandlers, RetryOptions } from './retry-
 import { askRetry, defaultRetry, describeFailure, describeRequest, planRetry } from './retry-strategy.js'
 import { BodyProgress, checkResumed, rangeFor, resumeHeaders } from './resume.js'
 import type { ResumePoint } from './resume.js'
-import { ForwardingController } from '../../src/forwarding-controller.js'
+import { ForwardingController } from '../../src/handlers/forwarding-controller.js'
 import { isStatefulBody, statefulBodyError } from './stateful-body.js'
 import { RetryWait } from './retry-wait.js'
 import { HeldResponse } from './held-response.js'

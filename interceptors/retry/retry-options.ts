@@ -5,7 +5,7 @@
 
 import type { DispatchHandler, DispatchOptions, Dispatch } from '../../src/handler.js'
 import { InvalidArgumentError } from '../../src/errors.js'
-import { MAX_TIMER_MS } from '../../src/timer-limit.js'
+import { MAX_TIMER_MS } from '../../src/validation/timer-limit.js'
 
 /** State of the retry loop handed to a `retry` callback. */
 export interface RetryState {

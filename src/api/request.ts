@@ -8,7 +8,7 @@ import type { Dispatcher } from '../dispatcher/dispatcher.js'
 import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../handler.js'
 import { BodyReadable } from './body-readable.js'
 import { InvalidArgumentError, RequestAbortedError } from '../errors.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 
 /** Options of `request()`: dispatch options plus what only the promise API needs. */
 export interface RequestOptions extends DispatchOptions {

@@ -6,7 +6,7 @@
 
 import type { CloseCallback } from './dispatcher.js'
 import { InvalidArgumentError } from '../errors.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 
 /** What a `destroy()` call asked for, whichever of its three forms was used. */
 export interface DestroyArguments {

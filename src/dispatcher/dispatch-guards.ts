@@ -7,7 +7,7 @@
 import type { DispatchHandler } from '../handler.js'
 import { SimpleController } from '../handler.js'
 import { ClientClosedError, ClientDestroyedError, InvalidArgumentError } from '../errors.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 
 /**
  * Throws when dispatch options are not an object, before anything is queued or written.

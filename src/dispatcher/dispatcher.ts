@@ -10,7 +10,7 @@ import { ClientDestroyedError } from '../errors.js'
 import { request } from '../api/request.js'
 import type { RequestOptions, ResponseData } from '../api/request.js'
 import { checkCallback, destroyArguments, settleClose } from './close-arguments.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 
 /** Callback form of `close()` / `destroy()`. */
 export type CloseCallback = (err?: Error | null) => void

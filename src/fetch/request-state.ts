@@ -17,7 +17,7 @@ import type {
 import { Headers, headersInternals } from './headers.js'
 import type { HeadersInit } from './headers.js'
 import type { Request } from './request.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 
 /** The second argument of `fetch()` and of `new Request()`. */
 export interface RequestInit {

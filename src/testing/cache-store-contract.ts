@@ -8,7 +8,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { Readable } from 'node:stream'
 import type { Writable } from 'node:stream'
-import type { CacheKey, CacheStore, CacheValue, GetResult } from '../cache-store.js'
+import type { CacheKey, CacheStore, CacheValue, GetResult } from '../contracts/cache-store.js'
 
 /** What a contract factory hands back: a fresh, empty store and how to dispose of it. */
 export interface ContractStore {

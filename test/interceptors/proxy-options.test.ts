@@ -2,7 +2,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { resolveProxy, parseProxyUri } from '../../interceptors/proxy/proxy-options.js'
 import { assertNoProxyAuthorization, proxyAuthorization } from '../../interceptors/proxy/proxy-auth.js'
-import { normalizeHeaders } from '../../src/request-headers.js'
+import { normalizeHeaders } from '../../src/handlers/request-headers.js'
 import { proxy } from '../../interceptors/proxy/index.js'
 
 const basic = (text: string): string => `Basic ${Buffer.from(text).toString('base64')}`

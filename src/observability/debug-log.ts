@@ -12,8 +12,8 @@
 
 import { debuglog } from 'node:util'
 import type { DebugLogger } from 'node:util'
-import { channels } from './diagnostics.js'
-import type { ConnectParams, DiagnosticsRequest } from './diagnostics.js'
+import { channels } from '../diagnostics.js'
+import type { ConnectParams, DiagnosticsRequest } from '../diagnostics.js'
 
 /** The core namespace. */
 export const CORE_NAMESPACE = 'conduit'
