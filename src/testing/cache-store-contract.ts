@@ -12,7 +12,9 @@ import type { CacheKey, CacheStore, CacheValue, GetResult } from '../contracts/c
 
 /** What a contract factory hands back: a fresh, empty store and how to dispose of it. */
 export interface ContractStore {
+  /** The store under test, empty. */
   store: CacheStore
+  /** Disposes of the store (closes connections, deletes files) after the test. */
   cleanup: () => Promise<void>
 }
 
