@@ -1,6 +1,6 @@
 /**
  * `MemoryCacheStore`: cached responses kept in process memory, least recently used URLs evicted
- * first (SPEC.md "Memory cache store options", "Memory store overflow").
+ * first.
  * @module
  */
 

@@ -1,6 +1,6 @@
 /**
  * `SqliteCacheStore`: cached responses in a SQLite database through better-sqlite3, in memory or
- * in a file that several processes may share (SPEC.md "SQL cache store options").
+ * in a file that several processes may share.
  * @module
  */
 

@@ -7,7 +7,7 @@
 
 import type { CacheKey, GetResult } from '../../src/contracts/cache-store.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, IncomingHeaders, Interceptor } from '../../src/handler.js'
-import { SimpleController, toDispatchHandler } from '../../src/handler.js'
+import { failDispatch, toDispatchHandler } from '../../src/handler.js'
 import { normalizeHeaders } from '../../src/handlers/request-headers.js'
 import { CacheHandler } from './cache-handler.js'
 import { makeCacheKey } from './cache-key.js'
@@ -43,7 +43,7 @@ interface Request {
 
 function failWith (handler: DispatchHandler, err: Error): void {
   try {
-    handler.onResponseError?.(new SimpleController(), err)
+    failDispatch(handler, err)
   } catch (thrown) {
     log('handler threw in onResponseError: %s', (thrown as Error).message)
   }

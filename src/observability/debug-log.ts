@@ -3,7 +3,7 @@
  * the transport itself carries no logging code. It subscribes only when a namespace is enabled,
  * so with logging off the channels have no subscribers and publishing costs nothing.
  *
- * Lines (SPEC "Debug log output"): `connecting to <host> using <scheme>:h1`,
+ * Lines: `connecting to <host> using <scheme>:h1`,
  * `connected to <host> using <scheme>:h1`, `sending request to <METHOD> <url>`,
  * `received response to <METHOD> <url> - HTTP <status>`, `trailers received from <METHOD> <url>`,
  * plus `connection to ... errored - <message>` and `request to <METHOD> <url> errored - <message>`.
