@@ -36,14 +36,11 @@ export abstract class Dispatcher extends EventEmitter {
 
   /** Stops taking requests and resolves once those in flight have finished. */
   abstract close (): Promise<void>
-  /** Like `close()`, reporting through `callback` instead of a promise. */
   abstract close (callback: CloseCallback): void
 
   /** Fails every request in flight or queued with `err` (default `ClientDestroyedError`) and closes at once. */
   abstract destroy (err?: Error | null): Promise<void>
-  /** Like `destroy()` with the default error, reporting through `callback`. */
   abstract destroy (callback: CloseCallback): void
-  /** Like `destroy(err)`, reporting through `callback`. */
   abstract destroy (err: Error | null, callback: CloseCallback): void
 
   /**
@@ -152,7 +149,7 @@ export abstract class DispatcherBase extends Dispatcher {
 
   /** Stops taking requests and resolves once those in flight have finished. */
   override close (): Promise<void>
-  /** Like `close()`, reporting through `callback` instead of a promise. */
+  /** Callback form of `close()`. */
   override close (callback: CloseCallback): void
   override close (callback?: CloseCallback): Promise<void> | void {
     checkCallback(callback, 'close')
@@ -164,9 +161,9 @@ export abstract class DispatcherBase extends Dispatcher {
 
   /** Fails every request in flight or queued with `err` (default `ClientDestroyedError`) and closes at once. */
   override destroy (err?: Error | null): Promise<void>
-  /** Like `destroy()` with the default error, reporting through `callback`. */
+  /** Callback form of `destroy()`. */
   override destroy (callback: CloseCallback): void
-  /** Like `destroy(err)`, reporting through `callback`. */
+  /** Callback form of `destroy(err)`. */
   override destroy (err: Error | null, callback: CloseCallback): void
   override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
     const args = destroyArguments(errOrCallback, callback)
