@@ -1,5 +1,5 @@
-// The real servers the integration tests run (a squid proxy, a SOCKS5 server, Redis, and openssl
-// for squid's password file), how to find them, and — when run as a script before the tests —
+// The real servers the integration tests run (a squid proxy, a SOCKS5 server, Redis, nginx for
+// HTTP/2, and openssl for squid's password file), how to find them, and — when run as a script before the tests —
 // installing the missing ones: as root with apt-get it installs them non-interactively, saying so
 // on stderr; otherwise it stops at once, naming the exact command to run.
 //
@@ -15,6 +15,7 @@ export const TEST_SERVER_PACKAGES = [
   { debianPackage: 'squid', binary: 'squid' },
   { debianPackage: 'microsocks', binary: 'microsocks' },
   { debianPackage: 'redis-server', binary: 'redis-server' },
+  { debianPackage: 'nginx', binary: 'nginx' },
   { debianPackage: 'openssl', binary: 'openssl' }
 ]
 

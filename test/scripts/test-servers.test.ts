@@ -7,7 +7,7 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const script = fileURLToPath(new URL('../../../scripts/test-servers.mjs', import.meta.url))
-const packages = ['squid', 'microsocks', 'redis-server', 'openssl']
+const packages = ['squid', 'microsocks', 'redis-server', 'nginx', 'openssl']
 const installCommand = `apt-get install -y --no-install-recommends ${packages.join(' ')}`
 // Root may start the script as another user; anyone else runs it as themselves (already not root).
 const nobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}
@@ -85,8 +85,8 @@ describe('npm test provisioning the integration-test servers', () => {
     assert.equal(run.code, 1)
     // Under c8 the unprivileged child may add a line about the coverage file it cannot write.
     assert.ok(run.stderr.startsWith(provisionAs(1000, dir).stderr), run.stderr)
-    assert.match(run.stderr, /not installed \(squid, microsocks, redis-server\)/)
-    assert.ok(run.stderr.includes('sudo apt-get update && sudo apt-get install -y --no-install-recommends squid microsocks redis-server\n'), run.stderr)
+    assert.match(run.stderr, /not installed \(squid, microsocks, redis-server, nginx\)/)
+    assert.ok(run.stderr.includes('sudo apt-get update && sudo apt-get install -y --no-install-recommends squid microsocks redis-server nginx\n'), run.stderr)
     await assert.rejects(readFile(log), { code: 'ENOENT' })
   }))
 
