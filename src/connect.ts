@@ -26,6 +26,11 @@ export interface ConnectOptions {
   servername?: string | null | undefined
   /** Local interface to bind to. */
   localAddress?: string | null | undefined
+  /**
+   * Offer h2 by ALPN on this TLS connection (the Client's `allowH2`); overrides the connector's
+   * own `allowH2`, so a connector shared by routes (proxy tunnels) follows the Client.
+   */
+  allowH2?: boolean | undefined
   /** An already connected socket to run TLS over (a proxy tunnel). */
   httpSocket?: Duplex | undefined
   /**
@@ -65,6 +70,11 @@ export interface BuildOptions extends Omit<tls.ConnectionOptions, 'timeout' | 's
    * @defaultValue 60000
    */
   keepAliveInitialDelay?: number | null | undefined
+  /**
+   * Offer HTTP/2 by ALPN (`h2`, then `http/1.1`) on TLS connections, unless `ALPNProtocols` is given.
+   * @defaultValue false
+   */
+  allowH2?: boolean | null | undefined
 }
 
 /** Default milliseconds allowed to connect. */
@@ -108,7 +118,7 @@ class SessionCache {
  * const client = new Client('https://localhost:8443', { connect })
  */
 export function buildConnector (options: BuildOptions = {}): Connector {
-  const { timeout, socketPath, maxCachedSessions, keepAlive, keepAliveInitialDelay, ...tlsOptions } = options
+  const { timeout, socketPath, maxCachedSessions, keepAlive, keepAliveInitialDelay, allowH2, ...tlsOptions } = options
   timerMilliseconds('buildConnector()', 'timeout', timeout, undefined)
   timerMilliseconds('buildConnector()', 'keepAliveInitialDelay', keepAliveInitialDelay, undefined)
   if (maxCachedSessions != null && (!Number.isInteger(maxCachedSessions) || maxCachedSessions < 0)) {
@@ -129,7 +139,7 @@ export function buildConnector (options: BuildOptions = {}): Connector {
       sessionKey = `${servername ?? hostname}:${port}`
       const session = sessions.get(sessionKey)
       socket = tls.connect({
-        ALPNProtocols: ['http/1.1'],
+        ALPNProtocols: (opts.allowH2 ?? allowH2) === true ? ['h2', 'http/1.1'] : ['http/1.1'],
         ...tlsOptions,
         servername,
         session,

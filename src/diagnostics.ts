@@ -50,7 +50,9 @@ export interface ConnectParams {
   port: string
   /** TLS server name, or null to derive it from the host name. */
   servername: string | null
-  /** Always `'h1'`. */
+  /**
+   * `'h1'`, or `'h2'` once a session was negotiated (and before connecting, for h2c clients).
+   */
   version: string
 }
 

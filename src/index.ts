@@ -37,6 +37,8 @@ export type { RequestOptions, ResponseData, RequestCallback } from './api/reques
 
 // --- transport (Client, Pool, Agent), global dispatcher, diagnostics ------------------------
 export { Client } from './dispatcher/client.js'
+export { H2CClient } from './dispatcher/h2c-client.js'
+export type { H2CClientOptions } from './dispatcher/h2c-client.js'
 export type { ClientOptions } from './dispatcher/client-options.js'
 export { Pool } from './dispatcher/pool.js'
 export type { PoolOptions, PoolFactory } from './dispatcher/pool.js'

@@ -86,7 +86,49 @@ export interface ClientOptions {
    * @defaultValue 100
    */
   maxCachedSessions?: number | undefined
+  /**
+   * Offer HTTP/2 by ALPN on `https:` connections (`h2`, then `http/1.1`); the server chooses.
+   * @defaultValue false
+   */
+  allowH2?: boolean | undefined
+  /**
+   * Speak HTTP/2 without negotiation ("prior knowledge") on cleartext `http:` connections. Only
+   * for servers known to accept h2c; an HTTP/1.1 server fails every request.
+   * @defaultValue false
+   */
+  h2c?: boolean | undefined
+  /**
+   * Most concurrent streams on one HTTP/2 session (the server's own SETTINGS may lower it).
+   * @defaultValue 100
+   */
+  maxConcurrentStreams?: number | undefined
+  /**
+   * HTTP/2 stream-level flow-control window the client advertises (SETTINGS_INITIAL_WINDOW_SIZE), bytes.
+   * @defaultValue 262144
+   */
+  initialWindowSize?: number | undefined
+  /**
+   * HTTP/2 connection-level flow-control window of the client, bytes.
+   * @defaultValue 524288
+   */
+  connectionWindowSize?: number | undefined
+  /**
+   * Interval between HTTP/2 PING frames that check a session is alive (ms); 0 disables.
+   * @defaultValue 60000
+   */
+  pingInterval?: number | undefined
 }
+
+/** Default most concurrent streams on one HTTP/2 session. */
+export const DEFAULT_MAX_CONCURRENT_STREAMS = 100
+/** Default HTTP/2 stream flow-control window, bytes. */
+export const DEFAULT_INITIAL_WINDOW_SIZE = 262_144
+/** Default HTTP/2 connection flow-control window, bytes. */
+export const DEFAULT_CONNECTION_WINDOW_SIZE = 524_288
+/** Default interval between HTTP/2 PING frames, in milliseconds. */
+export const DEFAULT_PING_INTERVAL = 60_000
+/** Largest flow-control window HTTP/2 allows (RFC 9113 section 6.9.1). */
+const MAX_WINDOW_SIZE = 2 ** 31 - 1
 
 /** Options after validation, with defaults applied. */
 export interface ClientConfig {
@@ -101,6 +143,14 @@ export interface ClientConfig {
   localAddress: string | null
   maxRequestsPerClient: number
   strictContentLength: boolean
+  /** HTTP/2 is offered by ALPN on TLS connections. */
+  allowH2: boolean
+  /** HTTP/2 prior knowledge on cleartext connections. */
+  h2c: boolean
+  maxConcurrentStreams: number
+  initialWindowSize: number
+  connectionWindowSize: number
+  pingInterval: number
 }
 
 function nonNegative (who: string, name: string, value: unknown, fallback: number, integer = false): number {
@@ -134,6 +184,16 @@ export function resolveClientOptions (opts: ClientOptions | undefined, who = 'Cl
   if (o.strictContentLength != null && typeof o.strictContentLength !== 'boolean') {
     throw new InvalidArgumentError(`${who}: strictContentLength must be a boolean, got ${describeValue(o.strictContentLength)}`)
   }
+  for (const name of ['allowH2', 'h2c'] as const) {
+    if (o[name] != null && typeof o[name] !== 'boolean') {
+      throw new InvalidArgumentError(`${who}: ${name} must be a boolean, got ${describeValue(o[name])}`)
+    }
+  }
+  const allowH2 = o.allowH2 === true
+  const maxConcurrentStreams = nonNegative(who, 'maxConcurrentStreams', o.maxConcurrentStreams, DEFAULT_MAX_CONCURRENT_STREAMS, true)
+  if (maxConcurrentStreams === 0) throw new InvalidArgumentError(`${who}: maxConcurrentStreams must be a positive integer, got 0`)
+  const initialWindowSize = windowSize(who, 'initialWindowSize', o.initialWindowSize, DEFAULT_INITIAL_WINDOW_SIZE)
+  const connectionWindowSize = windowSize(who, 'connectionWindowSize', o.connectionWindowSize, DEFAULT_CONNECTION_WINDOW_SIZE)
   const { connector } = directConnection(o, who, connectTimeout)
   return {
     pipelining: Math.max(1, pipelining),
@@ -146,8 +206,23 @@ export function resolveClientOptions (opts: ClientOptions | undefined, who = 'Cl
     connector,
     localAddress: o.localAddress ?? null,
     maxRequestsPerClient: nonNegative(who, 'maxRequestsPerClient', o.maxRequestsPerClient, 0, true),
-    strictContentLength: o.strictContentLength ?? true
+    strictContentLength: o.strictContentLength ?? true,
+    allowH2,
+    h2c: o.h2c === true,
+    maxConcurrentStreams,
+    initialWindowSize,
+    connectionWindowSize,
+    pingInterval: timerMilliseconds(who, 'pingInterval', o.pingInterval, DEFAULT_PING_INTERVAL)
   }
+}
+
+/** A flow-control window size: an integer HTTP/2 can carry in a WINDOW_UPDATE. */
+function windowSize (who: string, name: string, value: unknown, fallback: number): number {
+  if (value == null) return fallback
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 65_535 || value > MAX_WINDOW_SIZE) {
+    throw new InvalidArgumentError(`${who}: ${name} must be an integer from 65535 to ${MAX_WINDOW_SIZE}, got ${describeValue(value)}`)
+  }
+  return value
 }
 
 /**
@@ -163,7 +238,8 @@ export function directConnection (o: ClientOptions, who: string, connectTimeout 
       ...(o.connect ?? {}),
       timeout: timeoutMs,
       socketPath: o.connect?.socketPath ?? o.socketPath ?? null,
-      maxCachedSessions: o.connect?.maxCachedSessions ?? o.maxCachedSessions
+      maxCachedSessions: o.connect?.maxCachedSessions ?? o.maxCachedSessions,
+      allowH2: o.connect?.allowH2 ?? o.allowH2 === true
     })
     return { connector, timeoutMs }
   }

@@ -15,7 +15,9 @@ import type { Duplex } from 'node:stream'
 import { ClientRequest } from '../h1/client-request.js'
 import type { RequestRunner, RequestTarget } from '../h1/client-request.js'
 import { H1Connection } from '../h1/connection.js'
-import type { ConnectionOwner } from '../h1/connection.js'
+import type { ClientConnection, ConnectionOwner } from '../h1/client-connection.js'
+import { H2Connection } from '../h2/connection.js'
+import type { TLSSocket } from 'node:tls'
 import { resolveClientOptions } from './client-options.js'
 import type { ClientConfig, ClientOptions } from './client-options.js'
 import type { ConnectOptions } from '../connect.js'
@@ -65,7 +67,11 @@ export class Client extends DispatcherBase {
   readonly #target: RequestTarget
   readonly #connectParams: ConnectParams
   #queue: ClientRequest[] = []
-  #conn: H1Connection | null = null
+  #conn: ClientConnection | null = null
+  /** Connections that take no new requests but still finish some (HTTP/2 after GOAWAY). */
+  readonly #draining = new Set<ClientConnection>()
+  /** The protocol of the last connection, null before the first one. */
+  #protocol: 'h1' | 'h2' | null = null
   #connecting = false
   /** Cancels the connection attempt under way (null when none is). */
   #connectAbort: AbortController | null = null
@@ -94,7 +100,9 @@ export class Client extends DispatcherBase {
       pauseRequest: () => {},
       resumeRequest: () => {},
       onConnectionReady: () => this.#resume(),
-      onConnectionClosed: (conn, err, requeue) => this.#onConnectionClosed(conn, err, requeue)
+      onConnectionClosed: (conn, err, requeue) => this.#onConnectionClosed(conn, err, requeue),
+      onConnectionDraining: (conn) => this.#onConnectionDraining(conn),
+      onConnectionRequeue: (_conn, requeue) => this.#requeue(requeue)
     }
     this.#origin = this.#url.origin
     this.#target = { runner: this.#owner, origin: this.#origin, hostHeader: this.#url.host, defaults: config }
@@ -104,22 +112,32 @@ export class Client extends DispatcherBase {
       protocol: this.#url.protocol,
       port: this.#url.port,
       servername: null,
-      version: 'h1'
+      // Known in advance only for h2c; with allowH2 the server picks by ALPN during the handshake.
+      version: config.h2c && this.#url.protocol === 'http:' ? 'h2' : 'h1'
     }
   }
 
-  /** Requests in flight per connection. */
-  get pipelining (): number { return this.#config.pipelining }
+  /** Requests in flight per connection: the pipelining depth, or the concurrent streams of an HTTP/2 session. */
+  get pipelining (): number { return this.#conn?.capacity ?? this.#config.pipelining }
+  /**
+   * The protocol spoken: `'h1'` or `'h2'` (negotiated by ALPN with `allowH2`, or `h2c`); null
+   * before the first connection.
+   */
+  get protocol (): 'h1' | 'h2' | null { return this.#protocol }
   /** Requests waiting to be written. */
   get pending (): number { return this.#queue.length }
   /** Requests written and waiting for their response to complete. */
-  get running (): number { return this.#conn?.size ?? 0 }
+  get running (): number {
+    let n = this.#conn?.size ?? 0
+    for (const conn of this.#draining) n += conn.size
+    return n
+  }
   /** Requests pending or running. */
   get size (): number { return this.#queue.length + this.running }
   /** True while a connection is open. */
   get connected (): boolean { return this.#conn !== null }
   /** True when more requests would only wait in the queue; `dispatch` then returns false. */
-  get busy (): boolean { return this.size >= this.#config.pipelining || this.#queue.length > 0 }
+  get busy (): boolean { return this.size >= this.pipelining || this.#queue.length > 0 }
   protected override acceptDispatch (opts: DispatchOptions, h: DispatchHandler): boolean {
     // A routed request (a proxy tunnel) that reached a client of another route, or of none, would
     // go straight to this client's origin: refused rather than sent around the proxy.
@@ -143,12 +161,28 @@ export class Client extends DispatcherBase {
     this.#resume()
   }
 
-  #onConnectionClosed (conn: H1Connection, err: Error | null, requeue: ClientRequest[]): void {
+  #onConnectionClosed (conn: ClientConnection, err: Error | null, requeue: ClientRequest[]): void {
+    if (this.#draining.delete(conn)) {
+      this.#requeue(requeue)
+      return
+    }
     if (this.#conn !== conn) return
     this.#conn = null
-    for (const req of requeue) req.runner = this.#owner
-    if (requeue.length > 0) this.#queue.unshift(...requeue)
     this.emit('disconnect', this.#url, [this], err ?? new SocketError('closed'))
+    this.#requeue(requeue)
+  }
+
+  #onConnectionDraining (conn: ClientConnection): void {
+    if (this.#conn !== conn) return
+    this.#conn = null
+    this.#draining.add(conn)
+    this.#resume()
+  }
+
+  /** Puts requests a connection could not send back at the head of the queue. */
+  #requeue (requests: ClientRequest[]): void {
+    for (const req of requests) req.runner = this.#owner
+    if (requests.length > 0) this.#queue.unshift(...requests)
     this.#resume()
   }
 
@@ -172,7 +206,7 @@ export class Client extends DispatcherBase {
       this.#needDrain = false
       this.emit('drain', this.#url, [this])
     }
-    if (this.closed && this.#queue.length === 0 && (this.#conn === null || this.#conn.live === 0)) {
+    if (this.closed && this.#queue.length === 0 && (this.#conn === null || this.#conn.live === 0) && this.#draining.size === 0) {
       // A connection still being set up serves nobody once the client closed with nothing
       // left to send: waiting for it could take the whole connect timeout. Nor does the
       // answer to an aborted pipelined request, which only kept the connection's framing.
@@ -223,6 +257,7 @@ export class Client extends DispatcherBase {
       port: params.port,
       servername: params.servername,
       localAddress: this.#config.localAddress,
+      allowH2: this.#config.allowH2,
       signal: abort.signal
     }
     let called = false
@@ -262,9 +297,12 @@ export class Client extends DispatcherBase {
       this.#resume()
       return
     }
-    this.#conn = new H1Connection(this.#owner, socket)
+    const h2 = (socket as TLSSocket).alpnProtocol === 'h2' || (this.#config.h2c && this.#url.protocol === 'http:')
+    this.#protocol = h2 ? 'h2' : 'h1'
+    this.#conn = h2 ? new H2Connection(this.#owner, socket, this.#url) : new H1Connection(this.#owner, socket)
     if (channels.connected.hasSubscribers) {
-      channels.connected.publish({ connectParams: this.#connectParams, connector: this.#config.connector, socket, fetch: this.#connectForFetch })
+      const connectParams = h2 ? { ...this.#connectParams, version: 'h2' } : this.#connectParams
+      channels.connected.publish({ connectParams, connector: this.#config.connector, socket, fetch: this.#connectForFetch })
     }
     this.emit('connect', this.#url, [this])
     this.#resume()
@@ -293,6 +331,7 @@ export class Client extends DispatcherBase {
     for (const req of queued) req.fail(error)
     const conn = this.#conn
     if (conn !== null) conn.destroy(error, false)
+    for (const draining of [...this.#draining]) draining.destroy(error, false)
     this.#finishClose()
     return Promise.resolve()
   }

@@ -20,20 +20,14 @@ import { H1RequestWriter } from './request-writer.js'
 import type { RequestWriterOwner } from './request-writer.js'
 import { ConnectionTimer, T_BODY, T_HEADERS, T_IDLE } from './connection-timer.js'
 import { handOver, partitionOnClose } from './connection-close.js'
+import type { ClientConnection, ConnectionOwner } from './client-connection.js'
 
-/** What a connection reports to its Client. */
-export interface ConnectionOwner {
-  readonly config: ClientConfig
-  /** The connection can take more requests. */
-  onConnectionReady (conn: H1Connection): void
-  /** The connection is gone; `requeue` lists requests to send again on a fresh one. */
-  onConnectionClosed (conn: H1Connection, err: Error | null, requeue: ClientRequest[]): void
-}
 
 function noop (): void {}
 
 /** An open HTTP/1.1 connection. */
-export class H1Connection implements ResponseParserSink, RequestRunner, RequestWriterOwner {
+export class H1Connection implements ClientConnection, ResponseParserSink, RequestRunner, RequestWriterOwner {
+  readonly protocol = 'h1'
   readonly socket: Duplex
   readonly #owner: ConnectionOwner
   readonly #config: ClientConfig
@@ -83,6 +77,11 @@ export class H1Connection implements ResponseParserSink, RequestRunner, RequestW
   /** True once the connection can no longer be used. */
   get dead (): boolean {
     return this.#dead
+  }
+
+  /** Requests in flight at once: the pipelining depth. */
+  get capacity (): number {
+    return this.#config.pipelining
   }
 
   /** Whether `req` may be written now (pipelining, blocking and body rules). */
