@@ -6,14 +6,14 @@
  */
 
 import { debuglog } from 'node:util'
-import diagnosticsChannel from 'node:diagnostics_channel'
 import type { Duplex } from 'node:stream'
+import { channels } from '../../src/diagnostics.js'
 
 /** Debug namespace of the proxy interceptor. */
 export const PROXY_DEBUG_NAMESPACE = 'conduit:proxy'
 
 /** Name of the diagnostics channel published once per established tunnel. */
-export const PROXY_CONNECTED_CHANNEL = 'conduit:proxy:connected'
+export const PROXY_CONNECTED_CHANNEL = String(channels.proxyConnected.name)
 
 /** Payload of a `conduit:proxy:connected` diagnostics channel event. */
 export interface ProxyConnectedMessage {
@@ -44,7 +44,7 @@ export interface ProxyConnectParams {
 }
 
 let log: ReturnType<typeof debuglog> | undefined
-const connectedChannel = diagnosticsChannel.channel(PROXY_CONNECTED_CHANNEL)
+const connectedChannel = channels.proxyConnected
 
 /** True when `NODE_DEBUG` names `conduit:proxy`; the namespace is looked up on first use, as the runtime expects. */
 export function proxyDebugEnabled (): boolean {

@@ -22,6 +22,11 @@ export const DEFAULT_KEEP_ALIVE_TIMEOUT_THRESHOLD = 2_000
 export const DEFAULT_HEADERS_TIMEOUT = 300_000
 /** Default time allowed between body chunks, in milliseconds. */
 export const DEFAULT_BODY_TIMEOUT = 300_000
+/**
+ * Default cap on informational (1xx) responses before a final one. Generous for 103 Early Hints
+ * and periodic 102 Processing, yet a flood of them ends long before it could hold a request forever.
+ */
+export const DEFAULT_MAX_INFORMATIONAL_RESPONSES = 16
 
 /** Options of a {@link Client} (and of the clients a Pool or Agent creates). */
 export interface ClientOptions {
@@ -51,7 +56,8 @@ export interface ClientOptions {
    */
   connectTimeout?: number | undefined
   /**
-   * Time allowed between sending a request and receiving its response head (ms); 0 disables.
+   * Time allowed between sending a request and receiving its final response head (ms); 0 disables.
+   * Informational (1xx) responses do not restart it: the whole wait for the final head counts.
    * @defaultValue 300000
    */
   headersTimeout?: number | undefined
@@ -65,6 +71,18 @@ export interface ClientOptions {
    * @defaultValue 16384
    */
   maxHeaderSize?: number | undefined
+  /**
+   * Informational (1xx) responses accepted before the final response of one request; one more
+   * fails the request with a `HeadersOverflowError` naming this limit.
+   * @defaultValue 16
+   */
+  maxInformationalResponses?: number | undefined
+  /**
+   * Largest response body accepted, in bytes received (after chunked framing, before any content
+   * decoding); a larger one fails the request with a `ResponseExceededMaxSizeError`. -1: no limit.
+   * @defaultValue -1
+   */
+  maxResponseSize?: number | undefined
   /** TLS and socket options for the built-in connector, or a connector function of your own. */
   connect?: BuildOptions | Connector | null | undefined
   /** Connect to this unix domain socket instead of the origin's host and port. */
@@ -119,6 +137,20 @@ export interface ClientOptions {
   pingInterval?: number | undefined
 }
 
+/**
+ * The context a Client passes to `onRequestStart` when `maxResponseSize` is set (otherwise it
+ * passes none), so layers that grow the body, such as fetch's content decoding, apply the same limit.
+ */
+export interface ResponseSizeContext {
+  /** The Client's `maxResponseSize`, in bytes. */
+  readonly maxResponseSize: number
+}
+
+/** The `maxResponseSize` a handler's `onRequestStart` context carries, or -1 when it carries none. */
+export function maxResponseSizeOf (context: unknown): number {
+  const value = (context as Partial<ResponseSizeContext> | null | undefined)?.maxResponseSize
+  return typeof value === 'number' && value >= 0 ? value : -1
+}
 /** Default most concurrent streams on one HTTP/2 session. */
 export const DEFAULT_MAX_CONCURRENT_STREAMS = 100
 /** Default HTTP/2 stream flow-control window, bytes. */
@@ -139,6 +171,8 @@ export interface ClientConfig {
   headersTimeout: number
   bodyTimeout: number
   maxHeaderSize: number
+  maxInformationalResponses: number
+  maxResponseSize: number
   connector: Connector
   localAddress: string | null
   maxRequestsPerClient: number
@@ -190,6 +224,9 @@ export function resolveClientOptions (opts: ClientOptions | undefined, who = 'Cl
   if (o.localAddress != null && (typeof o.localAddress !== 'string' || isIP(o.localAddress) === 0)) {
     throw new InvalidArgumentError(`${who}: localAddress must be an IP address, got ${describeValue(o.localAddress)}`)
   }
+  if (o.maxResponseSize != null && (typeof o.maxResponseSize !== 'number' || !Number.isInteger(o.maxResponseSize) || o.maxResponseSize < -1)) {
+    throw new InvalidArgumentError(`${who}: maxResponseSize must be an integer of bytes, or -1 for no limit, got ${describeValue(o.maxResponseSize)}`)
+  }
   if (o.strictContentLength != null && typeof o.strictContentLength !== 'boolean') {
     throw new InvalidArgumentError(`${who}: strictContentLength must be a boolean, got ${describeValue(o.strictContentLength)}`)
   }
@@ -212,6 +249,8 @@ export function resolveClientOptions (opts: ClientOptions | undefined, who = 'Cl
     headersTimeout: milliseconds(who, 'headersTimeout', o.headersTimeout, DEFAULT_HEADERS_TIMEOUT),
     bodyTimeout: milliseconds(who, 'bodyTimeout', o.bodyTimeout, DEFAULT_BODY_TIMEOUT),
     maxHeaderSize,
+    maxInformationalResponses: nonNegative(who, 'maxInformationalResponses', o.maxInformationalResponses, DEFAULT_MAX_INFORMATIONAL_RESPONSES, true),
+    maxResponseSize: o.maxResponseSize ?? -1,
     connector,
     localAddress: o.localAddress ?? null,
     maxRequestsPerClient: nonNegative(who, 'maxRequestsPerClient', o.maxRequestsPerClient, 0, true),

@@ -115,7 +115,13 @@ export class Client extends DispatcherBase {
       onConnectionRequeue: (_conn, requeue) => this.#requeue(requeue)
     }
     this.#origin = this.#url.origin
-    this.#target = { runner: this.#owner, origin: this.#origin, hostHeader: this.#url.host, defaults: config }
+    this.#target = {
+      runner: this.#owner,
+      origin: this.#origin,
+      hostHeader: this.#url.host,
+      defaults: config,
+      startContext: config.maxResponseSize === -1 ? undefined : Object.freeze({ maxResponseSize: config.maxResponseSize })
+    }
     this.#connectParams = {
       host: this.#url.host,
       hostname: this.#url.hostname,

@@ -20,6 +20,7 @@ import { H1RequestWriter } from './request-writer.js'
 import type { RequestWriterOwner } from './request-writer.js'
 import { ConnectionTimer, T_BODY, T_HEADERS, T_IDLE } from './connection-timer.js'
 import { handOver, partitionOnClose } from './connection-close.js'
+import { ResponseLimits } from './response-limits.js'
 import type { ClientConnection, ConnectionOwner } from './client-connection.js'
 
 
@@ -43,6 +44,7 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
   #eof = false
   #error: Error | null = null
   #upgrade: { req: ClientRequest, statusCode: number, headers: IncomingHeaders } | null = null
+  readonly #limits: ResponseLimits
   readonly #timer: ConnectionTimer
   readonly #idleTimer: ConnectionTimer
   #idleMs: number
@@ -55,6 +57,7 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
     this.#timer = new ConnectionTimer(this.#onTimer)
     this.#idleTimer = new ConnectionTimer(this.#onIdleTimer)
     this.#parser = new ResponseParser(this, this.#config.maxHeaderSize)
+    this.#limits = new ResponseLimits(this.#config.maxInformationalResponses, this.#config.maxResponseSize)
     this.#writer = new H1RequestWriter(socket, this)
     socket.on('data', this.#onData)
     socket.on('end', this.#onEnd)
@@ -182,11 +185,14 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
         this.#upgrade = { req, statusCode, headers }
         return HEAD_UPGRADE
       }
+      this.#limits.informational(req)
       if (statusCode === 100) this.#writer.continue(req)
       else req.onInformation(statusCode, headers)
-      this.#timer.arm(T_HEADERS, req.headersTimeout)
+      // The headers timer keeps running: it bounds the whole wait for the final head, so a
+      // server cannot hold the request forever by sending 1xx heads.
       return HEAD_BODY
     }
+    this.#limits.finalHead()
     if (req.method === 'CONNECT' && statusCode < 300) {
       this.#upgrade = { req, statusCode, headers }
       return HEAD_UPGRADE
@@ -206,6 +212,7 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
   onBody (chunk: Buffer): void {
     if (this.#timer.kind === T_BODY) this.#timer.refresh()
     const req = this.#inflight[0]!
+    this.#limits.body(req, chunk.length)
     if (!req.completed) req.onData(chunk)
   }
 

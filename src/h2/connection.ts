@@ -14,6 +14,7 @@ import { SocketError } from '../errors.js'
 import type { ClientRequest, RequestRunner } from '../h1/client-request.js'
 import type { ClientConnection, ConnectionOwner } from '../h1/client-connection.js'
 import { socketInfo } from '../h1/socket-info.js'
+import { ResponseLimits } from '../h1/response-limits.js'
 import { H2Exchange } from './exchange.js'
 import type { ExchangeOwner } from './exchange.js'
 import { rstCodeName } from './error-codes.js'
@@ -88,7 +89,8 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
 
   write (req: ClientRequest): void {
     req.runner = this
-    const exchange = new H2Exchange(req, this, this.#owner.config.maxHeaderSize)
+    const config = this.#owner.config
+    const exchange = new H2Exchange(req, this, config.maxHeaderSize, new ResponseLimits(config.maxInformationalResponses, config.maxResponseSize))
     this.#exchanges.set(req, exchange)
     this.#active()
     exchange.start(this.#session, this.#scheme)

@@ -14,6 +14,7 @@ import { BODY_BYTES, BODY_NONE, bodyBytes } from '../h1/request-body.js'
 import { BodyWriter } from '../h1/body-writer.js'
 import type { BodyWriterOwner } from '../h1/body-writer.js'
 import { ConnectionTimer, T_BODY, T_HEADERS } from '../h1/connection-timer.js'
+import type { ResponseLimits } from '../h1/response-limits.js'
 import { h2RequestHeaders } from './request-headers.js'
 import { rstCodeName } from './error-codes.js'
 
@@ -60,11 +61,14 @@ export class H2Exchange implements BodyWriterOwner {
   #responded = false
   #done = false
   readonly #timer: ConnectionTimer
+  /** `maxInformationalResponses` and `maxResponseSize`, counted for this stream. */
+  readonly #limits: ResponseLimits
 
-  constructor (req: ClientRequest, owner: ExchangeOwner, maxHeaderSize: number) {
+  constructor (req: ClientRequest, owner: ExchangeOwner, maxHeaderSize: number, limits: ResponseLimits) {
     this.req = req
     this.#owner = owner
     this.#maxHeaderSize = maxHeaderSize
+    this.#limits = limits
     this.#timer = new ConnectionTimer(this.#onTimer)
   }
 
@@ -156,7 +160,8 @@ export class H2Exchange implements BodyWriterOwner {
   readonly #onInformation = (headers: IncomingHttpHeaders): void => {
     const status = Number(headers[':status'])
     // 100 Continue is consumed by the stream ('continue'); the others are information for the handler.
-    if (status <= 100 || status >= 200) return
+    if (status <= 100 || status >= 200 || this.#done) return
+    if (!this.#within(() => this.#limits.informational(this.req))) return
     const fields = this.#checked(headers, 'informational response')
     if (fields !== null) this.req.onInformation(status, fields)
   }
@@ -191,8 +196,20 @@ export class H2Exchange implements BodyWriterOwner {
     if (req.paused) this.pause()
   }
 
+  /** Runs a limit check; when it throws, the request fails with its error and false is returned. */
+  #within (check: () => void): boolean {
+    try {
+      check()
+      return true
+    } catch (err) {
+      this.#finish(err as Error)
+      return false
+    }
+  }
+
   readonly #onData = (chunk: Buffer): void => {
     if (this.#done) return
+    if (!this.#within(() => this.#limits.body(this.req, chunk.length))) return
     if (this.#timer.kind === T_BODY) this.#timer.refresh()
     this.req.onData(chunk)
   }

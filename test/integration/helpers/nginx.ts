@@ -5,7 +5,8 @@
 
 import { writeFile, mkdir, chmod } from 'node:fs/promises'
 import path from 'node:path'
-import { findBinary, startChildServerIn, tempDir } from './child-server.js'
+import { startChildServerIn, tempDir } from './child-server.js'
+import { requireTool } from '../../helpers/test-tools.js'
 import { freePort } from '../../helpers/free-port.js'
 import { serverCrt, serverKey } from '../../helpers/certs.js'
 
@@ -20,7 +21,7 @@ export interface Nginx {
 
 /** Starts nginx with HTTP/2 over TLS. Fails (never skips) when it is not installed. */
 export async function startNginx (files: Record<string, Buffer | string> = {}): Promise<Nginx> {
-  const binary = findBinary(['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx'], 'nginx')
+  const binary = requireTool('nginx', 'nginx')
   const port = await freePort()
   const tmp = await tempDir('conduit-nginx-')
   const dir = tmp.dir
