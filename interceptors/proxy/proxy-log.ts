@@ -37,7 +37,7 @@ export interface ProxyConnectParams {
   port: number
   /** The tunnel target, `host:port`. */
   path: string
-  /** Headers of the `CONNECT` request without `proxy-authorization` (empty for SOCKS). */
+  /** Headers of the `CONNECT` request without `proxy-authorization`, other proxy headers' values as `[redacted]` (empty for SOCKS). */
   headers: Record<string, string | string[]>
   /** TLS server name of an `https:` proxy, when one applies. */
   servername: string | null

@@ -22,6 +22,7 @@ import { AbsoluteFormHandler, absoluteFormOptions } from './absolute-form.js'
 import { defaultPort } from './proxy-options.js'
 import type { ResolvedProxy } from './proxy-options.js'
 import { publishTunnel } from './proxy-log.js'
+import { redactHeaders, sensitiveHeaderNames } from '../../src/observability/sensitive-headers.js'
 import type { ProxyConnectParams } from './proxy-log.js'
 import { openSocksTunnel } from './socks.js'
 import { authority } from './tunnel-target.js'
@@ -210,7 +211,9 @@ export class ProxyRoute {
   /** What a tunnel to `target` is asked with, credentials left out (for the diagnostics message). */
   #connectParams (target: TunnelTarget): ProxyConnectParams {
     const path = authority(target)
-    const headers = this.proxy.socks === null ? connectHeaders(this.proxy, path, this.#keepAlive) : {}
+    // Every header meant for the proxy may carry a credential, not only proxy-authorization.
+    const sent = this.proxy.socks === null ? connectHeaders(this.proxy, path, this.#keepAlive) : {}
+    const headers = { ...redactHeaders(sent, sensitiveHeaderNames(this.proxy.sensitiveHeaders)) } as Record<string, string | string[]>
     delete headers['proxy-authorization']
     const servername = this.proxy.url.protocol === 'https:' ? (this.proxy.proxyTls?.servername ?? this.proxy.url.hostname) : null
     return { origin: this.proxy.origin, port: this.proxy.port, path, headers, servername }
