@@ -58,13 +58,14 @@ export class FormData {
   }
 
   /** Adds an entry, keeping existing ones with the same name. `filename` names a Blob value. */
-  append (name: string, value: string | Blob | File, filename?: string): void {
+  // The filename default keeps `append.length` at 2; whether it was passed is read from arguments.
+  append (name: string, value: string | Blob | File, filename: string | undefined = undefined): void {
     requireArguments(arguments.length, 2, 'FormData.append')
     this.#entries.push([toDOMString(name, 'FormData.append'), toEntryValue(value, filename === undefined ? undefined : toDOMString(filename, 'FormData.append'), 'append', arguments.length)])
   }
 
   /** Replaces every entry named `name` with one entry (at the position of the first). */
-  set (name: string, value: string | Blob | File, filename?: string): void {
+  set (name: string, value: string | Blob | File, filename: string | undefined = undefined): void {
     requireArguments(arguments.length, 2, 'FormData.set')
     const key = toDOMString(name, 'FormData.set')
     const entry: [string, FormDataEntryValue] = [key, toEntryValue(value, filename === undefined ? undefined : toDOMString(filename, 'FormData.set'), 'set', arguments.length)]
