@@ -4,7 +4,7 @@
  */
 
 import { File, isBlob, isFile } from './file.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 import { LiveIterator, PAIR_PROJECTIONS } from './live-iterator.js'
 import { requireArguments, toDOMString } from './webidl.js'
 

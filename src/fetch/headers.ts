@@ -5,7 +5,7 @@
  */
 
 import type { IncomingHeaders } from '../handler.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 import { LiveIterator, PAIR_PROJECTIONS } from './live-iterator.js'
 import { requireArguments, toDOMString } from './webidl.js'
 import { trimHttpWhitespace } from './whitespace.js'

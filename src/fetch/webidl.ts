@@ -4,7 +4,7 @@
  * @module
  */
 
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 
 /** Throws the TypeError WebIDL requires when `where` got fewer than `required` arguments. */
 export function requireArguments (given: number, required: number, where: string): void {
