@@ -78,6 +78,8 @@ describe('fetch edge cases the Fetch standard defines', () => {
     const echo = await response.json() as { body: string, headers: Record<string, string> }
     assert.equal(echo.body, 'hi')
     assert.equal(echo.headers['content-length'], '2')
+    const whole = await fetch(`${server.origin}/echo`, { method: 'POST', body: shared, dispatcher: agent })
+    assert.equal((await whole.json() as { body: string }).body, 'hi!!')
   })
 
   it("normalises the referrer 'about://client' to 'about:client', as undici does", () => {

@@ -54,6 +54,26 @@ describe('Headers argument rules', () => {
   })
 })
 
+describe('FormData argument rules', () => {
+  it('throws a TypeError naming the method when append, set, get, getAll, has, delete or forEach miss arguments', () => {
+    const form = new FormData()
+    const loose = form as unknown as Record<string, (...args: unknown[]) => unknown>
+    const calls: Array<[string, unknown[]]> = [
+      ['append', []], ['append', ['a']], ['set', ['a']], ['get', []], ['getAll', []], ['has', []], ['delete', []], ['forEach', []]
+    ]
+    for (const [method, args] of calls) {
+      assert.throws(() => loose[method]!.apply(form, args), (err: Error) => err instanceof TypeError && err.message.startsWith(`FormData.${method}:`))
+    }
+    assert.deepEqual([...form], [])
+  })
+
+  it('rejects Symbol names and values, naming the Symbol', () => {
+    const symbol = Symbol('field')
+    assert.throws(() => new FormData().append(symbol as never, 'v'), (err: Error) => err instanceof TypeError && err.message.includes('Symbol(field)'))
+    assert.throws(() => new FormData().set('n', symbol as never), (err: Error) => err instanceof TypeError && err.message.includes('Symbol(field)'))
+  })
+})
+
 describe('Headers live iteration', () => {
   it('sees a header appended during iteration when it sorts after the current position', () => {
     const headers = new Headers([['b', '1']])
