@@ -80,6 +80,49 @@ describe('MockAgent methods match undici', () => {
     assert.deepEqual(outcome, { value: ['real /open', 'MOCK_ERR_MOCK_NOT_MATCHED'] })
   })
 
+  it('enableNetConnect() with a RegExp or a predicate lets matching hosts through', async () => {
+    const outcome = await sameInBoth(async (agent) => {
+      const host = new URL(server.origin).host
+      agent.enableNetConnect(/127\.0\.0\.1/)
+      const byRegExp = await requestSummary(agent, { origin: server.origin, path: '/re' })
+      agent.disableNetConnect()
+      agent.enableNetConnect((candidate: string) => candidate === host)
+      const byPredicate = await requestSummary(agent, { origin: server.origin, path: '/fn' })
+      return [byRegExp.body, byPredicate.body]
+    })
+    assert.deepEqual(outcome, { value: ['real /re', 'real /fn'] })
+  })
+
+  it('answers the same through a MockClient (connections: 1)', async () => {
+    await sameInBoth(async (agent) => {
+      const client = agent.get(MOCK_ORIGIN)
+      client.intercept({ path: '/c' }).reply(200, 'client')
+      return { kind: client.constructor.name, response: await requestSummary(agent, { path: '/c' }) }
+    }, { connections: 1 })
+  })
+
+  it('applies the agent-wide ignoreTrailingSlash and acceptNonStandardSearchParameters options', async () => {
+    await sameInBoth(async (agent) => {
+      agent.get(MOCK_ORIGIN).intercept({ path: '/c/' }).reply(200, 'slash ignored')
+      return requestSummary(agent, { path: '/c' })
+    }, { ignoreTrailingSlash: true })
+    await sameInBoth(async (agent) => {
+      agent.get(MOCK_ORIGIN).intercept({ path: '/list', query: { tag: ['a', 'b'] } }).reply(200, 'list')
+      return requestSummary(agent, { path: '/list?tag[]=a&tag[]=b' })
+    }, { acceptNonStandardSearchParameters: true })
+  })
+
+  it('a pool closed on its own refuses requests while the agent serves other origins', async () => {
+    await sameInBoth(async (agent) => {
+      const pool = agent.get(MOCK_ORIGIN)
+      pool.intercept({ path: '/p' }).reply(200, 'x')
+      agent.get('http://127.0.0.1:6').intercept({ path: '/other' }).reply(200, 'other')
+      await pool.close()
+      const other = await requestSummary(agent, { origin: 'http://127.0.0.1:6', path: '/other' })
+      return { other: other.body }
+    })
+  })
+
   it('pendingInterceptors() lists the same fields for waiting interceptors', async () => {
     await sameInBoth(async (agent) => {
       const pool = agent.get(MOCK_ORIGIN)
