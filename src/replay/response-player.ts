@@ -1,7 +1,7 @@
 /**
- * Delivering a made-up response through the dispatch hooks: delay, pause/resume, abort, and the
- * handler invariants (start at most once, exactly one of end/error, nothing after). Mock replies
- * and snapshot playback both go through {@link MockReply}.
+ * Playing a response no connection produced through the dispatch hooks: delay, pause/resume,
+ * abort, and the handler invariants (start at most once, exactly one of end/error, nothing
+ * after). Mock replies and snapshot playback both go through {@link ResponsePlayer}.
  * @module
  */
 
@@ -10,7 +10,7 @@ import { SimpleController } from '../handler.js'
 import type { DispatchHandler, IncomingHeaders } from '../handler.js'
 
 /** A complete response to replay: head, body chunks (or a stream of them) and trailers. */
-export interface MockResponse {
+export interface PlayedResponse {
   statusCode: number
   /** Defaults to the standard reason phrase of `statusCode`. */
   statusMessage?: string | undefined
@@ -37,7 +37,7 @@ function chunkToBuffer (chunk: unknown): Buffer {
  * One reply in flight. `run()` starts it on a microtask, so `dispatch()` returns before any hook
  * runs (as with a real transport); `fail()` ends it with an error from outside (e.g. `destroy`).
  */
-export class MockReply {
+export class ResponsePlayer {
   readonly #handler: DispatchHandler
   readonly #controller: SimpleController
   readonly #onDone: () => void
@@ -65,7 +65,7 @@ export class MockReply {
    * Starts the reply: `onRequestStart`, `onBodySent` with `sentBody` when there is one, then
    * `delayMs`, then the response `produce` gives (or the error it throws or rejects with).
    */
-  run (produce: () => MockResponse | Promise<MockResponse>, delayMs = 0, context: unknown = {}, sentBody: string | Uint8Array | null | undefined = undefined): void {
+  run (produce: () => PlayedResponse | Promise<PlayedResponse>, delayMs = 0, context: unknown = {}, sentBody: string | Uint8Array | null | undefined = undefined): void {
     queueMicrotask(() => {
       this.#run(produce, delayMs, context, sentBody).catch((err: unknown) => this.fail(err instanceof Error ? err : new Error(String(err))))
     })
@@ -109,7 +109,7 @@ export class MockReply {
     wake?.()
   }
 
-  async #run (produce: () => MockResponse | Promise<MockResponse>, delayMs: number, context: unknown, sentBody: string | Uint8Array | null | undefined): Promise<void> {
+  async #run (produce: () => PlayedResponse | Promise<PlayedResponse>, delayMs: number, context: unknown, sentBody: string | Uint8Array | null | undefined): Promise<void> {
     // destroy() may have ended the reply between dispatch and this microtask.
     if (this.#ended) return
     this.#handler.onRequestStart?.(this.#controller, context)
