@@ -201,7 +201,7 @@ describe('MockAgent call history matches undici', () => {
     }, { enableCallHistory: true })
   })
 
-  // undici 7.16's filterCallsBy<Field>() methods throw inside undici itself (they read a field that
+  // undici 7.30's filterCallsBy<Field>() methods throw inside undici itself (they read a field that
   // does not exist), so they are tested on their own in the call history tests, not against it.
   it('filters calls by predicate, RegExp and object criteria with either operator', async () => {
     await sameInBoth(async (agent) => {
