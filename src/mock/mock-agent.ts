@@ -17,9 +17,18 @@ import { MockPool } from './mock-pool.js'
 import { MockClient } from './mock-client.js'
 import { MockCallHistory } from './mock-call-history.js'
 import { PendingInterceptorsFormatter } from './pending-table.js'
-import type { PendingInterceptor } from './pending-table.js'
+import type { PendingInterceptor, PendingReplyData } from './pending-table.js'
 import { ResponsePlayer } from '../replay/response-player.js'
-import type { MockDispatchList } from './mock-scope.js'
+import type { MockDispatchList, MockReplySpec } from './mock-scope.js'
+
+/** The registered reply in the shape undici's `pendingInterceptors()` entries carry as `data`. */
+function pendingReplyData (reply: MockReplySpec): PendingReplyData {
+  switch (reply.kind) {
+    case 'error': return { error: reply.error }
+    case 'callback': return { error: null, callback: reply.produce }
+    case 'static': return { error: null, statusCode: reply.statusCode, data: reply.data, headers: reply.headers, trailers: reply.trailers }
+  }
+}
 
 /** Options of {@link MockAgent}; anything else is passed to the real {@link Agent} it creates. */
 export interface MockAgentOptions {
@@ -277,7 +286,10 @@ export class MockAgent extends DispatcherBase {
           timesInvoked: record.timesInvoked,
           persist: record.persist,
           delay: record.delay,
-          pending: true
+          consumed: !record.persist && record.timesInvoked >= record.times,
+          ignoreTrailingSlash: record.key.ignoreTrailingSlash,
+          pending: true,
+          data: pendingReplyData(record.reply)
         })
       }
     }

@@ -5,7 +5,6 @@
  * @module
  */
 
-import { types } from 'node:util'
 import { DispatcherBase } from '../dispatcher/dispatcher.js'
 import type { Dispatcher } from '../dispatcher/dispatcher.js'
 import type { DispatchHandler, DispatchOptions } from '../handler.js'
@@ -203,7 +202,7 @@ export class MockDispatcher extends DispatcherBase {
     if (found.match !== undefined) {
       const match = found.match
       lists.find((list) => list.items.includes(match))!.use(match)
-      this.#reply(match, { ...opts, headers: request.headers, body: request.body }, handler)
+      this.#reply(match, { ...opts, headers: request.headers, body: request.body }, handler, body)
       return true
     }
     const refusal = hooks.netConnectRefusal(origin)
@@ -221,19 +220,19 @@ export class MockDispatcher extends DispatcherBase {
     return true
   }
 
-  #reply (record: MockDispatchRecord, opts: MockRequestOptions, handler: DispatchHandler): void {
+  #reply (record: MockDispatchRecord, opts: MockRequestOptions, handler: DispatchHandler, sentBody: string | Uint8Array | null | undefined): void {
     const reply = this.#newReply(handler)
     const spec = record.reply
     if (spec.kind === 'error') {
       // Through run(), so delay() applies to a mocked failure too (a slow network error).
-      reply.run(() => { throw spec.error }, record.delay)
+      reply.run(() => { throw spec.error }, record.delay, {}, sentBody)
       return
     }
-    reply.run(() => {
-      const registered = spec.kind === 'static' ? spec : spec.produce(opts)
+    reply.run(async () => {
+      const registered = spec.kind === 'static' ? spec : await spec.produce(opts)
       const data: unknown = typeof registered.data === 'function' ? (registered.data as (o: MockRequestOptions) => unknown)(opts) : registered.data
-      return types.isPromise(data) ? data.then((value) => toResponse(registered, value)) : toResponse(registered, data)
-    }, record.delay)
+      return toResponse(registered, await data)
+    }, record.delay, {}, sentBody)
   }
 
   protected override closeGracefully (): Promise<void> {
