@@ -11,6 +11,7 @@ import { CacheHandler, openWriteStream } from './cache-handler.js'
 import type { CacheStatus } from './cache-status.js'
 import { withCacheStatus } from './cache-status.js'
 import type { ForwardingController } from '../../src/forwarding-controller.js'
+import { weakMatch } from './entity-tags.js'
 import { describeKey, log } from './log.js'
 import { timing } from './reuse-decision.js'
 import { serveCached } from './serve-cached.js'
@@ -131,8 +132,7 @@ export class CacheRevalidationHandler implements DispatchHandler {
     const received = this.#notModified.etag
     const stored = this.#ctx.stored.etag
     if (typeof received !== 'string' || stored === undefined) return false
-    // Weak comparison (RFC 9110 §8.8.3.2): the opaque tags must match, W/ or not.
-    return received.replace(/^W\//, '') !== stored.replace(/^W\//, '')
+    return !weakMatch(received, stored)
   }
 
   #staleIfErrorAllowed (): boolean {

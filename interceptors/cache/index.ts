@@ -25,12 +25,10 @@ import type { Reuse } from './reuse-decision.js'
 import { decideReuse, timing } from './reuse-decision.js'
 import { serveCached } from './serve-cached.js'
 import { lookup } from './store-calls.js'
+import { ORIGIN_PRECONDITIONS, hasCacheablePrecondition, notModified, notModifiedHeaders } from './stored-preconditions.js'
 
 export type { CacheInterceptorOptions, CacheMode } from './options.js'
 export { parseCacheControl } from './parse-cache-control.js'
-
-/** Request headers that make a request conditional; the origin, not the cache, answers those. */
-const CONDITIONAL_HEADERS = ['if-none-match', 'if-modified-since', 'if-match', 'if-unmodified-since', 'if-range']
 
 /** Everything one request carries through the interceptor. */
 interface Request {
@@ -39,6 +37,8 @@ interface Request {
   key: CacheKey
   headers: IncomingHeaders
   policy: RequestPolicy
+  /** The request carries If-None-Match / If-Modified-Since, which a usable stored response can answer. */
+  conditional: boolean
 }
 
 function failWith (handler: DispatchHandler, err: Error): void {
@@ -149,6 +149,16 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
       })
     }
 
+    const serveNotModified = (request: Request, stored: GetResult): void => {
+      const { age, ttl } = timing(stored, Date.now())
+      let headers: IncomingHeaders = { ...notModifiedHeaders(stored), age: String(Math.floor(age)) }
+      if (config.cacheStatus) headers = withCacheStatus(headers, { hit: true, ttl })
+      serveCached(request.handler, { statusCode: 304, statusMessage: 'Not Modified', headers, body: null }, {
+        signal: request.opts.signal,
+        method: request.key.method
+      })
+    }
+
     const gatewayTimeout = (request: Request): void => {
       let headers: IncomingHeaders = { 'content-length': '0' }
       if (config.cacheStatus) headers = withCacheStatus(headers, { detail: 'only-if-cached' })
@@ -171,8 +181,19 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
         return
       }
       const reuse: Reuse = decideReuse(stored, request.policy, config.shared, Date.now())
+      if (request.conditional && reuse.action !== 'hit' && reuse.action !== 'gateway-timeout') {
+        // A precondition is only evaluated against a response the cache may serve as it is.
+        log('not answering the conditional request for %s from the cache: %s', id, reuse.reason)
+        forward(request, 'request')
+        return
+      }
       switch (reuse.action) {
         case 'hit':
+          if (request.conditional && notModified(request.headers, stored)) {
+            log('hit for %s: %s; the request\'s precondition matches: 304', id, reuse.reason)
+            serveNotModified(request, stored)
+            return
+          }
           log('hit for %s: %s', id, reuse.reason)
           serveStored(request, stored, { hit: true })
           return
@@ -212,9 +233,10 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
         log('bypassing the cache for %s: no-store', describeKey(key))
         return dispatch(opts, handler)
       }
-      const request: Request = { opts, handler, key, headers, policy }
-      if (policy.reload || CONDITIONAL_HEADERS.some((name) => headers[name] !== undefined)) {
-        log('not reading the cache for %s: %s', describeKey(key), policy.reload ? 'cacheMode reload' : 'the request is conditional')
+      const conditional = (method === 'GET' || method === 'HEAD') && hasCacheablePrecondition(headers)
+      const request: Request = { opts, handler, key, headers, policy, conditional }
+      if (policy.reload || ORIGIN_PRECONDITIONS.some((name) => headers[name] !== undefined)) {
+        log('not reading the cache for %s: %s', describeKey(key), policy.reload ? 'cacheMode reload' : 'the request has a precondition only the origin can evaluate')
         forward(request, 'request')
         return true
       }

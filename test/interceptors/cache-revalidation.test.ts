@@ -195,7 +195,8 @@ describe('interceptors.cache(): revalidation', () => {
     assert.equal(count(), 2)
   })
 
-  it('passes a request with its own validators to the origin and hands the 304 to the caller', async (t) => {
+  it('passes a request with its own validators to the origin when the stored response is stale, and hands the 304 to the caller', async (t) => {
+    freezeDate(t)
     const { send, count } = await setupCache(t, (req, res) => {
       stamp(res, 'max-age=60')
       res.setHeader('etag', '"c"')
@@ -203,6 +204,7 @@ describe('interceptors.cache(): revalidation', () => {
       res.end('x')
     })
     await send()
+    t.mock.timers.tick(61_000)
     const conditional = await send('/', { headers: { 'if-none-match': '"c"' } })
     assert.equal(conditional.status, 304)
     assert.equal(count(), 2)
