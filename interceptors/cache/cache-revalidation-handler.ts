@@ -14,6 +14,7 @@ import type { ForwardingController } from '../../src/forwarding-controller.js'
 import { weakMatch } from './entity-tags.js'
 import { describeKey, log } from './log.js'
 import { timing } from './reuse-decision.js'
+import type { MustRevalidate } from './reuse-decision.js'
 import { serveCached } from './serve-cached.js'
 import { collectBody, deleteQuietly } from './store-calls.js'
 import { decideStorage } from './storage-decision.js'
@@ -43,6 +44,8 @@ export interface RevalidationContext {
   fwd: NonNullable<CacheStatus['fwd']>
   /** Until when (ms since the epoch) the stale response may replace an origin error; undefined: never. */
   staleIfErrorUntil: number | undefined
+  /** Set when the stored response may not be served stale: an unreachable origin then yields a 504. */
+  mustRevalidate: MustRevalidate | undefined
   /** The controller the caller holds; it follows the network request, then the replay. */
   controller: ForwardingController
   signal: DispatchOptions['signal']
@@ -125,6 +128,12 @@ export class CacheRevalidationHandler implements DispatchHandler {
       this.#serveStale()
       return
     }
+    if (!this.#ctx.controller.aborted && this.#ctx.mustRevalidate !== undefined && this.#ctx.signal?.aborted !== true) {
+      // §4.2.4, §5.2.2.2: a disconnected cache must not reuse such a response; it answers 504.
+      log('revalidation of %s failed (%s) and the response may not be served stale (%s): 504', describeKey(this.#ctx.key), error.message, this.#ctx.mustRevalidate)
+      this.#gatewayTimeout(this.#ctx.mustRevalidate)
+      return
+    }
     this.#handler.onResponseError?.(this.#ctx.controller, error)
   }
 
@@ -138,6 +147,17 @@ export class CacheRevalidationHandler implements DispatchHandler {
   #staleIfErrorAllowed (): boolean {
     const until = this.#ctx.staleIfErrorUntil
     return until !== undefined && Date.now() <= until
+  }
+
+  #gatewayTimeout (reason: MustRevalidate): void {
+    const { stored } = this.#ctx
+    let headers: IncomingHeaders = { 'content-length': '0' }
+    if (this.#ctx.cacheStatus) headers = withCacheStatus(headers, { fwd: 'stale', ttl: timing(stored, Date.now()).ttl, detail: reason })
+    serveCached(this.#handler, { statusCode: 504, statusMessage: 'Gateway Timeout', headers, body: null }, {
+      controller: this.#ctx.controller,
+      signal: this.#ctx.signal,
+      method: this.#ctx.key.method
+    })
   }
 
   #serveStale (): void {

@@ -21,7 +21,7 @@ import type { CacheInterceptorOptions } from './options.js'
 import { SAFE_METHODS, readCacheMode, resolveCacheOptions } from './options.js'
 import type { RequestPolicy } from './request-policy.js'
 import { requestPolicy } from './request-policy.js'
-import type { Reuse } from './reuse-decision.js'
+import type { MustRevalidate, Reuse } from './reuse-decision.js'
 import { decideReuse, timing } from './reuse-decision.js'
 import { serveCached } from './serve-cached.js'
 import { lookup } from './store-calls.js'
@@ -92,7 +92,7 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
       }, request.handler))
     }
 
-    const revalidate = (request: Request, stored: GetResult, fwd: 'stale' | 'request', staleIfErrorUntil: number | undefined, handler: DispatchHandler, background: boolean): void => {
+    const revalidate = (request: Request, stored: GetResult, fwd: 'stale' | 'request', staleIfErrorUntil: number | undefined, handler: DispatchHandler, background: boolean, mustRevalidate?: MustRevalidate): void => {
       const lastModified = single(stored.headers['last-modified'])
       const controller = new ForwardingController()
       const attempt = (conditional: boolean, started: boolean): void => {
@@ -112,6 +112,7 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
           requestTime: Date.now(),
           fwd,
           staleIfErrorUntil,
+          mustRevalidate,
           controller,
           signal: background ? undefined : request.opts.signal
         }, handler)
@@ -208,7 +209,7 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
           return
         case 'revalidate':
           log('revalidating %s: %s', id, reuse.reason)
-          revalidate(request, stored, reuse.fwd, reuse.staleIfErrorUntil, request.handler, false)
+          revalidate(request, stored, reuse.fwd, reuse.staleIfErrorUntil, request.handler, false, reuse.mustRevalidate)
       }
     }
 
