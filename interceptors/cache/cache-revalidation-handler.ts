@@ -17,10 +17,7 @@ import { timing } from './reuse-decision.js'
 import type { MustRevalidate } from './reuse-decision.js'
 import { serveCached } from './serve-cached.js'
 import { collectBody, deleteQuietly } from './store-calls.js'
-import { decideStorage } from './storage-decision.js'
-
-/** Fields a 304 must not change in the stored response (RFC 9111 §3.2), plus hop-by-hop ones. */
-const NOT_UPDATED_BY_304 = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'te', 'upgrade', 'trailer', 'proxy-connection'])
+import { updateStored } from './stored-update.js'
 
 /** Statuses after which a stale response may stand in for the origin (RFC 5861 §4). */
 const ORIGIN_ERROR_STATUS = new Set([500, 502, 503, 504])
@@ -173,20 +170,13 @@ export class CacheRevalidationHandler implements DispatchHandler {
   #refresh (): void {
     const ctx = this.#ctx
     const { stored } = ctx
-    const merged: IncomingHeaders = { ...stored.headers }
-    delete merged.age
-    for (const name of Object.keys(this.#notModified)) {
-      if (!NOT_UPDATED_BY_304.has(name)) merged[name] = this.#notModified[name]
-    }
-    const decision = decideStorage({
-      statusCode: stored.statusCode,
-      statusMessage: stored.statusMessage,
-      headers: merged,
+    const { merged, decision } = updateStored({
+      stored,
+      received: this.#notModified,
       requestHeaders: ctx.key.headers ?? {},
       shared: ctx.shared,
       cacheByDefault: ctx.cacheByDefault,
-      requestTime: ctx.requestTime,
-      responseTime: Date.now()
+      requestTime: ctx.requestTime
     })
     collectBody(stored.body).then((body) => {
       let headers: IncomingHeaders

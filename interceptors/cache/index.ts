@@ -15,6 +15,7 @@ import { CacheRevalidationHandler } from './cache-revalidation-handler.js'
 import type { CacheStatus } from './cache-status.js'
 import { withCacheStatus } from './cache-status.js'
 import { ForwardingController } from '../../src/forwarding-controller.js'
+import { HeadFresheningHandler } from './head-freshening-handler.js'
 import { InvalidationHandler } from './invalidation-handler.js'
 import { describeKey, log } from './log.js'
 import type { CacheInterceptorOptions } from './options.js'
@@ -80,6 +81,18 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
   const refreshing = new Set<string>()
 
   return (dispatch: Dispatch): Dispatch => {
+    /** Wraps the handler of a HEAD going to the origin so its answer freshens the stored GET (§4.3.5). */
+    const freshening = (key: CacheKey, handler: DispatchHandler): DispatchHandler => {
+      if (key.method !== 'HEAD' || !config.methods.has('GET')) return handler
+      return new HeadFresheningHandler({
+        store: config.store,
+        getKey: { ...key, method: 'GET' },
+        shared: config.shared,
+        cacheByDefault: config.cacheByDefault,
+        requestTime: Date.now()
+      }, handler)
+    }
+
     const forward = (request: Request, fwd: NonNullable<CacheStatus['fwd']>): void => {
       dispatchLater(dispatch, request.opts, new CacheHandler({
         store: config.store,
@@ -89,7 +102,7 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
         cacheStatus: config.cacheStatus,
         fwd,
         requestTime: Date.now()
-      }, request.handler))
+      }, freshening(request.key, request.handler)))
     }
 
     const revalidate = (request: Request, stored: GetResult, fwd: 'stale' | 'request', staleIfErrorUntil: number | undefined, handler: DispatchHandler, background: boolean, mustRevalidate?: MustRevalidate): void => {
@@ -222,7 +235,11 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
       if (!SAFE_METHODS.has(method)) {
         return dispatch(opts, new InvalidationHandler(config.store, makeCacheKey(opts, {}), handler))
       }
-      if (!config.methods.has(method)) return dispatch(opts, handler)
+      if (!config.methods.has(method)) {
+        if (method !== 'HEAD' || !config.methods.has('GET')) return dispatch(opts, handler)
+        const headHeaders = normalizeHeaders(opts.headers)
+        return dispatch(opts, freshening(makeCacheKey(opts, headHeaders), handler))
+      }
       const headers = normalizeHeaders(opts.headers)
       const key = makeCacheKey(opts, headers)
       if (headers.range !== undefined) {
