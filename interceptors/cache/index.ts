@@ -194,6 +194,12 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
         }
         return
       }
+      if (config.shared && stored.headers['set-cookie'] !== undefined) {
+        // Written by a private cache sharing the store, or by hand: one user's cookie must not reach another.
+        log('the stored %s sets a cookie and this cache is shared: not serving it', id)
+        forward(request, 'miss')
+        return
+      }
       const reuse: Reuse = decideReuse(stored, request.policy, config.shared, Date.now())
       if (request.conditional && reuse.action !== 'hit' && reuse.action !== 'gateway-timeout') {
         // A precondition is only evaluated against a response the cache may serve as it is.
