@@ -25,12 +25,15 @@ export interface CacheHandlerContext {
   fwd: NonNullable<CacheStatus['fwd']>
   /** When the request was sent (ms since the epoch). */
   requestTime: number
+  /** Told once whether the response ended up committed to the store (for coalesced requests). */
+  onSettled?: ((stored: boolean) => void) | undefined
 }
 
 /** Stores cacheable responses while passing them on unchanged (plus `cache-status`). */
 export class CacheHandler extends DecoratorHandler {
   readonly #ctx: CacheHandlerContext
   #stream: Writable | undefined
+  #settled = false
 
   constructor (ctx: CacheHandlerContext, handler: DispatchHandler) {
     super(handler)
@@ -55,6 +58,11 @@ export class CacheHandler extends DecoratorHandler {
     } else {
       log('not storing %s (status %d): %s', describeKey(ctx.key), statusCode, decision.reason)
     }
+    if (this.#stream === undefined) this.#settle(false)
+    else {
+      this.#stream.once('finish', () => this.#settle(true))
+      this.#stream.once('close', () => this.#settle(false))
+    }
     const out = ctx.cacheStatus ? withCacheStatus(headers, { fwd: ctx.fwd, fwdStatus: statusCode, stored: this.#stream !== undefined }) : headers
     super.onResponseStart(controller, statusCode, out, statusMessage)
   }
@@ -75,7 +83,14 @@ export class CacheHandler extends DecoratorHandler {
     // An incomplete body must never be committed.
     this.#stream?.destroy(error)
     this.#stream = undefined
+    this.#settle(false)
     super.onResponseError(controller, error)
+  }
+
+  #settle (stored: boolean): void {
+    if (this.#settled) return
+    this.#settled = true
+    this.#ctx.onSettled?.(stored)
   }
 }
 

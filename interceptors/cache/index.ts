@@ -15,6 +15,9 @@ import { CacheRevalidationHandler } from './cache-revalidation-handler.js'
 import type { CacheStatus } from './cache-status.js'
 import { withCacheStatus } from './cache-status.js'
 import { ForwardingController } from '../../src/forwarding-controller.js'
+import { MissCoalescer } from './miss-coalescer.js'
+import type { LeaderOutcome } from './miss-coalescer.js'
+import { RequestAbortedError } from '../../src/errors.js'
 import { HeadFresheningHandler } from './head-freshening-handler.js'
 import { InvalidationHandler } from './invalidation-handler.js'
 import { describeKey, log } from './log.js'
@@ -40,6 +43,8 @@ interface Request {
   policy: RequestPolicy
   /** The request carries If-None-Match / If-Modified-Since, which a usable stored response can answer. */
   conditional: boolean
+  /** Already waited for an identical request in flight: a miss now goes straight out. */
+  coalesced?: boolean
 }
 
 function failWith (handler: DispatchHandler, err: Error): void {
@@ -79,6 +84,7 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
   const config = resolveCacheOptions(options)
   // One background revalidation per stored URL and method at a time.
   const refreshing = new Set<string>()
+  const coalescer = new MissCoalescer()
 
   return (dispatch: Dispatch): Dispatch => {
     /** Wraps the handler of a HEAD going to the origin so its answer freshens the stored GET (§4.3.5). */
@@ -93,7 +99,7 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
       }, handler)
     }
 
-    const forward = (request: Request, fwd: NonNullable<CacheStatus['fwd']>): void => {
+    const forward = (request: Request, fwd: NonNullable<CacheStatus['fwd']>, onSettled?: (stored: boolean) => void): void => {
       dispatchLater(dispatch, request.opts, new CacheHandler({
         store: config.store,
         key: request.key,
@@ -101,8 +107,43 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
         cacheByDefault: config.cacheByDefault,
         cacheStatus: config.cacheStatus,
         fwd,
-        requestTime: Date.now()
+        requestTime: Date.now(),
+        onSettled
       }, freshening(request.key, request.handler)))
+    }
+
+    /** Sends a miss to the origin, unless an identical one is already out: then waits for its outcome. */
+    const forwardMiss = (request: Request): void => {
+      if (request.coalesced === true || request.opts.body != null) {
+        forward(request, 'miss')
+        return
+      }
+      const id = describeKey(request.key)
+      const signal = request.opts.signal ?? undefined
+      const onAbort = (): void => {
+        if (coalescer.leave(id, waiter)) failWith(request.handler, signal?.reason instanceof Error ? signal.reason : new RequestAbortedError())
+      }
+      const waiter = (outcome: LeaderOutcome): void => {
+        signal?.removeEventListener('abort', onAbort)
+        request.coalesced = true
+        if (outcome === 'not-stored') {
+          log('the identical request in flight for %s was not stored; sending this one', id)
+          forward(request, 'miss')
+          return
+        }
+        log('the identical request in flight for %s was stored; reading it', id)
+        lookup(config.store, request.key).then(({ result, failed }) => {
+          if (failed) dispatchLater(dispatch, request.opts, request.handler)
+          else answer(request, result)
+        }, (err: Error) => failWith(request.handler, err))
+      }
+      const settle = coalescer.lead(id, waiter)
+      if (settle === undefined) {
+        log('miss for %s: waiting for the identical request in flight', id)
+        signal?.addEventListener('abort', onAbort, { once: true })
+        return
+      }
+      forward(request, 'miss', (stored) => settle(stored ? 'stored' : 'not-stored'))
     }
 
     const revalidate = (request: Request, stored: GetResult, fwd: 'stale' | 'request', staleIfErrorUntil: number | undefined, handler: DispatchHandler, background: boolean, mustRevalidate?: MustRevalidate): void => {
@@ -190,7 +231,7 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
           gatewayTimeout(request)
         } else {
           log('miss for %s', id)
-          forward(request, 'miss')
+          forwardMiss(request)
         }
         return
       }

@@ -22,13 +22,20 @@ import type { TestRedis } from '../helpers/redis-server.js'
 export class SettlingStore implements CacheStore {
   readonly inner: CacheStore
   readonly #pending = new Set<Promise<void>>()
+  /** Lookups the store has answered so far. */
+  answeredGets = 0
 
   constructor (inner: CacheStore) {
     this.inner = inner
   }
 
   get (key: CacheKey): GetResult | undefined | Promise<GetResult | undefined> {
-    return this.inner.get(key)
+    const result = this.inner.get(key)
+    if (result instanceof Promise) {
+      return result.finally(() => { this.answeredGets++ })
+    }
+    this.answeredGets++
+    return result
   }
 
   createWriteStream (key: CacheKey, value: CacheValue): Writable | undefined {
