@@ -16,6 +16,7 @@ import { describeKey, log } from './log.js'
 import { timing } from './reuse-decision.js'
 import type { MustRevalidate } from './reuse-decision.js'
 import { serveCached } from './serve-cached.js'
+import { replyGatewayTimeout } from './cache-replies.js'
 import { collectBody, deleteQuietly } from './store-calls.js'
 import { updateStored } from './stored-update.js'
 
@@ -147,13 +148,11 @@ export class CacheRevalidationHandler implements DispatchHandler {
   }
 
   #gatewayTimeout (reason: MustRevalidate): void {
-    const { stored } = this.#ctx
-    let headers: IncomingHeaders = { 'content-length': '0' }
-    if (this.#ctx.cacheStatus) headers = withCacheStatus(headers, { fwd: 'stale', ttl: timing(stored, Date.now()).ttl, detail: reason })
-    serveCached(this.#handler, { statusCode: 504, statusMessage: 'Gateway Timeout', headers, body: null }, {
-      controller: this.#ctx.controller,
-      signal: this.#ctx.signal,
-      method: this.#ctx.key.method
+    const ctx = this.#ctx
+    replyGatewayTimeout({ handler: this.#handler, signal: ctx.signal, method: ctx.key.method, cacheStatus: ctx.cacheStatus, controller: ctx.controller }, {
+      fwd: 'stale',
+      ttl: timing(ctx.stored, Date.now()).ttl,
+      detail: reason
     })
   }
 

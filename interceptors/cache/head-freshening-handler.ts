@@ -7,7 +7,7 @@
 import type { CacheKey, CacheStore, GetResult } from '../../src/cache-store.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
 import { DecoratorHandler } from '../../src/handler.js'
-import { openWriteStream } from './cache-handler.js'
+import { writeWhole } from './cache-handler.js'
 import { describeKey, log } from './log.js'
 import { collectBody, deleteQuietly, lookup } from './store-calls.js'
 import { updateStored } from './stored-update.js'
@@ -103,13 +103,7 @@ export class HeadFresheningHandler extends DecoratorHandler {
       await deleteQuietly(ctx.store, ctx.getKey)
       return
     }
-    const stream = openWriteStream(ctx.store, ctx.getKey, decision.value)
-    if (stream === undefined) return
     log('freshened the stored %s from a HEAD response: %s', id, decision.explanation)
-    await new Promise<void>((resolve) => {
-      stream.once('finish', resolve)
-      stream.once('close', resolve)
-      stream.end(body)
-    })
+    await writeWhole(ctx.store, ctx.getKey, decision.value, body)
   }
 }

@@ -7,13 +7,13 @@
 
 import type { CacheKey, GetResult } from '../../src/cache-store.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, IncomingHeaders, Interceptor } from '../../src/handler.js'
-import { SimpleController, toDispatchHandler } from '../../src/handler.js'
+import { toDispatchHandler } from '../../src/handler.js'
 import { normalizeHeaders } from '../../src/request-headers.js'
 import { CacheHandler } from './cache-handler.js'
+import type { CacheHandlerContext } from './cache-handler.js'
 import { makeCacheKey } from './cache-key.js'
 import { CacheRevalidationHandler } from './cache-revalidation-handler.js'
 import type { CacheStatus } from './cache-status.js'
-import { withCacheStatus } from './cache-status.js'
 import { ForwardingController } from '../../src/forwarding-controller.js'
 import { MissCoalescer } from './miss-coalescer.js'
 import type { LeaderOutcome } from './miss-coalescer.js'
@@ -26,9 +26,13 @@ import { SAFE_METHODS, readCacheMode, resolveCacheOptions } from './options.js'
 import type { RequestPolicy } from './request-policy.js'
 import { requestPolicy } from './request-policy.js'
 import type { MustRevalidate, Reuse } from './reuse-decision.js'
-import { decideReuse, timing } from './reuse-decision.js'
-import { serveCached } from './serve-cached.js'
-import { lookup } from './store-calls.js'
+import { decideReuse } from './reuse-decision.js'
+import { replyFromStored, replyGatewayTimeout, replyStored } from './cache-replies.js'
+import type { ReplyTarget } from './cache-replies.js'
+import { dispatchLater, failWith } from './dispatch-safely.js'
+import { collectBody, lookup } from './store-calls.js'
+import { PartialContentHandler } from './partial-content-handler.js'
+import { answerRange } from './range-response.js'
 import { ORIGIN_PRECONDITIONS, hasCacheablePrecondition, notModified, notModifiedHeaders } from './stored-preconditions.js'
 
 export type { CacheInterceptorOptions, CacheMode } from './options.js'
@@ -45,23 +49,6 @@ interface Request {
   conditional: boolean
   /** Already waited for an identical request in flight: a miss now goes straight out. */
   coalesced?: boolean
-}
-
-function failWith (handler: DispatchHandler, err: Error): void {
-  try {
-    handler.onResponseError?.(new SimpleController(), err)
-  } catch (thrown) {
-    log('handler threw in onResponseError: %s', (thrown as Error).message)
-  }
-}
-
-/** Calls the next dispatch from an asynchronous path, where a synchronous throw must become onResponseError. */
-function dispatchLater (dispatch: Dispatch, opts: DispatchOptions, handler: DispatchHandler): void {
-  try {
-    dispatch(opts, handler)
-  } catch (err) {
-    failWith(handler, err as Error)
-  }
 }
 
 function single (value: string | string[] | undefined): string | undefined {
@@ -99,17 +86,19 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
       }, handler)
     }
 
+    const storing = (request: Request, fwd: NonNullable<CacheStatus['fwd']>, onSettled?: (stored: boolean) => void): CacheHandlerContext => ({
+      store: config.store,
+      key: request.key,
+      shared: config.shared,
+      cacheByDefault: config.cacheByDefault,
+      cacheStatus: config.cacheStatus,
+      fwd,
+      requestTime: Date.now(),
+      onSettled
+    })
+
     const forward = (request: Request, fwd: NonNullable<CacheStatus['fwd']>, onSettled?: (stored: boolean) => void): void => {
-      dispatchLater(dispatch, request.opts, new CacheHandler({
-        store: config.store,
-        key: request.key,
-        shared: config.shared,
-        cacheByDefault: config.cacheByDefault,
-        cacheStatus: config.cacheStatus,
-        fwd,
-        requestTime: Date.now(),
-        onSettled
-      }, freshening(request.key, request.handler)))
+      dispatchLater(dispatch, request.opts, new CacheHandler(storing(request, fwd, onSettled), freshening(request.key, request.handler)))
     }
 
     /** Sends a miss to the origin, unless an identical one is already out: then waits for its outcome. */
@@ -193,34 +182,54 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
       revalidate(request, stored, 'stale', undefined, sink, true)
     }
 
-    const serveStored = (request: Request, stored: GetResult, status: CacheStatus): void => {
-      const now = Date.now()
-      const { age, ttl } = timing(stored, now)
-      let headers: IncomingHeaders = { ...stored.headers, age: String(Math.floor(age)) }
-      if (config.cacheStatus) headers = withCacheStatus(headers, { ...status, ttl })
-      serveCached(request.handler, { statusCode: stored.statusCode, statusMessage: stored.statusMessage, headers, body: stored.body }, {
-        signal: request.opts.signal,
-        method: request.key.method
-      })
+    const target = (request: Request): ReplyTarget => ({
+      handler: request.handler,
+      signal: request.opts.signal,
+      method: request.key.method,
+      cacheStatus: config.cacheStatus
+    })
+
+    const forwardRange = (request: Request, fwd: NonNullable<CacheStatus['fwd']>): void => {
+      dispatchLater(dispatch, request.opts, new PartialContentHandler(storing(request, fwd), request.handler))
     }
 
-    const serveNotModified = (request: Request, stored: GetResult): void => {
-      const { age, ttl } = timing(stored, Date.now())
-      let headers: IncomingHeaders = { ...notModifiedHeaders(stored), age: String(Math.floor(age)) }
-      if (config.cacheStatus) headers = withCacheStatus(headers, { hit: true, ttl })
-      serveCached(request.handler, { statusCode: 304, statusMessage: 'Not Modified', headers, body: null }, {
-        signal: request.opts.signal,
-        method: request.key.method
-      })
+    /** A GET with Range: sliced from a usable complete stored response, otherwise sent on and its answer stored. */
+    const answerRangeRequest = (request: Request): void => {
+      const id = describeKey(request.key)
+      if (request.policy.reload || request.conditional || ORIGIN_PRECONDITIONS.some((name) => name !== 'if-range' && request.headers[name] !== undefined)) {
+        log('not reading the cache for the ranged %s: reload or a precondition', id)
+        forwardRange(request, 'request')
+        return
+      }
+      lookup(config.store, request.key).then(async ({ result: stored, failed }) => {
+        if (failed) {
+          dispatchLater(dispatch, request.opts, request.handler)
+          return
+        }
+        const reuse = stored === undefined ? undefined : decideReuse(stored, request.policy, config.shared, Date.now())
+        if (stored === undefined || stored.statusCode !== 200 || reuse?.action !== 'hit') {
+          if (stored === undefined && request.policy.onlyIfCached) {
+            gatewayTimeout(request)
+            return
+          }
+          log('ranged %s: %s; sending it on', id, stored === undefined ? 'miss' : reuse?.reason ?? 'not a complete 200')
+          forwardRange(request, stored === undefined ? 'miss' : 'stale')
+          return
+        }
+        const body = await collectBody(stored.body)
+        const range = answerRange(request.headers, stored, body)
+        if (range.kind === 'full') {
+          log('hit for %s: the Range is ignored (invalid, or If-Range does not hold)', id)
+          replyStored(target(request), { ...stored, body }, { hit: true })
+          return
+        }
+        log('hit for %s: %d from the complete stored response', id, range.statusCode)
+        replyFromStored(target(request), stored, range, { hit: true })
+      }).catch((err: Error) => failWith(request.handler, err))
     }
 
     const gatewayTimeout = (request: Request): void => {
-      let headers: IncomingHeaders = { 'content-length': '0' }
-      if (config.cacheStatus) headers = withCacheStatus(headers, { detail: 'only-if-cached' })
-      serveCached(request.handler, { statusCode: 504, statusMessage: 'Gateway Timeout', headers, body: null }, {
-        signal: request.opts.signal,
-        method: request.key.method
-      })
+      replyGatewayTimeout(target(request), { detail: 'only-if-cached' })
     }
 
     const answer = (request: Request, stored: GetResult | undefined): void => {
@@ -252,15 +261,15 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
         case 'hit':
           if (request.conditional && notModified(request.headers, stored)) {
             log('hit for %s: %s; the request\'s precondition matches: 304', id, reuse.reason)
-            serveNotModified(request, stored)
+            replyFromStored(target(request), stored, { statusCode: 304, statusMessage: 'Not Modified', headers: notModifiedHeaders(stored), body: null }, { hit: true })
             return
           }
           log('hit for %s: %s', id, reuse.reason)
-          serveStored(request, stored, { hit: true })
+          replyStored(target(request), stored, { hit: true })
           return
         case 'stale-while-revalidate':
           log('serving stale %s: %s', id, reuse.reason)
-          serveStored(request, stored, { hit: true, detail: 'stale-while-revalidate' })
+          replyStored(target(request), stored, { hit: true, detail: 'stale-while-revalidate' })
           refreshInBackground(request, stored)
           return
         case 'gateway-timeout':
@@ -289,10 +298,6 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
       }
       const headers = normalizeHeaders(opts.headers)
       const key = makeCacheKey(opts, headers)
-      if (headers.range !== undefined) {
-        log('bypassing the cache for %s: ranged requests are neither served nor stored', describeKey(key))
-        return dispatch(opts, handler)
-      }
       const policy = requestPolicy(headers, mode)
       if (policy.bypass) {
         log('bypassing the cache for %s: no-store', describeKey(key))
@@ -300,6 +305,11 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
       }
       const conditional = (method === 'GET' || method === 'HEAD') && hasCacheablePrecondition(headers)
       const request: Request = { opts, handler, key, headers, policy, conditional }
+      if (headers.range !== undefined) {
+        if (method !== 'GET') return dispatch(opts, handler)
+        answerRangeRequest(request)
+        return true
+      }
       if (policy.reload || ORIGIN_PRECONDITIONS.some((name) => headers[name] !== undefined)) {
         log('not reading the cache for %s: %s', describeKey(key), policy.reload ? 'cacheMode reload' : 'the request has a precondition only the origin can evaluate')
         forward(request, 'request')
@@ -316,7 +326,7 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
           const viaGet = await lookup(config.store, { ...key, method: 'GET' })
           if (viaGet.result !== undefined && decideReuse(viaGet.result, policy, config.shared, Date.now()).action === 'hit') {
             log('hit for %s from the stored GET response', describeKey(key))
-            serveStored(request, viaGet.result, { hit: true })
+            replyStored(target(request), viaGet.result, { hit: true })
             return
           }
         }
