@@ -11,7 +11,8 @@ import { toDispatchHandler } from '../../src/handler.js'
 import { normalizeHeaders } from '../../src/request-headers.js'
 import { CacheHandler } from './cache-handler.js'
 import type { CacheHandlerContext } from './cache-handler.js'
-import { makeCacheKey } from './cache-key.js'
+import { customizeKey, makeCacheKey } from './cache-key.js'
+import { PostResponseHandler } from './post-response-handler.js'
 import { CacheRevalidationHandler } from './cache-revalidation-handler.js'
 import type { CacheStatus } from './cache-status.js'
 import { ForwardingController } from '../../src/forwarding-controller.js'
@@ -86,9 +87,11 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
       }, handler)
     }
 
-    const storing = (request: Request, fwd: NonNullable<CacheStatus['fwd']>, onSettled?: (stored: boolean) => void): CacheHandlerContext => ({
+    const keyFor = (opts: DispatchOptions, headers: IncomingHeaders): CacheKey => customizeKey(config.cacheKey, makeCacheKey(opts, headers), opts)
+
+    const storingFor = (key: CacheKey, fwd: NonNullable<CacheStatus['fwd']>, onSettled?: (stored: boolean) => void): CacheHandlerContext => ({
       store: config.store,
-      key: request.key,
+      key,
       shared: config.shared,
       cacheByDefault: config.cacheByDefault,
       cacheStatus: config.cacheStatus,
@@ -96,6 +99,9 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
       requestTime: Date.now(),
       onSettled
     })
+
+    const storing = (request: Request, fwd: NonNullable<CacheStatus['fwd']>, onSettled?: (stored: boolean) => void): CacheHandlerContext =>
+      storingFor(request.key, fwd, onSettled)
 
     const forward = (request: Request, fwd: NonNullable<CacheStatus['fwd']>, onSettled?: (stored: boolean) => void): void => {
       dispatchLater(dispatch, request.opts, new CacheHandler(storing(request, fwd, onSettled), freshening(request.key, request.handler)))
@@ -289,15 +295,20 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
       if (opts.upgrade != null || opts.origin == null) return dispatch(opts, handler)
       const method = opts.method
       if (!SAFE_METHODS.has(method)) {
-        return dispatch(opts, new InvalidationHandler(config.store, makeCacheKey(opts, {}), handler))
+        const unsafeHeaders = config.cachePostResponses && method === 'POST' ? normalizeHeaders(opts.headers) : {}
+        const target = keyFor(opts, unsafeHeaders)
+        const inner = config.cachePostResponses && method === 'POST'
+          ? new PostResponseHandler({ ...storingFor(target, 'request'), key: { ...target, method: 'GET' } }, handler)
+          : handler
+        return dispatch(opts, new InvalidationHandler(config.store, target, inner))
       }
       if (!config.methods.has(method)) {
         if (method !== 'HEAD' || !config.methods.has('GET')) return dispatch(opts, handler)
         const headHeaders = normalizeHeaders(opts.headers)
-        return dispatch(opts, freshening(makeCacheKey(opts, headHeaders), handler))
+        return dispatch(opts, freshening(keyFor(opts, headHeaders), handler))
       }
       const headers = normalizeHeaders(opts.headers)
-      const key = makeCacheKey(opts, headers)
+      const key = keyFor(opts, headers)
       const policy = requestPolicy(headers, mode)
       if (policy.bypass) {
         log('bypassing the cache for %s: no-store', describeKey(key))
