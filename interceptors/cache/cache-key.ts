@@ -3,10 +3,10 @@
  * @module
  */
 
-import type { CacheKey } from '../../src/cache-store.js'
+import type { CacheKey } from '../../src/contracts/cache-store.js'
 import type { DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/describe-value.js'
+import { describeValue } from '../../src/validation/describe-value.js'
 
 // Origins repeat endlessly; parsing each once keeps URL parsing off the hot path.
 const originCache = new Map<string, string>()

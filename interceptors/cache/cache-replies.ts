@@ -4,9 +4,9 @@
  * @module
  */
 
-import type { CacheValue, GetResult } from '../../src/cache-store.js'
+import type { CacheValue, GetResult } from '../../src/contracts/cache-store.js'
 import type { DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
-import type { ForwardingController } from '../../src/forwarding-controller.js'
+import type { ForwardingController } from '../../src/handlers/forwarding-controller.js'
 import type { CacheStatus } from './cache-status.js'
 import { withCacheStatus } from './cache-status.js'
 import { timing } from './reuse-decision.js'

@@ -5,13 +5,13 @@
  */
 
 import type { Dispatch, DispatchHandler, DispatchOptions } from '../../src/handler.js'
-import { SimpleController } from '../../src/handler.js'
+import { failDispatch } from '../../src/handler.js'
 import { log } from './log.js'
 
 /** Ends the request with `err`; a handler that throws while told is only logged. */
 export function failWith (handler: DispatchHandler, err: Error): void {
   try {
-    handler.onResponseError?.(new SimpleController(), err)
+    failDispatch(handler, err)
   } catch (thrown) {
     log('handler threw in onResponseError: %s', (thrown as Error).message)
   }

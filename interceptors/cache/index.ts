@@ -5,17 +5,17 @@
  * @module
  */
 
-import type { CacheKey, GetResult } from '../../src/cache-store.js'
+import type { CacheKey, GetResult } from '../../src/contracts/cache-store.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, IncomingHeaders, Interceptor } from '../../src/handler.js'
 import { toDispatchHandler } from '../../src/handler.js'
-import { normalizeHeaders } from '../../src/request-headers.js'
+import { normalizeHeaders } from '../../src/handlers/request-headers.js'
 import { CacheHandler } from './cache-handler.js'
 import type { CacheHandlerContext } from './cache-handler.js'
 import { customizeKey, makeCacheKey } from './cache-key.js'
 import { PostResponseHandler } from './post-response-handler.js'
 import { CacheRevalidationHandler } from './cache-revalidation-handler.js'
 import type { CacheStatus } from './cache-status.js'
-import { ForwardingController } from '../../src/forwarding-controller.js'
+import { ForwardingController } from '../../src/handlers/forwarding-controller.js'
 import { MissCoalescer } from './miss-coalescer.js'
 import type { LeaderOutcome } from './miss-coalescer.js'
 import { RequestAbortedError } from '../../src/errors.js'

@@ -6,8 +6,9 @@
  * @module
  */
 
-import type { CacheKey, CacheValue } from '../../src/cache-store.js'
+import type { CacheKey, CacheValue } from '../../src/contracts/cache-store.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
+import { DecoratorHandler } from '../../src/handler.js'
 import { CacheHandler, decideStorageFor, writeWhole } from './cache-handler.js'
 import type { CacheHandlerContext } from './cache-handler.js'
 import { formatContentRange, joinRanges, parseContentRange } from './byte-ranges.js'
@@ -38,48 +39,39 @@ interface Part {
 }
 
 /** Stores the 200 or 206 answer to a ranged GET while passing it on unchanged (plus `cache-status`). */
-export class PartialContentHandler implements DispatchHandler {
+export class PartialContentHandler extends DecoratorHandler {
   readonly #ctx: CacheHandlerContext
-  readonly #handler: DispatchHandler
   #full: CacheHandler | undefined
   #part: Part | undefined
 
   constructor (ctx: CacheHandlerContext, handler: DispatchHandler) {
+    super(handler)
     this.#ctx = ctx
-    this.#handler = handler
   }
 
-  onRequestStart (controller: DispatchController, context: unknown): void {
-    this.#handler.onRequestStart?.(controller, context)
-  }
-
-  onResponseInformation (controller: DispatchController, statusCode: number, headers: IncomingHeaders): void {
-    this.#handler.onResponseInformation?.(controller, statusCode, headers)
-  }
-
-  onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
+  override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
     const ctx = this.#ctx
     if (statusCode === 200) {
       // The origin sent the whole representation: store it as any other response.
-      this.#full = new CacheHandler({ ...ctx, key: { ...ctx.key, method: 'GET' } }, this.#handler)
+      this.#full = new CacheHandler({ ...ctx, key: { ...ctx.key, method: 'GET' } }, this.handler)
       this.#full.onResponseStart(controller, statusCode, headers, statusMessage)
       return
     }
     if (statusCode === 206) this.#part = this.#storablePart(headers, statusMessage ?? '')
     const out = ctx.cacheStatus ? withCacheStatus(headers, { fwd: ctx.fwd, fwdStatus: statusCode, stored: this.#part !== undefined }) : headers
-    this.#handler.onResponseStart?.(controller, statusCode, out, statusMessage)
+    super.onResponseStart(controller, statusCode, out, statusMessage)
   }
 
-  onResponseData (controller: DispatchController, chunk: Buffer): void {
+  override onResponseData (controller: DispatchController, chunk: Buffer): void {
     if (this.#full !== undefined) {
       this.#full.onResponseData(controller, chunk)
       return
     }
     this.#part?.chunks.push(chunk)
-    this.#handler.onResponseData?.(controller, chunk)
+    super.onResponseData(controller, chunk)
   }
 
-  onResponseEnd (controller: DispatchController, trailers: IncomingHeaders): void {
+  override onResponseEnd (controller: DispatchController, trailers: IncomingHeaders): void {
     if (this.#full !== undefined) {
       this.#full.onResponseEnd(controller, trailers)
       return
@@ -87,13 +79,13 @@ export class PartialContentHandler implements DispatchHandler {
     const part = this.#part
     const end = (): void => {
       try {
-        this.#handler.onResponseEnd?.(controller, trailers)
+        super.onResponseEnd(controller, trailers)
       } catch (err) {
         log('handler threw in onResponseEnd: %s', (err as Error).message)
       }
     }
     if (part === undefined) {
-      this.#handler.onResponseEnd?.(controller, trailers)
+      super.onResponseEnd(controller, trailers)
       return
     }
     // Holding the end until the part is stored lets the caller's next request see it.
@@ -102,10 +94,10 @@ export class PartialContentHandler implements DispatchHandler {
     }).finally(end)
   }
 
-  onResponseError (controller: DispatchController, error: Error): void {
+  override onResponseError (controller: DispatchController, error: Error): void {
     this.#part = undefined
     if (this.#full !== undefined) this.#full.onResponseError(controller, error)
-    else this.#handler.onResponseError?.(controller, error)
+    else super.onResponseError(controller, error)
   }
 
   /** A 206 is kept only with one known byte range, a strong ETag to join parts safely, and storable headers. */

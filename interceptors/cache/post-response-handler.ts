@@ -9,7 +9,7 @@ import type { DispatchController, DispatchHandler, IncomingHeaders } from '../..
 import { DecoratorHandler } from '../../src/handler.js'
 import type { CacheHandlerContext } from './cache-handler.js'
 import { decideStorageFor, writeWhole } from './cache-handler.js'
-import type { CacheValue } from '../../src/cache-store.js'
+import type { CacheValue } from '../../src/contracts/cache-store.js'
 import { describeKey, log } from './log.js'
 import { parseCacheControl } from './parse-cache-control.js'
 

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { CacheValue } from '../../src/cache-store.js'
+import type { CacheValue } from '../../src/contracts/cache-store.js'
 import type { IncomingHeaders } from '../../src/handler.js'
 import { parseEntityTagList, weakMatch } from './entity-tags.js'
 import { parseHttpDate } from './http-date.js'

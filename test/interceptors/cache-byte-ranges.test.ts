@@ -4,7 +4,7 @@ import fc from 'fast-check'
 import { MAX_RANGES, formatContentRange, joinRanges, parseContentRange, parseRangeHeader, resolveRanges } from '../../interceptors/cache/byte-ranges.js'
 import { answerRange, ifRangeHolds } from '../../interceptors/cache/range-response.js'
 import { parseEntityTagList, strongMatch, weakMatch } from '../../interceptors/cache/entity-tags.js'
-import type { CacheValue } from '../../src/cache-store.js'
+import type { CacheValue } from '../../src/contracts/cache-store.js'
 
 const spec = fc.oneof(
   fc.tuple(fc.nat({ max: 10_000 }), fc.option(fc.nat({ max: 10_000 }))).map(([first, extra]) => ({ first, last: extra === null ? undefined : first + extra })),

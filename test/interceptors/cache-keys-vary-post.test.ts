@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import type http from 'node:http'
 import { interceptors } from '../../src/index.js'
 import { InvalidArgumentError } from '../../src/errors.js'
-import type { CacheKey } from '../../src/cache-store.js'
+import type { CacheKey } from '../../src/contracts/cache-store.js'
 import { setupCache, stamp } from './cache-test-helpers.js'
 import { describeWithEachStore } from './cache-store-matrix.js'
 
