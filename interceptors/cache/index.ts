@@ -32,8 +32,8 @@ import { replyFromStored, replyGatewayTimeout, replyStored } from './cache-repli
 import type { ReplyTarget } from './cache-replies.js'
 import { dispatchLater, failWith } from './dispatch-safely.js'
 import { collectBody, lookup } from './store-calls.js'
-import { PartialContentHandler } from './partial-content-handler.js'
-import { answerRange } from './range-response.js'
+import { PartialContentHandler, partialKey } from './partial-content-handler.js'
+import { answerFromPart, answerRange } from './range-response.js'
 import { ORIGIN_PRECONDITIONS, hasCacheablePrecondition, notModified, notModifiedHeaders } from './stored-preconditions.js'
 
 export type { CacheInterceptorOptions, CacheMode } from './options.js'
@@ -199,6 +199,17 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
       dispatchLater(dispatch, request.opts, new PartialContentHandler(storing(request, fwd), request.handler))
     }
 
+    /** Answers from a fresh stored partial response holding the requested range; false when there is none. */
+    const answerFromHeldPart = async (request: Request): Promise<boolean> => {
+      const { result: held } = await lookup(config.store, partialKey(request.key))
+      if (held === undefined || decideReuse(held, request.policy, config.shared, Date.now()).action !== 'hit') return false
+      const answer = answerFromPart(request.headers, held, await collectBody(held.body))
+      if (answer === undefined || answer.kind !== 'generated') return false
+      log('hit for %s: 206 from the stored partial response', describeKey(request.key))
+      replyFromStored(target(request), held, answer, { hit: true })
+      return true
+    }
+
     /** A GET with Range: sliced from a usable complete stored response, otherwise sent on and its answer stored. */
     const answerRangeRequest = (request: Request): void => {
       const id = describeKey(request.key)
@@ -213,6 +224,7 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
           return
         }
         const reuse = stored === undefined ? undefined : decideReuse(stored, request.policy, config.shared, Date.now())
+        if (stored === undefined && await answerFromHeldPart(request)) return
         if (stored === undefined || stored.statusCode !== 200 || reuse?.action !== 'hit') {
           if (stored === undefined && request.policy.onlyIfCached) {
             gatewayTimeout(request)

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto'
 import type { CacheValue } from '../../src/contracts/cache-store.js'
 import type { IncomingHeaders } from '../../src/handler.js'
-import { formatContentRange, parseRangeHeader, resolveRanges } from './byte-ranges.js'
+import { formatContentRange, parseContentRange, parseRangeHeader, resolveRanges } from './byte-ranges.js'
 import type { ByteRange } from './byte-ranges.js'
 import { strongMatch } from './entity-tags.js'
 import { parseHttpDate } from './http-date.js'
@@ -88,4 +88,25 @@ export function answerRange (requestHeaders: IncomingHeaders, stored: CacheValue
   headers['content-type'] = parts.type
   headers['content-length'] = String(parts.body.length)
   return { kind: 'generated', statusCode: 206, statusMessage: 'Partial Content', headers, body: parts.body }
+}
+
+/**
+ * Answers a single-range request from a stored partial response when the held bytes cover the
+ * range (§3.4 lets a cache use what it holds); undefined when they do not, or when the request
+ * asks for several ranges or its If-Range does not hold.
+ */
+export function answerFromPart (requestHeaders: IncomingHeaders, held: CacheValue, heldBody: Buffer): RangeAnswer | undefined {
+  const specs = parseRangeHeader(requestHeaders.range)
+  const heldRange = parseContentRange(held.headers['content-range'])
+  if (specs === undefined || specs.length !== 1 || heldRange === undefined || !ifRangeHolds(requestHeaders['if-range'], held)) return undefined
+  const [range] = resolveRanges(specs, heldRange.length)
+  if (range === undefined || range.start < heldRange.range.start || range.end > heldRange.range.end) return undefined
+  const offset = heldRange.range.start
+  const part = heldBody.subarray(range.start - offset, range.end - offset + 1)
+  const headers = baseHeaders(held)
+  const contentType = single(held.headers['content-type'])
+  if (contentType !== undefined) headers['content-type'] = contentType
+  headers['content-range'] = formatContentRange(range, heldRange.length)
+  headers['content-length'] = String(part.length)
+  return { kind: 'generated', statusCode: 206, statusMessage: 'Partial Content', headers, body: part }
 }

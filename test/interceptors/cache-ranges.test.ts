@@ -135,6 +135,25 @@ describeWithEachStore('interceptors.cache(): Range requests and partial content'
     })
   }
 
+  it('answers a range the stored partial response covers, and sends on one it does not', async (t) => {
+    const store = makeStore(t)
+    const { send, count } = await setupCache(t, rangeOrigin({ etag: '"alpha"', body: ALPHABET }), { store })
+    await send('/', { headers: { range: 'bytes=0-9' } })
+    await store.settled()
+    const inside = await send('/', { headers: { range: 'bytes=2-5' } })
+    assert.equal(inside.status, 206)
+    assert.equal(inside.body, 'cdef')
+    assert.equal(inside.headers['content-range'], 'bytes 2-5/26')
+    assert.match(String(inside.headers['cache-status']), /^conduit; hit; ttl=\d+$/)
+    assert.equal(count(), 1)
+    const beyond = await send('/', { headers: { range: 'bytes=5-15' } })
+    assert.equal(beyond.body, 'fghijklmnop')
+    // Several ranges are left to the origin (this one answers them with the whole body).
+    const several = await send('/', { headers: { range: 'bytes=0-1,3-4' } })
+    assert.equal(several.body, ALPHABET)
+    assert.equal(count(), 3)
+  })
+
   it('does not combine parts whose ETags differ', async (t) => {
     const state = { etag: '"one"', body: ALPHABET }
     const store = makeStore(t)
