@@ -226,7 +226,8 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
         const reuse = stored === undefined ? undefined : decideReuse(stored, request.policy, config.shared, Date.now())
         if (stored === undefined && await answerFromHeldPart(request)) return
         if (stored === undefined || stored.statusCode !== 200 || reuse?.action !== 'hit') {
-          if (stored === undefined && request.policy.onlyIfCached) {
+          if (request.policy.onlyIfCached) {
+            log('ranged %s with only-if-cached and nothing servable stored: 504', id)
             gatewayTimeout(request)
             return
           }
@@ -317,6 +318,8 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
       if (!config.methods.has(method)) {
         if (method !== 'HEAD' || !config.methods.has('GET')) return dispatch(opts, handler)
         const headHeaders = normalizeHeaders(opts.headers)
+        // A no-store request must leave the cache untouched, freshening included.
+        if (requestPolicy(headHeaders, mode).bypass) return dispatch(opts, handler)
         return dispatch(opts, freshening(keyFor(opts, headHeaders), handler))
       }
       const headers = normalizeHeaders(opts.headers)

@@ -154,6 +154,14 @@ describeWithEachStore('interceptors.cache(): Range requests and partial content'
     assert.equal(count(), 3)
   })
 
+  it('answers a ranged only-if-cached request with nothing stored with a 504, without the origin', async (t) => {
+    const store = makeStore(t)
+    const { send, count } = await setupCache(t, rangeOrigin({ etag: '"alpha"', body: ALPHABET }), { store })
+    const answer = await send('/', { headers: { range: 'bytes=0-1' }, cacheMode: 'only-if-cached' })
+    assert.equal(answer.status, 504)
+    assert.equal(count(), 0)
+  })
+
   it('does not combine parts whose ETags differ', async (t) => {
     const state = { etag: '"one"', body: ALPHABET }
     const store = makeStore(t)
