@@ -1,8 +1,9 @@
-import { it } from 'node:test'
+import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import type http from 'node:http'
 import { setupCache, stamp } from './cache-test-helpers.js'
 import { describeWithEachStore } from './cache-store-matrix.js'
+import { AsyncTestStore } from '../stores/async-test-store.js'
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz'
 
@@ -193,5 +194,19 @@ describeWithEachStore('interceptors.cache(): Range requests and partial content'
     await store.settled()
     assert.equal((await send('/', { headers: { range: 'bytes=0-1' } })).body, 'ab')
     assert.equal(count(), 1)
+  })
+})
+
+describe('interceptors.cache(): ranges with a custom store that knows nothing of them', () => {
+  it('stores, joins and serves parts through a store that only implements get, createWriteStream and delete asynchronously', async (t) => {
+    const store = new AsyncTestStore()
+    const { send, count } = await setupCache(t, rangeOrigin({ etag: '"alpha"', body: ALPHABET }), { store })
+    assert.equal((await send('/', { headers: { range: 'bytes=0-12' } })).body, 'abcdefghijklm')
+    assert.equal((await send('/', { headers: { range: 'bytes=13-' } })).body, 'nopqrstuvwxyz')
+    const whole = await send()
+    assert.equal(whole.body, ALPHABET)
+    assert.match(String(whole.headers['cache-status']), /hit/)
+    assert.equal((await send('/', { headers: { range: 'bytes=-2' } })).body, 'yz')
+    assert.equal(count(), 2)
   })
 })
