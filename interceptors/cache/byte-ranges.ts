@@ -14,7 +14,7 @@ export interface ByteRange {
 export const MAX_RANGES = 64
 
 /** A requested range before it is resolved against a length: `first-[last]` or `-suffix`. */
-type RangeSpec = { first: number, last: number | undefined } | { suffix: number }
+export type RangeSpec = { first: number, last: number | undefined } | { suffix: number }
 
 const SPEC = /^(?:(\d+)-(\d*)|-(\d+))$/
 
