@@ -246,6 +246,16 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
       }).catch((err: Error) => failWith(request.handler, err))
     }
 
+    /** Serves a usable stored response: as a 304 when the request's own precondition matches it (§4.3.2). */
+    const serveHit = (request: Request, stored: GetResult): void => {
+      if (request.conditional && notModified(request.headers, stored)) {
+        log('the precondition of %s matches the stored response: 304', describeKey(request.key))
+        replyFromStored(target(request), stored, { statusCode: 304, statusMessage: 'Not Modified', headers: notModifiedHeaders(stored), body: null }, { hit: true })
+        return
+      }
+      replyStored(target(request), stored, { hit: true })
+    }
+
     const gatewayTimeout = (request: Request): void => {
       replyGatewayTimeout(target(request), { detail: 'only-if-cached' })
     }
@@ -277,13 +287,8 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
       }
       switch (reuse.action) {
         case 'hit':
-          if (request.conditional && notModified(request.headers, stored)) {
-            log('hit for %s: %s; the request\'s precondition matches: 304', id, reuse.reason)
-            replyFromStored(target(request), stored, { statusCode: 304, statusMessage: 'Not Modified', headers: notModifiedHeaders(stored), body: null }, { hit: true })
-            return
-          }
           log('hit for %s: %s', id, reuse.reason)
-          replyStored(target(request), stored, { hit: true })
+          serveHit(request, stored)
           return
         case 'stale-while-revalidate':
           log('serving stale %s: %s', id, reuse.reason)
@@ -350,7 +355,7 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
           const viaGet = await lookup(config.store, { ...key, method: 'GET' })
           if (viaGet.result !== undefined && decideReuse(viaGet.result, policy, config.shared, Date.now()).action === 'hit') {
             log('hit for %s from the stored GET response', describeKey(key))
-            replyStored(target(request), viaGet.result, { hit: true })
+            serveHit(request, viaGet.result)
             return
           }
         }

@@ -82,6 +82,20 @@ describeWithEachStore('interceptors.cache(): the request\'s own preconditions', 
     assert.equal(count(), 2)
   })
 
+  it('answers a conditional HEAD from the stored GET response with a 304 when methods lists HEAD', async (t) => {
+    const store = makeStore(t)
+    const { send, count } = await setupCache(t, (_req, res) => {
+      stamp(res, 'max-age=600')
+      res.setHeader('etag', '"h"')
+      res.end('body')
+    }, { store, methods: ['GET', 'HEAD'] })
+    await send()
+    await store.settled()
+    const head = await send('/', { method: 'HEAD', headers: { 'if-none-match': '"h"' } })
+    assert.equal(head.status, 304)
+    assert.equal(count(), 1)
+  })
+
   it('leaves If-Match and If-Unmodified-Since to the origin', async (t) => {
     const { send, count } = await setup(t)
     await send('/', { headers: { 'if-match': 'W/"v1"' } })
