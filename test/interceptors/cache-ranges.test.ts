@@ -186,6 +186,26 @@ describeWithEachStore('interceptors.cache(): Range requests and partial content'
     assert.equal(count(), 2)
   })
 
+  for (const contentRange of ['bytes 0-1/*', 'bytes 0-5/3', 'items 0-1/26', 'junk']) {
+    it(`passes on a 206 with Content-Range "${contentRange}" without storing it`, async (t) => {
+      const store = makeStore(t)
+      const { send, count } = await setupCache(t, (_req, res) => {
+        stamp(res, 'max-age=600')
+        res.setHeader('etag', '"alpha"')
+        res.statusCode = 206
+        res.setHeader('content-range', contentRange)
+        res.end('ab')
+      }, { store })
+      const first = await send('/', { headers: { range: 'bytes=0-1' } })
+      assert.equal(first.status, 206)
+      assert.equal(first.body, 'ab')
+      assert.doesNotMatch(String(first.headers['cache-status']), /stored/)
+      await store.settled()
+      await send('/', { headers: { range: 'bytes=0-1' } })
+      assert.equal(count(), 2)
+    })
+  }
+
   it('stores a 200 that answers a ranged request as the complete response', async (t) => {
     const store = makeStore(t)
     const { send, count } = await setupCache(t, rangeOrigin({ etag: '"alpha"', body: ALPHABET, ignoreRange: true }), { store })
