@@ -7,6 +7,7 @@
  */
 
 import type { CacheKey, CacheValue } from '../../src/contracts/cache-store.js'
+import { PARTIAL_METHOD } from '../../src/contracts/cache-store.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
 import { DecoratorHandler } from '../../src/handler.js'
 import { CacheHandler, decideStorageFor, writeWhole } from './cache-handler.js'
@@ -17,13 +18,6 @@ import { withCacheStatus } from './cache-status.js'
 import { isStrong } from './entity-tags.js'
 import { describeKey, log } from './log.js'
 import { collectBody, lookup } from './store-calls.js'
-
-/**
- * The method under which partial responses are stored: apart from the complete GET response of
- * the same URL, yet removed with it by `delete`, and needing nothing of a store beyond the
- * ordinary contract.
- */
-export const PARTIAL_METHOD = 'GET-PARTIAL'
 
 /** The key a URL's partial response is stored under. */
 export function partialKey (key: CacheKey): CacheKey {
