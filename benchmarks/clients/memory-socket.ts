@@ -17,8 +17,9 @@ const responses = new Map<string, Buffer[]>()
 for (const scenario of SCENARIOS) {
   const body = responseBody(scenario)
   const fields = Object.entries(responseHeaders(scenario)).map(([name, value]) => `${name}: ${value}\r\n`).join('')
+  // No date field: a fixed one would make the cacheable response stale once that day is past.
   const head = Buffer.from(`HTTP/1.1 200 OK\r\n${fields}content-length: ${body.length}\r\n` +
-    'date: Sun, 22 Nov 2026 08:00:00 GMT\r\nconnection: keep-alive\r\nkeep-alive: timeout=120\r\n\r\n', 'latin1')
+    'connection: keep-alive\r\nkeep-alive: timeout=120\r\n\r\n', 'latin1')
   const whole = Buffer.concat([head, body])
   const pieces: Buffer[] = []
   for (let off = 0; off < whole.length; off += READ_SIZE) pieces.push(whole.subarray(off, off + READ_SIZE))

@@ -35,10 +35,13 @@ export function formatCacheStatus (status: CacheStatus): string {
   return text
 }
 
+/** The `cache-status` value with this cache's entry appended after the `existing` one, if any. */
+export function appendCacheStatus (existing: string | string[] | undefined, status: CacheStatus): string {
+  const entry = formatCacheStatus(status)
+  return existing === undefined ? entry : `${Array.isArray(existing) ? existing.join(', ') : existing}, ${entry}`
+}
+
 /** A copy of `headers` with this cache's entry appended to `cache-status`. */
 export function withCacheStatus (headers: IncomingHeaders, status: CacheStatus): IncomingHeaders {
-  const entry = formatCacheStatus(status)
-  const existing = headers['cache-status']
-  const joined = existing === undefined ? entry : `${Array.isArray(existing) ? existing.join(', ') : existing}, ${entry}`
-  return { ...headers, 'cache-status': joined }
+  return { ...headers, 'cache-status': appendCacheStatus(headers['cache-status'], status) }
 }

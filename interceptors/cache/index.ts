@@ -13,7 +13,7 @@ import { CacheHandler } from './cache-handler.js'
 import { makeCacheKey } from './cache-key.js'
 import { CacheRevalidationHandler } from './cache-revalidation-handler.js'
 import type { CacheStatus } from './cache-status.js'
-import { withCacheStatus } from './cache-status.js'
+import { appendCacheStatus, withCacheStatus } from './cache-status.js'
 import { ForwardingController } from '../../src/forwarding-controller.js'
 import { InvalidationHandler } from './invalidation-handler.js'
 import { describeKey, log } from './log.js'
@@ -24,7 +24,8 @@ import { requestPolicy } from './request-policy.js'
 import type { Reuse } from './reuse-decision.js'
 import { decideReuse, timing } from './reuse-decision.js'
 import { serveCached } from './serve-cached.js'
-import { lookup } from './store-calls.js'
+import { isPending, lookup } from './store-calls.js'
+import type { Lookup } from './store-calls.js'
 
 export type { CacheInterceptorOptions, CacheMode } from './options.js'
 export { parseCacheControl } from './parse-cache-control.js'
@@ -141,8 +142,9 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
     const serveStored = (request: Request, stored: GetResult, status: CacheStatus): void => {
       const now = Date.now()
       const { age, ttl } = timing(stored, now)
-      let headers: IncomingHeaders = { ...stored.headers, age: String(Math.floor(age)) }
-      if (config.cacheStatus) headers = withCacheStatus(headers, { ...status, ttl })
+      // One copy of the stored headers per hit: the handler may keep or change what it gets.
+      const headers: IncomingHeaders = { ...stored.headers, age: String(Math.floor(age)) }
+      if (config.cacheStatus) headers['cache-status'] = appendCacheStatus(stored.headers['cache-status'], { ...status, ttl })
       serveCached(request.handler, { statusCode: stored.statusCode, statusMessage: stored.statusMessage, headers, body: stored.body }, {
         signal: request.opts.signal,
         method: request.key.method
@@ -159,7 +161,8 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
     }
 
     const answer = (request: Request, stored: GetResult | undefined): void => {
-      const id = describeKey(request.key)
+      // Building the key's text costs more than the rest of a hit's bookkeeping: only when logging.
+      const id = log.enabled ? describeKey(request.key) : ''
       if (stored === undefined) {
         if (request.policy.onlyIfCached) {
           log('miss for %s with only-if-cached: 504', id)
@@ -191,6 +194,45 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
       }
     }
 
+    const onLookup = (request: Request, { result, failed }: Lookup): void => {
+      if (failed) {
+        dispatchLater(dispatch, request.opts, request.handler)
+        return
+      }
+      const key = request.key
+      if (result === undefined && key.method === 'HEAD' && config.methods.has('GET')) {
+        // RFC 9110 §9.3.2: a HEAD answer carries a GET answer's fields, so a usable stored GET
+        // response answers a HEAD (without its body).
+        settle(request, lookup(config.store, { ...key, method: 'GET' }), (viaGet) => {
+          if (viaGet.result !== undefined && decideReuse(viaGet.result, request.policy, config.shared, Date.now()).action === 'hit') {
+            log('hit for %s from the stored GET response', describeKey(key))
+            serveStored(request, viaGet.result, { hit: true })
+            return
+          }
+          answer(request, undefined)
+        })
+        return
+      }
+      answer(request, result)
+    }
+
+    /** Runs `next` on the lookup now, or once it settles; a throw from it fails the request. */
+    const settle = (request: Request, found: Lookup | Promise<Lookup>, next: (found: Lookup) => void): void => {
+      const fail = (err: Error): void => {
+        log('cache failure for %s: %s', describeKey(request.key), err.message)
+        failWith(request.handler, err)
+      }
+      if (isPending(found)) {
+        found.then(next).catch(fail)
+        return
+      }
+      try {
+        next(found)
+      } catch (err) {
+        fail(err as Error)
+      }
+    }
+
     return function cachedDispatch (opts: DispatchOptions, rawHandler: DispatchHandler): boolean {
       const handler = toDispatchHandler(rawHandler)
       const mode = readCacheMode(opts.cacheMode)
@@ -218,26 +260,8 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
         forward(request, 'request')
         return true
       }
-      lookup(config.store, key).then(async ({ result, failed }) => {
-        if (failed) {
-          dispatchLater(dispatch, opts, handler)
-          return
-        }
-        if (result === undefined && method === 'HEAD' && config.methods.has('GET')) {
-          // RFC 9110 §9.3.2: a HEAD answer carries a GET answer's fields, so a usable stored GET
-          // response answers a HEAD (without its body).
-          const viaGet = await lookup(config.store, { ...key, method: 'GET' })
-          if (viaGet.result !== undefined && decideReuse(viaGet.result, policy, config.shared, Date.now()).action === 'hit') {
-            log('hit for %s from the stored GET response', describeKey(key))
-            serveStored(request, viaGet.result, { hit: true })
-            return
-          }
-        }
-        answer(request, result)
-      }).catch((err: Error) => {
-        log('cache failure for %s: %s', describeKey(key), err.message)
-        failWith(handler, err)
-      })
+      // A synchronous store answers within this call, as a network dispatch would start within it.
+      settle(request, lookup(config.store, key), (found) => onLookup(request, found))
       return true
     }
   }

@@ -8,14 +8,37 @@ import { Readable } from 'node:stream'
 import type { CacheKey, CacheStore, GetResult } from '../../src/cache-store.js'
 import { describeKey, log } from './log.js'
 
-/** The store's answer for `key`, or undefined when it has none or failed. Always a promise. */
-export async function lookup (store: CacheStore, key: CacheKey): Promise<{ result: GetResult | undefined, failed: boolean }> {
+/** What a store lookup found: a result (undefined when the store has none), or that the store failed. */
+export interface Lookup {
+  result: GetResult | undefined
+  failed: boolean
+}
+
+function storeFailed (key: CacheKey, err: unknown): Lookup {
+  log('store error in get for %s, bypassing the cache: %s', describeKey(key), (err as Error)?.message)
+  return { result: undefined, failed: true }
+}
+
+/**
+ * The store's answer for `key`. A synchronous store is answered synchronously, so a hit in a
+ * memory store costs no promise round trips; an asynchronous one gets a promise. Never throws.
+ */
+export function lookup (store: CacheStore, key: CacheKey): Lookup | Promise<Lookup> {
+  let answer: ReturnType<CacheStore['get']>
   try {
-    return { result: (await store.get(key)) ?? undefined, failed: false }
+    answer = store.get(key)
   } catch (err) {
-    log('store error in get for %s, bypassing the cache: %s', describeKey(key), (err as Error).message)
-    return { result: undefined, failed: true }
+    return storeFailed(key, err)
   }
+  if (answer != null && typeof (answer as Promise<unknown>).then === 'function') {
+    return Promise.resolve(answer).then((result) => ({ result: result ?? undefined, failed: false }), (err: unknown) => storeFailed(key, err))
+  }
+  return { result: (answer as GetResult | null | undefined) ?? undefined, failed: false }
+}
+
+/** True when a {@link lookup} has to be waited for. */
+export function isPending (found: Lookup | Promise<Lookup>): found is Promise<Lookup> {
+  return typeof (found as Promise<Lookup>).then === 'function'
 }
 
 /**
