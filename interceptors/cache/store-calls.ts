@@ -5,7 +5,7 @@
  */
 
 import { Readable } from 'node:stream'
-import type { CacheKey, CacheStore, GetResult } from '../../src/cache-store.js'
+import type { CacheKey, CacheStore, GetResult } from '../../src/contracts/cache-store.js'
 import { describeKey, log } from './log.js'
 
 /** What a store lookup found: a result (undefined when the store has none), or that the store failed. */

@@ -11,7 +11,7 @@ import { NULL_BODY_STATUSES, REDIRECT_STATUSES } from './constants.js'
 import type { ResponseType } from './constants.js'
 import { Headers, headersInternals } from './headers.js'
 import type { HeadersGuard, HeadersInit } from './headers.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 
 /** The second argument of `new Response()`. */
 export interface ResponseInit {
