@@ -20,6 +20,7 @@ import { H1RequestWriter } from './request-writer.js'
 import type { RequestWriterOwner } from './request-writer.js'
 import { ConnectionTimer, T_BODY, T_HEADERS, T_IDLE } from './connection-timer.js'
 import { handOver, partitionOnClose } from './connection-close.js'
+import { keepReadBuffersInHeap } from './read-buffer-heap.js'
 
 /** What a connection reports to its Client. */
 export interface ConnectionOwner {
@@ -62,6 +63,7 @@ export class H1Connection implements ResponseParserSink, RequestRunner, RequestW
     this.#idleTimer = new ConnectionTimer(this.#onIdleTimer)
     this.#parser = new ResponseParser(this, this.#config.maxHeaderSize)
     this.#writer = new H1RequestWriter(socket, this)
+    keepReadBuffersInHeap()
     socket.on('data', this.#onData)
     socket.on('end', this.#onEnd)
     socket.on('error', this.#onError)
