@@ -267,6 +267,32 @@ async function setupStoredHit (t: TestContext): Promise<CacheSetup> {
 }
 
 describe('interceptors.cache(): handler contract on cache hits', () => {
+  it('plays a hit from a synchronous store within dispatch(), and one from an asynchronous store after it returns', async (t) => {
+    for (const store of [new MemoryCacheStore(), new AsyncTestStore()]) {
+      const { send, dispatcher, server } = await setupCache(t, (_req, res) => {
+        res.setHeader('cache-control', 'max-age=60')
+        res.end('stored body')
+      }, { store })
+      await send()
+      const events: string[] = []
+      const ended = new Promise<void>((resolve, reject) => {
+        dispatcher.dispatch({ origin: server.origin, path: '/', method: 'GET' }, {
+          onResponseStart: (_c, statusCode) => { events.push(`headers:${statusCode}`) },
+          onResponseData: (_c, chunk) => { events.push(`data:${chunk.toString()}`) },
+          onResponseEnd: () => resolve(),
+          onResponseError: (_c, err) => reject(err)
+        })
+        events.push('dispatch returned')
+      })
+      await ended
+      const synchronous = store instanceof MemoryCacheStore
+      assert.deepEqual(events, synchronous
+        ? ['headers:200', 'data:stored body', 'dispatch returned']
+        : ['dispatch returned', 'headers:200', 'data:stored body'])
+      assert.equal(server.requests.length, 1)
+    }
+  })
+
   it('honours pause and resume while playing a stored body and ends exactly once', async (t) => {
     const { dispatcher, server } = await setupStoredHit(t)
     const events: string[] = []
