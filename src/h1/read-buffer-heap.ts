@@ -30,6 +30,12 @@ export function keepReadBuffersInHeap (): boolean {
   if (settled) return false
   settled = true
   if (process.platform !== 'linux') return false
-  Buffer.allocUnsafeSlow(THRESHOLD_BLOCK_BYTES)
+  try {
+    Buffer.allocUnsafeSlow(THRESHOLD_BLOCK_BYTES)
+  } catch {
+    // A process whose address space is capped (ulimit -v) may refuse the block: it then keeps
+    // glibc's defaults, which are only slower.
+    return false
+  }
   return true
 }
