@@ -7,7 +7,7 @@
 
 import type { CacheKey, GetResult } from '../../src/contracts/cache-store.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, IncomingHeaders, Interceptor } from '../../src/handler.js'
-import { failDispatch, toDispatchHandler } from '../../src/handler.js'
+import { failDispatch } from '../../src/handler.js'
 import { normalizeHeaders } from '../../src/handlers/request-headers.js'
 import { CacheHandler } from './cache-handler.js'
 import { makeCacheKey } from './cache-key.js'
@@ -233,8 +233,7 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
       }
     }
 
-    return function cachedDispatch (opts: DispatchOptions, rawHandler: DispatchHandler): boolean {
-      const handler = toDispatchHandler(rawHandler)
+    return function cachedDispatch (opts: DispatchOptions, handler: DispatchHandler): boolean {
       const mode = readCacheMode(opts.cacheMode)
       // A Client implies its origin without naming it; such requests have no key to cache under.
       if (opts.upgrade != null || opts.origin == null) return dispatch(opts, handler)

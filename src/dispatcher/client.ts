@@ -4,14 +4,16 @@
  * @module
  */
 
-import { Dispatcher } from './dispatcher.js'
-import type { CloseCallback } from './dispatcher.js'
-import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../handler.js'
-import { toDispatchHandler } from '../handler.js'
-import { ClientClosedError, ClientDestroyedError, InvalidArgumentError, SocketError } from '../errors.js'
+import { DispatcherBase } from './dispatcher.js'
+import type { DispatchHandler, DispatchOptions } from '../handlers/dispatch-contract.js'
+import { ClientClosedError, InvalidArgumentError, NotSupportedError, SocketError } from '../errors.js'
+import { failDispatch } from '../handlers/fail-dispatch.js'
+import { describeValue } from '../validation/describe-value.js'
+import { routeKeyOf } from './route.js'
+import type { DispatchRoute } from './route.js'
 import type { Duplex } from 'node:stream'
 import { ClientRequest } from '../h1/client-request.js'
-import type { RequestRunner } from '../h1/client-request.js'
+import type { RequestRunner, RequestTarget } from '../h1/client-request.js'
 import { H1Connection } from '../h1/connection.js'
 import type { ConnectionOwner } from '../h1/connection.js'
 import { resolveClientOptions } from './client-options.js'
@@ -20,8 +22,6 @@ import type { ConnectOptions } from '../connect.js'
 import { channels } from '../diagnostics.js'
 import type { ConnectParams } from '../diagnostics.js'
 import { installDebugLog } from '../observability/debug-log.js'
-import { checkCallback, destroyArguments, settleClose } from './close-arguments.js'
-import { checkDispatchOptions, refuseDispatch } from './dispatch-guards.js'
 
 installDebugLog()
 
@@ -42,6 +42,11 @@ export function parseOrigin (origin: unknown, who: string): URL {
   return url
 }
 
+function unroutable (route: unknown): Error {
+  const key = typeof (route as DispatchRoute).key === 'string' ? (route as DispatchRoute).key : describeValue(route)
+  return new NotSupportedError(`Client: cannot send a request routed as ${key} (an interceptor such as proxy() routes requests through the Agent it is composed on; compose it on an Agent)`)
+}
+
 /**
  * A dispatcher for one origin.
  * @example
@@ -50,13 +55,14 @@ export function parseOrigin (origin: unknown, who: string): URL {
  * console.log(await body.text())
  * await client.close()
  */
-export class Client extends Dispatcher {
+export class Client extends DispatcherBase {
   readonly #config: ClientConfig
   /** What requests and connections call back into; kept off the public surface. */
   readonly #owner: RequestRunner & ConnectionOwner
   readonly #url: URL
   readonly #origin: string
-  readonly #hostHeader: string
+  /** What every request of this client shares. */
+  readonly #target: RequestTarget
   readonly #connectParams: ConnectParams
   #queue: ClientRequest[] = []
   #conn: H1Connection | null = null
@@ -65,12 +71,12 @@ export class Client extends Dispatcher {
   #connectAbort: AbortController | null = null
   /** The connection being opened was asked for by a fetch() request (its log lines go to `fetch` too). */
   #connectForFetch = false
-  #closed = false
-  #destroyed = false
   #needDrain = false
   #resuming = false
   #resumeAgain = false
   #closeWaiters: Array<() => void> = []
+  /** The route this client's connections follow (set by the Agent that built it), if any. */
+  readonly #routeKey: string | undefined
 
   /**
    * @param origin - `http://host:port` or `https://host:port`
@@ -81,6 +87,7 @@ export class Client extends Dispatcher {
     this.#url = parseOrigin(origin, 'Client')
     const config = resolveClientOptions(options)
     this.#config = config
+    this.#routeKey = routeKeyOf(config.connector)
     this.#owner = {
       config,
       abortRequest: (req, reason) => this.#abortQueued(req, reason),
@@ -90,7 +97,7 @@ export class Client extends Dispatcher {
       onConnectionClosed: (conn, err, requeue) => this.#onConnectionClosed(conn, err, requeue)
     }
     this.#origin = this.#url.origin
-    this.#hostHeader = this.#url.host
+    this.#target = { runner: this.#owner, origin: this.#origin, hostHeader: this.#url.host, defaults: config }
     this.#connectParams = {
       host: this.#url.host,
       hostname: this.#url.hostname,
@@ -113,17 +120,12 @@ export class Client extends Dispatcher {
   get connected (): boolean { return this.#conn !== null }
   /** True when more requests would only wait in the queue; `dispatch` then returns false. */
   get busy (): boolean { return this.size >= this.#config.pipelining || this.#queue.length > 0 }
-  /** True once `close()` or `destroy()` was called. */
-  get closed (): boolean { return this.#closed }
-  /** True once `destroy()` was called. */
-  get destroyed (): boolean { return this.#destroyed }
-
-  override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
-    const h = toDispatchHandler(handler)
-    checkDispatchOptions(opts)
-    if (this.#closed) return refuseDispatch(h, this.#destroyed)
-    const cfg = this.#config
-    const req = new ClientRequest(this.#owner, this.#origin, this.#hostHeader, opts, h, cfg.headersTimeout, cfg.bodyTimeout, cfg.strictContentLength)
+  protected override acceptDispatch (opts: DispatchOptions, h: DispatchHandler): boolean {
+    // A routed request (a proxy tunnel) that reached a client of another route, or of none, would
+    // go straight to this client's origin: refused rather than sent around the proxy.
+    const route = opts.route
+    if (route != null && (route as DispatchRoute).key !== this.#routeKey) return failDispatch(h, unroutable(route))
+    const req = new ClientRequest(this.#target, opts, h)
     if (req.start()) {
       this.#queue.push(req)
       this.#resume()
@@ -170,7 +172,7 @@ export class Client extends Dispatcher {
       this.#needDrain = false
       this.emit('drain', this.#url, [this])
     }
-    if (this.#closed && this.#queue.length === 0 && (this.#conn === null || this.#conn.live === 0)) {
+    if (this.closed && this.#queue.length === 0 && (this.#conn === null || this.#conn.live === 0)) {
       // A connection still being set up serves nobody once the client closed with nothing
       // left to send: waiting for it could take the whole connect timeout. Nor does the
       // answer to an aborted pipelined request, which only kept the connection's framing.
@@ -197,7 +199,7 @@ export class Client extends Dispatcher {
       }
       const conn = this.#conn
       if (conn === null) {
-        if (!this.#connecting && !this.#destroyed) this.#connect()
+        if (!this.#connecting && !this.destroyed) this.#connect()
         return
       }
       if (!conn.canAccept(req)) return
@@ -242,7 +244,7 @@ export class Client extends Dispatcher {
 
   #onConnected (err: Error | null, socket: Duplex | null): void {
     this.#connecting = false
-    if (this.#destroyed) {
+    if (this.destroyed) {
       socket?.destroy()
       this.#resume()
       return
@@ -278,36 +280,20 @@ export class Client extends Dispatcher {
     for (const resolve of waiters) resolve()
   }
 
-  override close (): Promise<void>
-  override close (callback: CloseCallback): void
-  override close (callback?: CloseCallback): Promise<void> | void {
-    checkCallback(callback, 'close')
-    const promise = this.#destroyed
-      ? Promise.reject(new ClientDestroyedError())
-      : new Promise<void>((resolve) => {
-        this.#closed = true
-        this.#closeWaiters.push(resolve)
-        this.#resume()
-      })
-    return settleClose(promise, callback)
+  protected override closeGracefully (): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.#closeWaiters.push(resolve)
+      this.#resume()
+    })
   }
 
-  override destroy (err?: Error | null): Promise<void>
-  override destroy (callback: CloseCallback): void
-  override destroy (err: Error | null, callback: CloseCallback): void
-  override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
-    const args = destroyArguments(errOrCallback, callback)
-    if (!this.#destroyed) {
-      const error = args.err ?? new ClientDestroyedError()
-      this.#destroyed = true
-      this.#closed = true
-      if (this.#connecting) this.#abortConnect(error)
-      const queued = this.#queue.splice(0)
-      for (const req of queued) req.fail(error)
-      const conn = this.#conn
-      if (conn !== null) conn.destroy(error, false)
-      this.#finishClose()
-    }
-    return settleClose(Promise.resolve(), args.callback)
+  protected override destroyNow (error: Error): Promise<void> {
+    if (this.#connecting) this.#abortConnect(error)
+    const queued = this.#queue.splice(0)
+    for (const req of queued) req.fail(error)
+    const conn = this.#conn
+    if (conn !== null) conn.destroy(error, false)
+    this.#finishClose()
+    return Promise.resolve()
   }
 }
