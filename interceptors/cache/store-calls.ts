@@ -7,8 +7,9 @@
 import { Readable } from 'node:stream'
 import type { CacheKey, CacheStore, GetResult } from '../../src/contracts/cache-store.js'
 import { describeKey, log } from './log.js'
+import { storedEntryProblem } from './stored-entry-check.js'
 
-/** What a store lookup found: a result (undefined when the store has none), or that the store failed. */
+/** What a store lookup found: a usable result (undefined when there is none), or that the store failed. */
 export interface Lookup {
   result: GetResult | undefined
   failed: boolean
@@ -19,9 +20,25 @@ function storeFailed (key: CacheKey, err: unknown): Lookup {
   return { result: undefined, failed: true }
 }
 
+function checked (key: CacheKey, result: GetResult | undefined): Lookup {
+  let problem: string | null
+  try {
+    problem = result === undefined ? null : storedEntryProblem(result)
+  } catch (err) {
+    return storeFailed(key, err)
+  }
+  if (problem !== null) {
+    // A miss rather than a bypass: the fresh response then replaces the corrupted entry.
+    log('unusable entry from the store for %s, treating it as a miss: %s', describeKey(key), problem)
+    return { result: undefined, failed: false }
+  }
+  return { result, failed: false }
+}
+
 /**
- * The store's answer for `key`. A synchronous store is answered synchronously, so a hit in a
- * memory store costs no promise round trips; an asynchronous one gets a promise. Never throws.
+ * The store's answer for `key`, with an unusable entry taken as none. A synchronous store is
+ * answered synchronously, so a hit in a memory store costs no promise round trips; an
+ * asynchronous one gets a promise. Never throws, never rejects.
  */
 export function lookup (store: CacheStore, key: CacheKey): Lookup | Promise<Lookup> {
   let answer: ReturnType<CacheStore['get']>
@@ -31,9 +48,9 @@ export function lookup (store: CacheStore, key: CacheKey): Lookup | Promise<Look
     return storeFailed(key, err)
   }
   if (answer != null && typeof (answer as Promise<unknown>).then === 'function') {
-    return Promise.resolve(answer).then((result) => ({ result: result ?? undefined, failed: false }), (err: unknown) => storeFailed(key, err))
+    return Promise.resolve(answer).then((result) => checked(key, result ?? undefined), (err: unknown) => storeFailed(key, err))
   }
-  return { result: (answer as GetResult | null | undefined) ?? undefined, failed: false }
+  return checked(key, (answer as GetResult | null | undefined) ?? undefined)
 }
 
 /** True when a {@link lookup} has to be waited for. */
