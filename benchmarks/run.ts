@@ -5,7 +5,7 @@
  * program (it compares `process.argv[1]` with its own URL); helpers such as servers and client
  * processes do not, and are left to the suite that starts them. Each suite runs in its own process.
  *
- * Transport options: `--runs=N` (whole runs, fresh processes each, medians of them), `--rounds=N`, `--scale=F`, `--only=small,large,post`,
+ * Transport options: `--runs=N` (whole runs, fresh processes each, medians of them), `--rounds=N`, `--scale=F`, `--only=small,medium,large,post,cache`,
  * `--clients=conduit-request,...`, `--cpu-prof=conduit-request,...`, `--cpu-prof-dir=DIR`, `--json`,
  * `--memory` (in-memory sockets instead of the server: the libraries' own CPU cost only).
  * @module
@@ -17,7 +17,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { runTransportBenchmark } from './transport.js'
-import { combineRuns, formatSummary, summarize } from './transport-report.js'
+import { combineRuns, formatHeadline, formatSummary, summarize } from './transport-report.js'
 import type { ScenarioSummary } from './transport-report.js'
 
 const dir = fileURLToPath(new URL('.', import.meta.url))
@@ -56,12 +56,12 @@ async function runTransport (values: Record<string, string | boolean | undefined
     all.push(summaries)
     raw.push(results)
     if (runs > 1 && values.json !== true) {
-      process.stdout.write(`run ${run}/${runs}: ` + summaries.map((s) => `${s.name} ` + s.ratios.map((r) => `${r.subject}/${r.peer} CPU ${r.cpu.toFixed(2)}x`).join(', ')).join('; ') + '\n')
+      process.stdout.write(`run ${run}/${runs}: ${formatHeadline(summaries)}\n\n`)
     }
   }
   const combined = combineRuns(all)
   if (values.json === true) process.stdout.write(JSON.stringify({ combined, runs: all, results: raw }, null, 2) + '\n')
-  else process.stdout.write((runs > 1 ? '\n' : '') + combined.map(formatSummary).join('\n\n') + '\n')
+  else process.stdout.write(combined.map(formatSummary).join('\n\n') + '\n\n' + formatHeadline(combined) + '\n')
 }
 
 async function runFile (file: string): Promise<void> {

@@ -9,26 +9,24 @@
 
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { SCENARIOS, SMALL_BODY } from './transport-scenarios.js'
+import { SCENARIOS, responseBody, responseHeaders } from './transport-scenarios.js'
 
-// Bodies are built once: the server's work per request should be as small and constant as possible.
-const bodies = new Map<string, Buffer>()
+// Bodies and heads are built once: the server's work per request should be small and constant.
+const answers = new Map<string, { body: Buffer, headers: http.OutgoingHttpHeaders }>()
 for (const scenario of SCENARIOS) {
-  bodies.set(scenario.path, scenario.responseBytes === SMALL_BODY.length ? SMALL_BODY : Buffer.alloc(scenario.responseBytes, 'x'))
-}
-const headersFor = new Map<string, http.OutgoingHttpHeaders>()
-for (const [path, body] of bodies) {
-  headersFor.set(path, { 'content-type': 'application/json', 'content-length': String(body.length) })
+  const body = responseBody(scenario)
+  answers.set(scenario.path, { body, headers: { ...responseHeaders(scenario), 'content-length': String(body.length) } })
 }
 
 function answer (res: http.ServerResponse, path: string): void {
-  res.writeHead(200, headersFor.get(path))
-  res.end(bodies.get(path))
+  const { body, headers } = answers.get(path)!
+  res.writeHead(200, headers)
+  res.end(body)
 }
 
 const server = http.createServer((req, res) => {
   const path = req.url ?? '/'
-  if (!bodies.has(path)) {
+  if (!answers.has(path)) {
     res.writeHead(404, { 'content-length': '0' })
     res.end()
     return

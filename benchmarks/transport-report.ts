@@ -5,19 +5,28 @@
  * @module
  */
 
+import { CACHED_SUFFIX } from './transport.js'
 import type { ClientSamples, ScenarioResult } from './transport.js'
 
-/** A comparison printed under each table: `subject` against `peer`. */
+/** A comparison printed under each table and as a headline row: `subject` against `peer`. */
 export interface Comparison {
+  /** Sample id of the measured side (a client id, or a client id plus the cached suffix). */
   subject: string
+  /** Sample id of the side it is divided by. */
   peer: string
+  /** What the headline row calls the comparison. */
+  what: string
 }
 
 /** The comparisons the benchmark exists for. */
 export const COMPARISONS: readonly Comparison[] = [
-  { subject: 'conduit-request', peer: 'undici-request' },
-  { subject: 'conduit-request', peer: 'node-http' },
-  { subject: 'conduit-dispatch', peer: 'undici-dispatch' }
+  { subject: 'conduit-request', peer: 'undici-request', what: "request(), 'data' events, conduit ÷ undici" },
+  { subject: 'conduit-iter', peer: 'undici-iter', what: 'request(), for await, conduit ÷ undici' },
+  { subject: 'conduit-dispatch', peer: 'undici-dispatch', what: 'dispatch(), conduit ÷ undici' },
+  { subject: 'conduit-fetch', peer: 'undici-fetch', what: 'fetch(), conduit ÷ undici' },
+  { subject: 'conduit-request', peer: 'node-http', what: "request(), 'data' events, conduit ÷ node:http" },
+  { subject: 'conduit-request' + CACHED_SUFFIX, peer: 'conduit-request', what: 'conduit request(), cache hit ÷ no cache' },
+  { subject: 'undici-request' + CACHED_SUFFIX, peer: 'undici-request', what: 'undici request(), cache hit ÷ no cache' }
 ]
 
 /** Median figures of one client in one scenario. */
@@ -36,12 +45,18 @@ export interface RatioSummary extends Comparison {
   throughput: number
   /** subject CPU per request divided by peer's: below 1 means conduit costs less. */
   cpu: number
+  /** Lowest and highest per-round throughput ratio. */
+  throughputSpread: [number, number]
+  /** Lowest and highest per-round CPU ratio. */
+  cpuSpread: [number, number]
 }
 
 /** Summary of one scenario. */
 export interface ScenarioSummary {
   name: string
   title: string
+  /** Short label for headline rows. */
+  label: string
   /** True when measured over in-memory sockets. */
   memory: boolean
   requests: number
@@ -60,8 +75,12 @@ export function median (values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 
-function pairedMedian (a: readonly number[], b: readonly number[]): number {
-  return median(a.map((value, i) => value / b[i]!))
+function pairedRatios (a: readonly number[], b: readonly number[]): number[] {
+  return a.map((value, i) => value / b[i]!)
+}
+
+function spread (values: readonly number[]): [number, number] {
+  return [Math.min(...values), Math.max(...values)]
 }
 
 /** Medians and ratios of one scenario. */
@@ -78,9 +97,11 @@ export function summarize (result: ScenarioResult): ScenarioSummary {
     const subject = byId.get(c.subject)
     const peer = byId.get(c.peer)
     if (subject === undefined || peer === undefined) continue
-    ratios.push({ ...c, throughput: pairedMedian(subject.reqPerSec, peer.reqPerSec), cpu: pairedMedian(subject.cpuUsPerReq, peer.cpuUsPerReq) })
+    const throughput = pairedRatios(subject.reqPerSec, peer.reqPerSec)
+    const cpu = pairedRatios(subject.cpuUsPerReq, peer.cpuUsPerReq)
+    ratios.push({ ...c, throughput: median(throughput), cpu: median(cpu), throughputSpread: spread(throughput), cpuSpread: spread(cpu) })
   }
-  return { name: scenario.name, title: scenario.title, memory: result.memory, requests: result.requests, rounds: result.rounds, runs: 1, concurrency: scenario.concurrency, clients, ratios }
+  return { name: scenario.name, title: scenario.title, label: scenario.label, memory: result.memory, requests: result.requests, rounds: result.rounds, runs: 1, concurrency: scenario.concurrency, clients, ratios }
 }
 
 function label (summary: ScenarioSummary, id: string): string {
@@ -91,13 +112,13 @@ function label (summary: ScenarioSummary, id: string): string {
 export function formatSummary (summary: ScenarioSummary): string {
   const lines = [
     `${summary.title}${summary.memory ? ' (in-memory sockets)' : ''}: ${summary.requests} requests per round, ${summary.concurrency} in flight over ${summary.concurrency} connections, median of ${summary.runs > 1 ? `${summary.runs} runs of ${summary.rounds} rounds each` : `${summary.rounds} rounds`}`,
-    `  ${'client'.padEnd(18)}${'req/s'.padStart(10)}${'MB/s'.padStart(10)}${'CPU µs/req'.padStart(13)}`
+    `  ${'client'.padEnd(24)}${'req/s'.padStart(10)}${'MB/s'.padStart(10)}${'CPU µs/req'.padStart(13)}`
   ]
   for (const c of summary.clients) {
-    lines.push(`  ${c.label.padEnd(18)}${c.reqPerSec.toFixed(0).padStart(10)}${c.mbPerSec.toFixed(1).padStart(10)}${c.cpuUsPerReq.toFixed(1).padStart(13)}`)
+    lines.push(`  ${c.label.padEnd(24)}${c.reqPerSec.toFixed(0).padStart(10)}${c.mbPerSec.toFixed(1).padStart(10)}${c.cpuUsPerReq.toFixed(1).padStart(13)}`)
   }
   for (const r of summary.ratios) {
-    lines.push(`  ${`${label(summary, r.subject)} / ${label(summary, r.peer)}:`.padEnd(37)} req/s ${r.throughput.toFixed(2)}x   CPU/req ${r.cpu.toFixed(2)}x`)
+    lines.push(`  ${`${label(summary, r.subject)} / ${label(summary, r.peer)}:`.padEnd(48)} req/s ${r.throughput.toFixed(2)}x   CPU/req ${r.cpu.toFixed(2)}x`)
   }
   return lines.join('\n')
 }
@@ -124,10 +145,35 @@ export function combineRuns (runs: readonly (readonly ScenarioSummary[])[]): Sce
       ratios: summary.ratios.map((r, j) => ({
         ...r,
         throughput: median(same.map((s) => pick(s.ratios, j).throughput)),
-        cpu: median(same.map((s) => pick(s.ratios, j).cpu))
+        cpu: median(same.map((s) => pick(s.ratios, j).cpu)),
+        throughputSpread: spread(same.flatMap((s) => pick(s.ratios, j).throughputSpread)),
+        cpuSpread: spread(same.flatMap((s) => pick(s.ratios, j).cpuSpread))
       }))
     }
   })
+}
+
+const ratio = (value: number): string => `${value.toFixed(2)}x`
+const range = ([low, high]: [number, number]): string => `${low.toFixed(2)}–${high.toFixed(2)}`
+
+/**
+ * The headline: one row per scenario and comparison, each a median ratio with its spread (the
+ * lowest and highest per-round ratio over every round of every run).
+ */
+export function formatHeadline (summaries: readonly ScenarioSummary[]): string {
+  const first = summaries[0]
+  if (first === undefined) return ''
+  const over = first.runs > 1 ? `median of ${first.runs} runs, spread over their ${first.runs * first.rounds} rounds` : `median and spread of ${first.rounds} rounds`
+  const lines = [
+    `Ratios (${over}): req/s above 1x is faster, CPU/req below 1x is cheaper`,
+    `  ${'scenario'.padEnd(21)}${'comparison'.padEnd(48)}${'req/s'.padEnd(20)}CPU/req`
+  ]
+  for (const summary of summaries) {
+    for (const r of summary.ratios) {
+      lines.push(`  ${summary.label.padEnd(21)}${r.what.padEnd(48)}${`${ratio(r.throughput)} (${range(r.throughputSpread)})`.padEnd(20)}${ratio(r.cpu)} (${range(r.cpuSpread)})`)
+    }
+  }
+  return lines.join('\n')
 }
 
 /** Formats every scenario, one table each. */

@@ -1,9 +1,10 @@
 /**
- * Transport benchmark: conduit's `Agent#request` and `Agent#dispatch` against undici's and
- * node:http with a keep-alive agent. One server process, one process per client, the same
- * concurrency for all; rounds interleaved (A B C A B C ...) so a noisy neighbour hurts every
- * client alike; the first round of each scenario is a discarded warm-up. Each round is a fixed
- * number of requests and has a deadline, so a run always ends by itself.
+ * Transport benchmark: conduit's `request()` (body read with 'data' events and with `for await`),
+ * `dispatch()` and `fetch()` against undici's, and node:http with a keep-alive agent. One server
+ * process, one process per client running every scenario in order, the same concurrency for all;
+ * rounds interleaved (A B C A B C ...) so a noisy neighbour hurts every client alike; the first
+ * round of each scenario is a discarded warm-up. Each round is a fixed number of requests and
+ * has a deadline, so a run always ends by itself.
  * Run through `benchmarks/run.ts` (`npm run bench`), or call {@link runTransportBenchmark}.
  * @module
  */
@@ -26,15 +27,24 @@ export interface ClientDefinition {
   file: string
   /** Mode argument of the client file. */
   mode: string
+  /** The client can put a cache in front of its agent (it runs the cache scenario's cached rounds). */
+  cache?: boolean
 }
+
+/** Suffix of the sample id of a client's rounds through its cache. */
+export const CACHED_SUFFIX = '+cache'
 
 /** Every client, in row order. */
 export const CLIENTS: readonly ClientDefinition[] = [
-  { id: 'conduit-request', label: 'conduit request', file: './clients/conduit.js', mode: 'request' },
-  { id: 'undici-request', label: 'undici request', file: './clients/undici.js', mode: 'request' },
+  { id: 'conduit-request', label: 'conduit request', file: './clients/conduit.js', mode: 'request', cache: true },
+  { id: 'undici-request', label: 'undici request', file: './clients/undici.js', mode: 'request', cache: true },
+  { id: 'conduit-iter', label: 'conduit for-await', file: './clients/conduit.js', mode: 'request-iter' },
+  { id: 'undici-iter', label: 'undici for-await', file: './clients/undici.js', mode: 'request-iter' },
   { id: 'node-http', label: 'node:http', file: './clients/node-http.js', mode: 'request' },
   { id: 'conduit-dispatch', label: 'conduit dispatch', file: './clients/conduit.js', mode: 'dispatch' },
-  { id: 'undici-dispatch', label: 'undici dispatch', file: './clients/undici.js', mode: 'dispatch' }
+  { id: 'undici-dispatch', label: 'undici dispatch', file: './clients/undici.js', mode: 'dispatch' },
+  { id: 'conduit-fetch', label: 'conduit fetch', file: './clients/conduit.js', mode: 'fetch' },
+  { id: 'undici-fetch', label: 'undici fetch', file: './clients/undici.js', mode: 'fetch' }
 ]
 
 /** Options of {@link runTransportBenchmark}. */
@@ -81,6 +91,7 @@ export interface TransportBenchmarkOptions {
 
 /** Measurements of one client in one scenario, one entry per measured round. */
 export interface ClientSamples {
+  /** The client; for its rounds through the cache, a copy whose id ends in {@link CACHED_SUFFIX}. */
   client: ClientDefinition
   reqPerSec: number[]
   cpuUsPerReq: number[]
@@ -150,7 +161,8 @@ async function stopClient ({ child }: Running): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return
   const exited = once(child, 'exit')
   const timer = setTimeout(() => child.kill(), 10_000)
-  if (child.connected) child.send({ type: 'close' })
+  // A client that failed may be exiting already: a send that cannot reach it kills it instead.
+  if (child.connected) child.send({ type: 'close' }, (err) => { if (err !== null) child.kill() })
   else child.kill()
   await exited
   clearTimeout(timer)
@@ -185,13 +197,22 @@ export async function runTransportBenchmark (options: TransportBenchmarkOptions 
     const results: ScenarioResult[] = []
     for (const scenario of scenarios) {
       const requests = Math.max(1, Math.round(scenario.requests * scale))
-      const order: RoundOrder = { type: 'round', scenario: scenario.name, requests, concurrency: scenario.concurrency }
-      const samples = running.map(({ def }) => ({ client: def, reqPerSec: [] as number[], cpuUsPerReq: [] as number[] }))
+      // The cache scenario runs the clients that can put a cache in front of their agent, each
+      // twice a round: through the agent, then through the cache. Other scenarios run every client once.
+      const lanes = scenario.cache === true
+        ? running.filter((run) => run.def.cache === true).flatMap((run) => [{ run, cache: false }, { run, cache: true }])
+        : running.map((run) => ({ run, cache: false }))
+      const samples = lanes.map(({ run, cache }) => ({
+        client: cache ? { ...run.def, id: run.def.id + CACHED_SUFFIX, label: `${run.def.label} + cache` } : run.def,
+        reqPerSec: [] as number[],
+        cpuUsPerReq: [] as number[]
+      }))
       for (let r = 0; r <= rounds; r++) {
         // The order rotates each round, so no client always runs right after the same neighbour.
-        for (let k = 0; k < running.length; k++) {
-          const i = (k + r) % running.length
-          const report = await round(running[i]!, order)
+        for (let k = 0; k < lanes.length; k++) {
+          const i = (k + r) % lanes.length
+          const lane = lanes[i]!
+          const report = await round(lane.run, { type: 'round', scenario: scenario.name, requests, concurrency: scenario.concurrency, cache: lane.cache })
           if (r === 0) continue
           samples[i]!.reqPerSec.push(requests / (report.elapsedNs / 1e9))
           samples[i]!.cpuUsPerReq.push(report.cpuUs / requests)

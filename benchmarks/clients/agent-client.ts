@@ -1,32 +1,43 @@
 /**
  * What the conduit and undici client processes share. Both libraries' Agents have the same
- * `dispatch`/`request` shape, so the process arguments, the request options of a scenario and
- * both measured modes are defined once here, and the two are measured doing exactly the same.
+ * `dispatch`/`request` shape and both have a `fetch`, so the process arguments, the request
+ * options of a scenario and every measured mode are defined once here, and the two are measured
+ * doing exactly the same.
  * @module
  */
 
 import type { Readable } from 'node:stream'
 import { DispatchSink } from './dispatch-sink.js'
 import { MEMORY_ORIGIN } from './memory-socket.js'
-import { drainBody } from './measure.js'
-import type { BenchClient } from './measure.js'
+import { drainBody, iterateBody } from './measure.js'
+import type { BenchClient, RequestDone } from './measure.js'
 import type { Scenario } from '../transport-scenarios.js'
+
+/** How a client process sends requests and reads bodies. */
+export const CLIENT_MODES = ['request', 'request-iter', 'dispatch', 'fetch'] as const
+
+/** One of {@link CLIENT_MODES}. */
+export type ClientMode = typeof CLIENT_MODES[number]
 
 /** The arguments the transport runner starts an agent client with. */
 export interface AgentClientArgs {
-  /** `request` (`Agent#request`, body read as a stream) or `dispatch` (a plain handler). */
-  mode: string
+  /**
+   * `request` (`request()`, body read with 'data' events), `request-iter` (`request()`, body
+   * read with `for await`), `dispatch` (a plain handler) or `fetch` (`fetch()`, `arrayBuffer()`).
+   */
+  mode: ClientMode
   /** In-memory sockets instead of the server: only the library's own work is measured. */
   memory: boolean
   origin: string
   connections: number
 }
 
-/** Reads `<request|dispatch> <origin|memory> <connections>` from the command line. */
+/** Reads `<mode> <origin|memory> <connections>` from the command line. */
 export function readAgentClientArgs (argv: readonly string[] = process.argv.slice(2)): AgentClientArgs {
-  const [mode, target, connections] = argv
+  const [mode = 'request', target, connections] = argv
+  if (!(CLIENT_MODES as readonly string[]).includes(mode)) throw new TypeError(`unknown client mode ${JSON.stringify(mode)}; known: ${CLIENT_MODES.join(', ')}`)
   const memory = target === 'memory'
-  return { mode: mode ?? 'request', memory, origin: memory ? MEMORY_ORIGIN : target!, connections: Number(connections) }
+  return { mode: mode as ClientMode, memory, origin: memory ? MEMORY_ORIGIN : target!, connections: Number(connections) }
 }
 
 /**
@@ -40,15 +51,31 @@ export type BenchRequestOptions = {
   body?: Buffer
 }
 
-/** The parts of an Agent the benchmark drives. */
-export interface BenchAgent {
-  dispatch (opts: BenchRequestOptions, handler: DispatchSink): boolean
+/** The parts of a dispatcher the benchmark drives through `request()`. */
+export interface BenchRequester {
   request (opts: BenchRequestOptions): Promise<{ statusCode: number, body: Readable }>
+}
+
+/** The parts of an Agent the benchmark drives. */
+export interface BenchAgent extends BenchRequester {
+  dispatch (opts: BenchRequestOptions, handler: DispatchSink): boolean
   close (): Promise<void>
 }
 
-/** The round loop's client for `agent`, in the mode the runner asked for. */
-export function agentClient (agent: BenchAgent, args: AgentClientArgs): BenchClient {
+/** A library's `fetch`, bound to the benchmark's agent. */
+export type BenchFetch = (url: string, init: { method: string, body?: Buffer }) => Promise<{ status: number, arrayBuffer (): Promise<ArrayBuffer> }>
+
+/** What a library hands the benchmark: its agent, the same agent behind a cache, and its fetch. */
+export interface BenchLibrary {
+  agent: BenchAgent
+  /** `agent` composed with the library's cache interceptor and an in-memory store. */
+  cached: BenchRequester
+  fetch: BenchFetch
+}
+
+/** The round loop's client for `library`, in the mode the runner asked for. */
+export function agentClient (library: BenchLibrary, args: AgentClientArgs): BenchClient {
+  const { agent } = library
   const origin = args.origin
   // One request body per size, reused: allocating it would be measured as the library's work.
   let payload: Buffer | null = null
@@ -57,19 +84,36 @@ export function agentClient (agent: BenchAgent, args: AgentClientArgs): BenchCli
     if (payload?.length !== scenario.requestBytes) payload = Buffer.alloc(scenario.requestBytes, 'u')
     return { origin, path: scenario.path, method: scenario.method, body: payload }
   }
-  if (args.mode === 'dispatch') {
-    return {
-      send: (scenario, done) => { agent.dispatch(options(scenario), new DispatchSink(done)) },
-      close: () => agent.close()
+  const close = (): Promise<void> => agent.close()
+  switch (args.mode) {
+    case 'dispatch':
+      return { send: (scenario, done) => { agent.dispatch(options(scenario), new DispatchSink(done)) }, close }
+    case 'fetch':
+      return {
+        send: (scenario, done) => {
+          const { path, ...init } = options(scenario)
+          library.fetch(origin + path, init).then(async (res) => {
+            if (res.status !== 200) throw new Error(`unexpected status ${res.status}`)
+            done(null, (await res.arrayBuffer()).byteLength)
+          }).catch((err: Error) => done(err, 0))
+        },
+        close
+      }
+    default: {
+      const read = args.mode === 'request-iter' ? iterateBody : drainBody
+      const through = (requester: BenchRequester): BenchClient['send'] => (scenario, done) => {
+        requester.request(options(scenario)).then((res) => readResponse(res, read, done), (err: Error) => done(err, 0))
+      }
+      return { send: through(agent), close, cached: { send: through(library.cached), close } }
     }
   }
-  return {
-    send: (scenario, done) => {
-      agent.request(options(scenario)).then((res) => {
-        if (res.statusCode !== 200) done(new Error(`unexpected status ${res.statusCode}`), 0)
-        drainBody(res.body, done)
-      }, (err: Error) => done(err, 0))
-    },
-    close: () => agent.close()
+}
+
+function readResponse (res: { statusCode: number, body: Readable }, read: (body: Readable, done: RequestDone) => void, done: RequestDone): void {
+  if (res.statusCode !== 200) {
+    res.body.resume()
+    done(new Error(`unexpected status ${res.statusCode}`), 0)
+    return
   }
+  read(res.body, done)
 }

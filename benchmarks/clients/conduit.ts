@@ -1,17 +1,18 @@
 /**
- * Benchmark client process for conduit: `Agent#request` (body read as a stream) or
- * `Agent#dispatch` with a plain handler.
+ * Benchmark client process for conduit: `request()` (body read with 'data' events or with
+ * `for await`), `dispatch()` with a plain handler, or `fetch()`.
  *
- * Usage (started by the transport runner): node conduit.js <request|dispatch> <origin|memory> <connections>
+ * Usage (started by the transport runner): node conduit.js <mode> <origin|memory> <connections>
  * @module
  */
 
-import { Agent } from '../../src/dispatcher/agent.js'
+import { Agent, cacheStores, fetch, interceptors } from '../../src/index.js'
 import { memoryConnector } from './memory-socket.js'
 import { serveRounds } from './measure.js'
 import { agentClient, readAgentClientArgs } from './agent-client.js'
 
 const args = readAgentClientArgs()
 const agent = new Agent({ connections: args.connections, connect: args.memory ? memoryConnector : undefined })
+const cached = agent.compose(interceptors.cache({ store: new cacheStores.MemoryCacheStore() }))
 
-serveRounds(agentClient(agent, args))
+serveRounds(agentClient({ agent, cached, fetch: (url, init) => fetch(url, { ...init, dispatcher: agent }) }, args))

@@ -18,6 +18,8 @@ export interface BenchClient {
   send (scenario: Scenario, done: RequestDone): void
   /** Closes connections so the process can exit. */
   close (): Promise<void>
+  /** The same client with a cache in front of its agent, for scenarios with a cacheable response. */
+  cached?: BenchClient | undefined
 }
 
 /** The runner's order: run one round. */
@@ -26,6 +28,8 @@ export interface RoundOrder {
   scenario: string
   requests: number
   concurrency: number
+  /** Send through the client's cache (`BenchClient.cached`) instead of its plain agent. */
+  cache: boolean
 }
 
 /** What a client reports after a round. */
@@ -36,12 +40,22 @@ export interface RoundReport {
   cpuUs: number
 }
 
-/** Reads a response body to its end, counting bytes; the same consumer for every implementation. */
+/** Reads a response body to its end with 'data' events, counting bytes; the same consumer for every implementation. */
 export function drainBody (body: Readable, done: RequestDone): void {
   let bytes = 0
   body.on('data', (chunk: Buffer) => { bytes += chunk.length })
   body.on('end', () => done(null, bytes))
   body.on('error', (err: Error) => done(err, bytes))
+}
+
+/** Reads a response body to its end with `for await`, counting bytes. */
+export function iterateBody (body: AsyncIterable<Buffer>, done: RequestDone): void {
+  const read = async (): Promise<number> => {
+    let bytes = 0
+    for await (const chunk of body) bytes += chunk.length
+    return bytes
+  }
+  read().then((bytes) => done(null, bytes), (err: Error) => done(err, 0))
 }
 
 /** Runs `total` requests keeping `concurrency` in flight; rejects on the first failure or a short body. */
@@ -75,9 +89,11 @@ export function runRound (client: BenchClient, scenario: Scenario, total: number
 
 async function measure (client: BenchClient, order: RoundOrder): Promise<RoundReport> {
   const scenario = scenarioByName(order.scenario)
+  const target = order.cache ? client.cached : client
+  if (target === undefined) throw new TypeError(`${scenario.name}: this client has no cache to send through`)
   const cpuStart = process.cpuUsage()
   const start = process.hrtime.bigint()
-  await runRound(client, scenario, order.requests, order.concurrency)
+  await runRound(target, scenario, order.requests, order.concurrency)
   const elapsedNs = Number(process.hrtime.bigint() - start)
   const cpu = process.cpuUsage(cpuStart)
   return { type: 'result', elapsedNs, cpuUs: cpu.user + cpu.system }

@@ -8,16 +8,18 @@
  */
 
 import { Duplex } from 'node:stream'
-import { SCENARIOS } from '../transport-scenarios.js'
+import { SCENARIOS, responseBody, responseHeaders } from '../transport-scenarios.js'
 
 /** Largest piece a real socket read delivers by default. */
 const READ_SIZE = 64 * 1024
 
 const responses = new Map<string, Buffer[]>()
 for (const scenario of SCENARIOS) {
-  const body = Buffer.alloc(scenario.responseBytes, 'x')
-  const head = Buffer.from(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n` +
-    'date: Sun, 22 Nov 2026 08:00:00 GMT\r\nconnection: keep-alive\r\nkeep-alive: timeout=120\r\n\r\n', 'latin1')
+  const body = responseBody(scenario)
+  const fields = Object.entries(responseHeaders(scenario)).map(([name, value]) => `${name}: ${value}\r\n`).join('')
+  // No date field: a fixed one would make the cacheable response stale once that day is past.
+  const head = Buffer.from(`HTTP/1.1 200 OK\r\n${fields}content-length: ${body.length}\r\n` +
+    'connection: keep-alive\r\nkeep-alive: timeout=120\r\n\r\n', 'latin1')
   const whole = Buffer.concat([head, body])
   const pieces: Buffer[] = []
   for (let off = 0; off < whole.length; off += READ_SIZE) pieces.push(whole.subarray(off, off + READ_SIZE))
@@ -26,8 +28,8 @@ for (const scenario of SCENARIOS) {
 /** Longest request head the socket reads; the benchmark's heads are far smaller. */
 const MAX_HEAD = 8192
 
-/** The origin clients use in memory mode; the connectors below make sure nothing is dialled. */
-export const MEMORY_ORIGIN = 'http://127.0.0.1:9'
+/** The origin clients use in memory mode (a port fetch allows); the connectors below make sure nothing is dialled. */
+export const MEMORY_ORIGIN = 'http://127.0.0.1:65535'
 
 const NOT_FOUND = [Buffer.from('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n', 'latin1')]
 

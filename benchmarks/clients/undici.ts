@@ -1,17 +1,20 @@
 /**
- * Benchmark client process for undici (the reference peer): `Agent#request` (body read as a
- * stream) or `Agent#dispatch` with the same handler the conduit client uses.
+ * Benchmark client process for undici (the reference peer): the same modes as the conduit
+ * client, through undici's Agent, cache interceptor and fetch.
  *
- * Usage (started by the transport runner): node undici.js <request|dispatch> <origin|memory> <connections>
+ * Usage (started by the transport runner): node undici.js <mode> <origin|memory> <connections>
  * @module
  */
 
-import { Agent } from 'undici'
+import { Agent, cacheStores, fetch, interceptors } from 'undici'
 import { memoryConnector } from './memory-socket.js'
 import { serveRounds } from './measure.js'
 import { agentClient, readAgentClientArgs } from './agent-client.js'
+import type { BenchFetch, BenchRequester } from './agent-client.js'
 
 const args = readAgentClientArgs()
 const agent = new Agent({ connections: args.connections, connect: args.memory ? memoryConnector as never : undefined })
+const cached = agent.compose(interceptors.cache({ store: new cacheStores.MemoryCacheStore() })) as unknown as BenchRequester
+const undiciFetch: BenchFetch = (url, init) => fetch(url, { ...init, dispatcher: agent })
 
-serveRounds(agentClient(agent, args))
+serveRounds(agentClient({ agent, cached, fetch: undiciFetch }, args))

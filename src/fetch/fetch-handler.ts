@@ -28,8 +28,12 @@ import type { Response } from './response.js'
  * cancelled so the connection is released.
  */
 const unreadBodies = new FinalizationRegistry<IncomingBody>((body) => {
-  body.cancelUnclaimed(new DOMException('The response was garbage collected before its body was read', 'AbortError'))
+  body.cancelUnclaimed(collectedBeforeRead)
 })
+
+function collectedBeforeRead (): Error {
+  return new DOMException('The response was garbage collected before its body was read', 'AbortError')
+}
 
 /**
  * The response type (Fetch Standard, main fetch): the request's origin is the first URL's, as

@@ -129,9 +129,10 @@ export class IncomingBody {
   /**
    * Cancels the body only if no consumer ever claimed it. A body being collected or streamed
    * may outlive its Response object (`fetch(url).then((r) => r.text())`), so it is left alone.
+   * The reason is made only when needed: most bodies were claimed, and an exception is costly.
    */
-  cancelUnclaimed (reason: Error): void {
-    if (this.#mode === 'buffer') this.cancel(reason)
+  cancelUnclaimed (reason: () => Error): void {
+    if (this.#mode === 'buffer' && !this.settled) this.cancel(reason())
   }
 
   /** Hands the body over to a new ReadableStream (built once; the caller keeps it). */

@@ -20,6 +20,7 @@ import { H1RequestWriter } from './request-writer.js'
 import type { RequestWriterOwner } from './request-writer.js'
 import { ConnectionTimer, T_BODY, T_HEADERS, T_IDLE } from './connection-timer.js'
 import { handOver, partitionOnClose } from './connection-close.js'
+import { keepReadBuffersInHeap } from './read-buffer-heap.js'
 import { ResponseLimits } from './response-limits.js'
 import type { ClientConnection, ConnectionOwner } from './client-connection.js'
 
@@ -59,6 +60,7 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
     this.#parser = new ResponseParser(this, this.#config.maxHeaderSize)
     this.#limits = new ResponseLimits(this.#config.maxInformationalResponses, this.#config.maxResponseSize)
     this.#writer = new H1RequestWriter(socket, this)
+    keepReadBuffersInHeap()
     socket.on('data', this.#onData)
     socket.on('end', this.#onEnd)
     socket.on('error', this.#onError)

@@ -2,8 +2,8 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { once } from 'node:events'
 import { MemorySocket, memoryConnector } from '../../benchmarks/clients/memory-socket.js'
-import { clientById, runTransportBenchmark } from '../../benchmarks/transport.js'
-import { combineRuns, formatSummary, median, summarize } from '../../benchmarks/transport-report.js'
+import { CLIENTS, clientById, runTransportBenchmark } from '../../benchmarks/transport.js'
+import { combineRuns, formatHeadline, formatSummary, median, summarize } from '../../benchmarks/transport-report.js'
 import { SCENARIOS, scenarioByName } from '../../benchmarks/transport-scenarios.js'
 import type { ScenarioResult } from '../../benchmarks/transport.js'
 import type { Duplex } from 'node:stream'
@@ -101,33 +101,57 @@ describe('benchmark report', () => {
     const summary = summarize(result)
     // Per-round ratios 2, 0.5, 2 (median 2): not the ratio of the medians (200 / 150).
     assert.deepEqual(summary.ratios.map((r) => [r.subject, r.peer, r.throughput, r.cpu]), [['conduit-request', 'undici-request', 2, 0.5]])
+    assert.deepEqual(summary.ratios[0]!.throughputSpread, [0.5, 2])
+    assert.deepEqual(summary.ratios[0]!.cpuSpread, [0.5, 2])
     const text = formatSummary(summary)
     assert.match(text, /conduit request +200 /)
     assert.match(text, /conduit request \/ undici request: +req\/s 2\.00x +CPU\/req 0\.50x/)
+    const headline = formatHeadline([summary])
+    assert.match(headline, /median and spread of 3 rounds/)
+    assert.match(headline, /GET 1 KiB +request\(\), 'data' events, conduit ÷ undici +2\.00x \(0\.50–2\.00\) +0\.50x \(0\.50–2\.00\)/)
+  })
+
+  it('compares a cache hit with the same request without the cache', () => {
+    const scenario = scenarioByName('cache')
+    const conduit = clientById('conduit-request')
+    const summary = summarize({
+      scenario,
+      memory: false,
+      requests: 100,
+      rounds: 2,
+      samples: [
+        { client: conduit, reqPerSec: [100, 100], cpuUsPerReq: [10, 10] },
+        { client: { ...conduit, id: 'conduit-request+cache' }, reqPerSec: [300, 400], cpuUsPerReq: [4, 2] }
+      ]
+    })
+    assert.deepEqual(summary.ratios.map((r) => [r.what, r.throughput, r.cpu.toFixed(2)]), [['conduit request(), cache hit ÷ no cache', 3.5, '0.30']])
   })
 
   it('combines whole runs into medians of each figure and ratio', () => {
     const run = (cpu: number, ratio: number): ReturnType<typeof summarize> => ({
       name: 'small',
       title: 'GET',
+      label: 'GET 1 KiB',
       memory: false,
       requests: 10,
       rounds: 5,
       runs: 1,
       concurrency: 50,
       clients: [{ id: 'conduit-request', label: 'conduit request', reqPerSec: 1000 * cpu, cpuUsPerReq: cpu, mbPerSec: cpu }],
-      ratios: [{ subject: 'conduit-request', peer: 'undici-request', throughput: 1 / ratio, cpu: ratio }]
+      ratios: [{ subject: 'conduit-request', peer: 'undici-request', what: 'request()', throughput: 1 / ratio, cpu: ratio, throughputSpread: [1 / ratio, 1 / ratio], cpuSpread: [ratio - 0.1, ratio + 0.1] }]
     })
     const [combined] = combineRuns([[run(12, 0.9)], [run(10, 0.7)], [run(30, 1.2)]])
     assert.equal(combined!.runs, 3)
     assert.equal(combined!.clients[0]!.cpuUsPerReq, 12)
     assert.equal(combined!.ratios[0]!.cpu, 0.9)
+    assert.deepEqual(combined!.ratios[0]!.cpuSpread.map((x) => Number(x.toFixed(2))), [0.6, 1.3])
     assert.match(formatSummary(combined!), /median of 3 runs of 5 rounds each/)
+    assert.match(formatHeadline([combined!]), /median of 3 runs, spread over their 15 rounds/)
     assert.throws(() => combineRuns([]), TypeError)
   })
 
   it('rejects unknown scenario and client names with the known ones listed', () => {
-    assert.throws(() => scenarioByName('huge'), (err: Error) => err instanceof TypeError && err.message.includes('small, large, post'))
+    assert.throws(() => scenarioByName('huge'), (err: Error) => err instanceof TypeError && err.message.includes('small, medium, large, post, cache'))
     assert.throws(() => clientById('axios'), (err: Error) => err instanceof TypeError && err.message.includes('conduit-request'))
   })
 })
@@ -138,7 +162,11 @@ describe('transport benchmark run', () => {
     assert.deepEqual(results.map((r) => r.scenario.name), SCENARIOS.map((s) => s.name))
     for (const result of results) {
       assert.equal(result.memory, true)
-      assert.equal(result.samples.length, 5)
+      const ids = result.samples.map((s) => s.client.id)
+      // Every client in every scenario; the two request() clients with a cache also through it.
+      // The cache scenario runs the clients that have a cache, through the agent and through the cache.
+      const expected = result.scenario.cache === true ? CLIENTS.filter((c) => c.cache === true).flatMap((c) => [c.id, c.id + '+cache']) : CLIENTS.map((c) => c.id)
+      assert.deepEqual(ids, expected)
       for (const s of result.samples) {
         assert.equal(s.reqPerSec.length, 1)
         assert.ok(s.cpuUsPerReq[0]! > 0)

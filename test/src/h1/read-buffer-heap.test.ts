@@ -1,0 +1,28 @@
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
+import { fileURLToPath } from 'node:url'
+
+const run = promisify(execFile)
+const moduleUrl = new URL('../../../src/h1/read-buffer-heap.js', import.meta.url).href
+
+describe('read buffer heap settling', () => {
+  it('does its work once per process, and only on Linux', async () => {
+    // A fresh process: the connections of this test process may have settled it already.
+    const script = `import(${JSON.stringify(moduleUrl)}).then((m) => console.log(JSON.stringify([m.keepReadBuffersInHeap(), m.keepReadBuffersInHeap()])))`
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: fileURLToPath(new URL('.', import.meta.url)) })
+    assert.deepEqual(JSON.parse(stdout), [process.platform === 'linux', false])
+  })
+
+  it('costs the process no resident memory for the block it drops', async () => {
+    const script = `const before = process.memoryUsage().rss
+import(${JSON.stringify(moduleUrl)}).then((m) => {
+  m.keepReadBuffersInHeap()
+  console.log(JSON.stringify({ grew: process.memoryUsage().rss - before }))
+})`
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script])
+    // The block is almost 32 MiB and never written: resident memory must not grow by anything near it.
+    assert.ok(JSON.parse(stdout).grew < 8 * 1024 * 1024, stdout)
+  })
+})
