@@ -13,3 +13,5 @@ export type { ProxyInterceptor, ProxyInterceptorOptions } from './proxy/index.js
 export { cache } from './cache/index.js'
 export type { CacheInterceptorOptions, CacheMode } from './cache/index.js'
 export { snapshot } from './snapshot/index.js'
+export { redirect } from './redirect/index.js'
+export type { RedirectInterceptorOptions } from './redirect/index.js'
