@@ -10,7 +10,7 @@ import type { Dispatch, DispatchHandler, DispatchOptions, IncomingHeaders, Inter
 import { SimpleController, toDispatchHandler } from '../../src/handler.js'
 import { normalizeHeaders } from '../../src/request-headers.js'
 import { CacheHandler } from './cache-handler.js'
-import { makeCacheKey } from './cache-key.js'
+import { makeCacheKey, originAllowed } from './cache-key.js'
 import { CacheRevalidationHandler } from './cache-revalidation-handler.js'
 import type { CacheStatus } from './cache-status.js'
 import { withCacheStatus } from './cache-status.js'
@@ -194,8 +194,8 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
     return function cachedDispatch (opts: DispatchOptions, rawHandler: DispatchHandler): boolean {
       const handler = toDispatchHandler(rawHandler)
       const mode = readCacheMode(opts.cacheMode)
-      // A Client implies its origin without naming it; such requests have no key to cache under.
-      if (opts.upgrade != null || opts.origin == null) return dispatch(opts, handler)
+      // A composed Client or Pool fills in its own origin; a request with none has no key to cache under.
+      if (opts.upgrade != null || opts.origin == null || !originAllowed(config.origins, opts.origin)) return dispatch(opts, handler)
       const method = opts.method
       if (!SAFE_METHODS.has(method)) {
         return dispatch(opts, new InvalidationHandler(config.store, makeCacheKey(opts, {}), handler))

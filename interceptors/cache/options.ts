@@ -61,6 +61,13 @@ export interface CacheInterceptorOptions {
    * @defaultValue true
    */
   cacheStatus?: boolean | undefined
+  /**
+   * Only requests to these origins take part in caching: a string matches an origin exactly
+   * (any case, as the request gives it, or in its `scheme://host[:port]` form), a RegExp is tested
+   * against the lower-cased origin. Other requests pass through untouched.
+   * @defaultValue undefined: every origin
+   */
+  origins?: ReadonlyArray<string | RegExp> | undefined
 }
 
 /** Options after defaults and validation. */
@@ -70,6 +77,7 @@ export interface ResolvedCacheOptions {
   shared: boolean
   cacheByDefault: number | undefined
   cacheStatus: boolean
+  origins: ReadonlyArray<string | RegExp> | undefined
 }
 
 function describeValue (value: unknown): string {
@@ -111,7 +119,16 @@ export function resolveCacheOptions (options: CacheInterceptorOptions | undefine
   if (typeof cacheStatus !== 'boolean') {
     throw new InvalidArgumentError(`cache(): cacheStatus must be a boolean, got ${describeValue(cacheStatus)}`)
   }
-  return { store, methods: new Set(methods), shared: type === 'shared', cacheByDefault, cacheStatus }
+  const origins = options.origins
+  if (origins !== undefined) {
+    if (!Array.isArray(origins)) throw new InvalidArgumentError(`cache(): origins must be an array of strings and RegExps, got ${describeValue(origins)}`)
+    origins.forEach((origin: unknown, i: number) => {
+      if (typeof origin !== 'string' && !(origin instanceof RegExp)) {
+        throw new InvalidArgumentError(`cache(): origins[${i}] must be a string or a RegExp, got ${describeValue(origin)}`)
+      }
+    })
+  }
+  return { store, methods: new Set(methods), shared: type === 'shared', cacheByDefault, cacheStatus, origins: origins?.map((o) => typeof o === 'string' ? o.toLowerCase() : o) }
 }
 
 /** Reads and validates the `cacheMode` dispatch option; throws {@link InvalidArgumentError} on a bad value. */

@@ -118,6 +118,11 @@ export class Client extends Dispatcher {
   /** True once `destroy()` was called. */
   get destroyed (): boolean { return this.#destroyed }
 
+  /** This dispatcher's origin, which requests without one go to. */
+  override get defaultOrigin (): string {
+    return this.#origin
+  }
+
   override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
     const h = toDispatchHandler(handler)
     checkDispatchOptions(opts)

@@ -113,6 +113,11 @@ export class Pool extends Dispatcher {
   /** True once `destroy()` was called. */
   get destroyed (): boolean { return this.#destroyed }
 
+  /** This dispatcher's origin, which requests without one go to. */
+  override get defaultOrigin (): string {
+    return this.#url.origin
+  }
+
   override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
     const h = toDispatchHandler(handler)
     if (this.#closed) return refuseDispatch(h, this.#destroyed)

@@ -138,6 +138,11 @@ export class MockDispatcher extends Dispatcher {
     this.#list.items.length = 0
   }
 
+  /** This dispatcher's origin, which requests without one go to. */
+  override get defaultOrigin (): string {
+    return this.#origin
+  }
+
   override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
     const h = toDispatchHandler(handler)
     checkDispatchOptions(opts)
