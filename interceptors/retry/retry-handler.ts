@@ -13,7 +13,7 @@ import { InvalidArgumentError, RequestAbortedError, RequestRetryError } from '..
 import { checkRetryHandlerArgs, resolveRetryOptions } from './retry-options.js'
 import type { ResolvedRetryOptions, RetryHandlers, RetryOptions } from './retry-options.js'
 import { askRetry, defaultRetry, describeFailure, describeRequest, planRetry } from './retry-strategy.js'
-import { BodyProgress, checkResumed, rangeFor, resumeHeaders } from './resume.js'
+import { BodyProgress, checkResumed, partialLengthMismatch, rangeFor, resumeHeaders } from './resume.js'
 import type { ResumePoint } from './resume.js'
 import { ForwardingController } from '../../src/forwarding-controller.js'
 import { isStatefulBody, statefulBodyError } from './stateful-body.js'
@@ -80,7 +80,8 @@ export class RetryHandler implements DispatchHandler {
     const retryOptions = opts.retryOptions
     // The attempts must not carry retryOptions to a retry interceptor further down; a copy with the
     // key cleared keeps the object's shape fast, where deleting the key would not.
-    const rest: DispatchOptions = retryOptions === undefined ? opts : { ...opts, retryOptions: undefined }
+    let rest: DispatchOptions = retryOptions === undefined ? opts : { ...opts, retryOptions: undefined }
+    if (rest.method === undefined) rest = { ...rest, method: 'GET' }
     this.#options = retryOptions === undefined && defaults !== undefined
       ? defaults
       : resolveRetryOptions(retryOptions, defaultRetry, 'RetryHandler')
@@ -105,6 +106,10 @@ export class RetryHandler implements DispatchHandler {
     this.#upgrade(0, statusCode, headers, socket)
   }
 
+  onResponseInformation (_controller: DispatchController, statusCode: number, headers: IncomingHeaders): void {
+    this.#information(0, statusCode, headers)
+  }
+
   onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
     this.#head(0, controller, statusCode, headers, statusMessage)
   }
@@ -126,6 +131,7 @@ export class RetryHandler implements DispatchHandler {
     return {
       onRequestStart: (c, context) => this.#start(id, c, context),
       onRequestUpgrade: (_c, status, headers, socket) => this.#upgrade(id, status, headers, socket),
+      onResponseInformation: (_c, status, headers) => this.#information(id, status, headers),
       onResponseStart: (c, status, headers, message) => this.#head(id, c, status, headers, message),
       onResponseData: (_c, chunk) => this.#data(id, chunk),
       onResponseEnd: (_c, trailers) => this.#end(id, trailers),
@@ -161,6 +167,13 @@ export class RetryHandler implements DispatchHandler {
     this.#inner.onRequestUpgrade?.(this.#controller, statusCode, headers, socket)
   }
 
+  // Informational answers (103 Early Hints...) of the attempt in progress reach the caller; those
+  // of an abandoned attempt, or arriving once the final head was delivered, do not.
+  #information (id: number, statusCode: number, headers: IncomingHeaders): void {
+    if (!this.#current(id) || this.#headersSent) return
+    this.#inner.onResponseInformation?.(this.#controller, statusCode, headers)
+  }
+
   #head (id: number, controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
     if (!this.#current(id)) return
     if (statusCode < 200) {
@@ -178,6 +191,15 @@ export class RetryHandler implements DispatchHandler {
       return
     }
     if (!this.#headersSent) {
+      const mismatch = statusCode === 206 ? partialLengthMismatch(headers) : undefined
+      if (mismatch !== undefined) {
+        this.#log(`giving up on ${describeRequest(this.#opts)}: the first answer is a 206 whose ${mismatch}`)
+        this.#finishError(new RequestRetryError(`retry(): ${describeRequest(this.#opts)} answered 206 with ${mismatch}`, statusCode, {
+          headers,
+          data: { count: this.#retries }
+        }), controller)
+        return
+      }
       this.#deliverHead(statusCode, headers, statusMessage)
       return
     }

@@ -250,5 +250,6 @@ export function checkRetryHandlerArgs (opts: unknown, handlers: unknown): void {
   const dispatch = (handlers as Partial<RetryHandlers> | null)?.dispatch
   if (typeof dispatch !== 'function') fail('RetryHandler', 'handlers.dispatch', 'a function', dispatch)
   const method = (opts as { method?: unknown }).method
-  if (typeof method !== 'string' || method === '') fail('RetryHandler', 'options.method', 'a non-empty string', method)
+  // Absent means GET, as undici's RetryHandler assumes.
+  if (method !== undefined && (typeof method !== 'string' || method === '')) fail('RetryHandler', 'options.method', 'a non-empty string', method)
 }
