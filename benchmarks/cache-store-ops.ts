@@ -11,7 +11,7 @@
 
 import { fileURLToPath } from 'node:url'
 import { cacheStores as undiciStores } from 'undici'
-import type { CacheKey, CacheStore, CacheValue } from '../src/cache-store.js'
+import type { CacheKey, CacheStore, CacheValue } from '../src/contracts/cache-store.js'
 import { MemoryCacheStore } from '../stores/memory-cache-store.js'
 import { SqliteCacheStore } from '../stores/sqlite-cache-store.js'
 

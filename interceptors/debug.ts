@@ -7,8 +7,8 @@
 import { DecoratorHandler } from '../src/handler.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders, Interceptor } from '../src/handler.js'
 import { InvalidArgumentError } from '../src/errors.js'
-import { CORE_NAMESPACE, lines, requestUrl } from '../src/debug-log.js'
-import { describeValue } from '../src/describe-value.js'
+import { CORE_NAMESPACE, lines, requestUrl } from '../src/observability/debug-log.js'
+import { describeValue } from '../src/validation/describe-value.js'
 
 /** Options of {@link debug}. */
 export interface DebugInterceptorOptions {

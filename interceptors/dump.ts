@@ -9,7 +9,7 @@ import { debuglog } from 'node:util'
 import type { Dispatch, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders, Interceptor } from '../src/handler.js'
 import { DecoratorHandler, SimpleController } from '../src/handler.js'
 import { InvalidArgumentError, RequestAbortedError } from '../src/errors.js'
-import { describeValue } from '../src/describe-value.js'
+import { describeValue } from '../src/validation/describe-value.js'
 
 const log = debuglog('conduit:dump')
 
@@ -52,9 +52,13 @@ class DumpHandler extends DecoratorHandler {
     })
   }
 
+  protected override controllerFor (): DispatchController {
+    return this.#controller
+  }
+
   override onRequestStart (controller: DispatchController, context: unknown): void {
     this.#upstream = controller
-    super.onRequestStart(this.#controller, context)
+    super.onRequestStart(controller, context)
   }
 
   override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
@@ -64,7 +68,7 @@ class DumpHandler extends DecoratorHandler {
       controller.abort(new RequestAbortedError(`dump(): response size (${length}) larger than maxSize (${this.#maxSize})`))
       return
     }
-    if (this.#abortReason === null) super.onResponseStart(this.#controller, statusCode, headers, statusMessage)
+    if (this.#abortReason === null) super.onResponseStart(controller, statusCode, headers, statusMessage)
   }
 
   override onResponseData (controller: DispatchController, chunk: Buffer): void {
@@ -75,17 +79,17 @@ class DumpHandler extends DecoratorHandler {
     }
   }
 
-  override onResponseEnd (_controller: DispatchController, trailers: IncomingHeaders): void {
+  override onResponseEnd (controller: DispatchController, trailers: IncomingHeaders): void {
     if (this.#abortReason !== null) {
-      super.onResponseError(this.#controller, this.#abortReason)
+      super.onResponseError(controller, this.#abortReason)
       return
     }
     log('dumped %d body bytes', this.#size)
-    super.onResponseEnd(this.#controller, trailers)
+    super.onResponseEnd(controller, trailers)
   }
 
-  override onResponseError (_controller: DispatchController, error: Error): void {
-    super.onResponseError(this.#controller, this.#abortReason ?? error)
+  override onResponseError (controller: DispatchController, error: Error): void {
+    super.onResponseError(controller, this.#abortReason ?? error)
   }
 }
 

@@ -9,7 +9,7 @@ import { debuglog } from 'node:util'
 import type { Dispatch, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders, Interceptor } from '../src/handler.js'
 import { DecoratorHandler } from '../src/handler.js'
 import { InvalidArgumentError, ResponseError } from '../src/errors.js'
-import { describeValue } from '../src/describe-value.js'
+import { describeValue } from '../src/validation/describe-value.js'
 
 const log = debuglog('conduit:response-error')
 

@@ -9,8 +9,8 @@ import net from 'node:net'
 import tls from 'node:tls'
 import type { Duplex } from 'node:stream'
 import { ConnectTimeoutError, InvalidArgumentError, RequestAbortedError } from './errors.js'
-import { describeValue } from './describe-value.js'
-import { MAX_TIMER_MS } from './timer-limit.js'
+import { describeValue } from './validation/describe-value.js'
+import { MAX_TIMER_MS } from './validation/timer-limit.js'
 
 /** Where to connect, as a Client asks its connector. */
 export interface ConnectOptions {

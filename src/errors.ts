@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { IncomingHeaders } from './handler.js'
+import type { IncomingHeaders } from './handlers/dispatch-contract.js'
 
 /** Base class of every error the library raises on purpose; `code` is stable across releases. */
 export class LibraryError extends Error {

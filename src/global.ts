@@ -12,7 +12,7 @@
 
 import { Dispatcher } from './dispatcher/dispatcher.js'
 import { Agent } from './dispatcher/agent.js'
-import { describeValue } from './describe-value.js'
+import { describeValue } from './validation/describe-value.js'
 import { InvalidArgumentError } from './errors.js'
 import { request as dispatcherRequest } from './api/request.js'
 import type { RequestOptions, ResponseData } from './api/request.js'

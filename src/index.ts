@@ -29,9 +29,9 @@ export type {
   OutgoingHeaders,
   AbortSignalLike
 } from './handler.js'
-export { ForwardingController } from './forwarding-controller.js'
-export type { ForwardingControllerOptions } from './forwarding-controller.js'
-export { normalizeHeaders, getRequestHeader } from './request-headers.js'
+export { ForwardingController } from './handlers/forwarding-controller.js'
+export type { ForwardingControllerOptions } from './handlers/forwarding-controller.js'
+export { normalizeHeaders, getRequestHeader } from './handlers/request-headers.js'
 
 // --- errors ------------------------------------------------------------------------------
 export * as errors from './errors.js'
@@ -74,7 +74,7 @@ export type {
   RetryDispatchContext
 } from '../interceptors/retry/index.js'
 export * as cacheStores from '../stores/index.js'
-export type { CacheKey, CacheValue, GetResult, CacheStore, CacheControlDirectives } from './cache-store.js'
+export type { CacheKey, CacheValue, GetResult, CacheStore, CacheControlDirectives } from './contracts/cache-store.js'
 export type { CacheInterceptorOptions, CacheMode } from '../interceptors/cache/index.js'
 export type { MemoryCacheStoreOptions, MaxSizeExceededInfo } from '../stores/memory-cache-store.js'
 export type { SqliteCacheStoreOptions, SqliteStoreValue } from '../stores/sqlite-cache-store.js'

@@ -1,13 +1,13 @@
 /**
  * `MemoryCacheStore`: cached responses kept in process memory, least recently used URLs evicted
- * first (SPEC.md "Memory cache store options", "Memory store overflow").
+ * first.
  * @module
  */
 
 import { EventEmitter } from 'node:events'
 import type { Writable } from 'node:stream'
 import { LRUCache } from 'lru-cache'
-import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/cache-store.js'
+import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/contracts/cache-store.js'
 import { assertCacheValue, assertKey, assertNonNegativeInteger } from './store-arguments.js'
 import { urlOf, varyMatches } from './vary-match.js'
 import { createBufferedEntryStream } from './buffered-entry-stream.js'

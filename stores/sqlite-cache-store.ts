@@ -1,13 +1,13 @@
 /**
  * `SqliteCacheStore`: cached responses in a SQLite database through better-sqlite3, in memory or
- * in a file that several processes may share (SPEC.md "SQL cache store options").
+ * in a file that several processes may share.
  * @module
  */
 
 import { createRequire } from 'node:module'
 import type { Writable } from 'node:stream'
 import type BetterSqlite3 from 'better-sqlite3'
-import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/cache-store.js'
+import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/contracts/cache-store.js'
 import { InvalidArgumentError, NotSupportedError } from '../src/errors.js'
 import { assertCacheValue, assertKey, assertNonNegativeInteger, describeValue } from './store-arguments.js'
 import { urlOf, varyMatches } from './vary-match.js'

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { CacheKey, CacheValue } from '../src/cache-store.js'
+import type { CacheKey, CacheValue } from '../src/contracts/cache-store.js'
 
 function sameValue (stored: string | string[], current: string | string[]): boolean {
   if (Array.isArray(stored) || Array.isArray(current)) {

@@ -5,7 +5,7 @@
  */
 
 import type { Writable } from 'node:stream'
-import type { CacheKey, CacheStore } from '../../src/cache-store.js'
+import type { CacheKey, CacheStore } from '../../src/contracts/cache-store.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
 import { DecoratorHandler } from '../../src/handler.js'
 import type { CacheStatus } from './cache-status.js'

@@ -3,7 +3,7 @@
  * @module
  */
 
-import type { CacheKey } from '../../src/cache-store.js'
+import type { CacheKey } from '../../src/contracts/cache-store.js'
 import type { DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import { InvalidArgumentError } from '../../src/errors.js'
 

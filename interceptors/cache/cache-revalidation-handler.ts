@@ -5,12 +5,13 @@
  * @module
  */
 
-import type { CacheKey, CacheStore, GetResult } from '../../src/cache-store.js'
+import type { CacheKey, CacheStore, GetResult } from '../../src/contracts/cache-store.js'
 import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
+import { DecoratorHandler } from '../../src/handler.js'
 import { CacheHandler, openWriteStream } from './cache-handler.js'
 import type { CacheStatus } from './cache-status.js'
 import { withCacheStatus } from './cache-status.js'
-import type { ForwardingController } from '../../src/forwarding-controller.js'
+import type { ForwardingController } from '../../src/handlers/forwarding-controller.js'
 import { describeKey, log } from './log.js'
 import { timing } from './reuse-decision.js'
 import { serveCached } from './serve-cached.js'
@@ -50,25 +51,30 @@ export interface RevalidationContext {
 type Phase = 'waiting' | 'not-modified' | 'stale-if-error' | 'forward'
 
 /** Turns the origin's answer to a revalidation into the caller's response. */
-export class CacheRevalidationHandler implements DispatchHandler {
+export class CacheRevalidationHandler extends DecoratorHandler {
   readonly #ctx: RevalidationContext
-  readonly #handler: DispatchHandler
   #phase: Phase = 'waiting'
   #next: CacheHandler | null = null
   #notModified: IncomingHeaders = {}
   #originStatus: number | undefined
 
   constructor (ctx: RevalidationContext, handler: DispatchHandler) {
+    super(handler)
     this.#ctx = ctx
-    this.#handler = handler
   }
 
-  onRequestStart (controller: DispatchController, context: unknown): void {
+  // Hooks not overridden here reach the caller with the controller that follows the network
+  // request and then the replay.
+  protected override controllerFor (): DispatchController {
+    return this.#ctx.controller
+  }
+
+  override onRequestStart (controller: DispatchController, context: unknown): void {
     this.#ctx.controller.target = controller
-    if (!this.#ctx.started) this.#handler.onRequestStart?.(this.#ctx.controller, context)
+    if (!this.#ctx.started) this.handler.onRequestStart?.(this.#ctx.controller, context)
   }
 
-  onResponseStart (_controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
+  override onResponseStart (_controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
     const ctx = this.#ctx
     this.#originStatus = statusCode
     if (statusCode === 304 && ctx.conditional) {
@@ -91,15 +97,15 @@ export class CacheRevalidationHandler implements DispatchHandler {
       cacheStatus: ctx.cacheStatus,
       fwd: ctx.fwd,
       requestTime: ctx.requestTime
-    }, this.#handler)
+    }, this.handler)
     this.#next.onResponseStart(ctx.controller, statusCode, headers, statusMessage)
   }
 
-  onResponseData (_controller: DispatchController, chunk: Buffer): void {
+  override onResponseData (_controller: DispatchController, chunk: Buffer): void {
     if (this.#next !== null) this.#next.onResponseData(this.#ctx.controller, chunk)
   }
 
-  onResponseEnd (_controller: DispatchController, trailers: IncomingHeaders): void {
+  override onResponseEnd (_controller: DispatchController, trailers: IncomingHeaders): void {
     if (this.#next !== null) this.#next.onResponseEnd(this.#ctx.controller, trailers)
     else if (this.#phase === 'not-modified') {
       if (this.#validatorsDiffer()) {
@@ -114,7 +120,7 @@ export class CacheRevalidationHandler implements DispatchHandler {
     else if (this.#phase === 'stale-if-error') this.#serveStale()
   }
 
-  onResponseError (_controller: DispatchController, error: Error): void {
+  override onResponseError (_controller: DispatchController, error: Error): void {
     if (this.#next !== null) {
       this.#next.onResponseError(this.#ctx.controller, error)
       return
@@ -124,7 +130,7 @@ export class CacheRevalidationHandler implements DispatchHandler {
       this.#serveStale()
       return
     }
-    this.#handler.onResponseError?.(this.#ctx.controller, error)
+    this.handler.onResponseError?.(this.#ctx.controller, error)
   }
 
   #validatorsDiffer (): boolean {
@@ -192,13 +198,13 @@ export class CacheRevalidationHandler implements DispatchHandler {
       this.#serve(headers, body)
     }, (err: Error) => {
       log('could not read the stored body of %s after a 304: %s', describeKey(ctx.key), err.message)
-      this.#handler.onResponseError?.(ctx.controller, err)
+      this.handler.onResponseError?.(ctx.controller, err)
     })
   }
 
   #serve (headers: IncomingHeaders, body: GetResult['body']): void {
     const { stored } = this.#ctx
-    serveCached(this.#handler, { statusCode: stored.statusCode, statusMessage: stored.statusMessage, headers, body }, {
+    serveCached(this.handler, { statusCode: stored.statusCode, statusMessage: stored.statusMessage, headers, body }, {
       controller: this.#ctx.controller,
       signal: this.#ctx.signal,
       method: this.#ctx.key.method

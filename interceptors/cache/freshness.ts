@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { CacheControlDirectives, CacheValue } from '../../src/cache-store.js'
+import type { CacheControlDirectives, CacheValue } from '../../src/contracts/cache-store.js'
 import type { IncomingHeaders } from '../../src/handler.js'
 import { parseHttpDate } from './http-date.js'
 

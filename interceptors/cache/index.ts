@@ -5,16 +5,16 @@
  * @module
  */
 
-import type { CacheKey, GetResult } from '../../src/cache-store.js'
+import type { CacheKey, GetResult } from '../../src/contracts/cache-store.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, IncomingHeaders, Interceptor } from '../../src/handler.js'
-import { SimpleController, toDispatchHandler } from '../../src/handler.js'
-import { normalizeHeaders } from '../../src/request-headers.js'
+import { failDispatch, toDispatchHandler } from '../../src/handler.js'
+import { normalizeHeaders } from '../../src/handlers/request-headers.js'
 import { CacheHandler } from './cache-handler.js'
 import { makeCacheKey, originAllowed } from './cache-key.js'
 import { CacheRevalidationHandler } from './cache-revalidation-handler.js'
 import type { CacheStatus } from './cache-status.js'
 import { withCacheStatus } from './cache-status.js'
-import { ForwardingController } from '../../src/forwarding-controller.js'
+import { ForwardingController } from '../../src/handlers/forwarding-controller.js'
 import { InvalidationHandler } from './invalidation-handler.js'
 import { describeKey, log } from './log.js'
 import type { CacheInterceptorOptions } from './options.js'
@@ -43,7 +43,7 @@ interface Request {
 
 function failWith (handler: DispatchHandler, err: Error): void {
   try {
-    handler.onResponseError?.(new SimpleController(), err)
+    failDispatch(handler, err)
   } catch (thrown) {
     log('handler threw in onResponseError: %s', (thrown as Error).message)
   }

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { CacheKey, CacheStore } from '../../src/cache-store.js'
+import type { CacheKey, CacheStore } from '../../src/contracts/cache-store.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
 import { DecoratorHandler } from '../../src/handler.js'
 import { describeKey, log } from './log.js'

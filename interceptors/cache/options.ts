@@ -3,8 +3,9 @@
  * @module
  */
 
-import type { CacheStore } from '../../src/cache-store.js'
+import type { CacheStore } from '../../src/contracts/cache-store.js'
 import { InvalidArgumentError } from '../../src/errors.js'
+import { describeValue } from '../../src/validation/describe-value.js'
 import { MemoryCacheStore } from '../../stores/memory-cache-store.js'
 
 /** Methods whose responses may be cached: the safe methods (RFC 9110 §9.2.1). */
@@ -78,14 +79,6 @@ export interface ResolvedCacheOptions {
   cacheByDefault: number | undefined
   cacheStatus: boolean
   origins: ReadonlyArray<string | RegExp> | undefined
-}
-
-function describeValue (value: unknown): string {
-  if (value === null) return 'null'
-  if (typeof value === 'string') return JSON.stringify(value)
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
-  if (Array.isArray(value)) return 'an array'
-  return typeof value
 }
 
 /** Applies defaults and throws {@link InvalidArgumentError} naming the first bad option. */

@@ -3,7 +3,7 @@
  * @module
  */
 
-import type { CacheControlDirectives } from '../../src/cache-store.js'
+import type { CacheControlDirectives } from '../../src/contracts/cache-store.js'
 
 // RFC 9111 §1.2.2: a delta-seconds too large to represent is treated as 2^31.
 const MAX_DELTA_SECONDS = 2_147_483_648

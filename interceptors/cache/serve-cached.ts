@@ -6,11 +6,11 @@
  */
 
 import { Readable } from 'node:stream'
-import type { GetResult } from '../../src/cache-store.js'
+import type { GetResult } from '../../src/contracts/cache-store.js'
 import type { DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import { SimpleController } from '../../src/handler.js'
 import { RequestAbortedError } from '../../src/errors.js'
-import { ForwardingController } from '../../src/forwarding-controller.js'
+import { ForwardingController } from '../../src/handlers/forwarding-controller.js'
 import { log } from './log.js'
 
 /** A response to play back. */

@@ -5,7 +5,7 @@
  */
 
 import { Readable } from 'node:stream'
-import type { CacheKey, CacheStore, GetResult } from '../../src/cache-store.js'
+import type { CacheKey, CacheStore, GetResult } from '../../src/contracts/cache-store.js'
 import { describeKey, log } from './log.js'
 
 /** The store's answer for `key`, or undefined when it has none or failed. Always a promise. */

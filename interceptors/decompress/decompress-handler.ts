@@ -46,13 +46,14 @@ export class DecompressHandler extends DecoratorHandler {
     })
   }
 
-  override onRequestStart (controller: DispatchController, context: unknown): void {
-    this.#upstream = controller
-    super.onRequestStart(this.#controller, context)
+  // The caller's pause must hold back decoded data, not only the network.
+  protected override controllerFor (): DispatchController {
+    return this.#controller
   }
 
-  override onResponseInformation (_controller: DispatchController, statusCode: number, headers: IncomingHeaders): void {
-    super.onResponseInformation(this.#controller, statusCode, headers)
+  override onRequestStart (controller: DispatchController, context: unknown): void {
+    this.#upstream = controller
+    super.onRequestStart(controller, context)
   }
 
   override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {

@@ -4,7 +4,7 @@
  */
 
 import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/describe-value.js'
+import { describeValue } from '../../src/validation/describe-value.js'
 import { SAFE_METHODS } from '../cache/options.js'
 
 /** Options of `interceptors.deduplicate()`; all optional. */

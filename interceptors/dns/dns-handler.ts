@@ -6,7 +6,7 @@
 
 import type { Dispatch, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import { DecoratorHandler } from '../../src/handler.js'
-import { ForwardingController } from '../../src/forwarding-controller.js'
+import { ForwardingController } from '../../src/handlers/forwarding-controller.js'
 import type { DnsRecord } from './records.js'
 import type { DnsResolver } from './resolver.js'
 import { addressOrigin, log } from './resolver.js'
@@ -40,37 +40,30 @@ export class DnsHandler extends DecoratorHandler {
     this.#attempt = attempt
   }
 
+  // The caller keeps one controller across the failover.
+  protected override controllerFor (): DispatchController {
+    return this.#controller
+  }
+
   override onRequestStart (controller: DispatchController, context: unknown): void {
     this.#controller.target = controller
     if (this.#started) return
     this.#started = true
-    super.onRequestStart(this.#controller, context)
+    super.onRequestStart(controller, context)
   }
 
-  override onResponseInformation (_controller: DispatchController, statusCode: number, headers: IncomingHeaders): void {
-    super.onResponseInformation(this.#controller, statusCode, headers)
-  }
-
-  override onResponseStart (_controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
+  override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
     this.#answered = true
-    super.onResponseStart(this.#controller, statusCode, headers, statusMessage)
+    super.onResponseStart(controller, statusCode, headers, statusMessage)
   }
 
-  override onResponseData (_controller: DispatchController, chunk: Buffer): void {
-    super.onResponseData(this.#controller, chunk)
-  }
-
-  override onResponseEnd (_controller: DispatchController, trailers: IncomingHeaders): void {
-    super.onResponseEnd(this.#controller, trailers)
-  }
-
-  override onResponseError (_controller: DispatchController, error: Error): void {
+  override onResponseError (controller: DispatchController, error: Error): void {
     const attempt = this.#attempt
     const code = (error as { code?: unknown }).code
     if (code === 'ENOTFOUND') attempt.resolver.forget(attempt.origin.hostname)
     const next = this.#failoverTarget(typeof code === 'string' ? code : '')
     if (next === null) {
-      super.onResponseError(this.#controller, error)
+      super.onResponseError(controller, error)
       return
     }
     this.#failedOver = true
@@ -79,7 +72,7 @@ export class DnsHandler extends DecoratorHandler {
     try {
       attempt.dispatch({ ...attempt.opts, origin }, this)
     } catch (err) {
-      super.onResponseError(this.#controller, err as Error)
+      super.onResponseError(controller, err as Error)
     }
   }
 

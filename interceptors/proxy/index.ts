@@ -14,9 +14,9 @@
 import { EventEmitter } from 'node:events'
 import type { AgentOptions } from '../../src/dispatcher/agent.js'
 import { ClientClosedError, InvalidArgumentError } from '../../src/errors.js'
-import { SimpleController } from '../../src/handler.js'
+import { failDispatch } from '../../src/handler.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
-import { normalizeHeaders } from '../../src/request-headers.js'
+import { normalizeHeaders } from '../../src/handlers/request-headers.js'
 import { parseNoProxy } from './no-proxy.js'
 import { assertNoProxyAuthorization } from './proxy-auth.js'
 import type { ProxyEnvOptions } from './proxy-env.js'
@@ -24,7 +24,7 @@ import { proxyDebug, proxyDebugEnabled } from './proxy-log.js'
 import { defaultPort, PROXY_OPTION_KEYS, resolveProxy } from './proxy-options.js'
 import type { ProxyOptions } from './proxy-options.js'
 import { ProxyRoute } from './proxy-route.js'
-import { describeValue } from '../../src/describe-value.js'
+import { describeValue } from '../../src/validation/describe-value.js'
 
 export { parseNoProxy } from './no-proxy.js'
 export type { NoProxyMatcher } from './no-proxy.js'
@@ -157,7 +157,7 @@ export function proxy (options: string | URL | ProxyInterceptorOptions): ProxyIn
     const headers = normalizeHeaders(request.headers)
     assertNoProxyAuthorization(headers)
     if (closed) {
-      handler.onResponseError?.(new SimpleController(), new ClientClosedError('proxy(): the proxy interceptor is closed'))
+      failDispatch(handler, new ClientClosedError('proxy(): the proxy interceptor is closed'))
       return true
     }
     headers.host ??= host

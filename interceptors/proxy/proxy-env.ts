@@ -6,7 +6,7 @@
  */
 
 import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/describe-value.js'
+import { describeValue } from '../../src/validation/describe-value.js'
 
 /** Proxy choices per target protocol; `null` means direct. */
 export interface ProxyEnvOptions {

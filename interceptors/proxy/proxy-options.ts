@@ -7,7 +7,8 @@
 import type { BuildOptions } from '../../src/connect.js'
 import type { Dispatcher } from '../../src/dispatcher/dispatcher.js'
 import { InvalidArgumentError } from '../../src/errors.js'
-import { normalizeHeaders } from '../../src/request-headers.js'
+import { describeValue } from '../../src/validation/describe-value.js'
+import { normalizeHeaders } from '../../src/handlers/request-headers.js'
 import { proxyAuthorization } from './proxy-auth.js'
 
 /** TLS options for one side of a proxied connection (the proxy itself, or the target through a tunnel). */
@@ -126,17 +127,11 @@ function redact (uri: string): string {
   return uri.replace(/\/\/[^/@]*@/, '//***@')
 }
 
-function describe (value: unknown): string {
-  if (value === null) return 'null'
-  if (typeof value === 'string') return JSON.stringify(value)
-  return typeof value
-}
-
 /** Parses a proxy URI, naming the bad value (credentials hidden) when it is not a usable URL. */
 export function parseProxyUri (uri: unknown, where: string): URL {
   if (uri instanceof URL) return new URL(uri.href)
   if (typeof uri !== 'string' || uri === '') {
-    throw new InvalidArgumentError(`${where}: uri is required (a proxy URL string or URL), got ${describe(uri)}`)
+    throw new InvalidArgumentError(`${where}: uri is required (a proxy URL string or URL), got ${describeValue(uri)}`)
   }
   let url: URL
   try {
@@ -170,7 +165,7 @@ function checkHeaders (headers: Record<string, string | string[]>, where: string
 
 function optionalString (value: unknown, name: string, where: string): string | undefined {
   if (value === undefined || value === null) return undefined
-  if (typeof value !== 'string') throw new InvalidArgumentError(`${where}: ${name} must be a string, got ${describe(value)}`)
+  if (typeof value !== 'string') throw new InvalidArgumentError(`${where}: ${name} must be a string, got ${describeValue(value)}`)
   return value
 }
 
@@ -195,18 +190,18 @@ export function resolveProxy (uri: unknown, options: ProxyOptions, where = 'prox
   }
   const { clientFactory, proxyTunnel, requestTls, proxyTls } = options
   if (clientFactory !== undefined && typeof clientFactory !== 'function') {
-    throw new InvalidArgumentError(`${where}: clientFactory must be a function, got ${describe(clientFactory)}`)
+    throw new InvalidArgumentError(`${where}: clientFactory must be a function, got ${describeValue(clientFactory)}`)
   }
   if (proxyTunnel !== undefined && typeof proxyTunnel !== 'boolean') {
-    throw new InvalidArgumentError(`${where}: proxyTunnel must be a boolean, got ${describe(proxyTunnel)}`)
+    throw new InvalidArgumentError(`${where}: proxyTunnel must be a boolean, got ${describeValue(proxyTunnel)}`)
   }
   for (const [name, value] of [['requestTls', requestTls], ['proxyTls', proxyTls]] as const) {
     if (value !== undefined && (typeof value !== 'object' || value === null)) {
-      throw new InvalidArgumentError(`${where}: ${name} must be an object of TLS options, got ${describe(value)}`)
+      throw new InvalidArgumentError(`${where}: ${name} must be an object of TLS options, got ${describeValue(value)}`)
     }
   }
   if (options.headers !== undefined && options.headers !== null && typeof options.headers !== 'object') {
-    throw new InvalidArgumentError(`${where}: headers must be an object, got ${describe(options.headers)}`)
+    throw new InvalidArgumentError(`${where}: headers must be an object, got ${describeValue(options.headers)}`)
   }
 
   const username = decode(url.username, 'user name', where)

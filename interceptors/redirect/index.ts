@@ -6,7 +6,7 @@
 
 import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
 import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/describe-value.js'
+import { describeValue } from '../../src/validation/describe-value.js'
 import { RedirectHandler } from './redirect-handler.js'
 
 export { RedirectHandler } from './redirect-handler.js'

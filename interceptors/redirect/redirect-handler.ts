@@ -6,12 +6,11 @@
  */
 
 import { debuglog } from 'node:util'
-import type { Duplex } from 'node:stream'
 import type { Dispatch, DispatchBody, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import { DecoratorHandler } from '../../src/handler.js'
 import { RedirectError } from '../../src/errors.js'
-import { ForwardingController } from '../../src/forwarding-controller.js'
-import { normalizeHeaders } from '../../src/request-headers.js'
+import { ForwardingController } from '../../src/handlers/forwarding-controller.js'
+import { normalizeHeaders } from '../../src/handlers/request-headers.js'
 import { REDIRECT_STATUSES, headersDroppedByRedirect, redirectLocation, redirectsToGet } from '../../src/redirect/rules.js'
 
 /** Writes one line when `NODE_DEBUG` lists `conduit:redirect`. */
@@ -82,20 +81,17 @@ export class RedirectHandler extends DecoratorHandler {
     this.#limits = limits
   }
 
+  // The caller keeps one controller across every hop.
+  protected override controllerFor (): DispatchController {
+    return this.#controller
+  }
+
   override onRequestStart (controller: DispatchController, context: unknown): void {
     this.#controller.target = controller
     if (this.#started) return
     this.#started = true
     const base = typeof context === 'object' && context !== null ? context : {}
-    super.onRequestStart(this.#controller, { ...base, history: this.#history })
-  }
-
-  override onRequestUpgrade (_controller: DispatchController, statusCode: number, headers: IncomingHeaders, socket: Duplex): void {
-    super.onRequestUpgrade(this.#controller, statusCode, headers, socket)
-  }
-
-  override onResponseInformation (_controller: DispatchController, statusCode: number, headers: IncomingHeaders): void {
-    super.onResponseInformation(this.#controller, statusCode, headers)
+    super.onRequestStart(controller, { ...base, history: this.#history })
   }
 
   override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
@@ -111,7 +107,7 @@ export class RedirectHandler extends DecoratorHandler {
       if (refusal === null) return
       log('not following %d from %s: %s', statusCode, current.href, refusal)
     }
-    super.onResponseStart(this.#controller, statusCode, headers, statusMessage)
+    super.onResponseStart(controller, statusCode, headers, statusMessage)
   }
 
   /**
@@ -161,19 +157,19 @@ export class RedirectHandler extends DecoratorHandler {
     return null
   }
 
-  override onResponseData (_controller: DispatchController, chunk: Buffer): void {
+  override onResponseData (controller: DispatchController, chunk: Buffer): void {
     // A redirect's own body is not part of the answer.
-    if (this.#next === null) super.onResponseData(this.#controller, chunk)
+    if (this.#next === null) super.onResponseData(controller, chunk)
   }
 
-  override onResponseEnd (_controller: DispatchController, trailers: IncomingHeaders): void {
+  override onResponseEnd (controller: DispatchController, trailers: IncomingHeaders): void {
     const next = this.#next
     if (next === null) {
-      super.onResponseEnd(this.#controller, trailers)
+      super.onResponseEnd(controller, trailers)
       return
     }
     if (this.#controller.reason !== null) {
-      super.onResponseError(this.#controller, this.#controller.reason)
+      super.onResponseError(controller, this.#controller.reason)
       return
     }
     this.#next = null
@@ -181,11 +177,7 @@ export class RedirectHandler extends DecoratorHandler {
     try {
       this.#dispatch(next, this)
     } catch (err) {
-      super.onResponseError(this.#controller, err as Error)
+      super.onResponseError(controller, err as Error)
     }
-  }
-
-  override onResponseError (_controller: DispatchController, error: Error): void {
-    super.onResponseError(this.#controller, error)
   }
 }

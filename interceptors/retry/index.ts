@@ -6,9 +6,9 @@
  */
 
 import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
-import { SimpleController } from '../../src/handler.js'
+import { failDispatch } from '../../src/handler.js'
 import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/describe-value.js'
+import { describeValue } from '../../src/validation/describe-value.js'
 import { RetryHandler } from './retry-handler.js'
 import { resolveRetryOptions } from './retry-options.js'
 import type { ResolvedRetryOptions, RetryOptions } from './retry-options.js'
@@ -16,7 +16,7 @@ import { defaultRetry } from './retry-strategy.js'
 import { RetryTracker } from './retry-tracker.js'
 
 export { RetryHandler } from './retry-handler.js'
-export type { RetryDispatchContext, RetryHandlerOptions } from './retry-handler.js'
+export type { RetryDispatchContext, RetryHandlerOptions } from './retry-options.js'
 export { RETRY_DEFAULTS } from './retry-options.js'
 export type {
   ResolvedRetryOptions,
@@ -37,8 +37,7 @@ export function retryDispatch (dispatch: Dispatch, options: ResolvedRetryOptions
   return function dispatchWithRetry (opts: DispatchOptions, handler: DispatchHandler): boolean {
     const refusal = tracker?.refusal()
     if (refusal != null) {
-      handler.onResponseError?.(new SimpleController(), refusal)
-      return false
+      return failDispatch(handler, refusal)
     }
     // The dispatcher below reports malformed options itself. A protocol switch hands the
     // socket over, so an upgrade or a tunnel has no response to retry.

@@ -6,7 +6,7 @@
  */
 
 import type { IncomingHeaders, OutgoingHeaders } from '../../src/handler.js'
-import { normalizeHeaders } from '../../src/request-headers.js'
+import { normalizeHeaders } from '../../src/handlers/request-headers.js'
 
 /** Where a delivered body stands: enough to ask for the rest and to check the answer. */
 export interface ResumePoint {

@@ -8,35 +8,22 @@
 import { debuglog } from 'node:util'
 import type { Duplex } from 'node:stream'
 import type { Dispatch, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
-import { toDispatchHandler } from '../../src/handler.js'
+import { DecoratorHandler } from '../../src/handler.js'
 import { InvalidArgumentError, RequestAbortedError, RequestRetryError } from '../../src/errors.js'
 import { checkRetryHandlerArgs, resolveRetryOptions } from './retry-options.js'
-import type { ResolvedRetryOptions, RetryHandlers, RetryOptions } from './retry-options.js'
+import type { ResolvedRetryOptions, RetryDispatchContext, RetryHandlerOptions, RetryHandlers } from './retry-options.js'
 import { askRetry, defaultRetry, describeFailure, describeRequest, planRetry } from './retry-strategy.js'
 import { BodyProgress, checkResumed, partialLengthMismatch, rangeFor, resumeHeaders } from './resume.js'
 import type { ResumePoint } from './resume.js'
-import { ForwardingController } from '../../src/forwarding-controller.js'
+import { ForwardingController } from '../../src/handlers/forwarding-controller.js'
 import { isStatefulBody, statefulBodyError } from './stateful-body.js'
 import { RetryWait } from './retry-wait.js'
 import { HeldResponse } from './held-response.js'
 
 const debug = debuglog('conduit:retry')
 
-/** Dispatch options of a retried request: the usual ones plus the retry options. */
-export type RetryHandlerOptions = DispatchOptions & {
-  /** Retry options of this request. */
-  retryOptions?: RetryOptions | ResolvedRetryOptions | undefined
-}
-
-/** The context the caller's `onRequestStart` receives: the transport's, plus the retries made so far. */
-export interface RetryDispatchContext {
-  /** Retries made so far; kept up to date, so read it once the response has arrived. */
-  retryCount: number
-  [key: string]: unknown
-}
-
 /**
- * Retries one dispatch per SPEC.md "Retry": exponential backoff, `Retry-After`, eligibility by
+ * Retries one dispatch: exponential backoff, `Retry-After`, eligibility by
  * method, status and error code, and `Range` resume guarded by the original strong `ETag`.
  * Dispatch it as the handler of the first attempt; it issues the later ones through `dispatch`.
  * @example
@@ -46,12 +33,11 @@ export interface RetryDispatchContext {
  * )
  * agent.dispatch(opts, handler)
  */
-export class RetryHandler implements DispatchHandler {
+export class RetryHandler extends DecoratorHandler {
   /** The built-in `retry` callback, for custom callbacks that want to delegate to it. */
   static readonly defaultRetry = defaultRetry
 
   readonly #dispatch: Dispatch
-  readonly #inner: DispatchHandler
   readonly #options: ResolvedRetryOptions
   readonly #baseOpts: DispatchOptions
   readonly #controller: ForwardingController
@@ -77,6 +63,7 @@ export class RetryHandler implements DispatchHandler {
    */
   constructor (opts: RetryHandlerOptions, handlers: RetryHandlers, defaults?: ResolvedRetryOptions) {
     checkRetryHandlerArgs(opts, handlers)
+    super(handlers.handler)
     const retryOptions = opts.retryOptions
     // The attempts must not carry retryOptions to a retry interceptor further down; a copy with the
     // key cleared keeps the object's shape fast, where deleting the key would not.
@@ -87,7 +74,6 @@ export class RetryHandler implements DispatchHandler {
       : resolveRetryOptions(retryOptions, defaultRetry, 'RetryHandler')
     this.#startedAt = this.#options.deadlineMs === undefined ? 0 : Date.now()
     this.#dispatch = handlers.dispatch
-    this.#inner = toDispatchHandler(handlers.handler)
     this.#baseOpts = rest
     this.#opts = rest
     this.#controller = new ForwardingController({ onAbort: (reason) => this.#abort(reason) })
@@ -98,45 +84,66 @@ export class RetryHandler implements DispatchHandler {
     this.#controller.abort(reason)
   }
 
-  onRequestStart (controller: DispatchController, context: unknown): void {
+  // Hooks this handler does not override (1xx information, body-sent) reach the caller with the
+  // controller that outlives the attempts.
+  protected override controllerFor (): DispatchController {
+    return this.#controller
+  }
+
+  override onRequestStart (controller: DispatchController, context: unknown): void {
     this.#start(0, controller, context)
   }
 
-  onRequestUpgrade (_controller: DispatchController, statusCode: number, headers: IncomingHeaders, socket: Duplex): void {
+  override onRequestUpgrade (_controller: DispatchController, statusCode: number, headers: IncomingHeaders, socket: Duplex): void {
     this.#upgrade(0, statusCode, headers, socket)
   }
 
-  onResponseInformation (_controller: DispatchController, statusCode: number, headers: IncomingHeaders): void {
+  override onResponseInformation (_controller: DispatchController, statusCode: number, headers: IncomingHeaders): void {
     this.#information(0, statusCode, headers)
   }
 
-  onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
+  override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
     this.#head(0, controller, statusCode, headers, statusMessage)
   }
 
-  onResponseData (_controller: DispatchController, chunk: Buffer): void {
+  override onResponseData (_controller: DispatchController, chunk: Buffer): void {
     this.#data(0, chunk)
   }
 
-  onResponseEnd (_controller: DispatchController, trailers: IncomingHeaders): void {
+  override onResponseEnd (_controller: DispatchController, trailers: IncomingHeaders): void {
     this.#end(0, trailers)
   }
 
-  onResponseError (_controller: DispatchController, error: Error): void {
+  override onResponseError (_controller: DispatchController, error: Error): void {
     this.#error(0, error)
   }
 
-  // Attempts after the first get their own hooks, so late events of an abandoned attempt are recognised and dropped.
-  #handlerFor (id: number): DispatchHandler {
-    return {
-      onRequestStart: (c, context) => this.#start(id, c, context),
-      onRequestUpgrade: (_c, status, headers, socket) => this.#upgrade(id, status, headers, socket),
-      onResponseInformation: (_c, status, headers) => this.#information(id, status, headers),
-      onResponseStart: (c, status, headers, message) => this.#head(id, c, status, headers, message),
-      onResponseData: (_c, chunk) => this.#data(id, chunk),
-      onResponseEnd: (_c, trailers) => this.#end(id, trailers),
-      onResponseError: (_c, err) => this.#error(id, err)
+  // Attempts after the first get their own handler, so late events of an abandoned attempt are
+  // recognised and dropped; hooks it does not override go on to this handler and so to the caller.
+  static readonly #Attempt = class RetryAttempt extends DecoratorHandler {
+    readonly #retry: RetryHandler
+    readonly #id: number
+
+    constructor (retry: RetryHandler, id: number) {
+      super(retry)
+      this.#retry = retry
+      this.#id = id
     }
+
+    override onRequestStart (controller: DispatchController, context: unknown): void { this.#retry.#start(this.#id, controller, context) }
+    override onRequestUpgrade (_c: DispatchController, statusCode: number, headers: IncomingHeaders, socket: Duplex): void { this.#retry.#upgrade(this.#id, statusCode, headers, socket) }
+    override onResponseInformation (_c: DispatchController, statusCode: number, headers: IncomingHeaders): void { this.#retry.#information(this.#id, statusCode, headers) }
+    override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
+      this.#retry.#head(this.#id, controller, statusCode, headers, statusMessage)
+    }
+
+    override onResponseData (_c: DispatchController, chunk: Buffer): void { this.#retry.#data(this.#id, chunk) }
+    override onResponseEnd (_c: DispatchController, trailers: IncomingHeaders): void { this.#retry.#end(this.#id, trailers) }
+    override onResponseError (_c: DispatchController, error: Error): void { this.#retry.#error(this.#id, error) }
+  }
+
+  #handlerFor (id: number): DispatchHandler {
+    return new RetryHandler.#Attempt(this, id)
   }
 
   #current (id: number): boolean {
@@ -155,7 +162,7 @@ export class RetryHandler implements DispatchHandler {
     }
     const base = typeof context === 'object' && context !== null ? context : {}
     this.#context = { ...base, retryCount: this.#retries }
-    this.#inner.onRequestStart?.(this.#controller, this.#context)
+    this.handler.onRequestStart?.(this.#controller, this.#context)
   }
 
   #upgrade (id: number, statusCode: number, headers: IncomingHeaders, socket: Duplex): void {
@@ -164,20 +171,20 @@ export class RetryHandler implements DispatchHandler {
       return
     }
     this.#settle()
-    this.#inner.onRequestUpgrade?.(this.#controller, statusCode, headers, socket)
+    this.handler.onRequestUpgrade?.(this.#controller, statusCode, headers, socket)
   }
 
   // Informational answers (103 Early Hints...) of the attempt in progress reach the caller; those
   // of an abandoned attempt, or arriving once the final head was delivered, do not.
   #information (id: number, statusCode: number, headers: IncomingHeaders): void {
     if (!this.#current(id) || this.#headersSent) return
-    this.#inner.onResponseInformation?.(this.#controller, statusCode, headers)
+    this.handler.onResponseInformation?.(this.#controller, statusCode, headers)
   }
 
   #head (id: number, controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
     if (!this.#current(id)) return
     if (statusCode < 200) {
-      if (!this.#headersSent) this.#inner.onResponseStart?.(this.#controller, statusCode, headers, statusMessage)
+      if (!this.#headersSent) this.handler.onResponseStart?.(this.#controller, statusCode, headers, statusMessage)
       return
     }
     if (this.#options.statusCodes.includes(statusCode)) {
@@ -220,7 +227,7 @@ export class RetryHandler implements DispatchHandler {
   #deliverHead (statusCode: number, headers: IncomingHeaders, statusMessage: string | undefined): void {
     this.#headersSent = true
     this.#progress.started(this.#baseOpts.method, statusCode, headers)
-    this.#inner.onResponseStart?.(this.#controller, statusCode, headers, statusMessage)
+    this.handler.onResponseStart?.(this.#controller, statusCode, headers, statusMessage)
   }
 
   #data (id: number, chunk: Buffer): void {
@@ -235,7 +242,7 @@ export class RetryHandler implements DispatchHandler {
 
   #deliverData (chunk: Buffer): void {
     this.#progress.delivered(chunk.length)
-    this.#inner.onResponseData?.(this.#controller, chunk)
+    this.handler.onResponseData?.(this.#controller, chunk)
   }
 
   #end (id: number, trailers: IncomingHeaders): void {
@@ -334,7 +341,7 @@ export class RetryHandler implements DispatchHandler {
       this.#passThrough(failing)
       return
     }
-    // SPEC.md rule 5: with throwOnError the failing response is dropped with its connection.
+    // With throwOnError the failing response is not shown to the caller: it is dropped with its connection.
     this.#finishError(err, failing?.controller)
   }
 
@@ -396,14 +403,14 @@ export class RetryHandler implements DispatchHandler {
   #finishEnd (trailers: IncomingHeaders): void {
     if (this.#done) return
     this.#settle()
-    this.#inner.onResponseEnd?.(this.#controller, trailers ?? {})
+    this.handler.onResponseEnd?.(this.#controller, trailers ?? {})
   }
 
   #finishError (err: Error, attempt?: DispatchController): void {
     if (this.#done) return
     this.#settle()
     if (attempt !== undefined && !attempt.aborted) attempt.abort(err)
-    this.#inner.onResponseError?.(this.#controller, err)
+    this.handler.onResponseError?.(this.#controller, err)
   }
 
   #log (message: string): void {

@@ -5,7 +5,7 @@
 
 import type { DispatchHandler, DispatchOptions, Dispatch } from '../../src/handler.js'
 import { InvalidArgumentError } from '../../src/errors.js'
-import { MAX_TIMER_MS } from '../../src/timer-limit.js'
+import { MAX_TIMER_MS } from '../../src/validation/timer-limit.js'
 
 /** State of the retry loop handed to a `retry` callback. */
 export interface RetryState {
@@ -148,7 +148,7 @@ export interface RetryHandlers {
   handler: DispatchHandler
 }
 
-/** The defaults of SPEC.md "Retry resources"; `retry` is filled in by the handler module. */
+/** The documented retry defaults; `retry` is filled in by the handler module. */
 export const RETRY_DEFAULTS = Object.freeze({
   throwOnError: true,
   maxRetries: 5,
@@ -252,4 +252,17 @@ export function checkRetryHandlerArgs (opts: unknown, handlers: unknown): void {
   const method = (opts as { method?: unknown }).method
   // Absent means GET, as undici's RetryHandler assumes.
   if (method !== undefined && (typeof method !== 'string' || method === '')) fail('RetryHandler', 'options.method', 'a non-empty string', method)
+}
+
+/** Dispatch options of a retried request: the usual ones plus the retry options. */
+export type RetryHandlerOptions = DispatchOptions & {
+  /** Retry options of this request. */
+  retryOptions?: RetryOptions | ResolvedRetryOptions | undefined
+}
+
+/** The context the caller's `onRequestStart` receives: the transport's, plus the retries made so far. */
+export interface RetryDispatchContext {
+  /** Retries made so far; kept up to date, so read it once the response has arrived. */
+  retryCount: number
+  [key: string]: unknown
 }

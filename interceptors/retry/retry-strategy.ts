@@ -1,5 +1,5 @@
 /**
- * The built-in retry strategy: which failures are retried, and after how long (SPEC.md "Retry rules").
+ * The built-in retry strategy: which failures are retried, and after how long.
  * @module
  */
 
@@ -25,7 +25,7 @@ export function describeFailure (err: Error): string {
 }
 
 /**
- * Decides like SPEC.md's built-in strategy: stop when the error code is not in `errorCodes`,
+ * The built-in strategy: stop when the error code is not in `errorCodes`,
  * the method not in `methods`, the status not in `statusCodes`, or `counter` exceeds `maxRetries`;
  * otherwise wait `Retry-After` or `minTimeout * timeoutFactor ** (counter - 1)`, capped at `maxTimeout`.
  * With `jitter`, the computed backoff (never `Retry-After`) becomes a random wait below it.

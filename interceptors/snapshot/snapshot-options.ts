@@ -5,7 +5,7 @@
  */
 
 import { InvalidArgumentError } from '../../src/errors.js'
-import { MAX_TIMER_MS } from '../../src/timer-limit.js'
+import { MAX_TIMER_MS } from '../../src/validation/timer-limit.js'
 import type { DispatchOptions } from '../../src/handler.js'
 
 /** The snapshot modes. */

@@ -6,7 +6,7 @@
 
 import { debuglog } from 'node:util'
 import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/describe-value.js'
+import { describeValue } from '../../src/validation/describe-value.js'
 import type { DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import { loadSnapshotFile, parseSnapshotData, saveSnapshotFile } from '../../stores/snapshot-file-store.js'
 import type { SnapshotEntry, SnapshotRecord, SnapshotRequest, SnapshotResponse } from '../../stores/snapshot-file-store.js'

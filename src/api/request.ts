@@ -4,11 +4,10 @@
  */
 
 import type { Duplex } from 'node:stream'
-import type { Dispatcher } from '../dispatcher/dispatcher.js'
-import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../handler.js'
+import type { DispatchController, DispatchHandler, DispatchOptions, DispatchTarget, IncomingHeaders } from '../handlers/dispatch-contract.js'
 import { BodyReadable } from './body-readable.js'
 import { InvalidArgumentError, RequestAbortedError } from '../errors.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 
 /** Options of `request()`: dispatch options plus what only the promise API needs. */
 export interface RequestOptions extends DispatchOptions {
@@ -169,9 +168,9 @@ export class RequestHandler implements DispatchHandler {
  * const { statusCode, body } = await request(agent, { origin: 'http://127.0.0.1:3000', path: '/', method: 'GET' })
  * console.log(statusCode, await body.text())
  */
-export function request (dispatcher: Dispatcher, opts: RequestOptions): Promise<ResponseData>
-export function request (dispatcher: Dispatcher, opts: RequestOptions, callback: RequestCallback): void
-export function request (dispatcher: Dispatcher, opts: RequestOptions, callback?: RequestCallback): Promise<ResponseData> | void {
+export function request (dispatcher: DispatchTarget, opts: RequestOptions): Promise<ResponseData>
+export function request (dispatcher: DispatchTarget, opts: RequestOptions, callback: RequestCallback): void
+export function request (dispatcher: DispatchTarget, opts: RequestOptions, callback?: RequestCallback): Promise<ResponseData> | void {
   if (callback === undefined) {
     return new Promise((resolve, reject) => {
       request(dispatcher, opts, (err, data) => { err ? reject(err) : resolve(data!) })

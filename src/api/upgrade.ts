@@ -10,7 +10,7 @@ import type { DispatchOptions } from '../handler.js'
 import { InvalidArgumentError } from '../errors.js'
 import { UpgradeHandler } from './upgrade-handler.js'
 import type { UpgradeData } from './upgrade-handler.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 
 /** Options of {@link upgrade} and {@link connect}. */
 export interface UpgradeOptions {

@@ -7,9 +7,9 @@ import { isIP } from 'node:net'
 import { buildConnector, DEFAULT_CONNECT_TIMEOUT } from '../connect.js'
 import type { BuildOptions, Connector } from '../connect.js'
 import { InvalidArgumentError } from '../errors.js'
-import { describeValue } from '../describe-value.js'
-import { DEFAULT_MAX_HEADER_SIZE } from '../http1/constants.js'
-import { MAX_TIMER_MS } from '../timer-limit.js'
+import { describeValue } from '../validation/describe-value.js'
+import { DEFAULT_MAX_HEADER_SIZE } from '../h1/constants.js'
+import { MAX_TIMER_MS } from '../validation/timer-limit.js'
 
 /** Default idle time of a kept-alive connection when the server gives no hint, in milliseconds. */
 export const DEFAULT_KEEP_ALIVE_TIMEOUT = 4_000

@@ -4,9 +4,11 @@
  * @module
  */
 
-import type { CloseCallback } from './dispatcher.js'
 import { InvalidArgumentError } from '../errors.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
+
+/** Callback form of `close()` / `destroy()`. */
+export type CloseCallback = (err?: Error | null) => void
 
 /** What a `destroy()` call asked for, whichever of its three forms was used. */
 export interface DestroyArguments {

@@ -5,9 +5,9 @@
  */
 
 import type { DispatchHandler } from '../handler.js'
-import { SimpleController } from '../handler.js'
+import { failDispatch } from '../handlers/fail-dispatch.js'
 import { ClientClosedError, ClientDestroyedError, InvalidArgumentError } from '../errors.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 
 /**
  * Throws when dispatch options are not an object, before anything is queued or written.
@@ -32,6 +32,5 @@ export function closedError (destroyed: boolean): Error {
  * the arguments were fine) and returns false, as `dispatch` does for such a request.
  */
 export function refuseDispatch (handler: DispatchHandler, destroyed: boolean): false {
-  handler.onResponseError?.(new SimpleController(), closedError(destroyed))
-  return false
+  return failDispatch(handler, closedError(destroyed))
 }

@@ -10,10 +10,10 @@ import { ClientDestroyedError } from '../errors.js'
 import { request } from '../api/request.js'
 import type { RequestOptions, ResponseData } from '../api/request.js'
 import { checkCallback, destroyArguments, settleClose } from './close-arguments.js'
-import { describeValue } from '../describe-value.js'
+import type { CloseCallback } from './close-arguments.js'
+import { describeValue } from '../validation/describe-value.js'
 
-/** Callback form of `close()` / `destroy()`. */
-export type CloseCallback = (err?: Error | null) => void
+export type { CloseCallback } from './close-arguments.js'
 
 /**
  * Anything that can dispatch requests. Subclasses implement `dispatch`, `close` and `destroy`;

@@ -7,9 +7,9 @@
 import { Dispatcher } from './dispatcher.js'
 import type { CloseCallback } from './dispatcher.js'
 import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../handler.js'
-import { SimpleController, toDispatchHandler } from '../handler.js'
+import { failDispatch, toDispatchHandler } from '../handler.js'
 import { ClientDestroyedError, InvalidArgumentError, RequestAbortedError } from '../errors.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 import { Client, parseOrigin } from './client.js'
 import { checkClientOptions } from './client-options.js'
 import type { ClientOptions } from './client-options.js'
@@ -145,7 +145,7 @@ export class Pool extends Dispatcher {
         if (i === -1) return
         this.#queue.splice(i, 1)
         const reason = signal.reason instanceof Error ? signal.reason : new RequestAbortedError()
-        handler.onResponseError?.(new SimpleController(), reason)
+        failDispatch(handler, reason)
         if (this.#queue.length === 0) this.#queueEmptied()
       }
       signal.addEventListener('abort', onAbort, { once: true })
@@ -195,7 +195,7 @@ export class Pool extends Dispatcher {
         if (!client.dispatch(opts, handler)) this.#busy.add(client)
       } catch (err) {
         // Queued requests were accepted already; a late validation failure reaches their handler.
-        handler.onResponseError?.(new SimpleController(), err as Error)
+        failDispatch(handler, err as Error)
       }
     }
     if (queue.length === 0) {
@@ -242,7 +242,7 @@ export class Pool extends Dispatcher {
     const queued = this.#queue.splice(0)
     for (const { handler, unlisten } of queued) {
       unlisten?.()
-      handler.onResponseError?.(new SimpleController(), error)
+      failDispatch(handler, error)
     }
     this.#queueEmptied()
     const done = Promise.all(this.#clients.map((c) => c.destroy(error))).then(() => undefined)

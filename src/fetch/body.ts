@@ -13,7 +13,7 @@ import { IncomingBody } from './incoming-body.js'
 import { mimeEssence, parseMimeType, serializeMimeType } from './mime.js'
 import { multipartChunks, parseMultipart, serializeMultipart } from './multipart.js'
 import type { MultipartBody } from './multipart.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 
 /** Everything accepted as a body (the runtime's own FormData, Blob and streams included). */
 export type BodyInit =

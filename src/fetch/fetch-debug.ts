@@ -6,7 +6,7 @@
  */
 
 import { debuglog } from 'node:util'
-import { FETCH_NAMESPACE, lines } from '../debug-log.js'
+import { FETCH_NAMESPACE, lines } from '../observability/debug-log.js'
 
 const log = debuglog(FETCH_NAMESPACE)
 const MAX_SHOWN_URL = 64

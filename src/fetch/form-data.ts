@@ -4,7 +4,7 @@
  */
 
 import { File, isBlob, isFile } from './file.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 
 /** A FormData value as read back: a string or a File. */
 export type FormDataEntryValue = string | File

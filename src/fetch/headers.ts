@@ -5,7 +5,7 @@
  */
 
 import type { IncomingHeaders } from '../handler.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 
 /** What `new Headers(init)` and `RequestInit.headers` accept (the runtime's own Headers included). */
 export type HeadersInit =

@@ -6,7 +6,7 @@
 
 import type { Dispatcher } from '../dispatcher/dispatcher.js'
 import { bodyInternals, extractBody, isStreamSource } from './body.js'
-import type { BodyInit, ExtractedBody } from './body.js'
+import type { BodyInit, BodyMixin, ExtractedBody } from './body.js'
 import {
   CORS_SAFE_METHODS, FORBIDDEN_METHODS, NORMALIZED_METHODS, REFERRER_POLICY, REQUEST_CACHE,
   REQUEST_CREDENTIALS, REQUEST_DUPLEX, REQUEST_MODE, REQUEST_REDIRECT
@@ -16,8 +16,7 @@ import type {
 } from './constants.js'
 import { Headers, headersInternals } from './headers.js'
 import type { HeadersInit } from './headers.js'
-import type { Request } from './request.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 
 /** The second argument of `fetch()` and of `new Request()`. */
 export interface RequestInit {
@@ -172,7 +171,7 @@ export function buildRequestState (
   init: RequestInit | undefined,
   what: string,
   inputState: ((value: unknown) => RequestState | null),
-  inputHost: ((value: unknown) => Request | null)
+  inputHost: ((value: unknown) => BodyMixin | null)
 ): RequestState {
   const own = inputState(input)
   let state: RequestState
@@ -266,7 +265,7 @@ export function buildRequestState (
 }
 
 // A Request built from another Request (or sent by fetch) moves the body out of the input.
-function takeInputBody (input: unknown, inputHost: (value: unknown) => Request | null, inputBody: ExtractedBody | null, what: string): void {
+function takeInputBody (input: unknown, inputHost: (value: unknown) => BodyMixin | null, inputBody: ExtractedBody | null, what: string): void {
   if (inputBody === null) return
   const host = inputHost(input)
   if (host === null) return

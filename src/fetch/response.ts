@@ -12,7 +12,7 @@ import { REDIRECT_STATUSES } from '../redirect/rules.js'
 import type { ResponseType } from './constants.js'
 import { Headers, headersInternals } from './headers.js'
 import type { HeadersGuard, HeadersInit } from './headers.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 
 /** The second argument of `new Response()`. */
 export interface ResponseInit {

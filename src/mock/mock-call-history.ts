@@ -5,10 +5,10 @@
 
 import { InvalidArgumentError } from '../errors.js'
 import type { DispatchOptions, IncomingHeaders } from '../handler.js'
-import { normalizeHeaders } from '../request-headers.js'
+import { normalizeHeaders } from '../handlers/request-headers.js'
 import { bodyText, isBufferedBody } from './request-body.js'
 import { serializePathWithQuery } from './mock-matching.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 
 /** The properties a log exposes through `toMap()`, in order. */
 export type MockCallHistoryLogProperty = 'protocol' | 'host' | 'port' | 'origin' | 'path' | 'hash' | 'searchParams' | 'fullUrl' | 'method' | 'body' | 'headers'

@@ -11,7 +11,7 @@ import type { CloseCallback } from '../dispatcher/dispatcher.js'
 import { toDispatchHandler } from '../handler.js'
 import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../handler.js'
 import { ClientDestroyedError, InvalidArgumentError, MockNotMatchedError } from '../errors.js'
-import { normalizeHeaders } from '../request-headers.js'
+import { normalizeHeaders } from '../handlers/request-headers.js'
 import { findMatch, normalizeNonStandardQuery, serializePathWithQuery, sortQuery } from './mock-matching.js'
 import type { MismatchStage, MockRequestKey } from './mock-matching.js'
 import { MockInterceptor } from './mock-interceptor.js'
@@ -23,7 +23,7 @@ import type { MockResponse } from './mock-reply.js'
 import { bodyText, collectBody, isBufferedBody } from './request-body.js'
 import { checkCallback, destroyArguments, settleClose } from '../dispatcher/close-arguments.js'
 import { checkDispatchOptions, closedError } from '../dispatcher/dispatch-guards.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 
 /** What a mock pool asks of its agent (kept off the public surface behind a symbol). */
 export interface MockAgentHooks {

@@ -9,8 +9,8 @@ import { isMatcher, normalizeInterceptPath } from './mock-matching.js'
 import type { BodyMatcher, HeadersMatcher, Matcher, MockKey } from './mock-matching.js'
 import { MockScope } from './mock-scope.js'
 import type { MockDispatchList, MockDispatchRecord, MockReplySpec, MockRequestOptions } from './mock-scope.js'
-import { describeValue } from '../describe-value.js'
-import { TOKEN_RE } from '../http1/constants.js'
+import { describeValue } from '../validation/describe-value.js'
+import { TOKEN_RE } from '../h1/constants.js'
 
 /** What `intercept()` matches; omitted body and headers match anything. */
 export interface MockInterceptOptions {

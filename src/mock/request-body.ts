@@ -6,7 +6,7 @@
  */
 
 import type { DispatchBody } from '../handler.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 
 /** True when the body is already in memory (or absent), so it can be read without consuming anything. */
 export function isBufferedBody (body: unknown): body is string | Uint8Array | null | undefined {

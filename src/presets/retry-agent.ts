@@ -13,7 +13,7 @@ import { resolveRetryOptions } from '../../interceptors/retry/retry-options.js'
 import { defaultRetry } from '../../interceptors/retry/retry-strategy.js'
 import { RetryTracker } from '../../interceptors/retry/retry-tracker.js'
 import { checkCallback, destroyArguments, settleClose } from '../dispatcher/close-arguments.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 
 /**
  * Wraps a dispatcher so that every request is retried per {@link RetryOptions}; behaves as

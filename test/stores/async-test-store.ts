@@ -5,7 +5,7 @@
  */
 
 import { Writable } from 'node:stream'
-import type { CacheKey, CacheStore, CacheValue, GetResult } from '../../src/cache-store.js'
+import type { CacheKey, CacheStore, CacheValue, GetResult } from '../../src/contracts/cache-store.js'
 import { MemoryCacheStore } from '../../stores/memory-cache-store.js'
 
 const later = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))

@@ -1,5 +1,5 @@
 /**
- * The cache store contract suite (SPEC.md "Cache store contract" and "Cache entry"): every store,
+ * The cache store contract suite: every store,
  * shipped or custom, sync or async, must pass the same tests. A store test file calls
  * {@link runCacheStoreContract} once per configuration.
  */
@@ -8,7 +8,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { Readable } from 'node:stream'
 import type { Writable } from 'node:stream'
-import type { CacheKey, CacheStore, CacheValue, GetResult } from '../../src/cache-store.js'
+import type { CacheKey, CacheStore, CacheValue, GetResult } from '../../src/contracts/cache-store.js'
 
 /** What a contract factory hands back: a fresh, empty store and how to dispose of it. */
 export interface ContractStore {

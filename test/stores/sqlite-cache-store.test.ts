@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { SqliteCacheStore } from '../../stores/sqlite-cache-store.js'
-import type { CacheKey, CacheValue } from '../../src/cache-store.js'
+import type { CacheKey, CacheValue } from '../../src/contracts/cache-store.js'
 import { runCacheStoreContract, writeEntry } from './cache-store-contract.js'
 
 const run = promisify(execFile)

@@ -6,7 +6,7 @@
  */
 
 import { SqliteCacheStore } from '../../stores/sqlite-cache-store.js'
-import type { CacheKey, CacheValue } from '../../src/cache-store.js'
+import type { CacheKey, CacheValue } from '../../src/contracts/cache-store.js'
 
 const [file, name, other, countText] = process.argv.slice(2)
 const count = Number(countText)

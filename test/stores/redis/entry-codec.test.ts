@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import { decodeMeta, encodeMeta, parseTags } from '../../../stores/redis/entry-codec.js'
 import { variantSuffix } from '../../../stores/redis/key-layout.js'
-import type { CacheValue } from '../../../src/cache-store.js'
+import type { CacheValue } from '../../../src/contracts/cache-store.js'
 
 const headerValue = fc.oneof(fc.string(), fc.array(fc.string(), { maxLength: 3 }))
 const headerName = fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/)

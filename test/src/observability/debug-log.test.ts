@@ -2,7 +2,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 
-const indexUrl = new URL('../../src/index.js', import.meta.url).href
+const indexUrl = new URL('../../../src/index.js', import.meta.url).href
 
 /** Runs `body` in a child process with NODE_DEBUG set; resolves with its stderr lines. */
 function runChild (nodeDebug: string, body: string): Promise<{ lines: string[], pid: number }> {

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import { parseHead } from '../../../src/http1/parse-head.js'
+import { parseHead } from '../../../src/h1/parse-head.js'
 
 const HEAD = 'HTTP/1.1 200 OK\r\n'
 

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import { HEAD_BODY, HEAD_NO_BODY, HEAD_UPGRADE, ResponseParser } from '../../../src/http1/response-parser.js'
+import { HEAD_BODY, HEAD_NO_BODY, HEAD_UPGRADE, ResponseParser } from '../../../src/h1/response-parser.js'
 import type { IncomingHeaders } from '../../../src/handler.js'
 
 interface Message { status: number, text: string, headers: IncomingHeaders, body: string, trailers: IncomingHeaders | null }

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { Agent, MockAgent, RetryAgent, buildConnector, cacheStores, interceptors } from '../../src/index.js'
-import { MAX_TIMER_MS } from '../../src/timer-limit.js'
+import { Agent, MockAgent, RetryAgent, buildConnector, cacheStores, interceptors } from '../../../src/index.js'
+import { MAX_TIMER_MS } from '../../../src/validation/timer-limit.js'
 
 const TOO_LONG = MAX_TIMER_MS + 1
 

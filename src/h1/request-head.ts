@@ -6,7 +6,7 @@
 
 import { InvalidArgumentError } from '../errors.js'
 import type { OutgoingHeaders } from '../handler.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 import { INVALID_PATH_RE, INVALID_VALUE_RE, TOKEN_RE } from './constants.js'
 
 /** What the head builder learns from the headers while it writes them. */

@@ -8,12 +8,12 @@
 import type { Duplex } from 'node:stream'
 import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../handler.js'
 import { InvalidArgumentError, RequestAbortedError, RequestContentLengthMismatchError } from '../errors.js'
-import { describeValue } from '../describe-value.js'
-import { appendQuery, framingHeader, normalizeMethod, serializeHeaders, validateHost, validateMethod, validatePath } from '../http1/request-head.js'
-import type { RequestHeadInfo } from '../http1/request-head.js'
-import { BODY_NONE, BODY_READABLE, bodyKind, bodyLength, isReplayable } from '../http1/request-body.js'
+import { describeValue } from '../validation/describe-value.js'
+import { appendQuery, framingHeader, normalizeMethod, serializeHeaders, validateHost, validateMethod, validatePath } from './request-head.js'
+import type { RequestHeadInfo } from './request-head.js'
+import { BODY_NONE, BODY_READABLE, bodyKind, bodyLength, isReplayable } from './request-body.js'
 import { channels } from '../diagnostics.js'
-import { MAX_TIMER_MS } from '../timer-limit.js'
+import { MAX_TIMER_MS } from '../validation/timer-limit.js'
 
 /** What a request needs from whoever runs it (the Client, or the connection it was written to). */
 export interface RequestRunner {

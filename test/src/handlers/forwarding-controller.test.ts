@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { ForwardingController, SimpleController } from '../../src/index.js'
+import { ForwardingController, SimpleController } from '../../../src/index.js'
 
 function recorded (): { controller: SimpleController, calls: string[] } {
   const calls: string[] = []

@@ -6,9 +6,9 @@
  */
 
 import type { Duplex } from 'node:stream'
-import { BodyWriter } from '../http1/body-writer.js'
-import type { BodyWriterOwner } from '../http1/body-writer.js'
-import { BODY_BYTES, BODY_NONE, bodyBytes } from '../http1/request-body.js'
+import { BodyWriter } from './body-writer.js'
+import type { BodyWriterOwner } from './body-writer.js'
+import { BODY_BYTES, BODY_NONE, bodyBytes } from './request-body.js'
 import type { ClientRequest } from './client-request.js'
 import { channels } from '../diagnostics.js'
 

@@ -5,8 +5,8 @@
  * @module
  */
 
-import type { DispatchController } from './handler.js'
-import { RequestAbortedError } from './errors.js'
+import type { DispatchController } from '../handler.js'
+import { RequestAbortedError } from '../errors.js'
 
 /** Options of a {@link ForwardingController}. */
 export interface ForwardingControllerOptions {

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import { normalizeHeaders, getRequestHeader } from '../../src/request-headers.js'
+import { normalizeHeaders, getRequestHeader } from '../../../src/handlers/request-headers.js'
 
 describe('normalizeHeaders', () => {
   it('reads records, flat arrays and pairs to the same lower-case record', () => {

@@ -7,7 +7,7 @@
 import type { Duplex } from 'node:stream'
 import type { Blob } from 'node:buffer'
 import { InvalidArgumentError, RequestAbortedError, RequestContentLengthMismatchError } from '../errors.js'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../validation/describe-value.js'
 import { BODY_BLOB, BODY_READABLE } from './request-body.js'
 
 /** Told when the body is completely written or failed. */

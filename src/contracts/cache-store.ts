@@ -1,5 +1,5 @@
 /**
- * Types of the cache store contract (SPEC.md "Cache store contract"): what the cache interceptor
+ * Types of the cache store contract: what the cache interceptor
  * asks of a store, and what a store hands back. Stores and the interceptor both import these.
  * @module
  */
@@ -82,7 +82,7 @@ export interface GetResult extends CacheValue {
   body?: Readable | Iterable<Buffer> | AsyncIterable<Buffer> | Buffer | string | null | undefined
 }
 
-/** A cache store: sync or async. See SPEC.md "Cache store contract". */
+/** A cache store: each method may answer synchronously or with a promise. */
 export interface CacheStore {
   /** The stored response that matches `key`, or undefined. */
   get (key: CacheKey): GetResult | undefined | Promise<GetResult | undefined>

@@ -4,8 +4,8 @@
  * @module
  */
 
-import type { IncomingHeaders, OutgoingHeaders } from './handler.js'
-import { InvalidArgumentError } from './errors.js'
+import type { IncomingHeaders, OutgoingHeaders } from '../handler.js'
+import { InvalidArgumentError } from '../errors.js'
 
 function add (out: IncomingHeaders, name: string, value: string): void {
   const key = name.toLowerCase()

@@ -3,7 +3,7 @@
  * the transport itself carries no logging code. It subscribes only when a namespace is enabled,
  * so with logging off the channels have no subscribers and publishing costs nothing.
  *
- * Lines (SPEC "Debug log output"): `connecting to <host> using <scheme>:h1`,
+ * Lines: `connecting to <host> using <scheme>:h1`,
  * `connected to <host> using <scheme>:h1`, `sending request to <METHOD> <url>`,
  * `received response to <METHOD> <url> - HTTP <status>`, `trailers received from <METHOD> <url>`,
  * plus `connection to ... errored - <message>` and `request to <METHOD> <url> errored - <message>`.
@@ -12,8 +12,8 @@
 
 import { debuglog } from 'node:util'
 import type { DebugLogger } from 'node:util'
-import { channels } from './diagnostics.js'
-import type { ConnectParams, DiagnosticsRequest } from './diagnostics.js'
+import { channels } from '../diagnostics.js'
+import type { ConnectParams, DiagnosticsRequest } from '../diagnostics.js'
 
 /** The core namespace. */
 export const CORE_NAMESPACE = 'conduit'

@@ -1,0 +1,95 @@
+/**
+ * The older handler shape (onConnect/onHeaders/onData/onComplete/onError, as the runtime's own
+ * fetch and undici before v7 pass) run on the dispatch contract. Adapted once, where a handler
+ * enters conduit through a public `dispatch()`.
+ * @module
+ */
+
+import type { Duplex } from 'node:stream'
+import type { DispatchController, DispatchHandler, IncomingHeaders, LegacyDispatchHandler } from './dispatch-contract.js'
+import { RequestAbortedError } from '../errors.js'
+import { describeValue } from '../validation/describe-value.js'
+
+const NEW_HOOKS = ['onRequestStart', 'onRequestUpgrade', 'onResponseStart', 'onResponseData', 'onResponseEnd', 'onResponseError'] as const
+const LEGACY_HOOKS = ['onConnect', 'onHeaders', 'onData', 'onComplete', 'onError', 'onUpgrade'] as const
+
+/** True when `handler` implements only the older hook shape (onConnect/onHeaders/...). */
+export function isLegacyHandler (handler: object): boolean {
+  const h = handler as Record<string, unknown>
+  for (const name of NEW_HOOKS) if (typeof h[name] === 'function') return false
+  for (const name of LEGACY_HOOKS) if (typeof h[name] === 'function') return true
+  return false
+}
+
+/** Converts headers to the flat raw form the older handler shape expects: `[name, value, ...]` as Buffers. */
+export function toRawHeaders (headers: IncomingHeaders | null | undefined): Buffer[] {
+  const raw: Buffer[] = []
+  if (headers == null) return raw
+  for (const name of Object.keys(headers)) {
+    const value = headers[name]
+    if (Array.isArray(value)) {
+      for (const v of value) raw.push(Buffer.from(name, 'latin1'), Buffer.from(v, 'latin1'))
+    } else if (value !== undefined) {
+      raw.push(Buffer.from(name, 'latin1'), Buffer.from(String(value), 'latin1'))
+    }
+  }
+  return raw
+}
+
+/** Adapts a handler of the older shape to the dispatch contract; other handlers are returned as they are. */
+export function toDispatchHandler (handler: DispatchHandler | LegacyDispatchHandler): DispatchHandler {
+  if (typeof handler !== 'object' || handler === null) {
+    throw new TypeError(`dispatch: handler must be an object, got ${describeValue(handler)}`)
+  }
+  // A hook that is present but not callable would fail later, deep inside the transport.
+  const h = handler as Record<string, unknown>
+  for (const name of NEW_HOOKS) {
+    const hook = h[name]
+    if (hook != null && typeof hook !== 'function') throw new TypeError(`dispatch: handler.${name} must be a function, got ${describeValue(hook)}`)
+  }
+  return isLegacyHandler(handler) ? new LegacyHandlerAdapter(handler as LegacyDispatchHandler) : handler as DispatchHandler
+}
+
+/** Runs an older-shape handler on the dispatch contract (abort function, raw headers, `false` to pause). */
+export class LegacyHandlerAdapter implements DispatchHandler {
+  readonly #handler: LegacyDispatchHandler
+
+  constructor (handler: LegacyDispatchHandler) {
+    this.#handler = handler
+  }
+
+  onRequestStart (controller: DispatchController, context: unknown): void {
+    this.#handler.onConnect?.((err?: Error) => controller.abort(err ?? new RequestAbortedError()), context)
+  }
+
+  onRequestUpgrade (_controller: DispatchController, statusCode: number, headers: IncomingHeaders, socket: Duplex): void {
+    this.#handler.onUpgrade?.(statusCode, toRawHeaders(headers), socket)
+  }
+
+  onResponseInformation (controller: DispatchController, statusCode: number, headers: IncomingHeaders): void {
+    // The older shape saw informational heads through onHeaders, before the final one.
+    this.#handler.onHeaders?.(statusCode, toRawHeaders(headers), () => controller.resume())
+  }
+
+  onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
+    this.#handler.onResponseStarted?.()
+    const keepGoing = this.#handler.onHeaders?.(statusCode, toRawHeaders(headers), () => controller.resume(), statusMessage)
+    if (keepGoing === false) controller.pause()
+  }
+
+  onResponseData (controller: DispatchController, chunk: Buffer): void {
+    if (this.#handler.onData?.(chunk) === false) controller.pause()
+  }
+
+  onResponseEnd (_controller: DispatchController, trailers: IncomingHeaders): void {
+    this.#handler.onComplete?.(toRawHeaders(trailers))
+  }
+
+  onResponseError (_controller: DispatchController, error: Error): void {
+    this.#handler.onError?.(error)
+  }
+
+  onBodySent (chunk: Uint8Array | string): void {
+    this.#handler.onBodySent?.(chunk)
+  }
+}

@@ -1,0 +1,50 @@
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { findCycles, readSourceGraph } from './source-graph.js'
+import type { SourceFile } from './source-graph.js'
+
+const MAX_LINES = 400
+const graph = readSourceGraph()
+
+describe('the library sources', () => {
+  it('are found by the graph reader, with their imports', () => {
+    assert.ok(graph.size > 100, `expected the library sources, found ${graph.size} files`)
+    assert.ok(graph.get('src/index.ts')?.imports.includes('src/dispatcher/agent.ts'))
+  })
+
+  it('form no import cycle, type-only imports included', () => {
+    const cycles = findCycles(graph).map((cycle) => cycle.join(' -> '))
+    assert.deepEqual(cycles, [])
+  })
+
+  it('finds a cycle when one is there', () => {
+    const file = (path: string, imports: string[]): [string, SourceFile] => [path, { path, lines: 1, imports }]
+    const made = new Map([file('a.ts', ['b.ts']), file('b.ts', ['c.ts']), file('c.ts', ['a.ts'])])
+    assert.deepEqual(findCycles(made), [['a.ts', 'b.ts', 'c.ts', 'a.ts']])
+  })
+
+  it(`keep every file at ${MAX_LINES} lines or fewer`, () => {
+    const long = [...graph.values()].filter((f) => f.lines > MAX_LINES).map((f) => `${f.path} (${f.lines} lines)`)
+    assert.deepEqual(long, [])
+  })
+
+  it('import interceptors/ and stores/ from src/ only in the presets and the public index', () => {
+    const allowed = (path: string): boolean => path === 'src/index.ts' || path.startsWith('src/presets/')
+    const offending: string[] = []
+    for (const file of graph.values()) {
+      if (!file.path.startsWith('src/') || allowed(file.path)) continue
+      for (const target of file.imports) {
+        if (target.startsWith('interceptors/') || target.startsWith('stores/')) offending.push(`${file.path} -> ${target}`)
+      }
+    }
+    assert.deepEqual(offending, [])
+  })
+
+  it('import nothing that does not exist', () => {
+    const missing: string[] = []
+    for (const file of graph.values()) {
+      for (const target of file.imports) if (!graph.has(target)) missing.push(`${file.path} -> ${target}`)
+    }
+    assert.deepEqual(missing, [])
+  })
+})
