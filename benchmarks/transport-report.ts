@@ -17,7 +17,8 @@ export interface Comparison {
 export const COMPARISONS: readonly Comparison[] = [
   { subject: 'conduit-request', peer: 'undici-request' },
   { subject: 'conduit-request', peer: 'node-http' },
-  { subject: 'conduit-dispatch', peer: 'undici-dispatch' }
+  { subject: 'conduit-dispatch', peer: 'undici-dispatch' },
+  { subject: 'conduit-composed', peer: 'undici-composed' }
 ]
 
 /** Median figures of one client in one scenario. */

@@ -34,7 +34,9 @@ export const CLIENTS: readonly ClientDefinition[] = [
   { id: 'undici-request', label: 'undici request', file: './clients/undici.js', mode: 'request' },
   { id: 'node-http', label: 'node:http', file: './clients/node-http.js', mode: 'request' },
   { id: 'conduit-dispatch', label: 'conduit dispatch', file: './clients/conduit.js', mode: 'dispatch' },
-  { id: 'undici-dispatch', label: 'undici dispatch', file: './clients/undici.js', mode: 'dispatch' }
+  { id: 'undici-dispatch', label: 'undici dispatch', file: './clients/undici.js', mode: 'dispatch' },
+  { id: 'conduit-composed', label: 'conduit compose(redirect(), decompress())', file: './clients/conduit.js', mode: 'composed' },
+  { id: 'undici-composed', label: 'undici compose(redirect(), decompress())', file: './clients/undici.js', mode: 'composed' }
 ]
 
 /** Options of {@link runTransportBenchmark}. */

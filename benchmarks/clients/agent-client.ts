@@ -14,7 +14,10 @@ import type { Scenario } from '../transport-scenarios.js'
 
 /** The arguments the transport runner starts an agent client with. */
 export interface AgentClientArgs {
-  /** `request` (`Agent#request`, body read as a stream) or `dispatch` (a plain handler). */
+  /**
+   * `request` (`Agent#request`, body read as a stream), `dispatch` (a plain handler), or
+   * `composed` (`request` through the library's redirect and decompress interceptors).
+   */
   mode: string
   /** In-memory sockets instead of the server: only the library's own work is measured. */
   memory: boolean
@@ -39,6 +42,12 @@ export type BenchRequestOptions = {
   method: string
   body?: Buffer
 }
+
+/**
+ * Redirects followed by the `composed` clients: enough that the redirect handler is on the path
+ * of every request (undici's passes requests through untouched without a limit).
+ */
+export const COMPOSED_MAX_REDIRECTIONS = 3
 
 /** The parts of an Agent the benchmark drives. */
 export interface BenchAgent {

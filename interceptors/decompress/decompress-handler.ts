@@ -6,19 +6,57 @@
 
 import { debuglog } from 'node:util'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
-import { DecoratorHandler, SimpleController } from '../../src/handler.js'
-import { ResponseExceededMaxSizeError } from '../../src/errors.js'
+import { DecoratorHandler } from '../../src/handler.js'
+import { RequestAbortedError, ResponseExceededMaxSizeError } from '../../src/errors.js'
 import { BodyDecoder } from '../../src/content-coding/body-decoder.js'
 import type { ResolvedDecompressOptions } from './options.js'
 
 /** Writes one line when `NODE_DEBUG` lists `conduit:decompress`. */
 export const log = debuglog('conduit:decompress')
 
+/** What the caller's pause, resume and abort do while a body is decoded. */
+class DecodingController implements DispatchController {
+  readonly #owner: DecompressHandler
+  #paused = false
+  #reason: Error | null = null
+
+  constructor (owner: DecompressHandler) {
+    this.#owner = owner
+  }
+
+  get aborted (): boolean { return this.#reason !== null || (upstreamOf(this.#owner)?.aborted ?? false) }
+  get paused (): boolean { return this.#paused }
+  get reason (): Error | null { return this.#reason ?? upstreamOf(this.#owner)?.reason ?? null }
+
+  abort (reason: Error): void {
+    if (this.#reason !== null) return
+    this.#reason = reason ?? new RequestAbortedError()
+    abortOf(this.#owner, this.#reason)
+  }
+
+  pause (): void {
+    if (this.#paused) return
+    this.#paused = true
+    upstreamOf(this.#owner)?.pause()
+  }
+
+  resume (): void {
+    if (!this.#paused) return
+    this.#paused = false
+    resumeOf(this.#owner)
+  }
+}
+
+// Let DecodingController reach its handler's state without making it part of the handler's API.
+let upstreamOf: (handler: DecompressHandler) => DispatchController | null
+let abortOf: (handler: DecompressHandler, reason: Error) => void
+let resumeOf: (handler: DecompressHandler) => void
+
 /** Decodes one response body, if it is encoded and not skipped by the options. */
 export class DecompressHandler extends DecoratorHandler {
   readonly #options: ResolvedDecompressOptions
   readonly #method: string
-  readonly #controller: SimpleController
+  readonly #controller: DecodingController = new DecodingController(this)
   #upstream: DispatchController | null = null
   #decoder: BodyDecoder | null = null
   #queue: Buffer[] = []
@@ -39,11 +77,12 @@ export class DecompressHandler extends DecoratorHandler {
     super(handler)
     this.#options = options
     this.#method = method
-    this.#controller = new SimpleController({
-      abort: (reason) => this.#abort(reason),
-      pause: () => this.#upstream?.pause(),
-      resume: () => this.#resume()
-    })
+  }
+
+  static {
+    upstreamOf = (handler) => handler.#upstream
+    abortOf = (handler, reason) => handler.#abort(reason)
+    resumeOf = (handler) => handler.#resume()
   }
 
   // The caller's pause must hold back decoded data, not only the network.

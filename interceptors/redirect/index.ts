@@ -64,8 +64,11 @@ export function redirect (options: RedirectInterceptorOptions = {}): Interceptor
     const max = opts.maxRedirections === undefined ? defaultMax : checkMax(opts.maxRedirections, 'redirect()')
     const throwOnMaxRedirect = checkThrow(opts.throwOnMaxRedirect, 'redirect()') ?? defaultThrow
     if (max === undefined || max === 0 || opts.upgrade != null || opts.method === 'CONNECT') return dispatch(opts, handler)
-    // The options go no further down, so a redirect interceptor below does not follow too.
-    const first: DispatchOptions = { ...opts, maxRedirections: undefined, throwOnMaxRedirect: undefined }
+    // The options go no further down, so a redirect interceptor below does not follow too; the
+    // copy is only made when there is something to clear.
+    const first: DispatchOptions = opts.maxRedirections === undefined && opts.throwOnMaxRedirect === undefined
+      ? opts
+      : { ...opts, maxRedirections: undefined, throwOnMaxRedirect: undefined }
     return dispatch(first, new RedirectHandler(dispatch, first, handler, { maxRedirections: max, throwOnMaxRedirect }))
   }
 }

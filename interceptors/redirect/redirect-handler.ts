@@ -55,6 +55,23 @@ function withoutHash (url: URL): string {
   return url.hash === '' ? url.href : url.href.slice(0, -url.hash.length)
 }
 
+// Lets RedirectContext read the history of its handler without making that part of the handler's API.
+let recordHistoryOf: (handler: RedirectHandler) => URL[]
+
+/** The context the caller's `onRequestStart` receives: the one from below, plus `history`. */
+class RedirectContext {
+  readonly #handler: RedirectHandler
+
+  constructor (handler: RedirectHandler) {
+    this.#handler = handler
+  }
+
+  /** The URLs requested so far, the current one included. */
+  get history (): URL[] {
+    return recordHistoryOf(this.#handler)
+  }
+}
+
 /**
  * Follows the redirects of one dispatch. The caller's handler sees `onRequestStart` once, with
  * `context.history` (the URLs requested so far), and the head and body of the last hop only.
@@ -64,6 +81,9 @@ export class RedirectHandler extends DecoratorHandler {
   readonly #limits: RedirectLimits
   readonly #controller = new ForwardingController()
   readonly #history: URL[] = []
+  // The hop whose URL is not in #history yet: parsing a URL for every response would cost more
+  // than the rest of this handler, so it is done only for redirects or when history is read.
+  #unrecorded: DispatchOptions | null = null
   #opts: DispatchOptions
   #next: DispatchOptions | null = null
   #started = false
@@ -90,15 +110,31 @@ export class RedirectHandler extends DecoratorHandler {
     this.#controller.target = controller
     if (this.#started) return
     this.#started = true
-    const base = typeof context === 'object' && context !== null ? context : {}
-    super.onRequestStart(controller, { ...base, history: this.#history })
+    const redirectContext = new RedirectContext(this)
+    if (typeof context === 'object' && context !== null) Object.assign(redirectContext, context)
+    super.onRequestStart(controller, redirectContext)
+  }
+
+  static {
+    recordHistoryOf = (handler) => handler.#recordHistory()
+  }
+
+  /** The URLs requested so far, the current one included. */
+  #recordHistory (): URL[] {
+    const hop = this.#unrecorded
+    if (hop !== null) {
+      this.#unrecorded = null
+      const url = urlOf(hop)
+      if (url !== null) this.#history.push(url)
+    }
+    return this.#history
   }
 
   override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
     this.#next = null
-    const current = urlOf(this.#opts)
-    if (current !== null) this.#history.push(current)
-    if (FOLLOWED_STATUSES.has(statusCode) && headers.location !== undefined && current !== null) {
+    this.#unrecorded = this.#opts
+    const current = FOLLOWED_STATUSES.has(statusCode) && headers.location !== undefined ? this.#currentUrl() : null
+    if (current !== null) {
       const refusal = this.#plan(statusCode, headers, current)
       if (refusal instanceof Error) {
         controller.abort(refusal)
@@ -108,6 +144,12 @@ export class RedirectHandler extends DecoratorHandler {
       log('not following %d from %s: %s', statusCode, current.href, refusal)
     }
     super.onResponseStart(controller, statusCode, headers, statusMessage)
+  }
+
+  #currentUrl (): URL | null {
+    const before = this.#history.length
+    const history = this.#recordHistory()
+    return history.length > before ? history[history.length - 1]! : null
   }
 
   /**
