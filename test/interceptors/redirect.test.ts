@@ -172,6 +172,44 @@ describe('interceptors.redirect()', () => {
     }
   })
 
+  it('destroys a streamed body it will not send again when 303 turns the request into a GET', async (t) => {
+    const server = await startHttpServer(async (req, res) => {
+      await readBody(req)
+      if (req.url === '/submit') redirectTo(res, 303, '/done')
+      else res.end(`${req.method} done`)
+    })
+    const agent = new Agent()
+    t.after(async () => { await agent.close(); await server.close() })
+    const dispatcher = agent.compose(interceptors.redirect({ maxRedirections: 1 }))
+    const upload = Readable.from(['a', 'b'])
+    const { body } = await dispatcher.request({ origin: server.origin, path: '/submit', method: 'POST', body: upload })
+    assert.equal(await body.text(), 'GET done')
+    assert.equal(upload.destroyed, true)
+  })
+
+  it('delivers a redirect whose Location is not a valid URL, and ends with the caller reason when it aborts during a hop', async (t) => {
+    const server = await startHttpServer((req, res) => {
+      if (req.url === '/bad') redirectTo(res, 302, 'http://[not-a-host/')
+      else if (req.url === '/hop') redirectTo(res, 302, '/end')
+      else res.end('end')
+    })
+    const agent = new Agent()
+    t.after(async () => { await agent.close(); await server.close() })
+    const dispatcher = agent.compose(interceptors.redirect({ maxRedirections: 2 }))
+    const bad = await dispatcher.request({ origin: server.origin, path: '/bad', method: 'GET' })
+    await bad.body.text()
+    assert.equal(bad.statusCode, 302)
+    const reason = new Error('not any more')
+    const outcome = await new Promise<Error | string>((resolve) => {
+      dispatcher.dispatch({ origin: server.origin, path: '/hop', method: 'GET' }, {
+        onResponseStart: () => resolve('the final answer was delivered'),
+        onResponseError: (_c, err) => resolve(err),
+        onRequestStart: (controller) => { queueMicrotask(() => server.server.once('request', () => controller.abort(reason))) }
+      })
+    })
+    assert.equal(outcome, reason)
+  })
+
   it('refuses bad options naming the value', () => {
     assert.throws(() => interceptors.redirect({ maxRedirections: -1 }), { code: 'LIB_ERR_INVALID_ARG', message: 'redirect(): maxRedirections must be a non-negative integer, got -1' })
     assert.throws(() => interceptors.redirect({ maxRedirections: '3' as never }), { message: 'redirect(): maxRedirections must be a non-negative integer, got "3"' })
