@@ -224,7 +224,8 @@ export class Client extends Dispatcher {
       host: params.host,
       protocol: params.protocol,
       port: params.port,
-      servername: params.servername,
+      // A request resolved to an address (the dns interceptor) names the host the certificate is for.
+      servername: params.servername ?? this.#queue[0]?.servername ?? null,
       localAddress: this.#config.localAddress,
       signal: abort.signal
     }

@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net'
 import { Agent, errors, interceptors } from '../../src/index.js'
 import type { Dispatcher } from '../../src/index.js'
 import { freePort } from '../helpers/free-port.js'
+import { startHttpsServer, trustTestCa } from '../helpers/servers.js'
+import type { TLSSocket } from 'node:tls'
 import { indexUrl, runWithNodeDebug } from '../helpers/debug-child.js'
 
 type Record = { address: string, family: 4 | 6, ttl: number, port?: number }
@@ -219,5 +221,26 @@ describe('interceptors.dns()', () => {
     assert.equal(code, 0, stderr)
     assert.match(stderr, /CONDUIT:DNS \d+: resolved log\.test to 127\.0\.0\.1, ::1/)
     assert.match(stderr, /CONDUIT:DNS \d+: http:\/\/127\.0\.0\.1:\d+ refused log\.test:\d+ \(ECONNREFUSED\); trying http:\/\/\[::1\]:\d+/)
+  })
+})
+
+describe('interceptors.dns() over HTTPS', () => {
+  it('opens the connection to the address with the host name as TLS server name', async (t) => {
+    const names: Array<string | false | null> = []
+    const server = await startHttpsServer((req, res) => {
+      names.push((req.socket as TLSSocket).servername)
+      res.end('secure')
+    })
+    const agent = new Agent({ connect: trustTestCa })
+    t.after(async () => { await agent.close(); await server.close() })
+    const dispatcher = agent.compose(interceptors.dns({ lookup: fixedLookup([{ address: '127.0.0.1', family: 4, ttl: 60_000 }]).lookup }))
+    assert.equal(await text(dispatcher, `https://localhost:${server.port}`), 'secure')
+    assert.deepEqual(names, ['localhost'])
+  })
+
+  it('refuses a servername that is not a non-empty string, naming it', async (t) => {
+    const agent = new Agent()
+    t.after(() => agent.close())
+    await assert.rejects(agent.request({ origin: 'https://127.0.0.1:1', path: '/', method: 'GET', servername: 5 as never }), { code: 'LIB_ERR_INVALID_ARG', message: 'servername must be a non-empty string, got 5' })
   })
 })
