@@ -7,7 +7,7 @@
 
 import type { CacheKey, GetResult } from '../../src/contracts/cache-store.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, IncomingHeaders, Interceptor } from '../../src/handler.js'
-import { failDispatch, toDispatchHandler } from '../../src/handler.js'
+import { failDispatch } from '../../src/handler.js'
 import { normalizeHeaders } from '../../src/handlers/request-headers.js'
 import { CacheHandler } from './cache-handler.js'
 import { makeCacheKey, originAllowed } from './cache-key.js'
@@ -191,8 +191,7 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
       }
     }
 
-    return function cachedDispatch (opts: DispatchOptions, rawHandler: DispatchHandler): boolean {
-      const handler = toDispatchHandler(rawHandler)
+    return function cachedDispatch (opts: DispatchOptions, handler: DispatchHandler): boolean {
       const mode = readCacheMode(opts.cacheMode)
       // A composed Client or Pool fills in its own origin; a request with none has no key to cache under.
       if (opts.upgrade != null || opts.origin == null || !originAllowed(config.origins, opts.origin)) return dispatch(opts, handler)

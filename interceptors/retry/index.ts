@@ -31,11 +31,11 @@ export type {
 /**
  * Builds the dispatch function of the retry interceptor over `dispatch`. A request may override
  * options with its own `retryOptions`; upgrades and CONNECT tunnels are passed through untouched.
- * With a `tracker`, every retried dispatch is tracked until it ends, and none starts once it is closed.
+ * Every retried dispatch is tracked until it ends, and none starts once the tracker is closed.
  */
-export function retryDispatch (dispatch: Dispatch, options: ResolvedRetryOptions, tracker?: RetryTracker): Dispatch {
+function retryDispatch (dispatch: Dispatch, options: ResolvedRetryOptions, tracker: RetryTracker): Dispatch {
   return function dispatchWithRetry (opts: DispatchOptions, handler: DispatchHandler): boolean {
-    const refusal = tracker?.refusal()
+    const refusal = tracker.refusal()
     if (refusal != null) {
       return failDispatch(handler, refusal)
     }
@@ -52,13 +52,11 @@ export function retryDispatch (dispatch: Dispatch, options: ResolvedRetryOptions
       resolved = resolveRetryOptions({ ...options, ...perRequest }, defaultRetry, 'retry()')
       opts = { ...opts, retryOptions: undefined }
     }
-    const retryHandler = tracker === undefined
-      ? new RetryHandler(opts, { dispatch, handler }, resolved)
-      : tracker.watch(handler, (inner) => new RetryHandler(opts, { dispatch, handler: inner }, resolved))
+    const retryHandler = tracker.watch(handler, (inner) => new RetryHandler(opts, { dispatch, handler: inner }, resolved))
     try {
       return dispatch(opts, retryHandler)
     } catch (err) {
-      if (tracker !== undefined) tracker.forget(retryHandler)
+      tracker.forget(retryHandler)
       throw err
     }
   }
@@ -72,7 +70,14 @@ export function retryDispatch (dispatch: Dispatch, options: ResolvedRetryOptions
  * const { statusCode, body } = await agent.request({ origin: 'http://127.0.0.1:3000', path: '/', method: 'GET' })
  */
 export function retry (options?: RetryOptions): Interceptor {
-  const resolved = resolveRetryOptions(options, defaultRetry, 'retry()')
+  return retryWithOptions(resolveRetryOptions(options, defaultRetry, 'retry()'))
+}
+
+/**
+ * The retry interceptor over options already resolved (the `RetryAgent` preset resolves them
+ * under its own name). It learns that its dispatcher closes through the dispatch lifecycle.
+ */
+export function retryWithOptions (resolved: ResolvedRetryOptions): Interceptor {
   return (dispatch) => {
     // One tracker per composed dispatcher: its close() waits for requests between attempts,
     // and its destroy() ends their backoff waits at once, so no timer outlives it.

@@ -1,7 +1,7 @@
 /**
  * Keeps track of the retried dispatches of one dispatcher, so that closing it can wait for those
- * between attempts and destroying it can end their waits at once (a bare interceptor cannot see
- * its dispatcher close; the `RetryAgent` preset can).
+ * between attempts and destroying it can end their waits at once. The retry interceptor hears of
+ * both through the dispatch lifecycle of the dispatcher it is composed on.
  * @module
  */
 

@@ -3,8 +3,7 @@
  * @module
  */
 
-import type { Interceptor } from '../../src/handler.js'
-import { toDispatchHandler } from '../../src/handler.js'
+import type { DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
 import { resolveSnapshotOptions } from './snapshot-options.js'
 import type { SnapshotMode, SnapshotOptions } from './snapshot-options.js'
 import { SnapshotRecorder } from './snapshot-recorder.js'
@@ -42,6 +41,11 @@ export function snapshot (options: SnapshotInterceptorOptions = {}): SnapshotInt
   // `?.`: a null options value reaches resolveSnapshotOptions, which names it.
   const recorder = options?.recorder ?? new SnapshotRecorder(resolveSnapshotOptions(options, 'snapshot()'))
   if (recorder.options.mode !== 'record') recorder.ensureLoaded().catch(() => {})
-  const interceptor: Interceptor = (dispatch) => (opts, handler) => dispatchWithSnapshots(recorder, dispatch, opts, toDispatchHandler(handler))
+  // Closing the dispatcher it is composed on saves the recordings; destroying it stops the
+  // flush timer without saving.
+  const interceptor: Interceptor = (dispatch) => Object.assign((opts: DispatchOptions, handler: DispatchHandler) => dispatchWithSnapshots(recorder, dispatch, opts, handler), {
+    onClose: () => recorder.close(),
+    onDestroy: () => recorder.destroy()
+  })
   return Object.assign(interceptor, { recorder, mode: recorder.options.mode })
 }

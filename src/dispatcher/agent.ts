@@ -4,16 +4,13 @@
  * @module
  */
 
-import { Dispatcher } from './dispatcher.js'
-import type { CloseCallback } from './dispatcher.js'
-import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../handler.js'
-import { toDispatchHandler } from '../handler.js'
-import { ClientDestroyedError, InvalidArgumentError } from '../errors.js'
+import { DispatcherBase } from './dispatcher.js'
+import type { Dispatcher } from './dispatcher.js'
+import type { DispatchHandler, DispatchOptions } from '../handlers/dispatch-contract.js'
+import { InvalidArgumentError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
 import { Client, parseOrigin } from './client.js'
 import { Pool } from './pool.js'
-import { checkCallback, destroyArguments, settleClose } from './close-arguments.js'
-import { checkDispatchOptions, refuseDispatch } from './dispatch-guards.js'
 import type { PoolOptions } from './pool.js'
 import { checkClientOptions } from './client-options.js'
 
@@ -42,15 +39,13 @@ function defaultFactory (origin: string, opts: PoolOptions): Dispatcher {
  * const { statusCode, body } = await agent.request({ origin: 'http://127.0.0.1:3000', path: '/', method: 'GET' })
  * console.log(statusCode, await body.text())
  */
-export class Agent extends Dispatcher {
+export class Agent extends DispatcherBase {
   readonly #options: PoolOptions
   readonly #factory: AgentFactory
   /** Canonical origin (`url.origin`) to its dispatcher. */
   readonly #byOrigin = new Map<string, Dispatcher>()
   /** Origin strings as callers wrote them, to skip URL parsing on the hot path. */
   readonly #byKey = new Map<string, Dispatcher>()
-  #closed = false
-  #destroyed = false
 
   /** @param options - see {@link AgentOptions} */
   constructor (options: AgentOptions = {}) {
@@ -76,10 +71,7 @@ export class Agent extends Dispatcher {
     return this.#byOrigin.size
   }
 
-  override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
-    const h = toDispatchHandler(handler)
-    checkDispatchOptions(opts)
-    if (this.#closed) return refuseDispatch(h, this.#destroyed)
+  protected override acceptDispatch (opts: DispatchOptions, h: DispatchHandler): boolean {
     const origin = opts.origin
     let dispatcher = typeof origin === 'string' ? this.#byKey.get(origin) : undefined
     if (dispatcher === undefined) {
@@ -88,7 +80,7 @@ export class Agent extends Dispatcher {
       }
       dispatcher = this.#forOrigin(origin)
     }
-    return dispatcher.dispatch(opts, h)
+    return DispatcherBase.forward(dispatcher, opts, h)
   }
 
   #forOrigin (origin: string | URL): Dispatcher {
@@ -121,29 +113,11 @@ export class Agent extends Dispatcher {
     dispatcher.close().catch(() => {})
   }
 
-  override close (): Promise<void>
-  override close (callback: CloseCallback): void
-  override close (callback?: CloseCallback): Promise<void> | void {
-    checkCallback(callback, 'close')
-    let done: Promise<void>
-    if (this.#destroyed) {
-      done = Promise.reject(new ClientDestroyedError())
-    } else {
-      this.#closed = true
-      done = Promise.all([...this.#byOrigin.values()].map((d) => d.close())).then(() => undefined)
-    }
-    return settleClose(done, callback)
+  protected override closeGracefully (): Promise<void> {
+    return Promise.all([...this.#byOrigin.values()].map((d) => d.close())).then(() => undefined)
   }
 
-  override destroy (err?: Error | null): Promise<void>
-  override destroy (callback: CloseCallback): void
-  override destroy (err: Error | null, callback: CloseCallback): void
-  override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
-    const args = destroyArguments(errOrCallback, callback)
-    this.#closed = true
-    this.#destroyed = true
-    const error = args.err ?? new ClientDestroyedError()
-    const done = Promise.all([...this.#byOrigin.values()].map((d) => d.destroy(error))).then(() => undefined)
-    return settleClose(done, args.callback)
+  protected override destroyNow (error: Error): Promise<void> {
+    return Promise.all([...this.#byOrigin.values()].map((d) => d.destroy(error))).then(() => undefined)
   }
 }

@@ -4,11 +4,9 @@
  * @module
  */
 
-import { Dispatcher } from './dispatcher.js'
-import type { CloseCallback } from './dispatcher.js'
-import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../handler.js'
-import { toDispatchHandler } from '../handler.js'
-import { ClientClosedError, ClientDestroyedError, InvalidArgumentError, SocketError } from '../errors.js'
+import { DispatcherBase } from './dispatcher.js'
+import type { DispatchHandler, DispatchOptions } from '../handlers/dispatch-contract.js'
+import { ClientClosedError, InvalidArgumentError, SocketError } from '../errors.js'
 import type { Duplex } from 'node:stream'
 import { ClientRequest } from '../h1/client-request.js'
 import type { RequestRunner } from '../h1/client-request.js'
@@ -20,8 +18,6 @@ import type { ConnectOptions } from '../connect.js'
 import { channels } from '../diagnostics.js'
 import type { ConnectParams } from '../diagnostics.js'
 import { installDebugLog } from '../observability/debug-log.js'
-import { checkCallback, destroyArguments, settleClose } from './close-arguments.js'
-import { checkDispatchOptions, refuseDispatch } from './dispatch-guards.js'
 
 installDebugLog()
 
@@ -50,7 +46,7 @@ export function parseOrigin (origin: unknown, who: string): URL {
  * console.log(await body.text())
  * await client.close()
  */
-export class Client extends Dispatcher {
+export class Client extends DispatcherBase {
   readonly #config: ClientConfig
   /** What requests and connections call back into; kept off the public surface. */
   readonly #owner: RequestRunner & ConnectionOwner
@@ -65,8 +61,6 @@ export class Client extends Dispatcher {
   #connectAbort: AbortController | null = null
   /** The connection being opened was asked for by a fetch() request (its log lines go to `fetch` too). */
   #connectForFetch = false
-  #closed = false
-  #destroyed = false
   #needDrain = false
   #resuming = false
   #resumeAgain = false
@@ -113,20 +107,12 @@ export class Client extends Dispatcher {
   get connected (): boolean { return this.#conn !== null }
   /** True when more requests would only wait in the queue; `dispatch` then returns false. */
   get busy (): boolean { return this.size >= this.#config.pipelining || this.#queue.length > 0 }
-  /** True once `close()` or `destroy()` was called. */
-  get closed (): boolean { return this.#closed }
-  /** True once `destroy()` was called. */
-  get destroyed (): boolean { return this.#destroyed }
-
   /** This dispatcher's origin, which requests without one go to. */
   override get defaultOrigin (): string {
     return this.#origin
   }
 
-  override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
-    const h = toDispatchHandler(handler)
-    checkDispatchOptions(opts)
-    if (this.#closed) return refuseDispatch(h, this.#destroyed)
+  protected override acceptDispatch (opts: DispatchOptions, h: DispatchHandler): boolean {
     const cfg = this.#config
     const req = new ClientRequest(this.#owner, this.#origin, this.#hostHeader, opts, h, cfg.headersTimeout, cfg.bodyTimeout, cfg.strictContentLength)
     if (req.start()) {
@@ -175,7 +161,7 @@ export class Client extends Dispatcher {
       this.#needDrain = false
       this.emit('drain', this.#url, [this])
     }
-    if (this.#closed && this.#queue.length === 0 && (this.#conn === null || this.#conn.live === 0)) {
+    if (this.closed && this.#queue.length === 0 && (this.#conn === null || this.#conn.live === 0)) {
       // A connection still being set up serves nobody once the client closed with nothing
       // left to send: waiting for it could take the whole connect timeout. Nor does the
       // answer to an aborted pipelined request, which only kept the connection's framing.
@@ -202,7 +188,7 @@ export class Client extends Dispatcher {
       }
       const conn = this.#conn
       if (conn === null) {
-        if (!this.#connecting && !this.#destroyed) this.#connect()
+        if (!this.#connecting && !this.destroyed) this.#connect()
         return
       }
       if (!conn.canAccept(req)) return
@@ -248,7 +234,7 @@ export class Client extends Dispatcher {
 
   #onConnected (err: Error | null, socket: Duplex | null): void {
     this.#connecting = false
-    if (this.#destroyed) {
+    if (this.destroyed) {
       socket?.destroy()
       this.#resume()
       return
@@ -284,36 +270,20 @@ export class Client extends Dispatcher {
     for (const resolve of waiters) resolve()
   }
 
-  override close (): Promise<void>
-  override close (callback: CloseCallback): void
-  override close (callback?: CloseCallback): Promise<void> | void {
-    checkCallback(callback, 'close')
-    const promise = this.#destroyed
-      ? Promise.reject(new ClientDestroyedError())
-      : new Promise<void>((resolve) => {
-        this.#closed = true
-        this.#closeWaiters.push(resolve)
-        this.#resume()
-      })
-    return settleClose(promise, callback)
+  protected override closeGracefully (): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.#closeWaiters.push(resolve)
+      this.#resume()
+    })
   }
 
-  override destroy (err?: Error | null): Promise<void>
-  override destroy (callback: CloseCallback): void
-  override destroy (err: Error | null, callback: CloseCallback): void
-  override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
-    const args = destroyArguments(errOrCallback, callback)
-    if (!this.#destroyed) {
-      const error = args.err ?? new ClientDestroyedError()
-      this.#destroyed = true
-      this.#closed = true
-      if (this.#connecting) this.#abortConnect(error)
-      const queued = this.#queue.splice(0)
-      for (const req of queued) req.fail(error)
-      const conn = this.#conn
-      if (conn !== null) conn.destroy(error, false)
-      this.#finishClose()
-    }
-    return settleClose(Promise.resolve(), args.callback)
+  protected override destroyNow (error: Error): Promise<void> {
+    if (this.#connecting) this.#abortConnect(error)
+    const queued = this.#queue.splice(0)
+    for (const req of queued) req.fail(error)
+    const conn = this.#conn
+    if (conn !== null) conn.destroy(error, false)
+    this.#finishClose()
+    return Promise.resolve()
   }
 }

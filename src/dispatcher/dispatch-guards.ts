@@ -4,8 +4,6 @@
  * @module
  */
 
-import type { DispatchHandler } from '../handler.js'
-import { failDispatch } from '../handlers/fail-dispatch.js'
 import { ClientClosedError, ClientDestroyedError, InvalidArgumentError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
 
@@ -25,12 +23,4 @@ export function checkDispatchOptions (opts: unknown): void {
  */
 export function closedError (destroyed: boolean): Error {
   return destroyed ? new ClientDestroyedError() : new ClientClosedError()
-}
-
-/**
- * Fails a request dispatched after `close()` or `destroy()` through its handler (not by throwing:
- * the arguments were fine) and returns false, as `dispatch` does for such a request.
- */
-export function refuseDispatch (handler: DispatchHandler, destroyed: boolean): false {
-  return failDispatch(handler, closedError(destroyed))
 }

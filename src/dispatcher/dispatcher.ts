@@ -1,15 +1,20 @@
 /**
- * The Dispatcher base: dispatch/close/destroy, `compose` for interceptors, and `request`.
+ * The dispatcher contract and its one lifecycle: {@link Dispatcher} (what every dispatcher
+ * offers), {@link DispatcherBase} (close/destroy in both calling forms, closed and destroyed
+ * state, refusal after close, the handler adapted once) and {@link ComposedDispatcher}.
+ * They share a file because `compose()` builds a dispatcher that is itself built on the base.
  * @module
  */
 
 import { EventEmitter } from 'node:events'
-import type { Dispatch, DispatchHandler, DispatchLifecycle, DispatchOptions, Interceptor, LegacyDispatchHandler } from '../handler.js'
-import { toDispatchHandler } from '../handler.js'
+import type { Dispatch, DispatchHandler, DispatchLifecycle, DispatchOptions, Interceptor, LegacyDispatchHandler } from '../handlers/dispatch-contract.js'
+import { toDispatchHandler } from '../handlers/legacy-handler.js'
+import { failDispatch } from '../handlers/fail-dispatch.js'
 import { ClientDestroyedError } from '../errors.js'
 import { request } from '../api/request.js'
 import type { RequestOptions, ResponseData } from '../api/request.js'
 import { checkCallback, destroyArguments, settleClose } from './close-arguments.js'
+import { checkDispatchOptions, closedError } from './dispatch-guards.js'
 import type { CloseCallback } from './close-arguments.js'
 import { describeValue } from '../validation/describe-value.js'
 
@@ -55,23 +60,7 @@ export abstract class Dispatcher extends EventEmitter {
    */
   compose (...interceptors: Array<Interceptor | Interceptor[]>): ComposedDispatcher {
     const list = interceptors.length === 1 && Array.isArray(interceptors[0]) ? interceptors[0] : interceptors.flat()
-    const base = this
-    const lifecycles: DispatchLifecycle[] = []
-    let dispatch: Dispatch = (opts, handler) => base.dispatch(opts, handler)
-    for (let i = 0; i < list.length; i++) {
-      const interceptor = list[i]
-      if (typeof interceptor !== 'function') {
-        throw new TypeError(`compose: interceptor at index ${i} must be a function, got ${describeValue(interceptor)}`)
-      }
-      const inner = dispatch
-      const wrapped: unknown = interceptor((opts, handler) => inner(opts, toDispatchHandler(handler)))
-      if (typeof wrapped !== 'function') {
-        throw new TypeError(`compose: interceptor at index ${i} must return a dispatch function, got ${describeValue(wrapped)}`)
-      }
-      dispatch = wrapped as Dispatch
-      const lifecycle = wrapped as DispatchLifecycle
-      if (typeof lifecycle.onClose === 'function' || typeof lifecycle.onDestroy === 'function') lifecycles.push(lifecycle)
-    }
+    const { dispatch, lifecycles } = composeChain(this, list)
     return new ComposedDispatcher(this, dispatch, lifecycles)
   }
 
@@ -83,11 +72,120 @@ export abstract class Dispatcher extends EventEmitter {
   }
 }
 
+
+/** A dispatch chain built by {@link composeChain}: its entry and the lifecycles of its interceptors. */
+export interface ComposedChain {
+  /** Dispatches through every interceptor, then the base. */
+  dispatch: Dispatch
+  /** Hooks of the interceptors that want to hear about close/destroy, innermost first. */
+  lifecycles: DispatchLifecycle[]
+}
+
 /**
- * The dispatcher `compose` returns: dispatches through the interceptor chain; its close, destroy
- * and events are the base dispatcher's, so `'drain'` and backpressure reach the caller.
+ * Wraps `base` in `interceptors` (the last one sees each request first). The handler entering
+ * the chain was adapted at the public `dispatch()`; inside, every layer trusts the contract.
+ * @throws TypeError when an interceptor is not a function or does not return one
  */
-export class ComposedDispatcher extends Dispatcher {
+export function composeChain (base: Dispatcher, interceptors: ReadonlyArray<Interceptor | Interceptor[]>): ComposedChain {
+  const lifecycles: DispatchLifecycle[] = []
+  let dispatch: Dispatch = (opts, handler) => DispatcherBase.forward(base, opts, handler)
+  for (let i = 0; i < interceptors.length; i++) {
+    const interceptor = interceptors[i]
+    if (typeof interceptor !== 'function') {
+      throw new TypeError(`compose: interceptor at index ${i} must be a function, got ${describeValue(interceptor)}`)
+    }
+    const wrapped: unknown = interceptor(dispatch)
+    if (typeof wrapped !== 'function') {
+      throw new TypeError(`compose: interceptor at index ${i} must return a dispatch function, got ${describeValue(wrapped)}`)
+    }
+    dispatch = wrapped as Dispatch
+    const lifecycle = wrapped as DispatchLifecycle
+    // An interceptor may hand back the dispatch it was given; its hooks are still told only once.
+    if ((typeof lifecycle.onClose === 'function' || typeof lifecycle.onDestroy === 'function') && !lifecycles.includes(lifecycle)) lifecycles.push(lifecycle)
+  }
+  return { dispatch, lifecycles }
+}
+
+/**
+ * The lifecycle every conduit dispatcher shares. The public `dispatch()` adapts the handler once
+ * (the older shape included), checks the options and refuses requests once closed; subclasses
+ * implement what is their own: taking a request, closing gracefully, destroying.
+ */
+export abstract class DispatcherBase extends Dispatcher {
+  #closed = false
+  #destroyed = false
+  #closing: Promise<void> | null = null
+  #destroying: Promise<void> | null = null
+
+  /** True once `close()` or `destroy()` was called. */
+  get closed (): boolean { return this.#closed }
+  /** True once `destroy()` was called. */
+  get destroyed (): boolean { return this.#destroyed }
+
+  override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
+    const h = toDispatchHandler(handler)
+    checkDispatchOptions(opts)
+    return this.#admit(opts, h)
+  }
+
+  #admit (opts: DispatchOptions, handler: DispatchHandler): boolean {
+    if (this.#closed) return this.refuseDispatch(handler, closedError(this.#destroyed))
+    return this.acceptDispatch(opts, handler)
+  }
+
+  /**
+   * Dispatches to `target` from inside conduit, where the handler is already on the contract:
+   * a conduit dispatcher that keeps the shared `dispatch()` is entered past the adapter.
+   */
+  static forward (target: Dispatcher, opts: DispatchOptions, handler: DispatchHandler): boolean {
+    if (#admit in target && target.dispatch === DispatcherBase.prototype.dispatch) return target.#admit(opts, handler)
+    return target.dispatch(opts, handler)
+  }
+
+  /** Takes one request whose handler and options were checked; returns false when busy. */
+  protected abstract acceptDispatch (opts: DispatchOptions, handler: DispatchHandler): boolean
+
+  /** Ends a request made after close or destroy; by default through the handler, returning false. */
+  protected refuseDispatch (handler: DispatchHandler, err: Error): boolean {
+    return failDispatch(handler, err)
+  }
+
+  /** Lets the requests in flight finish, then releases everything; called once. */
+  protected abstract closeGracefully (): Promise<void>
+
+  /** Fails every request with `err` and releases everything at once; called once. */
+  protected abstract destroyNow (err: Error): Promise<void>
+
+  override close (): Promise<void>
+  override close (callback: CloseCallback): void
+  override close (callback?: CloseCallback): Promise<void> | void {
+    checkCallback(callback, 'close')
+    if (this.#destroyed) return settleClose(Promise.reject(new ClientDestroyedError()), callback)
+    this.#closed = true
+    this.#closing ??= this.closeGracefully()
+    return settleClose(this.#closing, callback)
+  }
+
+  override destroy (err?: Error | null): Promise<void>
+  override destroy (callback: CloseCallback): void
+  override destroy (err: Error | null, callback: CloseCallback): void
+  override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
+    const args = destroyArguments(errOrCallback, callback)
+    if (this.#destroying === null) {
+      this.#closed = true
+      this.#destroyed = true
+      this.#destroying = this.destroyNow(args.err ?? new ClientDestroyedError())
+    }
+    return settleClose(this.#destroying, args.callback)
+  }
+}
+
+/**
+ * The dispatcher `compose` returns: dispatches through the interceptor chain. Closing it tells
+ * the interceptors (outermost first, see {@link DispatchLifecycle}) and then closes the base;
+ * its events are the base's, so `'drain'` and backpressure reach the caller.
+ */
+export class ComposedDispatcher extends DispatcherBase {
   readonly #base: Dispatcher
   readonly #dispatch: Dispatch
   readonly #lifecycles: readonly DispatchLifecycle[]
@@ -112,32 +210,20 @@ export class ComposedDispatcher extends Dispatcher {
     return this.#base.defaultOrigin
   }
 
-  override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
+  protected override acceptDispatch (opts: DispatchOptions, handler: DispatchHandler): boolean {
     const origin = this.#base.defaultOrigin
-    if (origin !== undefined && typeof opts === 'object' && opts !== null && opts.origin == null) opts = { ...opts, origin }
-    return this.#dispatch(opts, toDispatchHandler(handler))
+    if (origin !== undefined && opts.origin == null) opts = { ...opts, origin }
+    return this.#dispatch(opts, handler)
   }
 
-  override close (): Promise<void>
-  override close (callback: CloseCallback): void
-  override close (callback?: CloseCallback): Promise<void> | void {
-    if (this.#lifecycles.length === 0) return callback ? this.#base.close(callback) : this.#base.close()
-    checkCallback(callback, 'close')
-    return settleClose(this.#closeInterceptors().then(() => this.#base.close()), callback)
-  }
-
-  async #closeInterceptors (): Promise<void> {
+  protected override async closeGracefully (): Promise<void> {
     for (let i = this.#lifecycles.length - 1; i >= 0; i--) await this.#lifecycles[i]!.onClose?.()
+    await this.#base.close()
   }
 
-  override destroy (err?: Error | null): Promise<void>
-  override destroy (callback: CloseCallback): void
-  override destroy (err: Error | null, callback: CloseCallback): void
-  override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
-    const { err, callback: cb } = destroyArguments(errOrCallback, callback)
-    const reason = err ?? new ClientDestroyedError()
-    for (let i = this.#lifecycles.length - 1; i >= 0; i--) this.#lifecycles[i]!.onDestroy?.(reason)
-    return cb === undefined ? this.#base.destroy(err) : this.#base.destroy(err, cb)
+  protected override destroyNow (err: Error): Promise<void> {
+    for (let i = this.#lifecycles.length - 1; i >= 0; i--) this.#lifecycles[i]!.onDestroy?.(err)
+    return this.#base.destroy(err)
   }
 
   // Events belong to the base, so a listener added here sees the base's 'drain' and 'connect'.

@@ -4,17 +4,15 @@
  * @module
  */
 
-import { Dispatcher } from './dispatcher.js'
-import type { CloseCallback } from './dispatcher.js'
-import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../handler.js'
-import { failDispatch, toDispatchHandler } from '../handler.js'
-import { ClientDestroyedError, InvalidArgumentError, RequestAbortedError } from '../errors.js'
+import { DispatcherBase } from './dispatcher.js'
+import type { Dispatcher } from './dispatcher.js'
+import type { DispatchHandler, DispatchOptions } from '../handlers/dispatch-contract.js'
+import { failDispatch } from '../handlers/fail-dispatch.js'
+import { InvalidArgumentError, RequestAbortedError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
 import { Client, parseOrigin } from './client.js'
 import { checkClientOptions } from './client-options.js'
 import type { ClientOptions } from './client-options.js'
-import { checkCallback, destroyArguments, settleClose } from './close-arguments.js'
-import { checkDispatchOptions, refuseDispatch } from './dispatch-guards.js'
 
 /** Builds the dispatcher for one connection of a pool. */
 export type PoolFactory = (origin: URL, opts: ClientOptions) => Dispatcher
@@ -53,7 +51,7 @@ function defaultFactory (origin: URL, opts: ClientOptions): Dispatcher {
  * const { body } = await pool.request({ path: '/', method: 'GET' })
  * await body.dump()
  */
-export class Pool extends Dispatcher {
+export class Pool extends DispatcherBase {
   readonly #url: URL
   readonly #options: ClientOptions
   readonly #connections: number
@@ -62,9 +60,6 @@ export class Pool extends Dispatcher {
   readonly #busy = new Set<Dispatcher>()
   #queue: Queued[] = []
   #needDrain = false
-  #closed = false
-  #destroyed = false
-  #closing: Promise<void> | null = null
   #onQueueEmpty: (() => void) | null = null
 
   /**
@@ -108,28 +103,20 @@ export class Pool extends Dispatcher {
     return n
   }
 
-  /** True once `close()` or `destroy()` was called. */
-  get closed (): boolean { return this.#closed }
-  /** True once `destroy()` was called. */
-  get destroyed (): boolean { return this.#destroyed }
-
   /** This dispatcher's origin, which requests without one go to. */
   override get defaultOrigin (): string {
     return this.#url.origin
   }
 
-  override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
-    const h = toDispatchHandler(handler)
-    if (this.#closed) return refuseDispatch(h, this.#destroyed)
+  protected override acceptDispatch (opts: DispatchOptions, h: DispatchHandler): boolean {
     if (this.#queue.length === 0) {
       const client = this.#pick()
       if (client !== null) {
-        if (!client.dispatch(opts, h)) this.#busy.add(client)
+        if (!DispatcherBase.forward(client, opts, h)) this.#busy.add(client)
         if (!this.#hasCapacity()) this.#needDrain = true
         return !this.#needDrain
       }
     }
-    checkDispatchOptions(opts)
     this.#enqueue(opts, h)
     this.#needDrain = true
     return false
@@ -192,7 +179,7 @@ export class Pool extends Dispatcher {
       const { opts, handler, unlisten } = queue.shift()!
       unlisten?.()
       try {
-        if (!client.dispatch(opts, handler)) this.#busy.add(client)
+        if (!DispatcherBase.forward(client, opts, handler)) this.#busy.add(client)
       } catch (err) {
         // Queued requests were accepted already; a late validation failure reaches their handler.
         failDispatch(handler, err as Error)
@@ -200,24 +187,18 @@ export class Pool extends Dispatcher {
     }
     if (queue.length === 0) {
       this.#queueEmptied()
-      if (this.#needDrain && !this.#closed && this.#hasCapacity()) {
+      if (this.#needDrain && !this.closed && this.#hasCapacity()) {
         this.#needDrain = false
         this.emit('drain', this.#url, [this, client])
       }
     }
   }
 
-  override close (): Promise<void>
-  override close (callback: CloseCallback): void
-  override close (callback?: CloseCallback): Promise<void> | void {
-    checkCallback(callback, 'close')
-    if (this.#destroyed) return settleClose(Promise.reject(new ClientDestroyedError()), callback)
-    this.#closed = true
-    this.#closing ??= new Promise<void>((resolve) => {
+  protected override closeGracefully (): Promise<void> {
+    return new Promise<void>((resolve) => {
       if (this.#queue.length === 0) resolve()
       else this.#onQueueEmpty = resolve
     }).then(() => this.#closeClients())
-    return settleClose(this.#closing, callback)
   }
 
   /**
@@ -225,27 +206,19 @@ export class Pool extends Dispatcher {
    * still pending then resolves like the destroy (as a Client's does) instead of rejecting.
    */
   async #closeClients (): Promise<void> {
-    if (this.#destroyed) return
+    if (this.destroyed) return
     await Promise.all(this.#clients.map((c) => c.close().catch((err: unknown) => {
-      if (!this.#destroyed) throw err
+      if (!this.destroyed) throw err
     })))
   }
 
-  override destroy (err?: Error | null): Promise<void>
-  override destroy (callback: CloseCallback): void
-  override destroy (err: Error | null, callback: CloseCallback): void
-  override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
-    const args = destroyArguments(errOrCallback, callback)
-    const error = args.err ?? new ClientDestroyedError()
-    this.#destroyed = true
-    this.#closed = true
+  protected override destroyNow (error: Error): Promise<void> {
     const queued = this.#queue.splice(0)
     for (const { handler, unlisten } of queued) {
       unlisten?.()
       failDispatch(handler, error)
     }
     this.#queueEmptied()
-    const done = Promise.all(this.#clients.map((c) => c.destroy(error))).then(() => undefined)
-    return settleClose(done, args.callback)
+    return Promise.all(this.#clients.map((c) => c.destroy(error))).then(() => undefined)
   }
 }

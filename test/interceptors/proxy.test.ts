@@ -212,6 +212,6 @@ describe('proxy interceptor lifecycle under compose', () => {
     const agent = new Agent().compose(proxy(proxyServer.url))
     await (await agent.request({ origin: targets.http.origin, path: '/', method: 'GET' })).body.dump()
     await agent.destroy()
-    await assert.rejects(agent.request({ origin: targets.http.origin, path: '/', method: 'GET' }), { code: 'LIB_ERR_CLOSED' })
+    await assert.rejects(agent.request({ origin: targets.http.origin, path: '/', method: 'GET' }), { code: 'LIB_ERR_DESTROYED' })
   })
 })

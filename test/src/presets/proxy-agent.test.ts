@@ -17,7 +17,7 @@ describe('ProxyAgent', () => {
   })
 
   it('throws InvalidArgumentError for a clientFactory that is not a function, auth with token, or a bad uri', () => {
-    assert.throws(() => new ProxyAgent({ uri: 'http://127.0.0.1:1', clientFactory: {} as never }), { code: 'LIB_ERR_INVALID_ARG', message: /clientFactory must be a function, got object/ })
+    assert.throws(() => new ProxyAgent({ uri: 'http://127.0.0.1:1', clientFactory: {} as never }), { code: 'LIB_ERR_INVALID_ARG', message: /clientFactory must be a function, got \[object Object\]/ })
     assert.throws(() => new ProxyAgent({ uri: 'http://127.0.0.1:1', auth: 'a', token: 'b' }), { code: 'LIB_ERR_INVALID_ARG', message: /auth cannot be combined with token/ })
     assert.throws(() => new ProxyAgent('not a url'), { code: 'LIB_ERR_INVALID_ARG', message: /"not a url"/ })
   })
