@@ -6,6 +6,8 @@
  */
 
 import type { IncomingHeaders, OutgoingHeaders } from '../../src/handler.js'
+import { debuglog } from 'node:util'
+import { RequestRetryError } from '../../src/errors.js'
 import { normalizeHeaders } from '../../src/handlers/request-headers.js'
 
 /** Where a delivered body stands: enough to ask for the rest and to check the answer. */
@@ -31,6 +33,8 @@ const CONTENT_RANGE = /^bytes (\d+)-(\d+)\/(\d+|\*)$/
 const STRONG_ETAG = /^"[\x21\x23-\x7e\x80-\xff]*"$/
 // Servers that forget the quotes send the tag bare; without a W/ prefix nothing marks it weak.
 const UNQUOTED_ETAG = /^[\x21\x23-\x7e\x80-\xff]+$/
+
+const retryLog = debuglog('conduit:retry')
 
 // Conditionals the caller sent were satisfied by the first response; the If-Match guard replaces them.
 const REPLACED_ON_RESUME = ['range', 'if-range', 'if-match', 'if-none-match', 'if-modified-since', 'if-unmodified-since']
@@ -74,6 +78,18 @@ export function partialLengthMismatch (headers: IncomingHeaders): string | undef
   if (length === undefined || range === undefined) return undefined
   if (Number(length) === range.end - range.start + 1) return undefined
   return `Content-Length ${length} does not match Content-Range ${contentRange}`
+}
+
+/**
+ * The error for a first answer that is a 206 whose Content-Length disagrees with its
+ * Content-Range (its bytes cannot be placed), or undefined when it is consistent. The retry log
+ * says why the request gives up.
+ */
+export function partialStartError (request: string, headers: IncomingHeaders, retries: number): RequestRetryError | undefined {
+  const mismatch = partialLengthMismatch(headers)
+  if (mismatch === undefined) return undefined
+  retryLog('giving up on %s: the first answer is a 206 whose %s', request, mismatch)
+  return new RequestRetryError(`retry(): ${request} answered 206 with ${mismatch}`, 206, { headers, data: { count: retries } })
 }
 
 /**

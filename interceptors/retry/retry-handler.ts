@@ -13,7 +13,7 @@ import { InvalidArgumentError, RequestAbortedError, RequestRetryError } from '..
 import { checkRetryHandlerArgs, resolveRetryOptions } from './retry-options.js'
 import type { ResolvedRetryOptions, RetryDispatchContext, RetryHandlerOptions, RetryHandlers } from './retry-options.js'
 import { askRetry, defaultRetry, describeFailure, describeRequest, planRetry } from './retry-strategy.js'
-import { BodyProgress, checkResumed, partialLengthMismatch, rangeFor, resumeHeaders } from './resume.js'
+import { BodyProgress, checkResumed, partialStartError, rangeFor, resumeHeaders } from './resume.js'
 import type { ResumePoint } from './resume.js'
 import { ForwardingController } from '../../src/handlers/forwarding-controller.js'
 import { isStatefulBody, statefulBodyError } from './stateful-body.js'
@@ -67,8 +67,7 @@ export class RetryHandler extends DecoratorHandler {
     const retryOptions = opts.retryOptions
     // The attempts must not carry retryOptions to a retry interceptor further down; a copy with the
     // key cleared keeps the object's shape fast, where deleting the key would not.
-    let rest: DispatchOptions = retryOptions === undefined ? opts : { ...opts, retryOptions: undefined }
-    if (rest.method === undefined) rest = { ...rest, method: 'GET' }
+    const rest: DispatchOptions = retryOptions === undefined && opts.method !== undefined ? opts : { ...opts, retryOptions: undefined, method: opts.method ?? 'GET' }
     this.#options = retryOptions === undefined && defaults !== undefined
       ? defaults
       : resolveRetryOptions(retryOptions, defaultRetry, 'RetryHandler')
@@ -96,10 +95,6 @@ export class RetryHandler extends DecoratorHandler {
 
   override onRequestUpgrade (_controller: DispatchController, statusCode: number, headers: IncomingHeaders, socket: Duplex): void {
     this.#upgrade(0, statusCode, headers, socket)
-  }
-
-  override onResponseInformation (_controller: DispatchController, statusCode: number, headers: IncomingHeaders): void {
-    this.#information(0, statusCode, headers)
   }
 
   override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
@@ -132,7 +127,6 @@ export class RetryHandler extends DecoratorHandler {
 
     override onRequestStart (controller: DispatchController, context: unknown): void { this.#retry.#start(this.#id, controller, context) }
     override onRequestUpgrade (_c: DispatchController, statusCode: number, headers: IncomingHeaders, socket: Duplex): void { this.#retry.#upgrade(this.#id, statusCode, headers, socket) }
-    override onResponseInformation (_c: DispatchController, statusCode: number, headers: IncomingHeaders): void { this.#retry.#information(this.#id, statusCode, headers) }
     override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
       this.#retry.#head(this.#id, controller, statusCode, headers, statusMessage)
     }
@@ -174,13 +168,6 @@ export class RetryHandler extends DecoratorHandler {
     this.handler.onRequestUpgrade?.(this.#controller, statusCode, headers, socket)
   }
 
-  // Informational answers (103 Early Hints...) of the attempt in progress reach the caller; those
-  // of an abandoned attempt, or arriving once the final head was delivered, do not.
-  #information (id: number, statusCode: number, headers: IncomingHeaders): void {
-    if (!this.#current(id) || this.#headersSent) return
-    this.handler.onResponseInformation?.(this.#controller, statusCode, headers)
-  }
-
   #head (id: number, controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
     if (!this.#current(id)) return
     if (statusCode < 200) {
@@ -198,15 +185,8 @@ export class RetryHandler extends DecoratorHandler {
       return
     }
     if (!this.#headersSent) {
-      const mismatch = statusCode === 206 ? partialLengthMismatch(headers) : undefined
-      if (mismatch !== undefined) {
-        this.#log(`giving up on ${describeRequest(this.#opts)}: the first answer is a 206 whose ${mismatch}`)
-        this.#finishError(new RequestRetryError(`retry(): ${describeRequest(this.#opts)} answered 206 with ${mismatch}`, statusCode, {
-          headers,
-          data: { count: this.#retries }
-        }), controller)
-        return
-      }
+      const mismatch = statusCode === 206 ? partialStartError(describeRequest(this.#opts), headers, this.#retries) : undefined
+      if (mismatch !== undefined) return this.#finishError(mismatch, controller)
       this.#deliverHead(statusCode, headers, statusMessage)
       return
     }

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { once } from 'node:events'
 import { MemorySocket, memoryConnector } from '../../benchmarks/clients/memory-socket.js'
-import { clientById, runTransportBenchmark } from '../../benchmarks/transport.js'
+import { CLIENTS, clientById, runTransportBenchmark } from '../../benchmarks/transport.js'
 import { combineRuns, formatSummary, median, summarize } from '../../benchmarks/transport-report.js'
 import { SCENARIOS, scenarioByName } from '../../benchmarks/transport-scenarios.js'
 import type { ScenarioResult } from '../../benchmarks/transport.js'
@@ -138,7 +138,7 @@ describe('transport benchmark run', () => {
     assert.deepEqual(results.map((r) => r.scenario.name), SCENARIOS.map((s) => s.name))
     for (const result of results) {
       assert.equal(result.memory, true)
-      assert.equal(result.samples.length, 5)
+      assert.equal(result.samples.length, CLIENTS.length)
       for (const s of result.samples) {
         assert.equal(s.reqPerSec.length, 1)
         assert.ok(s.cpuUsPerReq[0]! > 0)
