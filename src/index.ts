@@ -8,14 +8,7 @@
 // --- dispatch contract -------------------------------------------------------------------
 export { Dispatcher, ComposedDispatcher } from './dispatcher/dispatcher.js'
 export type { CloseCallback } from './dispatcher/dispatcher.js'
-export {
-  DecoratorHandler,
-  SimpleController,
-  LegacyHandlerAdapter,
-  toDispatchHandler,
-  isLegacyHandler,
-  toRawHeaders
-} from './handler.js'
+export { DecoratorHandler, SimpleController, failDispatch } from './handler.js'
 export type {
   Dispatch,
   DispatchBody,
@@ -31,7 +24,7 @@ export type {
 } from './handler.js'
 export { ForwardingController } from './handlers/forwarding-controller.js'
 export type { ForwardingControllerOptions } from './handlers/forwarding-controller.js'
-export { normalizeHeaders, getRequestHeader } from './handlers/request-headers.js'
+export { normalizeHeaders } from './handlers/request-headers.js'
 
 // --- errors ------------------------------------------------------------------------------
 export * as errors from './errors.js'
@@ -40,7 +33,6 @@ export { LibraryError } from './errors.js'
 // --- request API -------------------------------------------------------------------------
 export { BodyReadable, DEFAULT_DUMP_LIMIT, DEFAULT_BODY_HIGH_WATER_MARK } from './api/body-readable.js'
 export type { BodySource } from './api/body-readable.js'
-export { RequestHandler } from './api/request.js'
 export type { RequestOptions, ResponseData, RequestCallback } from './api/request.js'
 
 // --- transport (Client, Pool, Agent), global dispatcher, diagnostics ------------------------

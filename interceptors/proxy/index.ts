@@ -77,7 +77,7 @@ function toOptions (options: unknown): ProxyInterceptorOptions {
   return opts
 }
 
-/** The options meant for the agent: everything that is not a proxy option (`connect` included, as the tunnel owns it). */
+/** The options meant for the agent: everything that is not a proxy option (the presets build their base Agent from them). */
 export function agentOptionsOf (options: ProxyInterceptorOptions): AgentOptions {
   const rest: Record<string, unknown> = { ...options }
   for (const key of PROXY_OPTION_KEYS) delete rest[key]
@@ -162,7 +162,7 @@ export function proxy (options: string | URL | ProxyInterceptorOptions): ProxyIn
     }
     headers.host ??= host
     if (proxyDebugEnabled()) proxyDebug(`${request.method} ${origin}${request.path}: ${route.describe(target, port, request)}`)
-    return route.dispatch(request, handler, target, origin, headers)
+    return route.dispatch(dispatch, request, handler, target, origin, headers)
   }, {
     // compose() calls these, so closing the composed dispatcher closes the proxy connections too.
     onClose: () => self.close(),

@@ -1,20 +1,23 @@
 /**
- * One proxy and the dispatchers that reach targets through it: the client that talks to the
- * proxy itself (absolute-form requests and `CONNECT`), and an agent whose connector opens a
- * tunnel per target connection. Both are created on first use, so an unused proxy costs nothing.
+ * One proxy, and how requests reach their targets through it. The connections to targets
+ * (tunnels) belong to the Agent the interceptor is composed on: a request names a route (this
+ * proxy and its target) and the Agent keeps a pool per route, with its own options, asking the
+ * route to open each tunnel. Absolute-form requests go to the proxy's origin through the same
+ * Agent. Only the `CONNECT` exchanges that open tunnels, and a `clientFactory` of your own, use
+ * a client this route owns.
  * @module
  */
 
 import type { EventEmitter } from 'node:events'
 import type { Duplex } from 'node:stream'
-import { buildConnector, DEFAULT_CONNECT_TIMEOUT } from '../../src/connect.js'
+import { buildConnector } from '../../src/connect.js'
 import type { ConnectCallback, ConnectOptions, Connector } from '../../src/connect.js'
-import { Agent } from '../../src/dispatcher/agent.js'
 import type { AgentOptions } from '../../src/dispatcher/agent.js'
 import { Pool } from '../../src/dispatcher/pool.js'
 import type { Dispatcher } from '../../src/dispatcher/dispatcher.js'
+import type { DirectConnection, DispatchRoute } from '../../src/dispatcher/route.js'
 import { ConnectTimeoutError } from '../../src/errors.js'
-import type { DispatchHandler, DispatchOptions } from '../../src/handler.js'
+import type { Dispatch, DispatchHandler, DispatchOptions, DispatchTarget } from '../../src/handler.js'
 import { AbsoluteFormHandler, absoluteFormOptions } from './absolute-form.js'
 import { defaultPort } from './proxy-options.js'
 import type { ResolvedProxy } from './proxy-options.js'
@@ -31,15 +34,16 @@ export const FORWARDED_EVENTS = ['drain', 'connect', 'disconnect', 'connectionEr
 export class ProxyRoute {
   /** The proxy this route uses. */
   readonly proxy: ResolvedProxy
-  readonly #agentOptions: AgentOptions
+  readonly #keepAlive: boolean
   readonly #events: EventEmitter
+  readonly #tunnels = new Map<string, DispatchRoute>()
+  #toProxy: DispatchRoute | null = null
   #client: Dispatcher | null = null
-  #agent: Dispatcher | null = null
   #tls: Connector | null = null
 
   constructor (proxy: ResolvedProxy, agentOptions: AgentOptions, events: EventEmitter) {
     this.proxy = proxy
-    this.#agentOptions = agentOptions
+    this.#keepAlive = agentOptions.connections !== 0
     this.#events = events
   }
 
@@ -59,22 +63,26 @@ export class ProxyRoute {
     return `via ${this.proxy.label}, ${socks === null ? 'CONNECT' : `SOCKS${socks.version}`} tunnel to ${authority({ hostname: target.hostname, port })}`
   }
 
-  /** Sends one request to `target` through the proxy; `headers` are normalized and carry `host`. */
-  dispatch (opts: DispatchOptions, handler: DispatchHandler, target: URL, targetOrigin: string, headers: Record<string, string | string[]>): boolean {
-    if (this.tunnels(target, opts)) return this.#tunnelAgent().dispatch({ ...opts, headers }, handler)
+  /**
+   * Sends one request to `target` through the proxy, over `next` (the dispatch below the
+   * interceptor, ending at the Agent that owns the connections); `headers` carry `host`.
+   */
+  dispatch (next: Dispatch, opts: DispatchOptions, handler: DispatchHandler, target: URL, targetOrigin: string, headers: Record<string, string | string[]>): boolean {
+    if (this.tunnels(target, opts)) return next({ ...opts, headers, route: this.#tunnelRoute(targetOrigin) }, handler)
     const options = absoluteFormOptions(opts, targetOrigin, headers, this.proxy)
-    return this.#proxyClient().dispatch(options, new AbsoluteFormHandler(handler, this.proxy, `${opts.method} ${options.path}`))
+    const absolute = new AbsoluteFormHandler(handler, this.proxy, `${opts.method} ${options.path}`)
+    if (this.proxy.clientFactory !== undefined) return this.#proxyClient().dispatch(options, absolute)
+    return next({ ...options, route: this.#proxyRoute() }, absolute)
   }
 
-  /** Waits for requests in flight, then closes the tunnels and the proxy connections. */
+  /** Waits for the tunnel handshakes in flight, then closes the connections this route owns. */
   async close (): Promise<void> {
-    await this.#agent?.close()
     await this.#client?.close()
   }
 
-  /** Fails everything in flight with `err` and closes at once. */
+  /** Fails the tunnel handshakes in flight with `err` and closes at once. */
   async destroy (err: Error | null): Promise<void> {
-    await Promise.all([this.#agent?.destroy(err), this.#client?.destroy(err)])
+    await this.#client?.destroy(err)
   }
 
   #forward (dispatcher: Dispatcher): Dispatcher {
@@ -93,19 +101,43 @@ export class ProxyRoute {
     return this.#client
   }
 
-  #tunnelAgent (): Dispatcher {
-    this.#agent ??= this.#forward(new Agent({
-      ...this.#agentOptions,
-      connect: (request: ConnectOptions, callback: ConnectCallback) => this.#connect(request, callback)
-    }))
-    return this.#agent
+  /** The route of absolute-form requests: the Agent's pool for the proxy, TLS to it per `proxyTls`. */
+  #proxyRoute (): DispatchRoute {
+    if (this.#toProxy === null) {
+      const proxyTls = this.proxy.proxyTls
+      let own: Connector | null = null
+      this.#toProxy = {
+        key: `proxy ${this.proxy.url.href}`,
+        origin: this.proxy.origin,
+        connect: (options, callback, direct) => {
+          if (proxyTls === undefined) return direct.connector(options, callback)
+          own ??= buildConnector({ ...proxyTls, timeout: direct.timeoutMs })
+          own(options, callback)
+        }
+      }
+    }
+    return this.#toProxy
   }
 
-  #connect (request: ConnectOptions, callback: ConnectCallback): void {
+  /** The route of tunnelled requests to one target origin. */
+  #tunnelRoute (targetOrigin: string): DispatchRoute {
+    let route = this.#tunnels.get(targetOrigin)
+    if (route === undefined) {
+      route = {
+        key: `tunnel ${this.proxy.url.href} ${targetOrigin}`,
+        origin: targetOrigin,
+        connect: (options, callback, direct) => this.#connect(options, callback, direct)
+      }
+      this.#tunnels.set(targetOrigin, route)
+    }
+    return route
+  }
+
+  #connect (request: ConnectOptions, callback: ConnectCallback, direct: DirectConnection): void {
     const port = Number(request.port) || defaultPort(request.protocol)
     const target: TunnelTarget = { hostname: request.hostname, port }
     const socks = this.proxy.socks
-    const timeoutMs = this.#agentOptions.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT
+    const timeoutMs = direct.timeoutMs
     let settled = false
     let timer: NodeJS.Timeout | null = null
     const finish = (err: Error | null, socket: Duplex | null): void => {
@@ -128,9 +160,10 @@ export class ProxyRoute {
         finish(null, socket)
         return
       }
-      // TLS to the target runs over the tunnel, verified with requestTls (ca, servername...).
+      // TLS to the target runs over the tunnel: the Agent's TLS options, or requestTls when given.
       const servername = this.proxy.requestTls?.servername ?? request.servername
-      this.#targetConnector()({ ...request, servername, httpSocket: socket }, finish)
+      const tls = this.proxy.requestTls === undefined ? direct.connector : this.#targetConnector()
+      tls({ ...request, servername, httpSocket: socket }, finish)
     }
     let cancel: ((reason: Error) => void) | null = null
     // A custom connector gets no deadline from the transport, so the whole tunnel setup has one here.
@@ -158,7 +191,12 @@ export class ProxyRoute {
     if (socks !== null) {
       openSocksTunnel(this.proxy, target, timeoutMs, opened)
     } else {
-      cancel = openConnectTunnel(this.#proxyClient(), this.proxy, target, { keepAlive: this.#agentOptions.connections !== 0, timeoutMs }, opened)
+      // CONNECT goes to the proxy through the Agent (its pool for the proxy), unless a
+      // clientFactory of your own talks to the proxy.
+      const toProxy: DispatchTarget = this.proxy.clientFactory === undefined
+        ? { dispatch: (o, h) => direct.dispatch({ ...o, route: this.#proxyRoute() }, h) }
+        : this.#proxyClient()
+      cancel = openConnectTunnel(toProxy, this.proxy, target, { keepAlive: this.#keepAlive, timeoutMs }, opened)
     }
   }
 

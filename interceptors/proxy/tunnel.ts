@@ -6,9 +6,8 @@
  */
 
 import type { Duplex } from 'node:stream'
-import type { Dispatcher } from '../../src/dispatcher/dispatcher.js'
 import { ProxyConnectionError } from '../../src/errors.js'
-import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
+import type { DispatchController, DispatchHandler, DispatchTarget, IncomingHeaders } from '../../src/handler.js'
 import { asProxyError } from './proxy-errors.js'
 import type { ResolvedProxy } from './proxy-options.js'
 import { authority } from './tunnel-target.js'
@@ -95,7 +94,7 @@ export function connectHeaders (proxy: ResolvedProxy, target: string, keepAlive:
  * status) / `SecureProxyConnectionError` when the proxy refused or could not be reached.
  */
 export function openConnectTunnel (
-  proxyClient: Dispatcher,
+  proxyClient: DispatchTarget,
   proxy: ResolvedProxy,
   target: TunnelTarget,
   options: { keepAlive: boolean, timeoutMs: number },

@@ -7,9 +7,9 @@
 import { debuglog } from 'node:util'
 import { SnapshotNotFoundError } from '../../src/errors.js'
 import type { Dispatch, DispatchHandler, DispatchOptions } from '../../src/handler.js'
-import { MockReply } from '../../src/mock/mock-reply.js'
-import type { MockResponse } from '../../src/mock/mock-reply.js'
-import { collectBody, isBufferedBody } from '../../src/mock/request-body.js'
+import { ResponsePlayer } from '../../src/replay/response-player.js'
+import type { PlayedResponse } from '../../src/replay/response-player.js'
+import { collectBody, isBufferedBody } from '../../src/replay/request-body.js'
 import type { SnapshotResponse } from '../../stores/snapshot-file-store.js'
 import { RecordingHandler } from './snapshot-handler.js'
 import type { SnapshotRecorder } from './snapshot-recorder.js'
@@ -18,7 +18,7 @@ import { requestUrl } from './snapshot-matching.js'
 const log = debuglog('conduit:snapshot')
 
 /** A recorded response as the hooks deliver it: the recorded chunks one by one, or the body whole. */
-export function toMockResponse (response: SnapshotResponse): MockResponse {
+export function toMockResponse (response: SnapshotResponse): PlayedResponse {
   const body = response.chunks !== undefined
     ? response.chunks.map((c) => Buffer.from(c, 'base64'))
     : response.body === '' ? [] : [Buffer.from(response.body, 'base64')]
@@ -41,7 +41,7 @@ function notFound (recorder: SnapshotRecorder, opts: DispatchOptions): SnapshotN
 }
 
 function fail (handler: DispatchHandler, err: Error): boolean {
-  new MockReply(handler).runError(err)
+  new ResponsePlayer(handler).runError(err)
   return true
 }
 
@@ -67,7 +67,7 @@ function decideOrThrow (recorder: SnapshotRecorder, dispatch: Dispatch, opts: Di
   const found = recorder.findSnapshot(opts)
   if (found !== undefined) {
     log('replaying %s %s (call %d of %d recorded)', found.request.method, found.request.url, found.callCount, found.responses.length)
-    new MockReply(handler).run(() => toMockResponse(found.response))
+    new ResponsePlayer(handler).run(() => toMockResponse(found.response))
     return true
   }
   if (mode === 'update') {

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto'
 import type { DispatchOptions, OutgoingHeaders } from '../../src/handler.js'
 import type { SnapshotHeaders, SnapshotRequest } from '../../stores/snapshot-file-store.js'
-import { serializePathWithQuery } from '../../src/mock/mock-matching.js'
+import { serializePathWithQuery } from '../../src/replay/path-with-query.js'
 import type { ResolvedSnapshotOptions } from './snapshot-options.js'
 
 /** The header lists, prepared once. */

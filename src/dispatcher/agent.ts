@@ -12,7 +12,9 @@ import { describeValue } from '../validation/describe-value.js'
 import { Client, parseOrigin } from './client.js'
 import { Pool } from './pool.js'
 import type { PoolOptions } from './pool.js'
-import { checkClientOptions } from './client-options.js'
+import { checkClientOptions, directConnection } from './client-options.js'
+import { routeConnector } from './route.js'
+import type { DirectConnection, DispatchRoute } from './route.js'
 
 /** Builds the dispatcher of one origin. */
 export type AgentFactory = (origin: string, opts: PoolOptions) => Dispatcher
@@ -42,8 +44,9 @@ function defaultFactory (origin: string, opts: PoolOptions): Dispatcher {
 export class Agent extends DispatcherBase {
   readonly #options: PoolOptions
   readonly #factory: AgentFactory
-  /** Canonical origin (`url.origin`) to its dispatcher. */
+  /** Canonical origin (`url.origin`), or `route <key>` for a route, to its dispatcher. */
   readonly #byOrigin = new Map<string, Dispatcher>()
+  #direct: DirectConnection | null = null
   /** Origin strings as callers wrote them, to skip URL parsing on the hot path. */
   readonly #byKey = new Map<string, Dispatcher>()
 
@@ -66,12 +69,14 @@ export class Agent extends DispatcherBase {
     this.#options = poolOptions
   }
 
-  /** Number of origins with a live dispatcher. */
+  /** Number of origins (and routes, such as proxy tunnels) with a live dispatcher. */
   get origins (): number {
     return this.#byOrigin.size
   }
 
   protected override acceptDispatch (opts: DispatchOptions, h: DispatchHandler): boolean {
+    const route = opts.route
+    if (route != null) return DispatcherBase.forward(this.#forRoute(route as DispatchRoute), opts, h)
     const origin = opts.origin
     let dispatcher = typeof origin === 'string' ? this.#byKey.get(origin) : undefined
     if (dispatcher === undefined) {
@@ -86,20 +91,33 @@ export class Agent extends DispatcherBase {
   #forOrigin (origin: string | URL): Dispatcher {
     const url = parseOrigin(typeof origin === 'string' ? origin : new URL(origin.origin), 'Agent')
     const canonical = url.origin
-    let dispatcher = this.#byOrigin.get(canonical)
-    if (dispatcher === undefined) {
-      dispatcher = this.#factory(canonical, this.#options)
-      this.#byOrigin.set(canonical, dispatcher)
-      const created = dispatcher
-      for (const event of EVENTS) {
-        created.on(event, (eventOrigin: unknown, targets: Dispatcher[], err?: Error) => {
-          this.emit(event, eventOrigin, [this, ...(Array.isArray(targets) ? targets : [])], err)
-          if (event === 'disconnect') this.#dropIfIdle(canonical, created)
-        })
-      }
-    }
+    const dispatcher = this.#byOrigin.get(canonical) ?? this.#create(canonical, canonical, this.#options)
     if (typeof origin === 'string') this.#byKey.set(origin, dispatcher)
     return dispatcher
+  }
+
+  /**
+   * The pool of a route: built with this Agent's options (connections, pipelining, timeouts),
+   * its connections opened by the route, which gets this Agent's own connector for direct hops.
+   */
+  #forRoute (route: DispatchRoute): Dispatcher {
+    const key = `route ${route.key}`
+    const found = this.#byOrigin.get(key)
+    if (found !== undefined) return found
+    const direct = this.#direct ??= { ...directConnection(this.#options, 'Agent'), dispatch: (o, h) => DispatcherBase.forward(this, o, h) }
+    return this.#create(key, route.origin, { ...this.#options, connect: routeConnector(route, direct) })
+  }
+
+  #create (key: string, origin: string, options: PoolOptions): Dispatcher {
+    const created = this.#factory(origin, options)
+    this.#byOrigin.set(key, created)
+    for (const event of EVENTS) {
+      created.on(event, (eventOrigin: unknown, targets: Dispatcher[], err?: Error) => {
+        this.emit(event, eventOrigin, [this, ...(Array.isArray(targets) ? targets : [])], err)
+        if (event === 'disconnect') this.#dropIfIdle(key, created)
+      })
+    }
+    return created
   }
 
   /** Forgets an origin's dispatcher once it holds no connection and no request. */

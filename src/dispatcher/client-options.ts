@@ -6,6 +6,7 @@
 import { isIP } from 'node:net'
 import { buildConnector, DEFAULT_CONNECT_TIMEOUT } from '../connect.js'
 import type { BuildOptions, Connector } from '../connect.js'
+import type { DirectConnection } from './route.js'
 import { InvalidArgumentError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
 import { DEFAULT_MAX_HEADER_SIZE } from '../h1/constants.js'
@@ -142,19 +143,7 @@ export function resolveClientOptions (opts: ClientOptions | undefined, who = 'Cl
   if (o.strictContentLength != null && typeof o.strictContentLength !== 'boolean') {
     throw new InvalidArgumentError(`${who}: strictContentLength must be a boolean, got ${describeValue(o.strictContentLength)}`)
   }
-  let connector: Connector
-  if (typeof o.connect === 'function') {
-    connector = o.connect
-  } else if (o.connect == null || typeof o.connect === 'object') {
-    connector = buildConnector({
-      ...(o.connect ?? {}),
-      timeout: o.connect?.timeout ?? connectTimeout,
-      socketPath: o.connect?.socketPath ?? o.socketPath ?? null,
-      maxCachedSessions: o.connect?.maxCachedSessions ?? o.maxCachedSessions
-    })
-  } else {
-    throw new InvalidArgumentError(`${who}: connect must be a function or an object of TLS options, got ${describeValue(o.connect)}`)
-  }
+  const { connector } = directConnection(o, who, connectTimeout)
   return {
     pipelining: Math.max(1, pipelining),
     keepAliveTimeout,
@@ -168,6 +157,26 @@ export function resolveClientOptions (opts: ClientOptions | undefined, who = 'Cl
     maxRequestsPerClient: nonNegative(who, 'maxRequestsPerClient', o.maxRequestsPerClient, 0, true),
     strictContentLength: o.strictContentLength ?? true
   }
+}
+
+/**
+ * The connector client options describe, and the deadline it keeps: `connect.timeout`, else
+ * `connectTimeout`. A route (a proxy tunnel) that an Agent opens for an interceptor uses both.
+ * @throws InvalidArgumentError when `connect` is neither a function nor an object
+ */
+export function directConnection (o: ClientOptions, who: string, connectTimeout = milliseconds(who, 'connectTimeout', o.connectTimeout, DEFAULT_CONNECT_TIMEOUT)): Omit<DirectConnection, 'dispatch'> {
+  if (typeof o.connect === 'function') return { connector: o.connect, timeoutMs: connectTimeout }
+  if (o.connect == null || typeof o.connect === 'object') {
+    const timeoutMs = o.connect?.timeout ?? connectTimeout
+    const connector = buildConnector({
+      ...(o.connect ?? {}),
+      timeout: timeoutMs,
+      socketPath: o.connect?.socketPath ?? o.socketPath ?? null,
+      maxCachedSessions: o.connect?.maxCachedSessions ?? o.maxCachedSessions
+    })
+    return { connector, timeoutMs }
+  }
+  throw new InvalidArgumentError(`${who}: connect must be a function or an object of TLS options, got ${describeValue(o.connect)}`)
 }
 
 /**

@@ -6,10 +6,14 @@
 
 import { DispatcherBase } from './dispatcher.js'
 import type { DispatchHandler, DispatchOptions } from '../handlers/dispatch-contract.js'
-import { ClientClosedError, InvalidArgumentError, SocketError } from '../errors.js'
+import { ClientClosedError, InvalidArgumentError, NotSupportedError, SocketError } from '../errors.js'
+import { failDispatch } from '../handlers/fail-dispatch.js'
+import { describeValue } from '../validation/describe-value.js'
+import { routeKeyOf } from './route.js'
+import type { DispatchRoute } from './route.js'
 import type { Duplex } from 'node:stream'
 import { ClientRequest } from '../h1/client-request.js'
-import type { RequestRunner } from '../h1/client-request.js'
+import type { RequestRunner, RequestTarget } from '../h1/client-request.js'
 import { H1Connection } from '../h1/connection.js'
 import type { ConnectionOwner } from '../h1/connection.js'
 import { resolveClientOptions } from './client-options.js'
@@ -38,6 +42,11 @@ export function parseOrigin (origin: unknown, who: string): URL {
   return url
 }
 
+function unroutable (route: unknown): Error {
+  const key = typeof (route as DispatchRoute).key === 'string' ? (route as DispatchRoute).key : describeValue(route)
+  return new NotSupportedError(`Client: cannot send a request routed as ${key} (an interceptor such as proxy() routes requests through the Agent it is composed on; compose it on an Agent)`)
+}
+
 /**
  * A dispatcher for one origin.
  * @example
@@ -52,7 +61,8 @@ export class Client extends DispatcherBase {
   readonly #owner: RequestRunner & ConnectionOwner
   readonly #url: URL
   readonly #origin: string
-  readonly #hostHeader: string
+  /** What every request of this client shares. */
+  readonly #target: RequestTarget
   readonly #connectParams: ConnectParams
   #queue: ClientRequest[] = []
   #conn: H1Connection | null = null
@@ -65,6 +75,8 @@ export class Client extends DispatcherBase {
   #resuming = false
   #resumeAgain = false
   #closeWaiters: Array<() => void> = []
+  /** The route this client's connections follow (set by the Agent that built it), if any. */
+  readonly #routeKey: string | undefined
 
   /**
    * @param origin - `http://host:port` or `https://host:port`
@@ -75,6 +87,7 @@ export class Client extends DispatcherBase {
     this.#url = parseOrigin(origin, 'Client')
     const config = resolveClientOptions(options)
     this.#config = config
+    this.#routeKey = routeKeyOf(config.connector)
     this.#owner = {
       config,
       abortRequest: (req, reason) => this.#abortQueued(req, reason),
@@ -84,7 +97,7 @@ export class Client extends DispatcherBase {
       onConnectionClosed: (conn, err, requeue) => this.#onConnectionClosed(conn, err, requeue)
     }
     this.#origin = this.#url.origin
-    this.#hostHeader = this.#url.host
+    this.#target = { runner: this.#owner, origin: this.#origin, hostHeader: this.#url.host, defaults: config }
     this.#connectParams = {
       host: this.#url.host,
       hostname: this.#url.hostname,
@@ -113,8 +126,11 @@ export class Client extends DispatcherBase {
   }
 
   protected override acceptDispatch (opts: DispatchOptions, h: DispatchHandler): boolean {
-    const cfg = this.#config
-    const req = new ClientRequest(this.#owner, this.#origin, this.#hostHeader, opts, h, cfg.headersTimeout, cfg.bodyTimeout, cfg.strictContentLength)
+    // A routed request (a proxy tunnel) that reached a client of another route, or of none, would
+    // go straight to this client's origin: refused rather than sent around the proxy.
+    const route = opts.route
+    if (route != null && (route as DispatchRoute).key !== this.#routeKey) return failDispatch(h, unroutable(route))
+    const req = new ClientRequest(this.#target, opts, h)
     if (req.start()) {
       this.#queue.push(req)
       this.#resume()

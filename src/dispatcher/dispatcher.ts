@@ -156,7 +156,9 @@ export abstract class DispatcherBase extends Dispatcher {
   /** Fails every request with `err` and releases everything at once; called once. */
   protected abstract destroyNow (err: Error): Promise<void>
 
+  /** Stops taking requests and resolves once those in flight have finished. */
   override close (): Promise<void>
+  /** Callback form of `close()`. */
   override close (callback: CloseCallback): void
   override close (callback?: CloseCallback): Promise<void> | void {
     checkCallback(callback, 'close')
@@ -166,8 +168,11 @@ export abstract class DispatcherBase extends Dispatcher {
     return settleClose(this.#closing, callback)
   }
 
+  /** Fails every request in flight or queued with `err` (default `ClientDestroyedError`) and closes at once. */
   override destroy (err?: Error | null): Promise<void>
+  /** Callback form of `destroy()`. */
   override destroy (callback: CloseCallback): void
+  /** Callback form of `destroy(err)`. */
   override destroy (err: Error | null, callback: CloseCallback): void
   override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
     const args = destroyArguments(errOrCallback, callback)

@@ -7,10 +7,9 @@
 
 import type { Duplex } from 'node:stream'
 import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../handler.js'
-import { InvalidArgumentError, RequestAbortedError, RequestContentLengthMismatchError } from '../errors.js'
+import { InvalidArgumentError, RequestAbortedError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
-import { appendQuery, framingHeader, normalizeMethod, serializeHeaders, validateHost, validateMethod, validatePath } from './request-head.js'
-import type { RequestHeadInfo } from './request-head.js'
+import { appendQuery, buildRequestHead, normalizeMethod, validateMethod, validatePath } from './request-head.js'
 import { BODY_NONE, BODY_READABLE, bodyKind, bodyLength, isReplayable } from './request-body.js'
 import { channels } from '../diagnostics.js'
 import { MAX_TIMER_MS } from '../validation/timer-limit.js'
@@ -29,8 +28,20 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE'])
 
 type AbortSignalLike = NonNullable<DispatchOptions['signal']>
 
+/** What every request of one Client shares: where it goes and the client's defaults. */
+export interface RequestTarget {
+  /** The connection owner the request reports to. */
+  runner: RequestRunner
+  /** The client's origin. */
+  origin: string
+  /** `host` derived from the origin. */
+  hostHeader: string
+  /** The client's timeouts and content-length policy, used unless the request overrides them. */
+  defaults: { headersTimeout: number, bodyTimeout: number, strictContentLength: boolean }
+}
+
 /** A request queued on, or in flight in, a Client. */
-export class ClientRequest implements DispatchController, RequestHeadInfo {
+export class ClientRequest implements DispatchController {
   readonly origin: string
   readonly method: string
   readonly path: string
@@ -51,9 +62,8 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
   readonly servername: string | null
   /** The complete head, final CRLF included. */
   readonly head: string
-  declaredLength = -1
-  reset: boolean
-  host: string | undefined = undefined
+  /** The connection closes after this request. */
+  readonly reset: boolean
   /** A body/content-length mismatch found while preparing; reported when the request starts. */
   readonly prepareError: Error | null
 
@@ -76,7 +86,7 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
   #upgrading = false
 
   /** Validates and prepares everything; throws {@link InvalidArgumentError} before anything is sent. */
-  constructor (runner: RequestRunner, origin: string, hostHeader: string, opts: DispatchOptions, handler: DispatchHandler, headersTimeout: number, bodyTimeout: number, strictContentLength: boolean) {
+  constructor (target: RequestTarget, opts: DispatchOptions, handler: DispatchHandler) {
     validateMethod(opts.method)
     const method = normalizeMethod(opts.method)
     const path = appendQuery(opts.path, opts.query)
@@ -88,40 +98,33 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
     if ((upgrade !== null || method === 'CONNECT') && typeof handler.onRequestUpgrade !== 'function') {
       throw new InvalidArgumentError(`${method === 'CONNECT' ? 'CONNECT' : 'upgrade'} requests need a handler with onRequestUpgrade`)
     }
-    this.headersTimeout = timeoutOption('headersTimeout', opts.headersTimeout, headersTimeout)
-    this.bodyTimeout = timeoutOption('bodyTimeout', opts.bodyTimeout, bodyTimeout)
+    const defaults = target.defaults
+    this.headersTimeout = timeoutOption('headersTimeout', opts.headersTimeout, defaults.headersTimeout)
+    this.bodyTimeout = timeoutOption('bodyTimeout', opts.bodyTimeout, defaults.bodyTimeout)
     const kind = bodyKind(opts.body)
-    const length = bodyLength(opts.body, kind)
-    this.reset = opts.reset === true
-    const lines = serializeHeaders(opts.headers, this)
-    const host = this.host ?? hostHeader
-    validateHost(host)
-
-    let prepareError: Error | null = null
-    let framedLength = length
-    if (this.declaredLength !== -1) {
-      if (length === -1) framedLength = this.declaredLength
-      else if (length !== this.declaredLength && strictContentLength) {
-        prepareError = new RequestContentLengthMismatchError(`request body is ${length} bytes but its content-length header says ${this.declaredLength}`)
-      }
-    }
-    let head = `${method} ${path} HTTP/1.1\r\nhost: ${host}\r\n`
-    if (upgrade !== null) head += `connection: upgrade\r\nupgrade: ${upgrade}\r\n`
-    else if (this.reset) head += 'connection: close\r\n'
     const expectContinue = opts.expectContinue === true && kind !== BODY_NONE
-    if (expectContinue) head += 'expect: 100-continue\r\n'
-    head += lines
-    if (method !== 'CONNECT') head += framingHeader(method, framedLength)
-    this.head = head + '\r\n'
+    const built = buildRequestHead({
+      method,
+      path,
+      upgrade,
+      headers: opts.headers,
+      reset: opts.reset === true,
+      expectContinue,
+      bodyLength: bodyLength(opts.body, kind),
+      defaultHost: target.hostHeader,
+      strictContentLength: defaults.strictContentLength
+    })
+    this.head = built.head
+    this.reset = built.reset
 
-    this.runner = runner
-    this.origin = origin
+    this.runner = target.runner
+    this.origin = target.origin
     this.method = method
     this.path = path
     this.headers = opts.headers
     this.body = opts.body
     this.bodyKind = kind
-    this.bodyLength = framedLength
+    this.bodyLength = built.bodyLength
     this.idempotent = opts.idempotent ?? IDEMPOTENT.has(method)
     this.blocking = opts.blocking ?? method !== 'HEAD'
     this.upgrade = upgrade
@@ -132,7 +135,7 @@ export class ClientRequest implements DispatchController, RequestHeadInfo {
       throw new InvalidArgumentError(`servername must be a non-empty string, got ${describeValue(servername)}`)
     }
     this.servername = servername ?? null
-    this.prepareError = prepareError
+    this.prepareError = built.prepareError
     this.#handler = handler
 
     const signal = opts.signal

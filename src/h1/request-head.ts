@@ -4,12 +4,12 @@
  * @module
  */
 
-import { InvalidArgumentError } from '../errors.js'
+import { InvalidArgumentError, RequestContentLengthMismatchError } from '../errors.js'
 import type { OutgoingHeaders } from '../handler.js'
 import { describeValue } from '../validation/describe-value.js'
 import { INVALID_PATH_RE, INVALID_VALUE_RE, TOKEN_RE } from './constants.js'
 
-/** What the head builder learns from the headers while it writes them. */
+/** What the header writer learns from the headers while it writes them. */
 export interface RequestHeadInfo {
   /** The user's `content-length` header, or -1. */
   declaredLength: number
@@ -162,4 +162,65 @@ export function validateHost (host: string): void {
   if (INVALID_VALUE_RE.test(host) || host.length === 0) {
     throw new InvalidArgumentError(`invalid host header: ${describeValue(host)}`)
   }
+}
+
+/** What {@link buildRequestHead} needs: the request's options, its body as measured, and the client's defaults. */
+export interface RequestHeadInput {
+  /** Method as validated and normalized. */
+  method: string
+  /** Path with the query appended, as validated. */
+  path: string
+  /** The `upgrade` option, already checked, or null. */
+  upgrade: string | null
+  /** Request headers in any accepted form. */
+  headers: OutgoingHeaders | null | undefined
+  /** The `reset` option. */
+  reset: boolean
+  /** The `expectContinue` option, only when there is a body to hold back. */
+  expectContinue: boolean
+  /** Body bytes, or -1 when only streaming tells. */
+  bodyLength: number
+  /** `host` derived from the origin, used unless the headers carry one. */
+  defaultHost: string
+  /** Whether a body whose size differs from its `content-length` header is an error. */
+  strictContentLength: boolean
+}
+
+/** The head and what was decided while building it. */
+export interface RequestHead {
+  /** The complete head, final CRLF included. */
+  head: string
+  /** The connection closes after this request (the `reset` option or `connection: close`). */
+  reset: boolean
+  /** Body bytes announced in the head, or -1 when sent chunked. */
+  bodyLength: number
+  /** A body/content-length mismatch, to report when the request starts; null when none. */
+  prepareError: Error | null
+}
+
+/**
+ * Builds a request head from its input alone, and returns the decisions it made (framing, close,
+ * a length mismatch) instead of writing them anywhere.
+ * @throws InvalidArgumentError for a header, host or value that must not be sent
+ */
+export function buildRequestHead (input: RequestHeadInput): RequestHead {
+  const info: RequestHeadInfo = { declaredLength: -1, reset: input.reset, host: undefined }
+  const lines = serializeHeaders(input.headers, info)
+  const host = info.host ?? input.defaultHost
+  validateHost(host)
+  let prepareError: Error | null = null
+  let bodyLength = input.bodyLength
+  if (info.declaredLength !== -1) {
+    if (bodyLength === -1) bodyLength = info.declaredLength
+    else if (bodyLength !== info.declaredLength && input.strictContentLength) {
+      prepareError = new RequestContentLengthMismatchError(`request body is ${bodyLength} bytes but its content-length header says ${info.declaredLength}`)
+    }
+  }
+  let head = `${input.method} ${input.path} HTTP/1.1\r\nhost: ${host}\r\n`
+  if (input.upgrade !== null) head += `connection: upgrade\r\nupgrade: ${input.upgrade}\r\n`
+  else if (info.reset) head += 'connection: close\r\n'
+  if (input.expectContinue) head += 'expect: 100-continue\r\n'
+  head += lines
+  if (input.method !== 'CONNECT') head += framingHeader(input.method, bodyLength)
+  return { head: head + '\r\n', reset: info.reset, bodyLength, prepareError }
 }

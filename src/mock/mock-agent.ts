@@ -19,7 +19,7 @@ import { MockClient } from './mock-client.js'
 import { MockCallHistory } from './mock-call-history.js'
 import { PendingInterceptorsFormatter } from './pending-table.js'
 import type { PendingInterceptor } from './pending-table.js'
-import { MockReply } from './mock-reply.js'
+import { ResponsePlayer } from '../replay/response-player.js'
 import type { MockDispatchList } from './mock-scope.js'
 import { checkCallback, destroyArguments, settleClose } from '../dispatcher/close-arguments.js'
 
@@ -184,7 +184,7 @@ export class MockAgent extends Dispatcher {
       throw new InvalidArgumentError(`MockAgent.dispatch(): origin must be a string or URL, got ${describeValue(opts.origin)}`)
     }
     if (this.#closed) {
-      new MockReply(h).runError(new ClientClosedError())
+      new ResponsePlayer(h).runError(new ClientClosedError())
       return true
     }
     const origin = normalizeOrigin(opts.origin)

@@ -6,8 +6,8 @@
 import { InvalidArgumentError } from '../errors.js'
 import type { DispatchOptions, IncomingHeaders } from '../handler.js'
 import { normalizeHeaders } from '../handlers/request-headers.js'
-import { bodyText, isBufferedBody } from './request-body.js'
-import { serializePathWithQuery } from './mock-matching.js'
+import { bodyText, isBufferedBody } from '../replay/request-body.js'
+import { serializePathWithQuery } from '../replay/path-with-query.js'
 import { describeValue } from '../validation/describe-value.js'
 
 /** The properties a log exposes through `toMap()`, in order. */

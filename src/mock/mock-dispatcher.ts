@@ -12,15 +12,16 @@ import { toDispatchHandler } from '../handler.js'
 import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../handler.js'
 import { ClientDestroyedError, InvalidArgumentError, MockNotMatchedError } from '../errors.js'
 import { normalizeHeaders } from '../handlers/request-headers.js'
-import { findMatch, normalizeNonStandardQuery, serializePathWithQuery, sortQuery } from './mock-matching.js'
+import { findMatch, normalizeNonStandardQuery, sortQuery } from './mock-matching.js'
+import { serializePathWithQuery } from '../replay/path-with-query.js'
 import type { MismatchStage, MockRequestKey } from './mock-matching.js'
 import { MockInterceptor } from './mock-interceptor.js'
 import type { MockInterceptOptions } from './mock-interceptor.js'
 import { MockDispatchList } from './mock-scope.js'
 import type { MockDispatchRecord, MockRequestOptions, RegisteredReply } from './mock-scope.js'
-import { MockReply, replyBodyChunks } from './mock-reply.js'
-import type { MockResponse } from './mock-reply.js'
-import { bodyText, collectBody, isBufferedBody } from './request-body.js'
+import { ResponsePlayer, replyBodyChunks } from '../replay/response-player.js'
+import type { PlayedResponse } from '../replay/response-player.js'
+import { bodyText, collectBody, isBufferedBody } from '../replay/request-body.js'
 import { checkCallback, destroyArguments, settleClose } from '../dispatcher/close-arguments.js'
 import { checkDispatchOptions, closedError } from '../dispatcher/dispatch-guards.js'
 import { describeValue } from '../validation/describe-value.js'
@@ -92,7 +93,7 @@ export class MockDispatcher extends Dispatcher {
   readonly #agent: Dispatcher
   readonly #ignoreTrailingSlash: boolean
   readonly #list = new MockDispatchList()
-  readonly #active = new Set<MockReply>()
+  readonly #active = new Set<ResponsePlayer>()
   #idle: Array<() => void> = []
   #closed = false
   #destroyed = false
@@ -164,13 +165,13 @@ export class MockDispatcher extends Dispatcher {
     return true
   }
 
-  #newReply (handler: DispatchHandler): MockReply {
-    const reply: MockReply = new MockReply(handler, () => this.#settled(reply))
+  #newReply (handler: DispatchHandler): ResponsePlayer {
+    const reply: ResponsePlayer = new ResponsePlayer(handler, () => this.#settled(reply))
     this.#active.add(reply)
     return reply
   }
 
-  #settled (reply: MockReply): void {
+  #settled (reply: ResponsePlayer): void {
     this.#active.delete(reply)
     if (this.#active.size === 0) {
       const idle = this.#idle
@@ -279,7 +280,7 @@ export class MockDispatcher extends Dispatcher {
   }
 }
 
-function toResponse (registered: RegisteredReply, data: unknown): MockResponse {
+function toResponse (registered: RegisteredReply, data: unknown): PlayedResponse {
   const body = replyBodyChunks(data)
   const headers = { ...registered.headers }
   if (registered.withLength && Array.isArray(body) && headers['content-length'] === undefined) {

@@ -5,6 +5,7 @@
  */
 
 import type { IncomingHeaders } from '../handler.js'
+import { serializePathWithQuery } from '../replay/path-with-query.js'
 
 /** A value matcher: an exact string, a RegExp tested against the value, or a predicate. */
 export type Matcher = string | RegExp | ((value: string) => boolean)
@@ -50,24 +51,6 @@ export function matchValue (matcher: unknown, value: string | undefined): boolea
 /** True for the three accepted matcher kinds. */
 export function isMatcher (value: unknown): value is Matcher {
   return typeof value === 'string' || value instanceof RegExp || typeof value === 'function'
-}
-
-/**
- * Appends `query` to `path` as a query string (arrays repeat the name), keeping an existing query.
- * `undefined` values are left out, as URLSearchParams users expect.
- */
-export function serializePathWithQuery (path: string, query: Record<string, unknown> | undefined): string {
-  if (query == null) return path
-  const params = new URLSearchParams()
-  for (const name of Object.keys(query)) {
-    const value = query[name]
-    if (value === undefined) continue
-    if (Array.isArray(value)) for (const v of value) params.append(name, String(v))
-    else params.append(name, String(value))
-  }
-  const search = params.toString()
-  if (search === '') return path
-  return `${path}${path.includes('?') ? '&' : '?'}${search}`
 }
 
 /** Sorts the query parameters of `path` so that their order never decides a match. */

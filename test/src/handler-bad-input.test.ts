@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { Agent, toDispatchHandler } from '../../src/index.js'
+import { Agent } from '../../src/index.js'
+import { toDispatchHandler } from '../../src/handlers/legacy-handler.js'
 import { startHttpServer } from '../helpers/servers.js'
 
 describe('dispatch handler bad input', () => {

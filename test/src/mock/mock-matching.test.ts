@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import { findMatch, matchPath, matchValue, normalizeInterceptPath, removeTrailingSlash, serializePathWithQuery, sortQuery } from '../../../src/mock/mock-matching.js'
+import { findMatch, matchPath, matchValue, normalizeInterceptPath, removeTrailingSlash, sortQuery } from '../../../src/mock/mock-matching.js'
+import { serializePathWithQuery } from '../../../src/replay/path-with-query.js'
 import type { MockKey } from '../../../src/mock/mock-matching.js'
 
 const key = (path: MockKey['path'], extra: Partial<MockKey> = {}): { key: MockKey } => ({ key: { path, method: 'GET', ignoreTrailingSlash: false, ...extra } })

@@ -1,7 +1,7 @@
 /**
- * Delivering a made-up response through the dispatch hooks: delay, pause/resume, abort, and the
- * handler invariants (start at most once, exactly one of end/error, nothing after). Mock replies
- * and snapshot playback both go through {@link MockReply}.
+ * Playing a response no connection produced through the dispatch hooks: delay, pause/resume,
+ * abort, and the handler invariants (start at most once, exactly one of end/error, nothing
+ * after). Mock replies and snapshot playback both go through {@link ResponsePlayer}.
  * @module
  */
 
@@ -10,7 +10,7 @@ import { SimpleController } from '../handler.js'
 import type { DispatchHandler, IncomingHeaders } from '../handler.js'
 
 /** A complete response to replay: head, body chunks (or a stream of them) and trailers. */
-export interface MockResponse {
+export interface PlayedResponse {
   statusCode: number
   /** Defaults to the standard reason phrase of `statusCode`. */
   statusMessage?: string | undefined
@@ -36,7 +36,7 @@ function chunkToBuffer (chunk: unknown): Buffer {
  * One reply in flight. `run()` starts it on a microtask, so `dispatch()` returns before any hook
  * runs (as with a real transport); `fail()` ends it with an error from outside (e.g. `destroy`).
  */
-export class MockReply {
+export class ResponsePlayer {
   readonly #handler: DispatchHandler
   readonly #controller: SimpleController
   readonly #onDone: () => void
@@ -64,7 +64,7 @@ export class MockReply {
    * Starts the reply: `onRequestStart`, then `delayMs`, then the response `produce` gives
    * (or the error it throws or rejects with).
    */
-  run (produce: () => MockResponse | Promise<MockResponse>, delayMs = 0, context: unknown = {}): void {
+  run (produce: () => PlayedResponse | Promise<PlayedResponse>, delayMs = 0, context: unknown = {}): void {
     queueMicrotask(() => {
       this.#run(produce, delayMs, context).catch((err: unknown) => this.fail(err instanceof Error ? err : new Error(String(err))))
     })
@@ -108,7 +108,7 @@ export class MockReply {
     wake?.()
   }
 
-  async #run (produce: () => MockResponse | Promise<MockResponse>, delayMs: number, context: unknown): Promise<void> {
+  async #run (produce: () => PlayedResponse | Promise<PlayedResponse>, delayMs: number, context: unknown): Promise<void> {
     // destroy() may have ended the reply between dispatch and this microtask.
     if (this.#ended) return
     this.#handler.onRequestStart?.(this.#controller, context)

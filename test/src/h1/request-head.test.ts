@@ -1,0 +1,60 @@
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import fc from 'fast-check'
+import { buildRequestHead } from '../../../src/h1/request-head.js'
+import type { RequestHeadInput } from '../../../src/h1/request-head.js'
+
+const base: RequestHeadInput = {
+  method: 'GET',
+  path: '/',
+  upgrade: null,
+  headers: undefined,
+  reset: false,
+  expectContinue: false,
+  bodyLength: 0,
+  defaultHost: 'example.test',
+  strictContentLength: true
+}
+
+describe('buildRequestHead', () => {
+  it('returns the head and its decisions, leaving its input as it was', () => {
+    const headers = { 'x-a': '1', connection: 'close', host: 'other.test' }
+    const input = { ...base, method: 'POST', headers, bodyLength: 3 }
+    const snapshot = structuredClone(input)
+    const built = buildRequestHead(input)
+    assert.equal(built.head, 'POST / HTTP/1.1\r\nhost: other.test\r\nconnection: close\r\nx-a: 1\r\ncontent-length: 3\r\n\r\n')
+    assert.equal(built.reset, true)
+    assert.equal(built.bodyLength, 3)
+    assert.equal(built.prepareError, null)
+    assert.deepEqual(input, snapshot)
+  })
+
+  it('frames a streamed body by its content-length header, and reports a mismatch without throwing', () => {
+    assert.equal(buildRequestHead({ ...base, method: 'PUT', bodyLength: -1, headers: ['content-length', '5'] }).bodyLength, 5)
+    const mismatch = buildRequestHead({ ...base, method: 'PUT', bodyLength: 2, headers: { 'content-length': '5' } })
+    assert.equal(mismatch.prepareError?.name, 'RequestContentLengthMismatchError')
+    assert.equal((mismatch.prepareError as { code?: string }).code, 'LIB_ERR_REQ_CONTENT_LENGTH_MISMATCH')
+    assert.equal(buildRequestHead({ ...base, method: 'PUT', bodyLength: 2, headers: { 'content-length': '5' }, strictContentLength: false }).prepareError, null)
+  })
+
+  it('writes upgrade and expect-continue lines and no framing for CONNECT', () => {
+    assert.equal(buildRequestHead({ ...base, upgrade: 'websocket' }).head, 'GET / HTTP/1.1\r\nhost: example.test\r\nconnection: upgrade\r\nupgrade: websocket\r\n\r\n')
+    assert.equal(buildRequestHead({ ...base, method: 'CONNECT', path: 'example.test:443' }).head, 'CONNECT example.test:443 HTTP/1.1\r\nhost: example.test\r\n\r\n')
+    assert.match(buildRequestHead({ ...base, method: 'POST', bodyLength: 1, expectContinue: true }).head, /\r\nexpect: 100-continue\r\n/)
+  })
+
+  it('throws InvalidArgumentError naming a header value with CR or LF', () => {
+    assert.throws(() => buildRequestHead({ ...base, headers: { 'x-a': 'a\r\nb' } }), { code: 'LIB_ERR_INVALID_ARG', message: /invalid value for header x-a: "a\\r\\nb"/ })
+  })
+
+  it('writes every safe header once, as given, and ends the head with one empty line', () => {
+    const name = fc.stringMatching(/^x-[a-z0-9]{1,10}$/)
+    const value = fc.stringMatching(/^[!-~]([ -~]{0,20}[!-~])?$/)
+    fc.assert(fc.property(fc.dictionary(name, value, { maxKeys: 5 }), (headers) => {
+      const { head } = buildRequestHead({ ...base, headers })
+      for (const [n, v] of Object.entries(headers)) assert.ok(head.includes(`\r\n${n}: ${v}\r\n`))
+      assert.ok(head.endsWith('\r\n\r\n'))
+      assert.equal(head.indexOf('\r\n\r\n'), head.length - 4)
+    }))
+  })
+})
