@@ -24,7 +24,10 @@ if (files.length === 0) {
   process.exit(1)
 }
 
-const result = spawnSync(process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=2', ...files], {
+// A test that never settles fails after two minutes instead of keeping the run open forever.
+const TEST_TIMEOUT_MS = 120_000
+
+const result = spawnSync(process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=2', `--test-timeout=${TEST_TIMEOUT_MS}`, ...files], {
   stdio: 'inherit'
 })
 process.exit(result.status ?? 1)

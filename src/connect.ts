@@ -26,6 +26,13 @@ export interface ConnectOptions {
   servername?: string | null | undefined
   /** Local interface to bind to. */
   localAddress?: string | null | undefined
+  /** The Client's `socketPath` option, given to a custom connector (a built one has its own). */
+  socketPath?: string | null | undefined
+  /**
+   * Offer h2 by ALPN on this TLS connection (the Client's `allowH2`); overrides the connector's
+   * own `allowH2`, so a connector shared by routes (proxy tunnels) follows the Client.
+   */
+  allowH2?: boolean | undefined
   /** An already connected socket to run TLS over (a proxy tunnel). */
   httpSocket?: Duplex | undefined
   /**
@@ -65,6 +72,11 @@ export interface BuildOptions extends Omit<tls.ConnectionOptions, 'timeout' | 's
    * @defaultValue 60000
    */
   keepAliveInitialDelay?: number | null | undefined
+  /**
+   * Offer HTTP/2 by ALPN (`h2`, then `http/1.1`) on TLS connections, unless `ALPNProtocols` is given.
+   * @defaultValue false
+   */
+  allowH2?: boolean | null | undefined
 }
 
 /** Default milliseconds allowed to connect. */
@@ -114,7 +126,7 @@ function checkNonNegative (name: string, value: unknown): void {
  * const client = new Client('https://localhost:8443', { connect })
  */
 export function buildConnector (options: BuildOptions = {}): Connector {
-  const { timeout, socketPath, maxCachedSessions, keepAlive, keepAliveInitialDelay, ...tlsOptions } = options
+  const { timeout, socketPath, maxCachedSessions, keepAlive, keepAliveInitialDelay, allowH2, ...tlsOptions } = options
   checkNonNegative('timeout', timeout)
   checkNonNegative('keepAliveInitialDelay', keepAliveInitialDelay)
   if (maxCachedSessions != null && (!Number.isInteger(maxCachedSessions) || maxCachedSessions < 0)) {
@@ -135,13 +147,15 @@ export function buildConnector (options: BuildOptions = {}): Connector {
       sessionKey = `${servername ?? hostname}:${port}`
       const session = sessions.get(sessionKey)
       socket = tls.connect({
-        ALPNProtocols: ['http/1.1'],
+        ALPNProtocols: (opts.allowH2 ?? allowH2) === true ? ['h2', 'http/1.1'] : ['http/1.1'],
         ...tlsOptions,
         servername,
         session,
         localAddress: opts.localAddress ?? undefined,
         socket: opts.httpSocket as net.Socket | undefined,
-        ...(opts.httpSocket === undefined ? (socketPath != null ? { path: socketPath } : { host: hostname, port }) : {})
+        // Over a tunnel `host` only names the peer for the certificate check, which would
+        // otherwise be made against "localhost" when the target is an IP address.
+        ...(opts.httpSocket === undefined ? (socketPath != null ? { path: socketPath } : { host: hostname, port }) : { host: hostname })
       } as unknown as tls.ConnectionOptions)
       socket.on('session', (session: Buffer) => sessions.set(sessionKey, session))
     } else {
@@ -151,7 +165,7 @@ export function buildConnector (options: BuildOptions = {}): Connector {
       }
       socket = socketPath != null
         ? net.connect({ path: socketPath })
-        : net.connect({ host: hostname, port, localAddress: opts.localAddress ?? undefined })
+        : net.connect({ host: hostname, port, localAddress: opts.localAddress ?? undefined, lookup: tlsOptions.lookup })
     }
     if (probe && opts.httpSocket === undefined) socket.setKeepAlive(true, probeDelay)
     socket.setNoDelay(true)

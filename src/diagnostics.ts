@@ -10,7 +10,12 @@
  * - `conduit:request:headers`: `{ request, response: { statusCode, statusText, headers } }`
  * - `conduit:request:trailers`: `{ request, trailers }`; `conduit:request:error`: `{ request, error }`
  *
- * `request` carries `origin`, `method`, `path`, `headers` and `fetch` (true for fetch requests).
+ * - `conduit:proxy:connected`: `{ socket, proxy, target, via }`, once per proxy tunnel
+ *
+ * `request` carries `origin`, `method`, `path`, `headers` and `fetch` (true for fetch requests);
+ * it is the same object in every event of one request. Credentials never appear: the values of
+ * `proxy-authorization` (and of the headers the proxy interceptor adds) show as `[redacted]`, in
+ * `request.headers` and in the `sendHeaders` head alike.
  * @module
  */
 
@@ -35,8 +40,13 @@ export const channels = {
   /** A response ended: `{ request, trailers }`. */
   trailers: diagnosticsChannel.channel('conduit:request:trailers'),
   /** A request failed: `{ request, error }`. */
-  error: diagnosticsChannel.channel('conduit:request:error')
+  error: diagnosticsChannel.channel('conduit:request:error'),
+  /** A tunnel through a proxy was established: `{ socket, proxy, target, via }` (the proxy without credentials). */
+  proxyConnected: diagnosticsChannel.channel('conduit:proxy:connected')
 } as const
+
+/** The names of all channels above, for subscribers (and tests) that want every one. */
+export const CHANNEL_NAMES: readonly string[] = Object.values(channels).map((channel) => String(channel.name))
 
 /** What connect events describe: where the client connects to. */
 export interface ConnectParams {
@@ -50,7 +60,9 @@ export interface ConnectParams {
   port: string
   /** TLS server name, or null to derive it from the host name. */
   servername: string | null
-  /** Always `'h1'`. */
+  /**
+   * `'h1'`, or `'h2'` once a session was negotiated (and before connecting, for h2c clients).
+   */
   version: string
 }
 
@@ -62,7 +74,7 @@ export interface DiagnosticsRequest {
   method: string
   /** Request target with the query. */
   path: string
-  /** Request headers as the caller gave them. */
+  /** Request headers in the form the caller gave them, with credential values redacted. */
   headers: unknown
   /** True when the request was made through fetch(). */
   fetch: boolean

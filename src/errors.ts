@@ -6,6 +6,14 @@
 
 import type { IncomingHeaders } from './handlers/dispatch-contract.js'
 
+/** Prefix of undici's error codes, which name the same errors as conduit's `LIB_` codes. */
+const UNDICI_CODE_PREFIX = 'UND_'
+
+/** Reads an undici error code (`UND_ERR_SOCKET`) as conduit's (`LIB_ERR_SOCKET`); other codes are returned unchanged. */
+export function fromUndiciCode (code: string): string {
+  return code.startsWith(UNDICI_CODE_PREFIX) ? `LIB_${code.slice(UNDICI_CODE_PREFIX.length)}` : code
+}
+
 /** Base class of every error the library raises on purpose; `code` is stable across releases. */
 export class LibraryError extends Error {
   /** Stable machine-readable code, `LIB_ERR_*`. */
@@ -211,6 +219,15 @@ export class InformationalError extends LibraryError {
     super(message ?? 'Request information')
     this.name = 'InformationalError'
     this.code = 'LIB_ERR_INFO'
+  }
+}
+
+/** An Agent already serves its `maxOrigins` origins and was asked for another one. */
+export class MaxOriginsReachedError extends LibraryError {
+  constructor (message?: string) {
+    super(message ?? 'Maximum allowed origins reached')
+    this.name = 'MaxOriginsReachedError'
+    this.code = 'LIB_ERR_MAX_ORIGINS_REACHED'
   }
 }
 

@@ -14,8 +14,6 @@ import { Dispatcher } from './dispatcher/dispatcher.js'
 import { Agent } from './dispatcher/agent.js'
 import { describeValue } from './validation/describe-value.js'
 import { InvalidArgumentError } from './errors.js'
-import { request as dispatcherRequest } from './api/request.js'
-import type { RequestOptions, ResponseData } from './api/request.js'
 
 /** Key of conduit's global dispatcher on `globalThis`. */
 export const GLOBAL_DISPATCHER = Symbol.for('conduit.globalDispatcher.1')
@@ -54,53 +52,4 @@ export function getGlobalDispatcher (): Dispatcher {
     Object.defineProperty(slots, GLOBAL_DISPATCHER, { value: dispatcher, writable: true, enumerable: false, configurable: true })
   }
   return dispatcher
-}
-
-/** `RequestOptions` without `path` and `method`, keeping every other member (an index signature defeats `Omit`). */
-type RequestOptionsRest = { [K in keyof RequestOptions as K extends 'path' | 'method' ? never : K]: RequestOptions[K] }
-
-/** Options of the top-level {@link request}: `request()` options, with `dispatcher` to pick another one. */
-export interface TopLevelRequestOptions extends RequestOptionsRest {
-  /** Request target; defaults to the URL's path and query, or `/`. */
-  path?: string | undefined
-  /**
-   * Request method.
-   * @defaultValue `'GET'`
-   */
-  method?: string | undefined
-  /** Dispatcher to use instead of the global one. */
-  dispatcher?: Dispatcher | undefined
-}
-
-/**
- * Sends a request through the global dispatcher (or `options.dispatcher`); resolves once the
- * response head arrives. `url` may carry the path and query; `options.path` overrides them.
- * @example
- * const { statusCode, body } = await request('http://127.0.0.1:3000/items?page=2')
- * console.log(statusCode, await body.json())
- */
-export function request (url: string | URL | TopLevelRequestOptions, options?: TopLevelRequestOptions): Promise<ResponseData> {
-  let opts: TopLevelRequestOptions
-  if (options != null && typeof options !== 'object') {
-    return Promise.reject(new InvalidArgumentError(`request(): options must be an object, got ${describeValue(options)}`))
-  }
-  if (typeof url === 'string' || url instanceof URL) {
-    let parsed: URL
-    try {
-      parsed = typeof url === 'string' ? new URL(url) : url
-    } catch {
-      return Promise.reject(new InvalidArgumentError(`request(): invalid URL ${JSON.stringify(url)}`))
-    }
-    opts = { ...options, origin: parsed.origin, path: options?.path ?? `${parsed.pathname}${parsed.search}` }
-  } else if (url !== null && typeof url === 'object') {
-    opts = url
-  } else {
-    return Promise.reject(new InvalidArgumentError(`request(): expected a URL string, URL or options object, got ${describeValue(url)}`))
-  }
-  const { dispatcher, ...rest } = opts
-  if (dispatcher !== undefined && (dispatcher === null || typeof dispatcher.dispatch !== 'function')) {
-    return Promise.reject(new InvalidArgumentError(`request(): dispatcher must be a Dispatcher, got ${describeValue(dispatcher)}`))
-  }
-  const method = rest.method ?? 'GET'
-  return dispatcherRequest(dispatcher ?? getGlobalDispatcher(), { ...rest, method, path: rest.path ?? '/' })
 }

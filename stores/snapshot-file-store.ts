@@ -147,9 +147,12 @@ export function parseSnapshotData (data: unknown): SnapshotRecord[] {
 /**
  * Reads a snapshot file. Resolves to `undefined` when the file does not exist; rejects with a
  * {@link SnapshotFileError} naming the file and the problem when it cannot be read or is not a snapshot file.
+ * Temporary files that processes no longer running left next to it are removed first.
  */
 export async function loadSnapshotFile (path: string): Promise<SnapshotRecord[] | undefined> {
   const resolved = resolve(path)
+  // A run that only replays never saves, so loading is the other moment to clear what killed writers left.
+  await removeStaleTemps(dirname(resolved), basename(resolved))
   let text: string
   try {
     text = await readFile(resolved, 'utf8')
@@ -222,7 +225,10 @@ function isAlive (pid: number): boolean {
   }
 }
 
-/** Deletes temporary files a killed process left next to `file` (same naming scheme, owner no longer running). */
+/**
+ * Deletes temporary files a killed process left next to `file` (same naming scheme, owner no
+ * longer running). Files of running processes, this one included, may be saves in progress and stay.
+ */
 async function removeStaleTemps (dir: string, file: string): Promise<void> {
   const prefix = `.${file}.`
   const names = await readdir(dir).catch(() => [] as string[])

@@ -7,15 +7,24 @@
 import { Readable } from 'node:stream'
 import type { CacheKey, CacheStore, GetResult } from '../../src/contracts/cache-store.js'
 import { describeKey, log } from './log.js'
+import { storedEntryProblem } from './stored-entry-check.js'
 
-/** The store's answer for `key`, or undefined when it has none or failed. Always a promise. */
+/** The store's answer for `key`, or undefined when it has none, failed, or returned an unusable entry. Always a promise. */
 export async function lookup (store: CacheStore, key: CacheKey): Promise<{ result: GetResult | undefined, failed: boolean }> {
+  let result: GetResult | undefined
   try {
-    return { result: (await store.get(key)) ?? undefined, failed: false }
+    result = (await store.get(key)) ?? undefined
   } catch (err) {
     log('store error in get for %s, bypassing the cache: %s', describeKey(key), (err as Error).message)
     return { result: undefined, failed: true }
   }
+  const problem = result === undefined ? null : storedEntryProblem(result)
+  if (problem !== null) {
+    // A miss rather than a bypass: the fresh response then replaces the corrupted entry.
+    log('unusable entry from the store for %s, treating it as a miss: %s', describeKey(key), problem)
+    return { result: undefined, failed: false }
+  }
+  return { result, failed: false }
 }
 
 /**

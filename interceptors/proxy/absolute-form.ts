@@ -7,6 +7,7 @@
 
 import { ProxyConnectionError } from '../../src/errors.js'
 import { DecoratorHandler } from '../../src/handler.js'
+import { SENSITIVE_HEADERS } from '../../src/observability/sensitive-headers.js'
 import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import { asProxyError } from './proxy-errors.js'
 import type { ResolvedProxy } from './proxy-options.js'
@@ -24,7 +25,7 @@ export function absoluteFormOptions (
   const path = opts.path.startsWith('/') ? opts.path : `/${opts.path}`
   // Filling the owned record beats spreading two header objects into a new one by ~100x on V8.
   for (const name in proxy.headers) headers[name] ??= proxy.headers[name] as string | string[]
-  return { ...opts, origin: proxy.origin, path: `${targetOrigin}${path}`, headers }
+  return { ...opts, origin: proxy.origin, path: `${targetOrigin}${path}`, headers, [SENSITIVE_HEADERS]: proxy.sensitiveHeaders }
 }
 
 /** Forwards a proxied response, turning a `407` and TLS failures to the proxy into proxy errors. */

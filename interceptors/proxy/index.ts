@@ -31,7 +31,7 @@ export type { NoProxyMatcher } from './no-proxy.js'
 export { readProxyEnv } from './proxy-env.js'
 export type { ProxyEnvOptions, ResolvedProxyEnv } from './proxy-env.js'
 export { PROXY_CONNECTED_CHANNEL, PROXY_DEBUG_NAMESPACE } from './proxy-log.js'
-export type { ProxyConnectedMessage } from './proxy-log.js'
+export type { ProxyConnectedMessage, ProxyConnectParams } from './proxy-log.js'
 export type { ProxyClientFactory, ProxyOptions, ProxyTlsOptions } from './proxy-options.js'
 
 /**

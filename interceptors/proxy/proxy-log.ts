@@ -6,14 +6,14 @@
  */
 
 import { debuglog } from 'node:util'
-import diagnosticsChannel from 'node:diagnostics_channel'
 import type { Duplex } from 'node:stream'
+import { channels } from '../../src/diagnostics.js'
 
 /** Debug namespace of the proxy interceptor. */
 export const PROXY_DEBUG_NAMESPACE = 'conduit:proxy'
 
 /** Name of the diagnostics channel published once per established tunnel. */
-export const PROXY_CONNECTED_CHANNEL = 'conduit:proxy:connected'
+export const PROXY_CONNECTED_CHANNEL = String(channels.proxyConnected.name)
 
 /** Payload of a `conduit:proxy:connected` diagnostics channel event. */
 export interface ProxyConnectedMessage {
@@ -25,10 +25,26 @@ export interface ProxyConnectedMessage {
   target: string
   /** How the tunnel was made: an HTTP `CONNECT`, or a SOCKS4/5 handshake. */
   via: 'connect' | 'socks4' | 'socks5'
+  /** What the tunnel was asked with, as undici's message carries it (credentials left out). */
+  connectParams: ProxyConnectParams
+}
+
+/** The request that opened a tunnel: to which proxy, for which target. */
+export interface ProxyConnectParams {
+  /** The proxy's origin (never with credentials). */
+  origin: string
+  /** The proxy's port. */
+  port: number
+  /** The tunnel target, `host:port`. */
+  path: string
+  /** Headers of the `CONNECT` request without `proxy-authorization` (empty for SOCKS). */
+  headers: Record<string, string | string[]>
+  /** TLS server name of an `https:` proxy, when one applies. */
+  servername: string | null
 }
 
 let log: ReturnType<typeof debuglog> | undefined
-const connectedChannel = diagnosticsChannel.channel(PROXY_CONNECTED_CHANNEL)
+const connectedChannel = channels.proxyConnected
 
 /** True when `NODE_DEBUG` names `conduit:proxy`; the namespace is looked up on first use, as the runtime expects. */
 export function proxyDebugEnabled (): boolean {

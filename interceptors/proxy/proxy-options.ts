@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { BuildOptions } from '../../src/connect.js'
+import type { BuildOptions, Connector } from '../../src/connect.js'
 import type { Dispatcher } from '../../src/dispatcher/dispatcher.js'
 import { InvalidArgumentError } from '../../src/errors.js'
 import { describeValue } from '../../src/validation/describe-value.js'
@@ -46,6 +46,11 @@ export interface ProxyOptions {
    */
   clientFactory?: ProxyClientFactory | undefined
   /**
+   * Opens the connection to a SOCKS proxy, as a connector does (`(options, callback)`).
+   * @defaultValue a plain TCP connection
+   */
+  socksConnect?: Connector | undefined
+  /**
    * `true` tunnels plain `http:` targets through `CONNECT` too, instead of absolute-form requests.
    * @defaultValue unset: tunnel `https:` targets only
    */
@@ -78,19 +83,23 @@ export interface ResolvedProxy {
   socks: SocksSettings | null
   /** Headers sent to an HTTP(S) proxy, including the derived `proxy-authorization`. */
   headers: Record<string, string | string[]>
+  /** Names of {@link ResolvedProxy.headers}: their values are redacted wherever requests are observed. */
+  sensitiveHeaders: readonly string[]
   /** TLS options for targets reached through a tunnel. */
   requestTls: ProxyTlsOptions | undefined
   /** TLS options for the connection to an `https:` proxy. */
   proxyTls: ProxyTlsOptions | undefined
   /** Builds the dispatcher that talks to the proxy; undefined means a `Pool`. */
   clientFactory: ProxyClientFactory | undefined
+  /** Opens the connection to a SOCKS proxy; undefined means a plain TCP connection. */
+  socksConnect: Connector | undefined
   /** True when plain-HTTP targets are tunnelled too. */
   proxyTunnel: boolean
 }
 
 /** Option names that configure the proxy; every other option belongs to the tunnel agent. */
 export const PROXY_OPTION_KEYS: readonly string[] = [
-  'uri', 'token', 'auth', 'headers', 'requestTls', 'proxyTls', 'clientFactory', 'proxyTunnel',
+  'uri', 'token', 'auth', 'headers', 'requestTls', 'proxyTls', 'clientFactory', 'socksConnect', 'proxyTunnel',
   'httpProxy', 'httpsProxy', 'noProxy', 'connect'
 ]
 
@@ -122,28 +131,39 @@ export function defaultPort (protocol: string): number {
 /** The common proxy schemes (`socks:`...`socks4a:`) this module accepts. */
 export const PROXY_SCHEMES: readonly string[] = Object.keys(DEFAULT_PORTS)
 
-/** Hides `user:password@` in a URI string that could not be parsed, so an error message never leaks it. */
-function redact (uri: string): string {
-  return uri.replace(/\/\/[^/@]*@/, '//***@')
+/** A URI scheme and the `//` of an authority at the start of a string (RFC 3986 §3). */
+const SCHEME_AND_SLASHES = /^[a-z][a-z0-9+.-]*:\/\//i
+
+/**
+ * Shows a proxy URI string that failed validation without its user information. The string is
+ * malformed, so no parser can say where the password ends: an unencoded `/`, `#`, `?`, `:` or `@`
+ * may be part of it. Everything between the scheme and the LAST `@` is hidden; a host or path
+ * that happens to hold an `@` is hidden too, which is the safe side to err on. Without `//` after
+ * it, what looks like a scheme may be the user name (`user:password@host`), so it is hidden as well.
+ */
+export function redactProxyUri (uri: string): string {
+  const at = uri.lastIndexOf('@')
+  if (at === -1) return uri
+  const scheme = SCHEME_AND_SLASHES.exec(uri)?.[0] ?? ''
+  return `${scheme}***@${uri.slice(at + 1)}`
 }
 
 /** Parses a proxy URI, naming the bad value (credentials hidden) when it is not a usable URL. */
 export function parseProxyUri (uri: unknown, where: string): URL {
-  if (uri instanceof URL) return new URL(uri.href)
-  if (typeof uri !== 'string' || uri === '') {
+  // A URL object gets the same checks as a string: it may name any scheme.
+  const text = uri instanceof URL ? uri.href : uri
+  if (typeof text !== 'string' || text === '') {
     throw new InvalidArgumentError(`${where}: uri is required (a proxy URL string or URL), got ${describeValue(uri)}`)
   }
-  let url: URL
-  try {
-    url = new URL(uri)
-  } catch (cause) {
-    throw new InvalidArgumentError(`${where}: uri must be a valid URL, got ${JSON.stringify(redact(uri))}`, { cause })
-  }
+  // No `cause`: the parser's TypeError keeps the raw string (credentials included) as `input`.
+  const url = URL.canParse(text) ? new URL(text) : null
+  if (url === null) throw new InvalidArgumentError(`${where}: uri must be a valid URL, got ${describeValue(redactProxyUri(text))}`)
   if (!(url.protocol in DEFAULT_PORTS)) {
-    throw new InvalidArgumentError(`${where}: uri protocol must be one of ${PROXY_SCHEMES.join(', ')}, got ${JSON.stringify(url.protocol)}`)
+    // With an `@` in the URI, what parsed as the scheme may be the user name (`user:password@host`).
+    throw new InvalidArgumentError(`${where}: uri protocol must be one of ${PROXY_SCHEMES.join(', ')}, got ${text.includes('@') ? describeValue(redactProxyUri(text)) : JSON.stringify(url.protocol)}`)
   }
   if (url.hostname === '') {
-    throw new InvalidArgumentError(`${where}: uri must name a host, got ${JSON.stringify(redact(uri))}`)
+    throw new InvalidArgumentError(`${where}: uri must name a host, got ${describeValue(redactProxyUri(text))}`)
   }
   return url
 }
@@ -172,8 +192,9 @@ function optionalString (value: unknown, name: string, where: string): string | 
 function decode (part: string, name: string, where: string): string {
   try {
     return decodeURIComponent(part)
-  } catch (cause) {
-    throw new InvalidArgumentError(`${where}: the ${name} in the proxy uri is not valid percent-encoding`, { cause })
+  } catch {
+    // The message names the part only: its value is a credential.
+    throw new InvalidArgumentError(`${where}: the ${name} in the proxy uri is not valid percent-encoding`)
   }
 }
 
@@ -188,7 +209,10 @@ export function resolveProxy (uri: unknown, options: ProxyOptions, where = 'prox
   if (token !== undefined && auth !== undefined) {
     throw new InvalidArgumentError(`${where}: auth cannot be combined with token; use token alone`)
   }
-  const { clientFactory, proxyTunnel, requestTls, proxyTls } = options
+  const { clientFactory, socksConnect, proxyTunnel, requestTls, proxyTls } = options
+  if (socksConnect !== undefined && typeof socksConnect !== 'function') {
+    throw new InvalidArgumentError(`${where}: socksConnect must be a function, got ${describeValue(socksConnect)}`)
+  }
   if (clientFactory !== undefined && typeof clientFactory !== 'function') {
     throw new InvalidArgumentError(`${where}: clientFactory must be a function, got ${describeValue(clientFactory)}`)
   }
@@ -225,9 +249,11 @@ export function resolveProxy (uri: unknown, options: ProxyOptions, where = 'prox
     port: url.port === '' ? defaultPort(url.protocol) : Number(url.port),
     socks,
     headers,
+    sensitiveHeaders: Object.keys(headers),
     requestTls,
     proxyTls,
     clientFactory,
+    socksConnect,
     proxyTunnel: proxyTunnel === true
   }
 }

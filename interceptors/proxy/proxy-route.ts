@@ -22,10 +22,11 @@ import { AbsoluteFormHandler, absoluteFormOptions } from './absolute-form.js'
 import { defaultPort } from './proxy-options.js'
 import type { ResolvedProxy } from './proxy-options.js'
 import { publishTunnel } from './proxy-log.js'
+import type { ProxyConnectParams } from './proxy-log.js'
 import { openSocksTunnel } from './socks.js'
 import { authority } from './tunnel-target.js'
 import type { TunnelTarget } from './tunnel-target.js'
-import { openConnectTunnel } from './tunnel.js'
+import { connectHeaders, openConnectTunnel } from './tunnel.js'
 
 /** Dispatcher events forwarded to whoever owns the proxy interceptor (a preset re-emits them). */
 export const FORWARDED_EVENTS = ['drain', 'connect', 'disconnect', 'connectionError'] as const
@@ -155,7 +156,13 @@ export class ProxyRoute {
         finish(err ?? new Error('tunnel produced no socket'), socket ?? null)
         return
       }
-      publishTunnel({ socket, proxy: this.proxy.label, target: authority(target), via: socks === null ? 'connect' : socks.version === 4 ? 'socks4' : 'socks5' })
+      publishTunnel({
+        socket,
+        proxy: this.proxy.label,
+        target: authority(target),
+        via: socks === null ? 'connect' : socks.version === 4 ? 'socks4' : 'socks5',
+        connectParams: this.#connectParams(target)
+      })
       if (request.protocol !== 'https:') {
         finish(null, socket)
         return
@@ -198,6 +205,15 @@ export class ProxyRoute {
         : this.#proxyClient()
       cancel = openConnectTunnel(toProxy, this.proxy, target, { keepAlive: this.#keepAlive, timeoutMs }, opened)
     }
+  }
+
+  /** What a tunnel to `target` is asked with, credentials left out (for the diagnostics message). */
+  #connectParams (target: TunnelTarget): ProxyConnectParams {
+    const path = authority(target)
+    const headers = this.proxy.socks === null ? connectHeaders(this.proxy, path, this.#keepAlive) : {}
+    delete headers['proxy-authorization']
+    const servername = this.proxy.url.protocol === 'https:' ? (this.proxy.proxyTls?.servername ?? this.proxy.url.hostname) : null
+    return { origin: this.proxy.origin, port: this.proxy.port, path, headers, servername }
   }
 
   #targetConnector (): Connector {

@@ -8,6 +8,7 @@
 import { lookup } from 'node:dns'
 import { isIP } from 'node:net'
 import type { Socket } from 'node:net'
+import type { Duplex } from 'node:stream'
 import { SocksClient } from 'socks'
 import { ProxyConnectionError } from '../../src/errors.js'
 import type { ResolvedProxy, SocksSettings } from './proxy-options.js'
@@ -46,20 +47,37 @@ export function openSocksTunnel (
       callback(refused(`could not resolve ${target.hostname}: ${lookupError?.message ?? 'no address'}`))
       return
     }
-    SocksClient.createConnection({
-      command: 'connect',
-      timeout: timeoutMs,
-      destination: { host, port: target.port },
-      proxy: {
-        host: bareHost(proxy.url.hostname),
-        port: proxy.port,
-        type: socks.version,
-        ...(socks.userId === undefined ? {} : { userId: socks.userId }),
-        ...(socks.password === undefined ? {} : { password: socks.password })
-      }
-    }).then(
-      ({ socket }) => callback(null, socket),
-      (err: Error) => callback(refused(err.message))
-    )
+    const handshake = (existing: Duplex | undefined): void => {
+      SocksClient.createConnection({
+        command: 'connect',
+        timeout: timeoutMs,
+        destination: { host, port: target.port },
+        ...(existing === undefined ? {} : { existing_socket: existing }),
+        proxy: {
+          host: bareHost(proxy.url.hostname),
+          port: proxy.port,
+          type: socks.version,
+          ...(socks.userId === undefined ? {} : { userId: socks.userId }),
+          ...(socks.password === undefined ? {} : { password: socks.password })
+        }
+      }).then(
+        ({ socket }) => callback(null, socket),
+        (err: Error) => {
+          existing?.destroy()
+          callback(refused(err.message))
+        }
+      )
+    }
+    const connect = proxy.socksConnect
+    if (connect === undefined) {
+      handshake(undefined)
+      return
+    }
+    // The caller's connector opens the connection to the proxy; the handshake runs over it.
+    const hostname = bareHost(proxy.url.hostname)
+    connect({ hostname, host: proxy.url.host, protocol: proxy.url.protocol, port: String(proxy.port), servername: null }, (err, socket) => {
+      if (err !== null || socket === null) callback(err ?? refused('the connector returned no socket'))
+      else handshake(socket)
+    })
   })
 }

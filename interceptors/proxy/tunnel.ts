@@ -7,6 +7,7 @@
 
 import type { Duplex } from 'node:stream'
 import { ProxyConnectionError } from '../../src/errors.js'
+import { SENSITIVE_HEADERS } from '../../src/observability/sensitive-headers.js'
 import type { DispatchController, DispatchHandler, DispatchTarget, IncomingHeaders } from '../../src/handler.js'
 import { asProxyError } from './proxy-errors.js'
 import type { ResolvedProxy } from './proxy-options.js'
@@ -108,6 +109,7 @@ export function openConnectTunnel (
       method: 'CONNECT',
       path,
       headers: connectHeaders(proxy, path, options.keepAlive),
+      [SENSITIVE_HEADERS]: proxy.sensitiveHeaders,
       ...(options.timeoutMs > 0 ? { headersTimeout: options.timeoutMs } : {})
     }, handler)
   } catch (err) {

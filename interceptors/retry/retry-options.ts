@@ -3,6 +3,7 @@
  * @module
  */
 
+import { fromUndiciCode } from '../../src/errors.js'
 import type { DispatchHandler, DispatchOptions, Dispatch } from '../../src/handler.js'
 import { InvalidArgumentError } from '../../src/errors.js'
 import { MAX_TIMER_MS } from '../../src/validation/timer-limit.js'
@@ -87,7 +88,8 @@ export interface RetryOptions {
    */
   statusCodes?: readonly number[] | undefined
   /**
-   * Error codes (system or `LIB_ERR_*`) that trigger a retry.
+   * Error codes (system or `LIB_ERR_*`) that trigger a retry. undici's spelling of a code
+   * (`UND_ERR_SOCKET`) is read as conduit's (`LIB_ERR_SOCKET`).
    * @defaultValue `['ECONNRESET', 'ECONNREFUSED', 'ENOTFOUND', 'ENETDOWN', 'ENETUNREACH', 'EHOSTDOWN', 'EHOSTUNREACH', 'EPIPE', 'LIB_ERR_SOCKET']`
    */
   errorCodes?: readonly string[] | undefined
@@ -234,8 +236,9 @@ export function resolveRetryOptions (
       (m) => typeof m === 'string' && m.length > 0),
     statusCodes: list<number>(where, 'statusCodes', pick<unknown>(o.statusCodes, RETRY_DEFAULTS.statusCodes), 'an array of status codes (100-599)',
       (s) => Number.isInteger(s) && (s as number) >= 100 && (s as number) <= 599),
-    errorCodes: list<string>(where, 'errorCodes', pick<unknown>(o.errorCodes, RETRY_DEFAULTS.errorCodes), 'an array of error code strings',
-      (c) => typeof c === 'string' && c.length > 0),
+    // undici users write undici's codes (UND_ERR_SOCKET); they name the same errors as LIB_ERR_*.
+    errorCodes: Object.freeze(list<string>(where, 'errorCodes', pick<unknown>(o.errorCodes, RETRY_DEFAULTS.errorCodes), 'an array of error code strings',
+      (c) => typeof c === 'string' && c.length > 0).map(fromUndiciCode)),
     jitter: boolean(where, 'jitter', pick<unknown>(o.jitter, RETRY_DEFAULTS.jitter)),
     onRetry: onRetry as ResolvedRetryOptions['onRetry'],
     deadlineMs: deadlineMs as number | undefined

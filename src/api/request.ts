@@ -3,18 +3,31 @@
  * @module
  */
 
-import type { Duplex } from 'node:stream'
-import type { DispatchController, DispatchHandler, DispatchOptions, DispatchTarget, IncomingHeaders } from '../handlers/dispatch-contract.js'
+import type { Dispatcher } from '../dispatcher/dispatcher.js'
+import type { DispatchController, DispatchOptions, DispatchTarget, IncomingHeaders } from '../handlers/dispatch-contract.js'
+import { SimpleController } from '../handlers/simple-controller.js'
 import { BodyReadable } from './body-readable.js'
-import { InvalidArgumentError, RequestAbortedError } from '../errors.js'
+import { InvalidArgumentError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
+import { abortReason } from './abort-signal.js'
+import type { ApiSignal } from './abort-signal.js'
+import { toDispatchOptions } from './api-options.js'
+import { ApiHandler } from './api-handler.js'
+import { destroyRequestBody } from './request-body.js'
+import { callUserCode } from './user-callback.js'
+
+/** Dispatch options without `signal`, which the request-level APIs accept in more shapes (an index signature defeats `Omit`). */
+export type DispatchOptionsWithoutSignal = { [K in keyof DispatchOptions as K extends 'signal' ? never : K]: DispatchOptions[K] }
 
 /** Options of `request()`: dispatch options plus what only the promise API needs. */
-export interface RequestOptions extends DispatchOptions {
-  /** Any value, handed back as `opaque` on the response. */
+export interface RequestOptions extends DispatchOptionsWithoutSignal {
+  /** Any value, handed back as `opaque` on the response (and on errors in the callback form). */
   opaque?: unknown
-  /** Aborts the request at any stage: before dispatch, while waiting for headers, or while reading the body. */
-  signal?: AbortSignal | null | undefined
+  /**
+   * Aborts the request at any stage: before dispatch, while waiting for headers, or while
+   * reading the body. An `AbortSignal`, or an EventEmitter that emits `'abort'`.
+   */
+  signal?: ApiSignal | null | undefined
   /** High-water mark of the body stream in bytes. */
   highWaterMark?: number | undefined
   /** Called for each informational (1xx) response. */
@@ -27,6 +40,8 @@ export interface ResponseData {
   statusCode: number
   /** Response status message, e.g. `OK`. */
   statusMessage: string | undefined
+  /** The same status message, under the name undici users read it by. */
+  statusText: string | undefined
   /** Response headers, lower-case names. */
   headers: IncomingHeaders
   /** Trailers; filled in when the body ends. */
@@ -39,85 +54,48 @@ export interface ResponseData {
   context: unknown
 }
 
-/** Callback of `request()`: an error, or the response once its head arrived. */
-export type RequestCallback = (err: Error | null, data?: ResponseData) => void
-
-type Settle = RequestCallback
+/**
+ * Callback of `request()`: the response once its head arrived, or an error; as with undici, the
+ * second argument on error is `{ opaque }` only.
+ */
+export type RequestCallback = (err: Error | null, data: ResponseData) => void
 
 /**
  * Checks the options only `request()` reads, before anything is dispatched: they are used once
  * the response head arrives, too late to fail with a clear message.
  */
 function checkRequestOptions (opts: RequestOptions): void {
-  const { signal, highWaterMark, onInfo } = opts
-  if (signal != null && (typeof signal !== 'object' || typeof signal.addEventListener !== 'function' || typeof signal.removeEventListener !== 'function')) {
-    throw new InvalidArgumentError(`request(): signal must be an AbortSignal, got ${describeValue(signal)}`)
-  }
+  const { highWaterMark } = opts
   if (highWaterMark != null && (typeof highWaterMark !== 'number' || !Number.isInteger(highWaterMark) || highWaterMark < 0)) {
     throw new InvalidArgumentError(`request(): highWaterMark must be a non-negative integer, got ${describeValue(highWaterMark)}`)
-  }
-  if (onInfo != null && typeof onInfo !== 'function') {
-    throw new InvalidArgumentError(`request(): onInfo must be a function, got ${describeValue(onInfo)}`)
   }
 }
 
 /** The handler behind `request()`: resolves on the response head and streams the body. */
-export class RequestHandler implements DispatchHandler {
-  readonly #opts: RequestOptions
-  #settle: Settle | null
-  #controller: DispatchController | null = null
-  #context: unknown = undefined
+export class RequestHandler extends ApiHandler {
+  declare protected readonly opts: RequestOptions
+  #callback: RequestCallback | null
   #body: BodyReadable | null = null
   #trailers: IncomingHeaders = {}
-  #signalCleanup: (() => void) | null = null
 
-  constructor (opts: RequestOptions, settle: RequestCallback) {
+  constructor (opts: RequestOptions, callback: RequestCallback) {
+    super('request()', opts)
     checkRequestOptions(opts)
-    this.#opts = opts
-    this.#settle = settle
-    const signal = opts.signal
-    if (signal != null) {
-      const onAbort = (): void => this.#abort(signal.reason ?? new RequestAbortedError())
-      signal.addEventListener('abort', onAbort, { once: true })
-      this.#signalCleanup = () => signal.removeEventListener('abort', onAbort)
-    }
+    this.#callback = callback
   }
 
-  #abort (reason: Error): void {
-    this.#cleanup()
-    if (this.#controller !== null) this.#controller.abort(reason)
-    else this.#fail(reason)
+  protected override onSignalAbort (reason: Error): void {
+    super.onSignalAbort(reason)
     if (this.#body !== null && !this.#body.destroyed) this.#body.destroy(reason)
   }
 
-  #cleanup (): void {
-    if (this.#signalCleanup !== null) {
-      this.#signalCleanup()
-      this.#signalCleanup = null
-    }
-  }
-
   #fail (err: Error): void {
-    const settle = this.#settle
-    if (settle !== null) {
-      this.#settle = null
-      settle(err)
+    const callback = this.#callback
+    if (callback !== null) {
+      this.#callback = null
+      const opaque = this.opaque
+      queueMicrotask(() => callback(err, { opaque } as ResponseData))
     }
-  }
-
-  onRequestStart (controller: DispatchController, context: unknown): void {
-    this.#controller = controller
-    this.#context = context
-    if (this.#opts.signal?.aborted) controller.abort(this.#opts.signal.reason ?? new RequestAbortedError())
-  }
-
-  onRequestUpgrade (controller: DispatchController, statusCode: number, _headers: IncomingHeaders, socket: Duplex): void {
-    socket.destroy()
-    controller.abort(new InvalidArgumentError(`request(): got an upgrade response (${statusCode}); use an upgrade-aware API for the "upgrade" option`))
-  }
-
-  onResponseInformation (_controller: DispatchController, statusCode: number, headers: IncomingHeaders): void {
-    this.#opts.onInfo?.({ statusCode, headers })
   }
 
   onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
@@ -127,18 +105,20 @@ export class RequestHandler implements DispatchHandler {
       return
     }
     const contentType = headers['content-type']
-    const body = new BodyReadable(controller, typeof contentType === 'string' ? contentType : '', this.#opts.highWaterMark)
+    const body = new BodyReadable(controller, typeof contentType === 'string' ? contentType : '', this.opts.highWaterMark)
     this.#body = body
-    const settle = this.#settle
-    this.#settle = null
-    settle?.(null, {
+    const callback = this.#callback
+    this.#callback = null
+    if (callback === null) return
+    callUserCode(callback, null, {
       statusCode,
       statusMessage,
+      statusText: statusMessage,
       headers,
       trailers: this.#trailers,
       body,
-      opaque: this.#opts.opaque,
-      context: this.#context
+      opaque: this.opaque,
+      context: this.context
     })
   }
 
@@ -147,13 +127,14 @@ export class RequestHandler implements DispatchHandler {
   }
 
   onResponseEnd (_controller: DispatchController, trailers: IncomingHeaders): void {
-    this.#cleanup()
+    this.stopWatchingSignal()
     if (trailers !== null && typeof trailers === 'object') Object.assign(this.#trailers, trailers)
     this.#body?.push(null)
   }
 
   onResponseError (_controller: DispatchController, error: Error): void {
-    this.#cleanup()
+    this.stopWatchingSignal()
+    destroyRequestBody(this.opts.body, error)
     if (this.#body !== null) {
       if (!this.#body.destroyed) this.#body.destroy(error)
       return
@@ -173,24 +154,37 @@ export function request (dispatcher: DispatchTarget, opts: RequestOptions, callb
 export function request (dispatcher: DispatchTarget, opts: RequestOptions, callback?: RequestCallback): Promise<ResponseData> | void {
   if (callback === undefined) {
     return new Promise((resolve, reject) => {
-      request(dispatcher, opts, (err, data) => { err ? reject(err) : resolve(data!) })
+      request(dispatcher, opts, (err, data) => { err ? reject(err) : resolve(data as ResponseData) })
     })
   }
   if (typeof callback !== 'function') {
     throw new InvalidArgumentError(`request(): callback must be a function, got ${describeValue(callback)}`)
   }
   if (opts === null || typeof opts !== 'object') {
-    process.nextTick(callback, new InvalidArgumentError(`request(): options must be an object, got ${describeValue(opts)}`))
+    queueMicrotask(() => callback(new InvalidArgumentError(`request(): options must be an object, got ${describeValue(opts)}`), { opaque: undefined } as ResponseData))
     return
   }
-  if (opts.signal?.aborted) {
-    process.nextTick(callback, opts.signal.reason ?? new RequestAbortedError())
+  const opaque = opts.opaque
+  const fail = (err: Error): void => {
+    destroyRequestBody(opts.body, err)
+    queueMicrotask(() => callback(err, { opaque } as ResponseData))
+  }
+  if (opts.signal?.aborted === true) {
+    fail(abortReason(opts.signal))
     return
   }
   const requestOpts: RequestOptions = opts.method === undefined ? { ...opts, method: 'GET' } : opts
+  let handler: RequestHandler
   try {
-    dispatcher.dispatch(requestOpts, new RequestHandler(requestOpts, callback))
+    handler = new RequestHandler(requestOpts, callback)
   } catch (err) {
-    process.nextTick(callback, err as Error)
+    fail(err as Error)
+    return
+  }
+  try {
+    dispatcher.dispatch(toDispatchOptions(requestOpts as DispatchOptions), handler)
+  } catch (err) {
+    // A dispatch that throws has not called the handler: the callback is still ours to call.
+    handler.onResponseError(new SimpleController(), err as Error)
   }
 }

@@ -1,12 +1,15 @@
 /**
- * The handler behind `connect()` and `upgrade()`: resolves with the socket once the server
+ * The handler behind `connect()` and `upgrade()`: settles with the socket once the server
  * switched protocols, and fails with the status when it answered with an ordinary response.
  * @module
  */
 
 import type { Duplex } from 'node:stream'
-import type { DispatchController, DispatchHandler, IncomingHeaders } from '../handler.js'
+import type { DispatchController, DispatchHandler, IncomingHeaders } from '../handlers/dispatch-contract.js'
 import { RequestAbortedError, SocketError } from '../errors.js'
+import { watchSignal } from './abort-signal.js'
+import type { ApiSignal } from './abort-signal.js'
+import { callUserCode } from './user-callback.js'
 
 /** What `connect()` and `upgrade()` resolve with. */
 export interface UpgradeData {
@@ -18,63 +21,75 @@ export interface UpgradeData {
   socket: Duplex
   /** The `opaque` option, handed back. */
   opaque: unknown
+  /** Per-dispatch context from the dispatcher. */
+  context: unknown
 }
 
-type Settle = (err: Error | null, data?: UpgradeData) => void
+/** Callback of `connect()` / `upgrade()`: the socket and head, or an error (then with `{ opaque }` only). */
+export type UpgradeCallback = (err: Error | null, data: UpgradeData) => void
 
 /** Settles once: with the socket on a protocol switch, with an error otherwise. */
 export class UpgradeHandler implements DispatchHandler {
   readonly #what: string
   readonly #opaque: unknown
-  readonly #signal: AbortSignal | null
-  #settle: Settle | null
-  #onAbort: (() => void) | null = null
+  #callback: UpgradeCallback | null
+  #controller: DispatchController | null = null
+  #context: unknown = undefined
+  #abortedEarly: Error | null = null
+  readonly #stopWatching: () => void
 
-  constructor (what: string, opaque: unknown, signal: AbortSignal | null | undefined, settle: Settle) {
+  /** @param what - names the request in error messages, e.g. `upgrade to websocket` */
+  constructor (what: string, opaque: unknown, signal: ApiSignal | null | undefined, callback: UpgradeCallback) {
     this.#what = what
-    this.#opaque = opaque
-    this.#signal = signal ?? null
-    this.#settle = settle
+    this.#opaque = opaque ?? null
+    this.#callback = callback
+    // undici fails an already aborted request with its own abort error whatever the signal's reason.
+    if (signal?.aborted === true) this.#abortedEarly = new RequestAbortedError()
+    this.#stopWatching = this.#abortedEarly !== null ? noop : watchSignal(signal, (reason) => {
+      if (this.#controller !== null) this.#controller.abort(reason)
+      else this.#abortedEarly = reason
+    })
   }
 
-  #done (err: Error | null, data?: UpgradeData): void {
-    if (this.#onAbort !== null) this.#signal?.removeEventListener('abort', this.#onAbort)
-    const settle = this.#settle
-    this.#settle = null
-    settle?.(err, data)
+  #fail (err: Error): void {
+    this.#stopWatching()
+    const callback = this.#callback
+    this.#callback = null
+    if (callback === null) return
+    const opaque = this.#opaque
+    queueMicrotask(() => callback(err, { opaque } as UpgradeData))
   }
 
-  onRequestStart (controller: DispatchController): void {
-    const signal = this.#signal
-    if (signal === null) return
-    const abort = (): void => controller.abort(signal.reason instanceof Error ? signal.reason : new RequestAbortedError())
-    if (signal.aborted) {
-      abort()
-      return
-    }
-    this.#onAbort = abort
-    signal.addEventListener('abort', abort, { once: true })
+  onRequestStart (controller: DispatchController, context: unknown): void {
+    this.#controller = controller
+    this.#context = context
+    if (this.#abortedEarly !== null) controller.abort(this.#abortedEarly)
   }
 
   onRequestUpgrade (_controller: DispatchController, statusCode: number, headers: IncomingHeaders, socket: Duplex): void {
-    if (this.#settle === null) {
+    this.#stopWatching()
+    const callback = this.#callback
+    this.#callback = null
+    if (callback === null) {
       socket.destroy()
       return
     }
-    this.#done(null, { statusCode, headers, socket, opaque: this.#opaque })
+    callUserCode(callback, null, { statusCode, headers, socket, opaque: this.#opaque, context: this.#context })
   }
 
   onResponseStart (controller: DispatchController, statusCode: number, _headers: IncomingHeaders, statusMessage?: string): void {
     const err = new SocketError(`${this.#what} was refused: the server answered ${statusCode}${statusMessage ? ` ${statusMessage}` : ''}`)
-    this.#done(err)
+    this.#fail(err)
     controller.abort(err)
   }
 
   onResponseEnd (): void {
-    this.#done(new SocketError(`${this.#what} ended without a protocol switch`))
+    this.#fail(new SocketError(`${this.#what} ended without a protocol switch`))
   }
 
   onResponseError (_controller: DispatchController, error: Error): void {
-    this.#done(error)
+    this.#fail(error)
   }
 }
+
+function noop (): void {}

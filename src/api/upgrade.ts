@@ -1,29 +1,29 @@
 /**
- * `upgrade()` and `connect()`: protocol switches (`Upgrade` / 101) and `CONNECT` tunnels as
- * promises of the raw socket.
+ * `dispatcher.upgrade()` and `dispatcher.connect()`: protocol switches (`Upgrade` / 101) and
+ * `CONNECT` tunnels, resolving (or calling back) with the raw socket.
  * @module
  */
 
-import type { Dispatcher } from '../dispatcher/dispatcher.js'
-import { getGlobalDispatcher } from '../global.js'
-import type { DispatchOptions } from '../handler.js'
-import { InvalidArgumentError } from '../errors.js'
+import type { DispatchOptions, DispatchTarget } from '../handlers/dispatch-contract.js'
+import { SimpleController } from '../handlers/simple-controller.js'
+import { InvalidArgumentError, RequestAbortedError } from '../errors.js'
 import { UpgradeHandler } from './upgrade-handler.js'
-import type { UpgradeData } from './upgrade-handler.js'
+import type { UpgradeCallback, UpgradeData } from './upgrade-handler.js'
 import { describeValue } from '../validation/describe-value.js'
+import { checkSignal } from './abort-signal.js'
+import type { ApiSignal } from './abort-signal.js'
+import { toDispatchOptions } from './api-options.js'
 
-/** Options of {@link upgrade} and {@link connect}. */
+/** Options of `upgrade()` and `connect()`. */
 export interface UpgradeOptions {
   /** Target origin; required on an Agent. */
   origin?: string | URL | undefined
-  /** Request target: a path for `upgrade`, `host:port` for `connect`; taken from the URL when one is given. */
+  /** Request target: a path for `upgrade`, `host:port` for `connect`. */
   path?: string | undefined
-  /** Dispatcher to use instead of the global one. */
-  dispatcher?: Dispatcher | undefined
   /** Request headers. */
   headers?: DispatchOptions['headers']
   /**
-   * Method of the upgrade request.
+   * Method of the upgrade request (`connect` always sends `CONNECT`).
    * @defaultValue `'GET'`
    */
   method?: string | undefined
@@ -36,71 +36,73 @@ export interface UpgradeOptions {
   headersTimeout?: number | undefined
   /** Any value, handed back as `opaque`. */
   opaque?: unknown
-  /** Cancels the request until the socket is handed over. */
-  signal?: AbortSignal | null | undefined
+  /** Cancels the request until the socket is handed over: an `AbortSignal` or an EventEmitter. */
+  signal?: ApiSignal | null | undefined
   /** Anything else interceptors pass along. */
   [key: string]: unknown
 }
 
-function run (opts: DispatchOptions, dispatcher: Dispatcher | undefined, what: string, opaque: unknown, signal: AbortSignal | null | undefined): Promise<UpgradeData> {
-  return new Promise((resolve, reject) => {
-    const handler = new UpgradeHandler(what, opaque, signal, (err, data) => { err !== null ? reject(err) : resolve(data!) })
-    ;(dispatcher ?? getGlobalDispatcher()).dispatch(opts, handler)
-  })
-}
-
-function resolveOptions (who: string, url: unknown, opts: unknown): UpgradeOptions {
-  if (typeof url === 'string' || url instanceof URL) {
-    if (opts !== undefined && (opts === null || typeof opts !== 'object')) {
-      throw new InvalidArgumentError(`${who}(): options must be an object, got ${describeValue(opts)}`)
-    }
-    let parsed: URL
-    try {
-      parsed = new URL(String(url))
-    } catch {
-      throw new InvalidArgumentError(`${who}(): invalid URL ${JSON.stringify(String(url))}`)
-    }
-    const given = (opts ?? {}) as UpgradeOptions
-    return { ...given, origin: parsed.origin, path: given.path ?? `${parsed.pathname}${parsed.search}` }
+function run (dispatcher: DispatchTarget, who: string, what: string, opts: UpgradeOptions, dispatchOpts: () => DispatchOptions, callback?: UpgradeCallback): Promise<UpgradeData> | void {
+  if (callback === undefined) {
+    return new Promise((resolve, reject) => {
+      run(dispatcher, who, what, opts, dispatchOpts, (err, data) => { err !== null ? reject(err) : resolve(data) })
+    })
   }
-  if (url === null || typeof url !== 'object') {
-    throw new InvalidArgumentError(`${who}(): expected a URL or an options object, got ${describeValue(url)}`)
+  if (typeof callback !== 'function') throw new InvalidArgumentError(`${who}: callback must be a function, got ${describeValue(callback)}`)
+  let handler: UpgradeHandler
+  let resolved: DispatchOptions
+  try {
+    if (opts === null || typeof opts !== 'object') throw new InvalidArgumentError(`${who}: options must be an object, got ${describeValue(opts)}`)
+    checkSignal(who, opts.signal)
+    resolved = dispatchOpts()
+    handler = new UpgradeHandler(what, opts.opaque, opts.signal, callback)
+  } catch (err) {
+    const opaque = (opts as UpgradeOptions | null)?.opaque
+    queueMicrotask(() => callback(err as Error, { opaque } as UpgradeData))
+    return
   }
-  return url as UpgradeOptions
+  if (opts.signal?.aborted === true) {
+    // Nothing is sent; undici reports its own abort error here whatever the signal's reason.
+    handler.onResponseError(new SimpleController(), new RequestAbortedError())
+    return
+  }
+  try {
+    dispatcher.dispatch(toDispatchOptions(resolved), handler)
+  } catch (err) {
+    handler.onResponseError(new SimpleController(), err as Error)
+  }
 }
 
 /**
- * Asks the server to switch protocols and resolves with the socket once it answers 101.
- * An ordinary response rejects with a `SocketError` naming its status. Uses the global
- * dispatcher unless `dispatcher` is given.
+ * Asks the server to switch protocols and settles with the socket once it answers 101. An
+ * ordinary response fails with a `SocketError` naming its status.
  * @example
- * const { socket } = await upgrade('http://127.0.0.1:3000/chat', { protocol: 'my-proto' })
+ * const { socket } = await client.upgrade({ path: '/chat', protocol: 'my-proto' })
  * socket.write('hello')
  */
-export function upgrade (url: string | URL | UpgradeOptions, opts?: UpgradeOptions): Promise<UpgradeData> {
-  try {
-    const { protocol, opaque, signal, dispatcher, ...rest } = resolveOptions('upgrade', url, opts)
-    const proto = protocol ?? 'Websocket'
-    return run({ ...rest, path: rest.path ?? '/', method: rest.method ?? 'GET', upgrade: proto }, dispatcher, `upgrade to ${proto}`, opaque, signal)
-  } catch (err) {
-    return Promise.reject(err)
-  }
+export function upgrade (dispatcher: DispatchTarget, opts: UpgradeOptions): Promise<UpgradeData>
+export function upgrade (dispatcher: DispatchTarget, opts: UpgradeOptions, callback?: UpgradeCallback): Promise<UpgradeData> | void
+export function upgrade (dispatcher: DispatchTarget, opts: UpgradeOptions, callback?: UpgradeCallback): Promise<UpgradeData> | void {
+  const protocol = opts?.protocol ?? 'Websocket'
+  return run(dispatcher, 'upgrade()', `upgrade to ${protocol}`, opts, () => {
+    const { protocol: _protocol, opaque: _opaque, ...rest } = opts
+    return { ...rest, path: rest.path ?? '/', method: rest.method ?? 'GET', upgrade: protocol } as DispatchOptions
+  }, callback)
 }
 
 /**
- * Opens a `CONNECT` tunnel to `path` (`host:port`) and resolves with the socket on a 2xx.
- * Uses the global dispatcher unless `dispatcher` is given.
+ * Opens a `CONNECT` tunnel to `path` (`host:port`) and settles with the socket on a 2xx.
  * @example
- * const { socket } = await connect({ origin: 'http://127.0.0.1:8080', path: 'example.org:443', dispatcher: proxyClient })
+ * const { socket } = await proxyClient.connect({ path: 'example.org:443' })
  */
-export function connect (url: string | URL | UpgradeOptions, opts?: UpgradeOptions): Promise<UpgradeData> {
-  try {
-    const { protocol: _protocol, opaque, signal, dispatcher, ...rest } = resolveOptions('connect', url, opts)
+export function connect (dispatcher: DispatchTarget, opts: UpgradeOptions): Promise<UpgradeData>
+export function connect (dispatcher: DispatchTarget, opts: UpgradeOptions, callback?: UpgradeCallback): Promise<UpgradeData> | void
+export function connect (dispatcher: DispatchTarget, opts: UpgradeOptions, callback?: UpgradeCallback): Promise<UpgradeData> | void {
+  return run(dispatcher, 'connect()', `CONNECT to ${String(opts?.path)}`, opts, () => {
+    const { protocol: _protocol, opaque: _opaque, ...rest } = opts
     if (typeof rest.path !== 'string') throw new InvalidArgumentError(`connect(): path must be the tunnel target as host:port, got ${describeValue(rest.path)}`)
-    return run({ ...rest, path: rest.path, method: 'CONNECT' }, dispatcher, `CONNECT to ${rest.path}`, opaque, signal)
-  } catch (err) {
-    return Promise.reject(err)
-  }
+    return { ...rest, path: rest.path, method: 'CONNECT' } as DispatchOptions
+  }, callback)
 }
 
-export type { UpgradeData }
+export type { UpgradeData, UpgradeCallback }

@@ -7,7 +7,9 @@
 import { DispatcherBase } from './dispatcher.js'
 import type { Dispatcher } from './dispatcher.js'
 import type { DispatchHandler, DispatchOptions } from '../handlers/dispatch-contract.js'
-import { InvalidArgumentError } from '../errors.js'
+import { InvalidArgumentError, MaxOriginsReachedError } from '../errors.js'
+import { emitSafely } from '../api/user-callback.js'
+import type { ClientStats, PoolStats } from './stats.js'
 import { describeValue } from '../validation/describe-value.js'
 import { Client, parseOrigin } from './client.js'
 import { Pool } from './pool.js'
@@ -22,11 +24,20 @@ export type AgentFactory = (origin: string, opts: PoolOptions) => Dispatcher
 /** Options of an {@link Agent}: pool options (applied to every origin) plus `factory`. */
 export interface AgentOptions extends Omit<PoolOptions, 'factory'> {
   /**
+   * Most origins served at a time; a request to one more fails with `MaxOriginsReachedError`
+   * until an origin's dispatcher is dropped (no connection and no request left).
+   * @defaultValue `Infinity`
+   */
+  maxOrigins?: number | undefined
+  /**
    * Builds the dispatcher for an origin.
    * @defaultValue a {@link Pool}, or a {@link Client} when `connections` is 1
    */
   factory?: AgentFactory | undefined
 }
+
+/** Prefix of the keys under which routes (proxy tunnels) keep their dispatcher. */
+const ROUTE_KEY_PREFIX = 'route '
 
 const EVENTS = ['connect', 'disconnect', 'connectionError', 'drain'] as const
 
@@ -44,6 +55,7 @@ function defaultFactory (origin: string, opts: PoolOptions): Dispatcher {
 export class Agent extends DispatcherBase {
   readonly #options: PoolOptions
   readonly #factory: AgentFactory
+  readonly #maxOrigins: number
   /** Canonical origin (`url.origin`), or `route <key>` for a route, to its dispatcher. */
   readonly #byOrigin = new Map<string, Dispatcher>()
   #direct: DirectConnection | null = null
@@ -56,7 +68,11 @@ export class Agent extends DispatcherBase {
     if (options === null || typeof options !== 'object') {
       throw new InvalidArgumentError(`Agent: options must be an object, got ${describeValue(options)}`)
     }
-    const { factory, ...poolOptions } = options
+    const { factory, maxOrigins, ...poolOptions } = options
+    if (maxOrigins !== undefined && (typeof maxOrigins !== 'number' || Number.isNaN(maxOrigins) || maxOrigins <= 0)) {
+      throw new InvalidArgumentError(`Agent: maxOrigins must be a number greater than 0, got ${describeValue(maxOrigins)}`)
+    }
+    this.#maxOrigins = maxOrigins ?? Infinity
     if (factory !== undefined && typeof factory !== 'function') {
       throw new InvalidArgumentError(`Agent: factory must be a function, got ${describeValue(factory)}`)
     }
@@ -72,6 +88,16 @@ export class Agent extends DispatcherBase {
   /** Number of origins (and routes, such as proxy tunnels) with a live dispatcher. */
   get origins (): number {
     return this.#byOrigin.size
+  }
+
+  /** Load figures of each origin's dispatcher, by origin (dispatchers without `stats` are left out). */
+  get stats (): Record<string, ClientStats | PoolStats> {
+    const all: Record<string, ClientStats | PoolStats> = {}
+    for (const [origin, dispatcher] of this.#byOrigin) {
+      const stats = (dispatcher as { stats?: ClientStats | PoolStats }).stats
+      if (stats !== undefined) all[origin] = stats
+    }
+    return all
   }
 
   protected override acceptDispatch (opts: DispatchOptions, h: DispatchHandler): boolean {
@@ -91,7 +117,13 @@ export class Agent extends DispatcherBase {
   #forOrigin (origin: string | URL): Dispatcher {
     const url = parseOrigin(typeof origin === 'string' ? origin : new URL(origin.origin), 'Agent')
     const canonical = url.origin
-    const dispatcher = this.#byOrigin.get(canonical) ?? this.#create(canonical, canonical, this.#options)
+    let dispatcher = this.#byOrigin.get(canonical)
+    if (dispatcher === undefined) {
+      if (this.#originCount() >= this.#maxOrigins) {
+        throw new MaxOriginsReachedError(`Agent: already serving maxOrigins (${this.#maxOrigins}) origins, cannot add ${canonical}`)
+      }
+      dispatcher = this.#create(canonical, canonical, this.#options)
+    }
     if (typeof origin === 'string') this.#byKey.set(origin, dispatcher)
     return dispatcher
   }
@@ -101,7 +133,7 @@ export class Agent extends DispatcherBase {
    * its connections opened by the route, which gets this Agent's own connector for direct hops.
    */
   #forRoute (route: DispatchRoute): Dispatcher {
-    const key = `route ${route.key}`
+    const key = `${ROUTE_KEY_PREFIX}${route.key}`
     const found = this.#byOrigin.get(key)
     if (found !== undefined) return found
     const direct = this.#direct ??= { ...directConnection(this.#options, 'Agent'), dispatch: (o, h) => DispatcherBase.forward(this, o, h) }
@@ -113,11 +145,18 @@ export class Agent extends DispatcherBase {
     this.#byOrigin.set(key, created)
     for (const event of EVENTS) {
       created.on(event, (eventOrigin: unknown, targets: Dispatcher[], err?: Error) => {
-        this.emit(event, eventOrigin, [this, ...(Array.isArray(targets) ? targets : [])], err)
-        if (event === 'disconnect') this.#dropIfIdle(key, created)
+        emitSafely(this, event, eventOrigin, [this, ...(Array.isArray(targets) ? targets : [])], err)
+        if (event === 'disconnect' || event === 'connectionError') this.#dropIfIdle(key, created)
       })
     }
     return created
+  }
+
+  /** Origins served now; routes (proxy tunnels) do not count against `maxOrigins`. */
+  #originCount (): number {
+    let n = 0
+    for (const key of this.#byOrigin.keys()) if (!key.startsWith(ROUTE_KEY_PREFIX)) n++
+    return n
   }
 
   /** Forgets an origin's dispatcher once it holds no connection and no request. */

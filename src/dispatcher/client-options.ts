@@ -22,6 +22,11 @@ export const DEFAULT_KEEP_ALIVE_TIMEOUT_THRESHOLD = 2_000
 export const DEFAULT_HEADERS_TIMEOUT = 300_000
 /** Default time allowed between body chunks, in milliseconds. */
 export const DEFAULT_BODY_TIMEOUT = 300_000
+/**
+ * Default cap on informational (1xx) responses before a final one. Generous for 103 Early Hints
+ * and periodic 102 Processing, yet a flood of them ends long before it could hold a request forever.
+ */
+export const DEFAULT_MAX_INFORMATIONAL_RESPONSES = 16
 
 /** Options of a {@link Client} (and of the clients a Pool or Agent creates). */
 export interface ClientOptions {
@@ -51,7 +56,8 @@ export interface ClientOptions {
    */
   connectTimeout?: number | undefined
   /**
-   * Time allowed between sending a request and receiving its response head (ms); 0 disables.
+   * Time allowed between sending a request and receiving its final response head (ms); 0 disables.
+   * Informational (1xx) responses do not restart it: the whole wait for the final head counts.
    * @defaultValue 300000
    */
   headersTimeout?: number | undefined
@@ -65,6 +71,18 @@ export interface ClientOptions {
    * @defaultValue 16384
    */
   maxHeaderSize?: number | undefined
+  /**
+   * Informational (1xx) responses accepted before the final response of one request; one more
+   * fails the request with a `HeadersOverflowError` naming this limit.
+   * @defaultValue 16
+   */
+  maxInformationalResponses?: number | undefined
+  /**
+   * Largest response body accepted, in bytes received (after chunked framing, before any content
+   * decoding); a larger one fails the request with a `ResponseExceededMaxSizeError`. -1: no limit.
+   * @defaultValue -1
+   */
+  maxResponseSize?: number | undefined
   /** TLS and socket options for the built-in connector, or a connector function of your own. */
   connect?: BuildOptions | Connector | null | undefined
   /** Connect to this unix domain socket instead of the origin's host and port. */
@@ -86,7 +104,63 @@ export interface ClientOptions {
    * @defaultValue 100
    */
   maxCachedSessions?: number | undefined
+  /**
+   * Offer HTTP/2 by ALPN on `https:` connections (`h2`, then `http/1.1`); the server chooses.
+   * @defaultValue false
+   */
+  allowH2?: boolean | undefined
+  /**
+   * Speak HTTP/2 without negotiation ("prior knowledge") on cleartext `http:` connections. Only
+   * for servers known to accept h2c; an HTTP/1.1 server fails every request.
+   * @defaultValue false
+   */
+  h2c?: boolean | undefined
+  /**
+   * Most concurrent streams on one HTTP/2 session (the server's own SETTINGS may lower it).
+   * @defaultValue 100
+   */
+  maxConcurrentStreams?: number | undefined
+  /**
+   * HTTP/2 stream-level flow-control window the client advertises (SETTINGS_INITIAL_WINDOW_SIZE), bytes.
+   * @defaultValue 262144
+   */
+  initialWindowSize?: number | undefined
+  /**
+   * HTTP/2 connection-level flow-control window of the client, bytes.
+   * @defaultValue 524288
+   */
+  connectionWindowSize?: number | undefined
+  /**
+   * Interval between HTTP/2 PING frames that check a session is alive (ms); 0 disables.
+   * @defaultValue 60000
+   */
+  pingInterval?: number | undefined
 }
+
+/**
+ * The context a Client passes to `onRequestStart` when `maxResponseSize` is set (otherwise it
+ * passes none), so layers that grow the body, such as fetch's content decoding, apply the same limit.
+ */
+export interface ResponseSizeContext {
+  /** The Client's `maxResponseSize`, in bytes. */
+  readonly maxResponseSize: number
+}
+
+/** The `maxResponseSize` a handler's `onRequestStart` context carries, or -1 when it carries none. */
+export function maxResponseSizeOf (context: unknown): number {
+  const value = (context as Partial<ResponseSizeContext> | null | undefined)?.maxResponseSize
+  return typeof value === 'number' && value >= 0 ? value : -1
+}
+/** Default most concurrent streams on one HTTP/2 session. */
+export const DEFAULT_MAX_CONCURRENT_STREAMS = 100
+/** Default HTTP/2 stream flow-control window, bytes. */
+export const DEFAULT_INITIAL_WINDOW_SIZE = 262_144
+/** Default HTTP/2 connection flow-control window, bytes. */
+export const DEFAULT_CONNECTION_WINDOW_SIZE = 524_288
+/** Default interval between HTTP/2 PING frames, in milliseconds. */
+export const DEFAULT_PING_INTERVAL = 60_000
+/** Largest flow-control window HTTP/2 allows (RFC 9113 section 6.9.1). */
+const MAX_WINDOW_SIZE = 2 ** 31 - 1
 
 /** Options after validation, with defaults applied. */
 export interface ClientConfig {
@@ -97,10 +171,20 @@ export interface ClientConfig {
   headersTimeout: number
   bodyTimeout: number
   maxHeaderSize: number
+  maxInformationalResponses: number
+  maxResponseSize: number
   connector: Connector
   localAddress: string | null
   maxRequestsPerClient: number
   strictContentLength: boolean
+  /** HTTP/2 is offered by ALPN on TLS connections. */
+  allowH2: boolean
+  /** HTTP/2 prior knowledge on cleartext connections. */
+  h2c: boolean
+  maxConcurrentStreams: number
+  initialWindowSize: number
+  connectionWindowSize: number
+  pingInterval: number
 }
 
 function nonNegative (who: string, name: string, value: unknown, fallback: number, integer = false): number {
@@ -140,9 +224,22 @@ export function resolveClientOptions (opts: ClientOptions | undefined, who = 'Cl
   if (o.localAddress != null && (typeof o.localAddress !== 'string' || isIP(o.localAddress) === 0)) {
     throw new InvalidArgumentError(`${who}: localAddress must be an IP address, got ${describeValue(o.localAddress)}`)
   }
+  if (o.maxResponseSize != null && (typeof o.maxResponseSize !== 'number' || !Number.isInteger(o.maxResponseSize) || o.maxResponseSize < -1)) {
+    throw new InvalidArgumentError(`${who}: maxResponseSize must be an integer of bytes, or -1 for no limit, got ${describeValue(o.maxResponseSize)}`)
+  }
   if (o.strictContentLength != null && typeof o.strictContentLength !== 'boolean') {
     throw new InvalidArgumentError(`${who}: strictContentLength must be a boolean, got ${describeValue(o.strictContentLength)}`)
   }
+  for (const name of ['allowH2', 'h2c'] as const) {
+    if (o[name] != null && typeof o[name] !== 'boolean') {
+      throw new InvalidArgumentError(`${who}: ${name} must be a boolean, got ${describeValue(o[name])}`)
+    }
+  }
+  const allowH2 = o.allowH2 === true
+  const maxConcurrentStreams = nonNegative(who, 'maxConcurrentStreams', o.maxConcurrentStreams, DEFAULT_MAX_CONCURRENT_STREAMS, true)
+  if (maxConcurrentStreams === 0) throw new InvalidArgumentError(`${who}: maxConcurrentStreams must be a positive integer, got 0`)
+  const initialWindowSize = windowSize(who, 'initialWindowSize', o.initialWindowSize, DEFAULT_INITIAL_WINDOW_SIZE)
+  const connectionWindowSize = windowSize(who, 'connectionWindowSize', o.connectionWindowSize, DEFAULT_CONNECTION_WINDOW_SIZE)
   const { connector } = directConnection(o, who, connectTimeout)
   return {
     pipelining: Math.max(1, pipelining),
@@ -152,11 +249,28 @@ export function resolveClientOptions (opts: ClientOptions | undefined, who = 'Cl
     headersTimeout: milliseconds(who, 'headersTimeout', o.headersTimeout, DEFAULT_HEADERS_TIMEOUT),
     bodyTimeout: milliseconds(who, 'bodyTimeout', o.bodyTimeout, DEFAULT_BODY_TIMEOUT),
     maxHeaderSize,
+    maxInformationalResponses: nonNegative(who, 'maxInformationalResponses', o.maxInformationalResponses, DEFAULT_MAX_INFORMATIONAL_RESPONSES, true),
+    maxResponseSize: o.maxResponseSize ?? -1,
     connector,
     localAddress: o.localAddress ?? null,
     maxRequestsPerClient: nonNegative(who, 'maxRequestsPerClient', o.maxRequestsPerClient, 0, true),
-    strictContentLength: o.strictContentLength ?? true
+    strictContentLength: o.strictContentLength ?? true,
+    allowH2,
+    h2c: o.h2c === true,
+    maxConcurrentStreams,
+    initialWindowSize,
+    connectionWindowSize,
+    pingInterval: milliseconds(who, 'pingInterval', o.pingInterval, DEFAULT_PING_INTERVAL)
   }
+}
+
+/** A flow-control window size: an integer HTTP/2 can carry in a WINDOW_UPDATE. */
+function windowSize (who: string, name: string, value: unknown, fallback: number): number {
+  if (value == null) return fallback
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 65_535 || value > MAX_WINDOW_SIZE) {
+    throw new InvalidArgumentError(`${who}: ${name} must be an integer from 65535 to ${MAX_WINDOW_SIZE}, got ${describeValue(value)}`)
+  }
+  return value
 }
 
 /**
@@ -165,14 +279,21 @@ export function resolveClientOptions (opts: ClientOptions | undefined, who = 'Cl
  * @throws InvalidArgumentError when `connect` is neither a function nor an object
  */
 export function directConnection (o: ClientOptions, who: string, connectTimeout = milliseconds(who, 'connectTimeout', o.connectTimeout, DEFAULT_CONNECT_TIMEOUT)): Omit<DirectConnection, 'dispatch'> {
-  if (typeof o.connect === 'function') return { connector: o.connect, timeoutMs: connectTimeout }
+  if (typeof o.connect === 'function') {
+    const custom = o.connect
+    const socketPath = o.socketPath
+    // A custom connector learns of the socketPath option, as it would have reached a built one.
+    const connector: Connector = socketPath == null ? custom : (options, callback) => custom({ ...options, socketPath }, callback)
+    return { connector, timeoutMs: connectTimeout }
+  }
   if (o.connect == null || typeof o.connect === 'object') {
     const timeoutMs = o.connect?.timeout ?? connectTimeout
     const connector = buildConnector({
       ...(o.connect ?? {}),
       timeout: timeoutMs,
       socketPath: o.connect?.socketPath ?? o.socketPath ?? null,
-      maxCachedSessions: o.connect?.maxCachedSessions ?? o.maxCachedSessions
+      maxCachedSessions: o.connect?.maxCachedSessions ?? o.maxCachedSessions,
+      allowH2: o.connect?.allowH2 ?? o.allowH2 === true
     })
     return { connector, timeoutMs }
   }

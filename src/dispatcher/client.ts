@@ -6,7 +6,7 @@
 
 import { DispatcherBase } from './dispatcher.js'
 import type { DispatchHandler, DispatchOptions } from '../handlers/dispatch-contract.js'
-import { ClientClosedError, InvalidArgumentError, NotSupportedError, SocketError } from '../errors.js'
+import { ClientClosedError, ClientDestroyedError, InvalidArgumentError, NotSupportedError, SocketError } from '../errors.js'
 import { failDispatch } from '../handlers/fail-dispatch.js'
 import { describeValue } from '../validation/describe-value.js'
 import { routeKeyOf } from './route.js'
@@ -15,18 +15,30 @@ import type { Duplex } from 'node:stream'
 import { ClientRequest } from '../h1/client-request.js'
 import type { RequestRunner, RequestTarget } from '../h1/client-request.js'
 import { H1Connection } from '../h1/connection.js'
-import type { ConnectionOwner } from '../h1/connection.js'
+import type { ClientConnection, ConnectionOwner } from '../h1/client-connection.js'
+import { H2Connection } from '../h2/connection.js'
+import type { TLSSocket } from 'node:tls'
 import { resolveClientOptions } from './client-options.js'
 import type { ClientConfig, ClientOptions } from './client-options.js'
 import type { ConnectOptions } from '../connect.js'
 import { channels } from '../diagnostics.js'
 import type { ConnectParams } from '../diagnostics.js'
 import { installDebugLog } from '../observability/debug-log.js'
+import { toUrl } from '../api/url-like.js'
+import type { UrlLike } from '../api/url-like.js'
+import { emitSafely } from '../api/user-callback.js'
+import type { ClientStats } from './stats.js'
 
 installDebugLog()
 
-/** Parses and checks an origin given as a string or URL; only `http:` and `https:` are accepted. */
+/**
+ * Parses and checks an origin given as a string, a URL or a URL-like object of parts; only
+ * `http:` and `https:` are accepted.
+ */
 export function parseOrigin (origin: unknown, who: string): URL {
+  if (origin !== null && typeof origin === 'object' && !(origin instanceof URL)) {
+    origin = toUrl(who, origin as UrlLike)
+  }
   let url: URL
   try {
     url = origin instanceof URL ? origin : new URL(String(origin))
@@ -65,7 +77,11 @@ export class Client extends DispatcherBase {
   readonly #target: RequestTarget
   readonly #connectParams: ConnectParams
   #queue: ClientRequest[] = []
-  #conn: H1Connection | null = null
+  #conn: ClientConnection | null = null
+  /** Connections that take no new requests but still finish some (HTTP/2 after GOAWAY). */
+  readonly #draining = new Set<ClientConnection>()
+  /** The protocol of the last connection, null before the first one. */
+  #protocol: 'h1' | 'h2' | null = null
   #connecting = false
   /** Cancels the connection attempt under way (null when none is). */
   #connectAbort: AbortController | null = null
@@ -79,10 +95,10 @@ export class Client extends DispatcherBase {
   readonly #routeKey: string | undefined
 
   /**
-   * @param origin - `http://host:port` or `https://host:port`
+   * @param origin - `http://host:port` or `https://host:port`, as a string, URL or URL-like object
    * @param options - see {@link ClientOptions}
    */
-  constructor (origin: string | URL, options?: ClientOptions) {
+  constructor (origin: string | URL | UrlLike, options?: ClientOptions) {
     super()
     this.#url = parseOrigin(origin, 'Client')
     const config = resolveClientOptions(options)
@@ -94,32 +110,52 @@ export class Client extends DispatcherBase {
       pauseRequest: () => {},
       resumeRequest: () => {},
       onConnectionReady: () => this.#resume(),
-      onConnectionClosed: (conn, err, requeue) => this.#onConnectionClosed(conn, err, requeue)
+      onConnectionClosed: (conn, err, requeue) => this.#onConnectionClosed(conn, err, requeue),
+      onConnectionDraining: (conn) => this.#onConnectionDraining(conn),
+      onConnectionRequeue: (_conn, requeue) => this.#requeue(requeue)
     }
     this.#origin = this.#url.origin
-    this.#target = { runner: this.#owner, origin: this.#origin, hostHeader: this.#url.host, defaults: config }
+    this.#target = {
+      runner: this.#owner,
+      origin: this.#origin,
+      hostHeader: this.#url.host,
+      defaults: config,
+      startContext: config.maxResponseSize === -1 ? undefined : Object.freeze({ maxResponseSize: config.maxResponseSize })
+    }
     this.#connectParams = {
       host: this.#url.host,
       hostname: this.#url.hostname,
       protocol: this.#url.protocol,
       port: this.#url.port,
       servername: null,
-      version: 'h1'
+      // Known in advance only for h2c; with allowH2 the server picks by ALPN during the handshake.
+      version: config.h2c && this.#url.protocol === 'http:' ? 'h2' : 'h1'
     }
   }
 
-  /** Requests in flight per connection. */
-  get pipelining (): number { return this.#config.pipelining }
+  /** Requests in flight per connection: the pipelining depth, or the concurrent streams of an HTTP/2 session. */
+  get pipelining (): number { return this.#conn?.capacity ?? this.#config.pipelining }
+  /**
+   * The protocol spoken: `'h1'` or `'h2'` (negotiated by ALPN with `allowH2`, or `h2c`); null
+   * before the first connection.
+   */
+  get protocol (): 'h1' | 'h2' | null { return this.#protocol }
   /** Requests waiting to be written. */
   get pending (): number { return this.#queue.length }
   /** Requests written and waiting for their response to complete. */
-  get running (): number { return this.#conn?.size ?? 0 }
+  get running (): number {
+    let n = this.#conn?.size ?? 0
+    for (const conn of this.#draining) n += conn.size
+    return n
+  }
   /** Requests pending or running. */
   get size (): number { return this.#queue.length + this.running }
   /** True while a connection is open. */
   get connected (): boolean { return this.#conn !== null }
   /** True when more requests would only wait in the queue; `dispatch` then returns false. */
-  get busy (): boolean { return this.size >= this.#config.pipelining || this.#queue.length > 0 }
+  get busy (): boolean { return this.size >= this.pipelining || this.#queue.length > 0 }
+  /** Load figures, as undici's `ClientStats` reports them. */
+  get stats (): ClientStats { return { connected: this.connected, pending: this.pending, running: this.running, size: this.size } }
   /** This dispatcher's origin, which requests without one go to. */
   override get defaultOrigin (): string {
     return this.#origin
@@ -148,12 +184,29 @@ export class Client extends DispatcherBase {
     this.#resume()
   }
 
-  #onConnectionClosed (conn: H1Connection, err: Error | null, requeue: ClientRequest[]): void {
+  #onConnectionClosed (conn: ClientConnection, err: Error | null, requeue: ClientRequest[]): void {
+    if (this.#draining.delete(conn)) {
+      this.#requeue(requeue)
+      return
+    }
     if (this.#conn !== conn) return
     this.#conn = null
-    for (const req of requeue) req.runner = this.#owner
-    if (requeue.length > 0) this.#queue.unshift(...requeue)
-    this.emit('disconnect', this.#url, [this], err ?? new SocketError('closed'))
+    // A connection the client itself ends on close() is reported as undici reports it.
+    emitSafely(this, 'disconnect', this.#url, [this], err ?? (this.closed ? new ClientDestroyedError() : new SocketError('closed')))
+    this.#requeue(requeue)
+  }
+
+  #onConnectionDraining (conn: ClientConnection): void {
+    if (this.#conn !== conn) return
+    this.#conn = null
+    this.#draining.add(conn)
+    this.#resume()
+  }
+
+  /** Puts requests a connection could not send back at the head of the queue. */
+  #requeue (requests: ClientRequest[]): void {
+    for (const req of requests) req.runner = this.#owner
+    if (requests.length > 0) this.#queue.unshift(...requests)
     this.#resume()
   }
 
@@ -175,9 +228,9 @@ export class Client extends DispatcherBase {
     }
     if (this.#needDrain && !this.busy) {
       this.#needDrain = false
-      this.emit('drain', this.#url, [this])
+      emitSafely(this, 'drain', this.#url, [this])
     }
-    if (this.closed && this.#queue.length === 0 && (this.#conn === null || this.#conn.live === 0)) {
+    if (this.closed && this.#queue.length === 0 && (this.#conn === null || this.#conn.live === 0) && this.#draining.size === 0) {
       // A connection still being set up serves nobody once the client closed with nothing
       // left to send: waiting for it could take the whole connect timeout. Nor does the
       // answer to an aborted pipelined request, which only kept the connection's framing.
@@ -229,6 +282,7 @@ export class Client extends DispatcherBase {
       // A request resolved to an address (the dns interceptor) names the host the certificate is for.
       servername: params.servername ?? this.#queue[0]?.servername ?? null,
       localAddress: this.#config.localAddress,
+      allowH2: this.#config.allowH2,
       signal: abort.signal
     }
     let called = false
@@ -263,16 +317,19 @@ export class Client extends DispatcherBase {
       // Nothing was sent, so every waiting request fails with the connect error itself
       // (ECONNREFUSED, ConnectTimeoutError, ...): retry logic matches on these codes.
       const failed = this.#queue.splice(0)
-      this.emit('connectionError', this.#url, [this], error)
+      emitSafely(this, 'connectionError', this.#url, [this], error)
       for (const req of failed) req.fail(error)
       this.#resume()
       return
     }
-    this.#conn = new H1Connection(this.#owner, socket)
+    const h2 = (socket as TLSSocket).alpnProtocol === 'h2' || (this.#config.h2c && this.#url.protocol === 'http:')
+    this.#protocol = h2 ? 'h2' : 'h1'
+    this.#conn = h2 ? new H2Connection(this.#owner, socket, this.#url) : new H1Connection(this.#owner, socket)
     if (channels.connected.hasSubscribers) {
-      channels.connected.publish({ connectParams: this.#connectParams, connector: this.#config.connector, socket, fetch: this.#connectForFetch })
+      const connectParams = h2 ? { ...this.#connectParams, version: 'h2' } : this.#connectParams
+      channels.connected.publish({ connectParams, connector: this.#config.connector, socket, fetch: this.#connectForFetch })
     }
-    this.emit('connect', this.#url, [this])
+    emitSafely(this, 'connect', this.#url, [this])
     this.#resume()
   }
 
@@ -299,6 +356,7 @@ export class Client extends DispatcherBase {
     for (const req of queued) req.fail(error)
     const conn = this.#conn
     if (conn !== null) conn.destroy(error, false)
+    for (const draining of [...this.#draining]) draining.destroy(error, false)
     this.#finishClose()
     return Promise.resolve()
   }

@@ -1,6 +1,6 @@
 /**
  * The dispatcher contract and its one lifecycle: {@link Dispatcher} (what every dispatcher
- * offers), {@link DispatcherBase} (close/destroy in both calling forms, closed and destroyed
+ * offers, the request-level APIs `request`, `stream`, `pipeline`, `connect`, `upgrade` included), {@link DispatcherBase} (close/destroy in both calling forms, closed and destroyed
  * state, refusal after close, the handler adapted once) and {@link ComposedDispatcher}.
  * They share a file because `compose()` builds a dispatcher that is itself built on the base.
  * @module
@@ -11,8 +11,15 @@ import type { Dispatch, DispatchHandler, DispatchLifecycle, DispatchOptions, Int
 import { toDispatchHandler } from '../handlers/legacy-handler.js'
 import { failDispatch } from '../handlers/fail-dispatch.js'
 import { ClientDestroyedError } from '../errors.js'
+import type { Duplex } from 'node:stream'
 import { request } from '../api/request.js'
-import type { RequestOptions, ResponseData } from '../api/request.js'
+import type { RequestCallback, RequestOptions, ResponseData } from '../api/request.js'
+import { stream } from '../api/stream.js'
+import type { StreamCallback, StreamData, StreamFactory, StreamOptions } from '../api/stream.js'
+import { pipeline } from '../api/pipeline.js'
+import type { PipelineHandlerFunction, PipelineOptions } from '../api/pipeline.js'
+import { connect, upgrade } from '../api/upgrade.js'
+import type { UpgradeCallback, UpgradeData, UpgradeOptions } from '../api/upgrade.js'
 import { checkCallback, destroyArguments, settleClose } from './close-arguments.js'
 import { checkDispatchOptions, closedError } from './dispatch-guards.js'
 import type { CloseCallback } from './close-arguments.js'
@@ -58,7 +65,7 @@ export abstract class Dispatcher extends EventEmitter {
    * @example
    * const agent = new Agent().compose(interceptors.retry(), interceptors.debug())
    */
-  compose (...interceptors: Array<Interceptor | Interceptor[]>): ComposedDispatcher {
+  compose (...interceptors: Array<Interceptor | null | undefined | Array<Interceptor | null | undefined>>): ComposedDispatcher {
     const list = interceptors.length === 1 && Array.isArray(interceptors[0]) ? interceptors[0] : interceptors.flat()
     const { dispatch, lifecycles } = composeChain(this, list)
     return new ComposedDispatcher(this, dispatch, lifecycles)
@@ -66,9 +73,38 @@ export abstract class Dispatcher extends EventEmitter {
 
   /** Sends one request; resolves once the response head arrives (see {@link ResponseData}). */
   request (opts: RequestOptions): Promise<ResponseData>
-  request (opts: RequestOptions, callback: (err: Error | null, data?: ResponseData) => void): void
-  request (opts: RequestOptions, callback?: (err: Error | null, data?: ResponseData) => void): Promise<ResponseData> | void {
-    return request(this, opts, callback as (err: Error | null, data?: ResponseData) => void)
+  request (opts: RequestOptions, callback: RequestCallback): void
+  request (opts: RequestOptions, callback?: RequestCallback): Promise<ResponseData> | void {
+    return callback === undefined ? request(this, opts) : request(this, opts, callback)
+  }
+
+  /**
+   * Sends one request and writes its response body into the Writable `factory` returns;
+   * settles with `{ opaque, trailers }` once that Writable finished.
+   */
+  stream (opts: StreamOptions, factory: StreamFactory): Promise<StreamData>
+  stream (opts: StreamOptions, factory: StreamFactory, callback: StreamCallback): void
+  stream (opts: StreamOptions, factory: StreamFactory, callback?: StreamCallback): Promise<StreamData> | void {
+    return callback === undefined ? stream(this, opts, factory) : stream(this, opts, factory, callback)
+  }
+
+  /** Sends one request as a Duplex: writes are the request body, reads what `handler` makes of the response. */
+  pipeline (opts: PipelineOptions, handler: PipelineHandlerFunction): Duplex {
+    return pipeline(this, opts, handler)
+  }
+
+  /** Opens a `CONNECT` tunnel to `opts.path` (`host:port`); settles with the socket. */
+  connect (opts: UpgradeOptions): Promise<UpgradeData>
+  connect (opts: UpgradeOptions, callback: UpgradeCallback): void
+  connect (opts: UpgradeOptions, callback?: UpgradeCallback): Promise<UpgradeData> | void {
+    return connect(this, opts, callback)
+  }
+
+  /** Asks the server to switch protocols (`opts.protocol`); settles with the socket after 101. */
+  upgrade (opts: UpgradeOptions): Promise<UpgradeData>
+  upgrade (opts: UpgradeOptions, callback: UpgradeCallback): void
+  upgrade (opts: UpgradeOptions, callback?: UpgradeCallback): Promise<UpgradeData> | void {
+    return upgrade(this, opts, callback)
   }
 }
 
@@ -86,11 +122,13 @@ export interface ComposedChain {
  * the chain was adapted at the public `dispatch()`; inside, every layer trusts the contract.
  * @throws TypeError when an interceptor is not a function or does not return one
  */
-export function composeChain (base: Dispatcher, interceptors: ReadonlyArray<Interceptor | Interceptor[]>): ComposedChain {
+export function composeChain (base: Dispatcher, interceptors: ReadonlyArray<Interceptor | Interceptor[] | null | undefined>): ComposedChain {
   const lifecycles: DispatchLifecycle[] = []
   let dispatch: Dispatch = (opts, handler) => DispatcherBase.forward(base, opts, handler)
   for (let i = 0; i < interceptors.length; i++) {
     const interceptor = interceptors[i]
+    // As with undici, null and undefined entries are skipped (a conditional `cond && interceptor`).
+    if (interceptor == null) continue
     if (typeof interceptor !== 'function') {
       throw new TypeError(`compose: interceptor at index ${i} must be a function, got ${describeValue(interceptor)}`)
     }

@@ -4,6 +4,9 @@
  * @module
  */
 
+import { poolStats } from './stats.js'
+import type { PoolStats } from './stats.js'
+import { emitSafely } from '../api/user-callback.js'
 import { DispatcherBase } from './dispatcher.js'
 import type { Dispatcher } from './dispatcher.js'
 import type { DispatchHandler, DispatchOptions } from '../handlers/dispatch-contract.js'
@@ -61,6 +64,13 @@ export class Pool extends DispatcherBase {
   #queue: Queued[] = []
   #needDrain = false
   #onQueueEmpty: (() => void) | null = null
+  /** Whether connections may speak HTTP/2 (one session can then carry many requests). */
+  readonly #mayH2: boolean
+  /**
+   * The first client, while it connects and connections may be HTTP/2: requests wait for it
+   * rather than open more connections, since an h2 session would carry them all.
+   */
+  #probe: Dispatcher | null = null
 
   /**
    * @param origin - `http://host:port` or `https://host:port`
@@ -83,6 +93,7 @@ export class Pool extends DispatcherBase {
     this.#connections = connections == null || connections === 0 ? Infinity : connections
     this.#factory = factory ?? defaultFactory
     this.#options = clientOptions
+    this.#mayH2 = clientOptions.allowH2 === true || clientOptions.h2c === true
   }
 
   /** Requests waiting in the pool's own queue (all clients busy). */
@@ -102,6 +113,9 @@ export class Pool extends DispatcherBase {
     for (const c of this.#clients) n += (c as Partial<Client>).size ?? 0
     return n
   }
+
+  /** Load figures over all clients, as undici's `PoolStats` reports them. */
+  get stats (): PoolStats { return poolStats(this.#clients, this.#queue.length) }
 
   /** This dispatcher's origin, which requests without one go to. */
   override get defaultOrigin (): string {
@@ -162,14 +176,42 @@ export class Pool extends DispatcherBase {
         if (!this.#busy.has(c)) return c
       }
     }
-    if (clients.length >= this.#connections) return null
+    if (clients.length >= this.#connections || this.#probe !== null) return null
     const client = this.#factory(this.#url, this.#options)
     clients.push(client)
     client.on('drain', () => this.#onClientDrain(client))
     for (const event of EVENTS) {
-      client.on(event, (origin: unknown, targets: Dispatcher[], err?: Error) => this.emit(event, origin, [this, ...targets], err))
+      client.on(event, (origin: unknown, targets: Dispatcher[], err?: Error) => emitSafely(this, event, origin, [this, ...targets], err))
+    }
+    if (this.#mayH2 && clients.length === 1) {
+      this.#probe = client
+      const settled = (): void => this.#onProbeSettled(client)
+      client.once('connect', settled)
+      client.once('connectionError', settled)
+      client.once('disconnect', settled)
     }
     return client
+  }
+
+  /** The first connection is up (or failed): an HTTP/1.1 one leaves the queue to more connections. */
+  #onProbeSettled (client: Dispatcher): void {
+    if (this.#probe !== client) return
+    this.#probe = null
+    // An HTTP/2 session takes the queue itself, through its 'drain'.
+    if ((client as Partial<Client>).protocol === 'h2') return
+    const queue = this.#queue
+    while (queue.length > 0 && !this.closed) {
+      const next = this.#pick()
+      if (next === null) break
+      const { opts, handler, unlisten } = queue.shift()!
+      unlisten?.()
+      try {
+        if (!next.dispatch(opts, handler)) this.#busy.add(next)
+      } catch (err) {
+        failDispatch(handler, err as Error)
+      }
+    }
+    if (queue.length === 0) this.#queueEmptied()
   }
 
   #onClientDrain (client: Dispatcher): void {
@@ -189,7 +231,7 @@ export class Pool extends DispatcherBase {
       this.#queueEmptied()
       if (this.#needDrain && !this.closed && this.#hasCapacity()) {
         this.#needDrain = false
-        this.emit('drain', this.#url, [this, client])
+        emitSafely(this, 'drain', this.#url, [this, client])
       }
     }
   }

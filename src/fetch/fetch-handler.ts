@@ -7,6 +7,8 @@
 
 import type { Dispatcher } from '../dispatcher/dispatcher.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../handler.js'
+import { maxResponseSizeOf } from '../dispatcher/client-options.js'
+import { ResponseExceededMaxSizeError } from '../errors.js'
 import { BAD_PORTS, NULL_BODY_STATUSES } from './constants.js'
 import { REDIRECT_STATUSES, redirectLocation } from '../redirect/rules.js'
 import type { ResponseType } from './constants.js'
@@ -59,6 +61,8 @@ export class FetchHandler implements DispatchHandler {
   #controller: DispatchController | null = null
   #body: IncomingBody | null = null
   #decoder: BodyDecoder | null = null
+  /** The transport's `maxResponseSize` (from the `onRequestStart` context), applied to the decoded body; -1: none. */
+  #maxDecodedSize = -1
   #following = false
   #done = false
   #networkPaused = false
@@ -211,8 +215,9 @@ export class FetchHandler implements DispatchHandler {
     }
   }
 
-  onRequestStart (controller: DispatchController): void {
+  onRequestStart (controller: DispatchController, context?: unknown): void {
     this.#controller = controller
+    this.#maxDecodedSize = maxResponseSizeOf(context)
     if (this.#done) controller.abort(new DOMException('This operation was aborted', 'AbortError'))
   }
 
@@ -254,8 +259,19 @@ export class FetchHandler implements DispatchHandler {
       const encoding = single(headers['content-encoding'])
       if (encoding !== undefined) {
         try {
+          let decoded = 0
+          const max = this.#maxDecodedSize
           this.#decoder = BodyDecoder.create(encoding, {
-            push: (chunk) => body!.push(chunk),
+            push: (chunk) => {
+              // The transport limits the bytes received; a compression bomb grows past them here.
+              if (decoded > max && max !== -1) return
+              decoded += chunk.length
+              if (max !== -1 && decoded > max) {
+                this.#failDispatch(controller, new ResponseExceededMaxSizeError(`decoded response body of ${state.method} ${this.#url().href} exceeds maxResponseSize (${max} bytes)`))
+                return
+              }
+              body!.push(chunk)
+            },
             end: () => body!.end(),
             // A corrupt encoding ends the download too: the rest of the body is useless.
             error: (err) => this.#failDispatch(controller, err, false)

@@ -38,13 +38,15 @@ export class BodyWriter {
 
   /**
    * @param declared - byte length promised by the head, or -1 (then the body is sent chunked)
+   * @param frameChunks - false when the stream frames the body itself (an HTTP/2 stream): no
+   * chunked encoding, whatever `declared` is
    */
-  constructor (socket: Duplex, body: unknown, kind: number, declared: number, owner: BodyWriterOwner) {
+  constructor (socket: Duplex, body: unknown, kind: number, declared: number, owner: BodyWriterOwner, frameChunks = true) {
     this.#socket = socket
     this.#body = body
     this.#kind = kind
     this.#declared = declared
-    this.#chunked = declared < 0
+    this.#chunked = frameChunks && declared < 0
     this.#owner = owner
   }
 

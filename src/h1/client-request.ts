@@ -12,7 +12,10 @@ import { describeValue } from '../validation/describe-value.js'
 import { appendQuery, buildRequestHead, normalizeMethod, validateMethod, validatePath } from './request-head.js'
 import { BODY_NONE, BODY_READABLE, bodyKind, bodyLength, isReplayable } from './request-body.js'
 import { channels } from '../diagnostics.js'
+import type { DiagnosticsRequest } from '../diagnostics.js'
+import { redactHead, redactHeaders, SENSITIVE_HEADERS, sensitiveHeaderNames } from '../observability/sensitive-headers.js'
 import { MAX_TIMER_MS } from '../validation/timer-limit.js'
+import type { ResponseSizeContext } from '../dispatcher/client-options.js'
 
 /** What a request needs from whoever runs it (the Client, or the connection it was written to). */
 export interface RequestRunner {
@@ -38,6 +41,8 @@ export interface RequestTarget {
   hostHeader: string
   /** The client's timeouts and content-length policy, used unless the request overrides them. */
   defaults: { headersTimeout: number, bodyTimeout: number, strictContentLength: boolean }
+  /** What `onRequestStart` receives as context: undefined (as from undici) unless `maxResponseSize` is set. */
+  startContext: ResponseSizeContext | undefined
 }
 
 /** A request queued on, or in flight in, a Client. */
@@ -84,9 +89,19 @@ export class ClientRequest implements DispatchController {
   #onSignal: (() => void) | null = null
   #onBodyError: ((err: Error) => void) | null = null
   #upgrading = false
+  /** Extra header names to redact, as the dispatch options gave them. */
+  readonly #sensitive: unknown
+  /** Passed to `onRequestStart`. */
+  readonly #startContext: unknown
+  #view: DiagnosticsRequest | null = null
 
   /** Validates and prepares everything; throws {@link InvalidArgumentError} before anything is sent. */
   constructor (target: RequestTarget, opts: DispatchOptions, handler: DispatchHandler) {
+    if (opts.maxRedirections != null && opts.maxRedirections !== 0) {
+      // Reaching the transport means no redirect interceptor took it: following redirects is
+      // the interceptor's job, and silently not doing so would be worse than refusing.
+      throw new InvalidArgumentError(`maxRedirections is not a request option here, got ${describeValue(opts.maxRedirections)}: compose interceptors.redirect() to follow redirects`)
+    }
     validateMethod(opts.method)
     const method = normalizeMethod(opts.method)
     const path = appendQuery(opts.path, opts.query)
@@ -137,6 +152,8 @@ export class ClientRequest implements DispatchController {
     this.servername = servername ?? null
     this.prepareError = built.prepareError
     this.#handler = handler
+    this.#startContext = target.startContext
+    this.#sensitive = opts[SENSITIVE_HEADERS as unknown as string]
 
     const signal = opts.signal
     if (signal != null) {
@@ -151,7 +168,28 @@ export class ClientRequest implements DispatchController {
       this.#onBodyError = (err: Error) => this.abort(err)
       ;(opts.body as NodeJS.ReadableStream).on('error', this.#onBodyError)
     }
-    if (channels.create.hasSubscribers) channels.create.publish({ request: this })
+    if (channels.create.hasSubscribers) channels.create.publish({ request: this.diagnostics() })
+  }
+
+  /**
+   * The request as diagnostics messages show it: one object for all of this request's events (so
+   * subscribers can correlate them), built on first use, with credentials redacted. The request
+   * itself is never published: through its connection and body it reaches raw bytes on the wire.
+   */
+  diagnostics (): DiagnosticsRequest {
+    this.#view ??= {
+      origin: this.origin,
+      method: this.method,
+      path: this.path,
+      headers: redactHeaders(this.headers, sensitiveHeaderNames(this.#sensitive)),
+      fetch: this.fetch
+    }
+    return this.#view
+  }
+
+  /** The head as written, with credentials redacted, for the `sendHeaders` diagnostics message. */
+  diagnosticsHead (): string {
+    return redactHead(this.head, sensitiveHeaderNames(this.#sensitive))
   }
 
   get aborted (): boolean { return this.#aborted }
@@ -194,7 +232,7 @@ export class ClientRequest implements DispatchController {
       signal.addEventListener('abort', this.#onSignal)
     }
     try {
-      this.#handler.onRequestStart?.(this, undefined)
+      this.#handler.onRequestStart?.(this, this.#startContext)
     } catch (err) {
       // The dispatch throws this error back to its caller; nothing of the request may linger.
       this.completed = true
@@ -224,7 +262,7 @@ export class ClientRequest implements DispatchController {
   onHead (statusCode: number, headers: IncomingHeaders, statusText: string): void {
     this.responseStarted = true
     if (channels.headers.hasSubscribers) {
-      channels.headers.publish({ request: this, response: { statusCode, statusText, headers } })
+      channels.headers.publish({ request: this.diagnostics(), response: { statusCode, statusText, headers } })
     }
     this.#handler.onResponseStart?.(this, statusCode, headers, statusText)
   }
@@ -239,7 +277,7 @@ export class ClientRequest implements DispatchController {
     if (this.completed) return
     this.completed = true
     this.#cleanup()
-    if (channels.trailers.hasSubscribers) channels.trailers.publish({ request: this, trailers })
+    if (channels.trailers.hasSubscribers) channels.trailers.publish({ request: this.diagnostics(), trailers })
     this.#handler.onResponseEnd?.(this, trailers)
   }
 
@@ -248,7 +286,7 @@ export class ClientRequest implements DispatchController {
     if (this.completed) return
     this.completed = true
     this.#cleanup()
-    if (channels.error.hasSubscribers) channels.error.publish({ request: this, error: err })
+    if (channels.error.hasSubscribers) channels.error.publish({ request: this.diagnostics(), error: err })
     this.#handler.onResponseError?.(this, err)
   }
 
@@ -261,7 +299,7 @@ export class ClientRequest implements DispatchController {
     this.completed = true
     this.#cleanup()
     if (channels.headers.hasSubscribers) {
-      channels.headers.publish({ request: this, response: { statusCode, statusText: '', headers } })
+      channels.headers.publish({ request: this.diagnostics(), response: { statusCode, statusText: '', headers } })
     }
     this.#upgrading = true
     try {

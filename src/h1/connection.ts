@@ -20,20 +20,15 @@ import { H1RequestWriter } from './request-writer.js'
 import type { RequestWriterOwner } from './request-writer.js'
 import { ConnectionTimer, T_BODY, T_HEADERS, T_IDLE } from './connection-timer.js'
 import { handOver, partitionOnClose } from './connection-close.js'
+import { ResponseLimits } from './response-limits.js'
+import type { ClientConnection, ConnectionOwner } from './client-connection.js'
 
-/** What a connection reports to its Client. */
-export interface ConnectionOwner {
-  readonly config: ClientConfig
-  /** The connection can take more requests. */
-  onConnectionReady (conn: H1Connection): void
-  /** The connection is gone; `requeue` lists requests to send again on a fresh one. */
-  onConnectionClosed (conn: H1Connection, err: Error | null, requeue: ClientRequest[]): void
-}
 
 function noop (): void {}
 
 /** An open HTTP/1.1 connection. */
-export class H1Connection implements ResponseParserSink, RequestRunner, RequestWriterOwner {
+export class H1Connection implements ClientConnection, ResponseParserSink, RequestRunner, RequestWriterOwner {
+  readonly protocol = 'h1'
   readonly socket: Duplex
   readonly #owner: ConnectionOwner
   readonly #config: ClientConfig
@@ -49,6 +44,7 @@ export class H1Connection implements ResponseParserSink, RequestRunner, RequestW
   #eof = false
   #error: Error | null = null
   #upgrade: { req: ClientRequest, statusCode: number, headers: IncomingHeaders } | null = null
+  readonly #limits: ResponseLimits
   readonly #timer: ConnectionTimer
   readonly #idleTimer: ConnectionTimer
   #idleMs: number
@@ -61,6 +57,7 @@ export class H1Connection implements ResponseParserSink, RequestRunner, RequestW
     this.#timer = new ConnectionTimer(this.#onTimer)
     this.#idleTimer = new ConnectionTimer(this.#onIdleTimer)
     this.#parser = new ResponseParser(this, this.#config.maxHeaderSize)
+    this.#limits = new ResponseLimits(this.#config.maxInformationalResponses, this.#config.maxResponseSize)
     this.#writer = new H1RequestWriter(socket, this)
     socket.on('data', this.#onData)
     socket.on('end', this.#onEnd)
@@ -83,6 +80,11 @@ export class H1Connection implements ResponseParserSink, RequestRunner, RequestW
   /** True once the connection can no longer be used. */
   get dead (): boolean {
     return this.#dead
+  }
+
+  /** Requests in flight at once: the pipelining depth. */
+  get capacity (): number {
+    return this.#config.pipelining
   }
 
   /** Whether `req` may be written now (pipelining, blocking and body rules). */
@@ -183,11 +185,14 @@ export class H1Connection implements ResponseParserSink, RequestRunner, RequestW
         this.#upgrade = { req, statusCode, headers }
         return HEAD_UPGRADE
       }
+      this.#limits.informational(req)
       if (statusCode === 100) this.#writer.continue(req)
       else req.onInformation(statusCode, headers)
-      this.#timer.arm(T_HEADERS, req.headersTimeout)
+      // The headers timer keeps running: it bounds the whole wait for the final head, so a
+      // server cannot hold the request forever by sending 1xx heads.
       return HEAD_BODY
     }
+    this.#limits.finalHead()
     if (req.method === 'CONNECT' && statusCode < 300) {
       this.#upgrade = { req, statusCode, headers }
       return HEAD_UPGRADE
@@ -207,6 +212,7 @@ export class H1Connection implements ResponseParserSink, RequestRunner, RequestW
   onBody (chunk: Buffer): void {
     if (this.#timer.kind === T_BODY) this.#timer.refresh()
     const req = this.#inflight[0]!
+    this.#limits.body(req, chunk.length)
     if (!req.completed) req.onData(chunk)
   }
 

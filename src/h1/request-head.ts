@@ -8,6 +8,7 @@ import { InvalidArgumentError, RequestContentLengthMismatchError } from '../erro
 import type { OutgoingHeaders } from '../handler.js'
 import { describeValue } from '../validation/describe-value.js'
 import { INVALID_PATH_RE, INVALID_VALUE_RE, TOKEN_RE } from './constants.js'
+import { isHeadersIterable } from '../handlers/request-headers.js'
 
 /** What the header writer learns from the headers while it writes them. */
 export interface RequestHeadInfo {
@@ -69,6 +70,9 @@ export function appendQuery (path: string, query: Record<string, unknown> | unde
     }
   }
   if (qs.length === 0) return path
+  if (path.includes('#')) {
+    throw new InvalidArgumentError(`invalid path: ${describeValue(path)} (a path with a fragment cannot take query parameters)`)
+  }
   return path + (path.includes('?') ? '&' : '?') + qs
 }
 
@@ -102,14 +106,17 @@ function headerLine (name: string, value: unknown, info: RequestHeadInfo): strin
         return ''
       case 'transfer-encoding':
         throw new InvalidArgumentError(`invalid transfer-encoding header: ${describeValue(text)} (the transport chooses the framing)`)
-      case 'connection': {
-        const lower = text.toLowerCase()
-        if (lower === 'close') info.reset = true
-        else if (lower !== 'keep-alive') throw new InvalidArgumentError(`invalid connection header: ${describeValue(text)} (use "close", "keep-alive", or the upgrade option)`)
+      case 'connection':
+        // A list of connection options (header names); the transport writes its own
+        // `connection` line, so only `close` matters here.
+        for (const token of text.toLowerCase().split(',')) {
+          const option = token.trim()
+          if (!TOKEN_RE.test(option)) throw new InvalidArgumentError(`invalid connection header: ${describeValue(text)} (must be a comma-separated list of tokens)`)
+          if (option === 'close') info.reset = true
+        }
         return ''
-      }
       case 'keep-alive':
-        return ''
+        throw new InvalidArgumentError(`invalid keep-alive header: ${describeValue(text)} (the transport manages keep-alive)`)
       case 'upgrade':
         throw new InvalidArgumentError(`invalid upgrade header: ${describeValue(text)} (use the upgrade option)`)
       case 'expect':
@@ -138,12 +145,17 @@ export function serializeHeaders (headers: OutgoingHeaders | null | undefined, i
     return out
   }
   if (typeof headers !== 'object') throw new InvalidArgumentError(`invalid headers: ${describeValue(headers)} (must be an object or an array)`)
-  if (typeof (headers as Iterable<unknown>)[Symbol.iterator] === 'function') {
-    for (const [name, value] of headers as Iterable<readonly [string, string]>) out += headerLine(name, value, info)
+  if (isHeadersIterable(headers)) {
+    for (const pair of headers as Iterable<unknown>) {
+      if (!Array.isArray(pair) || pair.length !== 2) {
+        throw new InvalidArgumentError(`headers iterable must yield [name, value] pairs, got ${describeValue(pair)}`)
+      }
+      out += headerLine(pair[0], pair[1], info)
+    }
     return out
   }
   const record = headers as Record<string, unknown>
-  for (const name in record) out += headerLine(name, record[name], info)
+  for (const name of Object.keys(record)) out += headerLine(name, record[name], info)
   return out
 }
 

@@ -47,7 +47,7 @@ export class H1RequestWriter implements BodyWriterOwner {
   /** Writes the head of `req`, and its body unless that streams or waits for `100 Continue`. */
   write (req: ClientRequest): void {
     const socket = this.#socket
-    if (channels.sendHeaders.hasSubscribers) channels.sendHeaders.publish({ request: req, headers: req.head, socket })
+    if (channels.sendHeaders.hasSubscribers) channels.sendHeaders.publish({ request: req.diagnostics(), headers: req.diagnosticsHead(), socket })
     const kind = req.bodyKind
     if (kind === BODY_NONE) {
       socket.write(req.head, 'latin1')
@@ -116,7 +116,7 @@ export class H1RequestWriter implements BodyWriterOwner {
   }
 
   #bodySent (req: ClientRequest): void {
-    if (channels.bodySent.hasSubscribers) channels.bodySent.publish({ request: req })
+    if (channels.bodySent.hasSubscribers) channels.bodySent.publish({ request: req.diagnostics() })
   }
 
   /** From the body writer: a chunk of the streamed body goes out now. */

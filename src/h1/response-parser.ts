@@ -164,6 +164,9 @@ export class ResponseParser {
         case S_HEAD: {
           const end = data.indexOf(CRLF_CRLF, off + this.#scanFrom)
           if (end === -1) {
+            // A head with bare LF line endings never shows CRLF CRLF: refuse it now rather than
+            // wait for maxHeaderSize or headersTimeout. Heads that do end are checked line by line.
+            rejectBareLf(data, off, off + this.#scanFrom, len, 'response head')
             if (len - off > this.#maxHeaderSize) throw this.#overflow('response head')
             this.#scanFrom = Math.max(0, len - off - 3)
             break loop
@@ -229,6 +232,7 @@ export class ResponseParser {
           }
           const end = data.indexOf(CRLF_CRLF, off)
           if (end === -1) {
+            rejectBareLf(data, off, off, len, 'trailer section')
             if (len - off > this.#maxHeaderSize) throw this.#overflow('trailer section')
             break loop
           }
@@ -297,6 +301,21 @@ const EMPTY = Buffer.alloc(0)
 
 function parserError (message: string, data: string): HTTPParserError {
   return new HTTPParserError(`${message}: ${JSON.stringify(data)}`, 'LIB_ERR_HTTP_PARSER', data)
+}
+
+/**
+ * Throws when an LF in `data[from, end)` is not preceded by CR (the section started at `start`).
+ * RFC 9112 section 2.2 lets a recipient accept a bare LF as a line end; this parser does not, as
+ * llhttp (undici) does not: a lenient reader and a strict one disagreeing on where a line ends is
+ * how responses get smuggled.
+ */
+function rejectBareLf (data: Buffer, start: number, from: number, end: number, what: string): void {
+  for (let lf = data.indexOf(10, from); lf !== -1 && lf < end; lf = data.indexOf(10, lf + 1)) {
+    if (lf === start || data[lf - 1] !== 13) {
+      const lineStart = Math.max(start, data.lastIndexOf(10, lf - 1) + 1)
+      throw parserError(`bare LF line ending in ${what}`, data.toString('latin1', lineStart, Math.min(lf + 1, lineStart + 64)))
+    }
+  }
 }
 
 /** Parses `1a;ext=1\r` between `start` and the LF at `lf`; chunk extensions are ignored (RFC 9112 section 7.1.1). */

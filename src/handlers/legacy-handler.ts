@@ -10,7 +10,9 @@ import type { DispatchController, DispatchHandler, IncomingHeaders, LegacyDispat
 import { RequestAbortedError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
 
-const NEW_HOOKS = ['onRequestStart', 'onRequestUpgrade', 'onResponseStart', 'onResponseData', 'onResponseEnd', 'onResponseError'] as const
+// onRequestUpgrade says nothing about the shape: the runtime's fetch on Node 24 (undici 7) passes
+// a handler with it next to the older hooks, and that handler must be adapted.
+const NEW_HOOKS = ['onRequestStart', 'onResponseStart', 'onResponseData', 'onResponseEnd', 'onResponseError'] as const
 const LEGACY_HOOKS = ['onConnect', 'onHeaders', 'onData', 'onComplete', 'onError', 'onUpgrade'] as const
 
 /** True when `handler` implements only the older hook shape (onConnect/onHeaders/...). */

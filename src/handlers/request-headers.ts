@@ -16,6 +16,17 @@ function add (out: IncomingHeaders, name: string, value: string): void {
 }
 
 /**
+ * True when headers given as an object are to be iterated (a Map, Headers, a generator) rather
+ * than read as a record: the iterator must be the object's own or its class's, so a polluted
+ * `Object.prototype[Symbol.iterator]` does not turn every plain record into an iterable.
+ */
+export function isHeadersIterable (headers: object): boolean {
+  if (Object.prototype.hasOwnProperty.call(headers, Symbol.iterator)) return true
+  const proto: unknown = Object.getPrototypeOf(headers)
+  return proto !== null && proto !== Object.prototype && typeof (headers as Partial<Iterable<unknown>>)[Symbol.iterator] === 'function'
+}
+
+/**
  * Returns the headers as a fresh record with lower-case names; repeated names become arrays.
  * `undefined` and `null` values are dropped. Throws {@link InvalidArgumentError} on an odd flat array.
  */
@@ -33,7 +44,7 @@ export function normalizeHeaders (headers: OutgoingHeaders | null | undefined): 
     for (let i = 0; i < headers.length; i += 2) add(out, String(headers[i]), String(headers[i + 1]))
     return out
   }
-  if (typeof (headers as Iterable<unknown>)[Symbol.iterator] === 'function') {
+  if (isHeadersIterable(headers)) {
     for (const [name, value] of headers as Iterable<readonly [string, string]>) add(out, String(name), String(value))
     return out
   }

@@ -6,9 +6,10 @@
 
 import { ProxiedDispatcher } from '../../interceptors/proxy/proxy-dispatcher.js'
 import { parseProxyUri } from '../../interceptors/proxy/proxy-options.js'
-import type { BuildOptions } from '../connect.js'
+import type { BuildOptions, Connector } from '../connect.js'
 import type { AgentOptions } from '../dispatcher/agent.js'
 import { InvalidArgumentError } from '../errors.js'
+import { describeValue } from '../validation/describe-value.js'
 
 /** Schemes a SOCKS5 proxy URI may use; `socks5h:` lets the proxy resolve target names. */
 const SOCKS5_SCHEMES: readonly string[] = ['socks5:', 'socks5h:', 'socks:']
@@ -17,6 +18,12 @@ const SOCKS5_SCHEMES: readonly string[] = ['socks5:', 'socks5h:', 'socks:']
 export interface Socks5ProxyAgentOptions extends Omit<AgentOptions, 'connect'> {
   /** TLS options for the connection to `https:` targets through the proxy (e.g. `ca`). */
   requestTls?: BuildOptions | undefined
+  /** User name for the proxy's username/password authentication; replaces one in the URI. */
+  username?: string | undefined
+  /** Password for the proxy's username/password authentication; replaces one in the URI. */
+  password?: string | undefined
+  /** Opens the connection to the proxy, as a connector does (`(options, callback)`). */
+  connect?: Connector | undefined
 }
 
 /**
@@ -31,6 +38,20 @@ export class Socks5ProxyAgent extends ProxiedDispatcher {
     if (!SOCKS5_SCHEMES.includes(url.protocol)) {
       throw new InvalidArgumentError(`Socks5ProxyAgent: uri must use ${SOCKS5_SCHEMES.join(', ')}, got ${JSON.stringify(url.protocol)}`)
     }
-    super({ ...options, uri })
+    const { username, password, connect, ...rest } = options
+    super({ ...rest, ...(connect === undefined ? {} : { socksConnect: connect }), uri: withCredentials(uri, username, password) })
   }
+}
+
+/** The proxy URI with `username` / `password` (options win over the URI's own), as the proxy options read them. */
+function withCredentials (uri: string | URL, username: unknown, password: unknown): string | URL {
+  if (username == null && password == null) return uri
+  for (const [name, value] of [['username', username], ['password', password]] as const) {
+    if (value != null && typeof value !== 'string') throw new InvalidArgumentError(`Socks5ProxyAgent: ${name} must be a string, got ${describeValue(value)}`)
+  }
+  const url = new URL(String(uri))
+  // The URL setters percent-encode; the proxy options decode again.
+  if (typeof username === 'string') url.username = username
+  if (typeof password === 'string') url.password = password
+  return url
 }

@@ -6,7 +6,7 @@ import { indexUrl } from '../helpers/debug-child.js'
 
 const doc = readFileSync(new URL('../../../docs/interceptors.md', import.meta.url), 'utf8')
 const shipped = doc.slice(doc.indexOf('## The shipped interceptors'), doc.indexOf('## Writing an interceptor'))
-const blocks = [...shipped.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!)
+const blocks = [...shipped.matchAll(/```js[^\n]*\n([\s\S]*?)```/g)].map((m) => m[1]!)
 
 /** Runs one example as the docs show it, with 'conduit' resolved to this build; resolves with stdout. */
 function run (source: string): Promise<{ code: number | null, stdout: string, stderr: string }> {

@@ -6,21 +6,19 @@
 
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { freePort } from './free-port.js'
+import { requireTool } from './test-tools.js'
 
 /**
- * The `redis-server` binary: `REDIS_SERVER` if set, else the first one on `PATH` or in the sbin
- * directories (Debian's `redis-server` package installs it in `/usr/bin`).
+ * The `redis-server` binary: `REDIS_SERVER` if set, else the one the integration-test tool lookup
+ * finds (Debian's `redis-server` package installs it in `/usr/bin`).
  */
-export function findRedisServer (): string | undefined {
-  if (process.env.REDIS_SERVER !== undefined) return process.env.REDIS_SERVER
-  const dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/usr/local/sbin']
-  return dirs.filter((dir) => dir !== '').map((dir) => path.join(dir, 'redis-server')).find((file) => existsSync(file))
+function redisServerBinary (): string {
+  return process.env.REDIS_SERVER ?? requireTool('redis-server', 'redis-server')
 }
 
 /** A running test Redis. */
@@ -40,16 +38,29 @@ export interface TestRedis {
   close: () => Promise<void>
 }
 
-/** Resolves once `PING` gets `+PONG` on the port, retrying with tiny pauses; rejects if `child` exits first. */
+// A server that neither answers nor exits fails its start instead of hanging the test file.
+const START_TIMEOUT_MS = 15_000
+
+/**
+ * Resolves once `PING` gets `+PONG` on the port, retrying with tiny pauses; rejects if `child`
+ * exits first or does not answer within 15 s.
+ */
 function waitForPong (port: number, child: ChildProcess, output: () => string): Promise<void> {
   return new Promise((resolve, reject) => {
     let done = false
-    const onExit = (code: number | null): void => {
+    const fail = (message: string): void => {
       if (done) return
       done = true
-      reject(new Error(`redis-server exited (code ${code}) before answering on port ${port}:\n${output()}`))
+      clearTimeout(timer)
+      reject(new Error(`${message}:\n${output()}`))
     }
+    const onExit = (code: number | null): void => fail(`redis-server exited (code ${code}) before answering on port ${port}`)
+    const timer = setTimeout(() => {
+      child.off('exit', onExit)
+      fail(`redis-server did not answer on port ${port} within ${START_TIMEOUT_MS} ms`)
+    }, START_TIMEOUT_MS)
     child.once('exit', onExit)
+    child.once('error', (err) => fail(`redis-server could not be started: ${err.message}`))
     const attempt = (): void => {
       if (done) return
       const socket = net.connect(port, '127.0.0.1')
@@ -62,6 +73,7 @@ function waitForPong (port: number, child: ChildProcess, output: () => string): 
         socket.destroy()
         if (reply.startsWith('+PONG')) {
           done = true
+          clearTimeout(timer)
           child.off('exit', onExit)
           resolve()
         } else {
@@ -79,10 +91,7 @@ function waitForPong (port: number, child: ChildProcess, output: () => string): 
 
 /** Starts a private `redis-server` on 127.0.0.1. */
 export async function startRedisServer (): Promise<TestRedis> {
-  const binary = findRedisServer()
-  if (binary === undefined || !existsSync(binary)) {
-    throw new Error(`redis-server not found (${binary ?? 'not on PATH'}): install the Debian package "redis-server" (apt-get install redis-server) or set REDIS_SERVER to the binary`)
-  }
+  const binary = redisServerBinary()
   const dir = await mkdtemp(path.join(os.tmpdir(), 'conduit-redis-'))
   let port = await freePort()
   let child: ChildProcess | undefined
@@ -101,6 +110,7 @@ export async function startRedisServer (): Promise<TestRedis> {
       await waitForPong(port, proc, () => output)
     } catch (err) {
       child = undefined
+      proc.kill('SIGKILL')
       throw err
     }
   }

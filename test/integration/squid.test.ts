@@ -5,6 +5,7 @@ import { EnvHttpProxyAgent } from '../../src/presets/env-http-proxy-agent.js'
 import { caCrt, otherCaCrt } from '../helpers/certs.js'
 import { startHttpServer, startHttpsServer } from '../helpers/servers.js'
 import type { TestServer } from '../helpers/servers.js'
+import { HELPER_START_TIMEOUT_MS, startAll } from '../helpers/start-all.js'
 import { startSquid } from './helpers/squid.js'
 import type { Squid } from './helpers/squid.js'
 
@@ -19,14 +20,14 @@ describe('through a real squid', () => {
   let httpsOrigin: string
 
   before(async () => {
-    [open, authed, http, https] = await Promise.all([
+    [open, authed, http, https] = await startAll([
       startSquid(),
       startSquid({ auth: user }),
       startHttpServer((req, res) => res.end(JSON.stringify({ url: req.url, headers: req.headers }))),
       startHttpsServer((req, res) => res.end(JSON.stringify({ url: req.url, headers: req.headers })))
     ])
     httpsOrigin = https.origin.replace('localhost', '127.0.0.1')
-  })
+  }, { timeout: HELPER_START_TIMEOUT_MS })
   after(() => Promise.all([open?.stop(), authed?.stop(), http?.close(), https?.close()]))
 
   type Seen = { url: string, headers: Record<string, string | undefined> }

@@ -49,6 +49,12 @@ describe('handler shapes', () => {
     assert.equal(isLegacyHandler({}), false)
   })
 
+  it('treats the older hooks next to onRequestUpgrade as the older shape, as the runtime fetch of Node 24 passes them', () => {
+    const runtimeFetchHandler = { onConnect () {}, onResponseStarted () {}, onHeaders () {}, onData () {}, onComplete () {}, onError () {}, onRequestUpgrade () {}, onUpgrade () {} }
+    assert.equal(isLegacyHandler(runtimeFetchHandler), true)
+    assert.ok(toDispatchHandler(runtimeFetchHandler) instanceof LegacyHandlerAdapter)
+  })
+
   it('returns new-shape handlers unchanged and wraps older ones', () => {
     const modern = { onResponseEnd () {} }
     assert.equal(toDispatchHandler(modern), modern)

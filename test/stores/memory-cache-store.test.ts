@@ -4,7 +4,7 @@ import fc from 'fast-check'
 import { MemoryCacheStore } from '../../stores/memory-cache-store.js'
 import type { MaxSizeExceededInfo } from '../../stores/memory-cache-store.js'
 import type { CacheKey, CacheValue } from '../../src/contracts/cache-store.js'
-import { runCacheStoreContract, writeEntry, readCachedBody } from './cache-store-contract.js'
+import { runCacheStoreContract, writeEntry, readCachedBody } from '../../src/testing/cache-store-contract.js'
 
 runCacheStoreContract('MemoryCacheStore (cache store contract)', () => ({ store: new MemoryCacheStore(), cleanup: async () => {} }))
 

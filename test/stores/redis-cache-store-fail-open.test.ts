@@ -6,7 +6,7 @@ import { RedisCacheStore } from '../../stores/redis-cache-store.js'
 import type { RedisCacheStoreOptions } from '../../stores/redis-cache-store.js'
 import { startRedisServer } from '../helpers/redis-server.js'
 import type { TestRedis } from '../helpers/redis-server.js'
-import { writeEntry } from './cache-store-contract.js'
+import { writeEntry } from '../../src/testing/cache-store-contract.js'
 import { HEALTHY_TIMEOUT_MS, STALL_TIMEOUT_MS, cacheKey, cacheValue, eventually, uniquePrefix } from './redis-cache-store-fixtures.js'
 
 let redis: TestRedis
@@ -16,7 +16,7 @@ before(async () => {
 })
 
 after(async () => {
-  await redis.close()
+  await redis?.close()
 })
 
 function storeWithErrors (t: { after: (fn: () => Promise<void>) => void }, options: RedisCacheStoreOptions = {}): { store: RedisCacheStore, errors: Error[] } {

@@ -61,14 +61,15 @@ export interface SharedRedis {
  * after its last; the returned object is filled in once the tests start.
  */
 export function useTestRedis (): SharedRedis {
-  const shared = {} as SharedRedis
+  const shared = {} as Partial<SharedRedis> as SharedRedis
   before(async () => {
     shared.redis = await startRedisServer()
     shared.admin = new Redis(shared.redis.port, '127.0.0.1')
   })
   after(async () => {
-    await shared.admin.quit()
-    await shared.redis.close()
+    // Either may be missing when the before-hook failed (no redis-server installed).
+    await shared.admin?.quit()
+    await shared.redis?.close()
   })
   return shared
 }

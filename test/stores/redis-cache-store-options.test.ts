@@ -6,7 +6,7 @@ import { cacheStores } from '../../src/index.js'
 import { loadIoredis } from '../../stores/redis/load-ioredis.js'
 import { startRedisServer } from '../helpers/redis-server.js'
 import type { TestRedis } from '../helpers/redis-server.js'
-import { writeEntry } from './cache-store-contract.js'
+import { writeEntry } from '../../src/testing/cache-store-contract.js'
 import { HEALTHY_TIMEOUT_MS, cacheKey, cacheValue, eventually, uniquePrefix } from './redis-cache-store-fixtures.js'
 
 let redis: TestRedis
@@ -16,7 +16,7 @@ before(async () => {
 })
 
 after(async () => {
-  await redis.close()
+  await redis?.close()
 })
 
 function throwsTypeError (fn: () => unknown, message: RegExp): void {

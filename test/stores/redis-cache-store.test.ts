@@ -2,7 +2,7 @@ import { after, before } from 'node:test'
 import { RedisCacheStore } from '../../stores/redis-cache-store.js'
 import { startRedisServer } from '../helpers/redis-server.js'
 import type { TestRedis } from '../helpers/redis-server.js'
-import { runCacheStoreContract } from './cache-store-contract.js'
+import { runCacheStoreContract } from '../../src/testing/cache-store-contract.js'
 import { HEALTHY_TIMEOUT_MS, uniquePrefix } from './redis-cache-store-fixtures.js'
 
 let redis: TestRedis
@@ -12,7 +12,7 @@ before(async () => {
 })
 
 after(async () => {
-  await redis.close()
+  await redis?.close()
 })
 
 runCacheStoreContract('RedisCacheStore with its memory tier (cache store contract)', () => {

@@ -126,49 +126,89 @@ describe('snapshot file store', () => {
     assert.deepEqual(await readdir(dir), ['is-a-dir'])
   })
 
-  it('leaves the previous file intact and loadable when the saving process is killed', async (t) => {
+  it('leaves the previous file intact and loadable when the saving process is killed, and the load clears its temporary file', async (t) => {
     const dir = await tempDir(t)
     const file = join(dir, 'snap.json')
     const previous = [record('http://h/previous', 'old')]
     await saveSnapshotFile(file, previous)
     const before = await readFile(file, 'utf8')
-    const storeUrl = new URL('../../stores/snapshot-file-store.js', import.meta.url).href
-    const script = join(dir, 'save.mjs')
-    await writeFile(script, `
-      import { saveSnapshotFile } from ${JSON.stringify(storeUrl)}
-      const big = 'x'.repeat(16 * 1024)
-      const records = Array.from({ length: 2500 }, (_, i) => ({ hash: 'h' + i, snapshot: {
-        request: { method: 'GET', url: 'http://h/' + i, headers: {}, body: '' },
-        responses: [{ statusCode: 200, headers: {}, body: Buffer.from(big + i).toString('base64'), trailers: {} }],
-        callCount: 0, timestamp: new Date(0).toISOString() } }))
-      process.stdout.write('ready\\n')
-      await saveSnapshotFile(process.argv[2], records)
-      process.stdout.write('saved\\n')
-    `)
-    const child = spawn(process.execPath, [script, file], { stdio: ['ignore', 'pipe', 'inherit'] })
-    t.after(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
-    const exited = new Promise((resolve) => child.once('exit', resolve))
-    let sawTemp = false
-    for (let i = 0; i < 200_000 && child.exitCode === null; i++) {
-      if ((await readdir(dir)).some((name) => name.endsWith('.tmp'))) {
-        child.kill('SIGKILL')
-        sawTemp = true
-        break
-      }
-      await new Promise((resolve) => setImmediate(resolve))
-    }
-    await exited
-    assert.ok(sawTemp, 'the child was killed while its temporary file was being written')
+    const killedPid = await killMidSave(t, dir, file)
     assert.equal(await readFile(file, 'utf8'), before)
+    assert.deepEqual(await temps(dir), [killedPid])
     const loaded = await loadSnapshotFile(file)
     assert.deepEqual(loaded!.map((r) => r.snapshot.request.url), ['http://h/previous'])
+    assert.deepEqual(await temps(dir), [])
+  })
 
-    // The killed process left its temporary file; the next save clears it away.
-    assert.equal((await readdir(dir)).filter((name) => name.endsWith('.tmp')).length, 1)
-    await saveSnapshotFile(file, previous)
-    assert.deepEqual((await readdir(dir)).filter((name) => name.endsWith('.tmp')), [])
+  it('clears the temporary file of a writer killed during the first save on the next save', async (t) => {
+    const dir = await tempDir(t)
+    const file = join(dir, 'snap.json')
+    const killedPid = await killMidSave(t, dir, file)
+    assert.deepEqual(await temps(dir), [killedPid])
+    assert.equal(await loadSnapshotFile(join(dir, 'other.json')), undefined)
+    assert.deepEqual(await temps(dir), [killedPid], 'a load of another file leaves this file\'s temporaries alone')
+    await saveSnapshotFile(file, [record('http://h/new', 'new')])
+    assert.deepEqual(await temps(dir), [])
+  })
+
+  it('never removes the temporary file of a writer that is still running, this process included', async (t) => {
+    const dir = await tempDir(t)
+    const file = join(dir, 'snap.json')
+    await saveSnapshotFile(file, [record('http://h/a', 'a')])
+    const writer = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' })
+    const exited = new Promise((resolve) => writer.once('exit', resolve))
+    t.after(() => { if (writer.exitCode === null && writer.signalCode === null) writer.kill('SIGKILL') })
+    const live = `.snap.json.${writer.pid}.${randomBytes(6).toString('hex')}.tmp`
+    const own = `.snap.json.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
+    for (const name of [live, own]) await writeFile(join(dir, name), 'partial')
+    await loadSnapshotFile(file)
+    await saveSnapshotFile(file, [record('http://h/b', 'b')])
+    assert.deepEqual(await temps(dir), [process.pid, writer.pid].sort())
+    writer.kill('SIGKILL')
+    await exited
+    await loadSnapshotFile(file)
+    assert.deepEqual(await temps(dir), [process.pid])
   })
 })
+
+/** The pids in the names of the temporary files in `dir`, sorted. */
+async function temps (dir: string): Promise<number[]> {
+  return (await readdir(dir)).filter((name) => name.endsWith('.tmp')).map((name) => Number(name.split('.').at(-3))).sort()
+}
+
+/**
+ * Starts a child process saving a large snapshot file and kills it with SIGKILL while its
+ * temporary file is being written; resolves to the child's pid once it has exited.
+ */
+async function killMidSave (t: { after: (fn: () => void) => void }, dir: string, file: string): Promise<number> {
+  const storeUrl = new URL('../../stores/snapshot-file-store.js', import.meta.url).href
+  const script = join(dir, 'save.mjs')
+  await writeFile(script, `
+    import { saveSnapshotFile } from ${JSON.stringify(storeUrl)}
+    const big = 'x'.repeat(16 * 1024)
+    const records = Array.from({ length: 2500 }, (_, i) => ({ hash: 'h' + i, snapshot: {
+      request: { method: 'GET', url: 'http://h/' + i, headers: {}, body: '' },
+      responses: [{ statusCode: 200, headers: {}, body: Buffer.from(big + i).toString('base64'), trailers: {} }],
+      callCount: 0, timestamp: new Date(0).toISOString() } }))
+    await saveSnapshotFile(process.argv[2], records)
+  `)
+  const child = spawn(process.execPath, [script, file], { stdio: ['ignore', 'ignore', 'inherit'] })
+  t.after(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  let sawTemp = false
+  for (let i = 0; i < 200_000 && child.exitCode === null; i++) {
+    if ((await readdir(dir)).some((name) => name.endsWith('.tmp'))) {
+      child.kill('SIGKILL')
+      sawTemp = true
+      break
+    }
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  await exited
+  assert.ok(sawTemp, 'the child was killed while its temporary file was being written')
+  assert.equal(child.signalCode, 'SIGKILL')
+  return child.pid!
+}
 
 describe('snapshot file format (property)', () => {
   const headerName = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/)

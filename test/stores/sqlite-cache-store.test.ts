@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { SqliteCacheStore } from '../../stores/sqlite-cache-store.js'
 import type { CacheKey, CacheValue } from '../../src/contracts/cache-store.js'
-import { runCacheStoreContract, writeEntry } from './cache-store-contract.js'
+import { runCacheStoreContract, writeEntry } from '../../src/testing/cache-store-contract.js'
 
 const run = promisify(execFile)
 

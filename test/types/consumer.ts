@@ -15,6 +15,8 @@ import {
   setGlobalDispatcher,
   getGlobalDispatcher
 } from 'conduit'
+import { runCacheStoreContract } from 'conduit/testing'
+import type { MakeContractStore } from 'conduit/testing'
 import type {
   CacheKey,
   CacheStore,
@@ -102,3 +104,10 @@ export async function main (): Promise<void> {
   const global = getGlobalDispatcher()
   void [status, text, size, proxied, retrying, snapshots, ok, code, global]
 }
+
+// A store author runs the published contract suite against their store.
+const contractFactory: MakeContractStore = async () => {
+  const store = new MapStore()
+  return { store, cleanup: async () => {} }
+}
+runCacheStoreContract('MapStore', contractFactory)

@@ -5,22 +5,10 @@
 
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
-import { accessSync, constants } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-
-/** Returns the first executable among `candidates`, or throws naming the Debian package to install. */
-export function findBinary (candidates: readonly string[], debianPackage: string): string {
-  for (const candidate of candidates) {
-    try {
-      accessSync(candidate, constants.X_OK)
-      return candidate
-    } catch {}
-  }
-  throw new Error(`${debianPackage} is required by the integration tests but none of ${candidates.join(', ')} exists; install it with: apt-get install ${debianPackage}`)
-}
 
 /** A temporary directory under the OS temp dir. */
 export interface TempDir {
@@ -53,15 +41,17 @@ export interface ChildServer {
   stop: () => Promise<void>
 }
 
-const START_TIMEOUT_MS = 15_000
+/** How long a helper server gets to start listening before its start fails. */
+export const START_TIMEOUT_MS = 15_000
 const STOP_TIMEOUT_MS = 5_000
 const POLL_MS = 25
 
 /**
  * Spawns `binary args` and resolves once `port` on 127.0.0.1 accepts connections.
- * Rejects with the process output if it exits first or does not listen within 15 s.
+ * Rejects with the process output if it exits first or does not listen within `startTimeoutMs`
+ * (the process is then killed).
  */
-export async function startChildServer (binary: string, args: readonly string[], port: number, cwd: string): Promise<ChildServer> {
+export async function startChildServer (binary: string, args: readonly string[], port: number, cwd: string, startTimeoutMs = START_TIMEOUT_MS): Promise<ChildServer> {
   const child = spawn(binary, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString() })
@@ -75,22 +65,26 @@ export async function startChildServer (binary: string, args: readonly string[],
   const spawnError = new Promise<Error>((resolve) => child.once('error', resolve))
 
   const stop = async (): Promise<void> => {
-    if (gone) return
+    // A process that failed to spawn has no pid and never emits 'exit'.
+    if (gone || child.pid === undefined) return
     child.kill('SIGTERM')
     const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS)
     await exited
     clearTimeout(timer)
   }
 
-  const deadline = Date.now() + START_TIMEOUT_MS
+  const deadline = Date.now() + startTimeoutMs
   for (;;) {
     const failure = await Promise.race([spawnError, new Promise<null>((resolve) => setTimeout(() => resolve(null), POLL_MS))])
-    if (failure !== null) throw new Error(`${binary} could not be started: ${failure.message}`)
+    if (failure !== null) {
+      await stop()
+      throw new Error(`${binary} could not be started: ${failure.message}`)
+    }
     if (gone) throw new Error(`${binary} exited before listening on 127.0.0.1:${port}:\n${output}`)
     if (await tryConnect(port)) break
     if (Date.now() > deadline) {
       await stop()
-      throw new Error(`${binary} did not listen on 127.0.0.1:${port} within ${START_TIMEOUT_MS} ms:\n${output}`)
+      throw new Error(`${binary} did not listen on 127.0.0.1:${port} within ${startTimeoutMs} ms:\n${output}`)
     }
   }
   return { child, port, output: () => output, stop }

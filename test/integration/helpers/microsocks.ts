@@ -3,7 +3,8 @@
  * optionally with username/password authentication.
  */
 
-import { findBinary, startChildServerIn, tempDir } from './child-server.js'
+import { startChildServerIn, tempDir } from './child-server.js'
+import { requireTool } from '../../helpers/test-tools.js'
 import { freePort } from '../../helpers/free-port.js'
 
 /** A running microsocks. */
@@ -20,7 +21,7 @@ export interface Microsocks {
  * const socks = await startMicrosocks({ username: 'u', password: 'p' })
  */
 export async function startMicrosocks (auth?: { username: string, password: string }): Promise<Microsocks> {
-  const binary = findBinary(['/usr/bin/microsocks', '/usr/local/bin/microsocks'], 'microsocks')
+  const binary = requireTool('microsocks', 'microsocks')
   const port = await freePort()
   const args = ['-i', '127.0.0.1', '-p', String(port)]
   if (auth !== undefined) args.push('-u', auth.username, '-P', auth.password)

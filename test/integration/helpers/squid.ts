@@ -5,9 +5,11 @@
  */
 
 import { execFileSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { chmod, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { findBinary, startChildServerIn, tempDir } from './child-server.js'
+import { startChildServerIn, tempDir } from './child-server.js'
+import { requireTool } from '../../helpers/test-tools.js'
 import { freePort } from '../../helpers/free-port.js'
 
 /** A running squid. */
@@ -25,6 +27,9 @@ export interface SquidOptions {
   /** Require basic proxy authentication with these credentials. */
   auth?: { username: string, password: string }
 }
+
+// Where Debian's squid package puts its password-file checker.
+const BASIC_AUTH_HELPER = '/usr/lib/squid/basic_ncsa_auth'
 
 function config (dir: string, port: number, options: SquidOptions): string {
   const lines = [
@@ -47,7 +52,7 @@ function config (dir: string, port: number, options: SquidOptions): string {
   ]
   if (options.auth !== undefined) {
     lines.push(
-      `auth_param basic program /usr/lib/squid/basic_ncsa_auth ${path.join(dir, 'htpasswd')}`,
+      `auth_param basic program ${BASIC_AUTH_HELPER} ${path.join(dir, 'htpasswd')}`,
       'auth_param basic children 2',
       'auth_param basic realm conduit-test',
       'acl authed proxy_auth REQUIRED',
@@ -66,13 +71,15 @@ function config (dir: string, port: number, options: SquidOptions): string {
  * const squid = await startSquid({ auth: { username: 'u', password: 'p' } })
  */
 export async function startSquid (options: SquidOptions = {}): Promise<Squid> {
-  const binary = findBinary(['/usr/sbin/squid', '/usr/bin/squid'], 'squid')
+  const binary = requireTool('squid', 'squid')
+  const openssl = options.auth === undefined ? undefined : requireTool('openssl', 'openssl')
+  if (options.auth !== undefined && !existsSync(BASIC_AUTH_HELPER)) {
+    throw new Error(`squid's ${BASIC_AUTH_HELPER} is missing; reinstall the Debian package: apt-get install --reinstall squid`)
+  }
   const tmp = await tempDir('conduit-squid-')
   // Started as root, squid drops to its own user (cache_effective_user), which must write logs here.
   await chmod(tmp.dir, 0o777)
-  if (options.auth !== undefined) {
-    findBinary(['/usr/lib/squid/basic_ncsa_auth'], 'squid')
-    const openssl = findBinary(['/usr/bin/openssl', '/usr/local/bin/openssl'], 'openssl')
+  if (options.auth !== undefined && openssl !== undefined) {
     const hash = execFileSync(openssl, ['passwd', '-apr1', options.auth.password], { encoding: 'utf8' }).trim()
     await writeFile(path.join(tmp.dir, 'htpasswd'), `${options.auth.username}:${hash}\n`, { mode: 0o644 })
   }

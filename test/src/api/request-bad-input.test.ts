@@ -6,9 +6,9 @@ import { startHttpServer } from '../../helpers/servers.js'
 
 /** Options only request() reads, each with the message it must be refused with. */
 const BAD_REQUEST_OPTIONS: Array<[Partial<RequestOptions>, string]> = [
-  [{ signal: 5 as never }, 'request(): signal must be an AbortSignal, got 5'],
-  [{ signal: 'abort' as never }, 'request(): signal must be an AbortSignal, got "abort"'],
-  [{ signal: {} as never }, 'request(): signal must be an AbortSignal, got [object Object]'],
+  [{ signal: 5 as never }, 'request(): signal must be an AbortSignal or an EventEmitter, got 5'],
+  [{ signal: 'abort' as never }, 'request(): signal must be an AbortSignal or an EventEmitter, got "abort"'],
+  [{ signal: {} as never }, 'request(): signal must be an AbortSignal or an EventEmitter, got [object Object]'],
   [{ highWaterMark: -1 }, 'request(): highWaterMark must be a non-negative integer, got -1'],
   [{ highWaterMark: Number.NaN }, 'request(): highWaterMark must be a non-negative integer, got NaN'],
   [{ highWaterMark: '64' as never }, 'request(): highWaterMark must be a non-negative integer, got "64"'],

@@ -1,18 +1,20 @@
 /**
- * The cache store contract suite: every store,
- * shipped or custom, sync or async, must pass the same tests. A store test file calls
- * {@link runCacheStoreContract} once per configuration.
+ * The cache store contract suite: the rules every store, shipped or custom, sync or async, must
+ * follow for the cache interceptor to behave the same on top of it. A store's test file calls
+ * {@link runCacheStoreContract} once per configuration, under node's test runner.
  */
 
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { Readable } from 'node:stream'
 import type { Writable } from 'node:stream'
-import type { CacheKey, CacheStore, CacheValue, GetResult } from '../../src/contracts/cache-store.js'
+import type { CacheKey, CacheStore, CacheValue, GetResult } from '../contracts/cache-store.js'
 
 /** What a contract factory hands back: a fresh, empty store and how to dispose of it. */
 export interface ContractStore {
+  /** The store under test, empty. */
   store: CacheStore
+  /** Disposes of the store (closes connections, deletes files) after the test. */
   cleanup: () => Promise<void>
 }
 

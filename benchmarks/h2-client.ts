@@ -1,0 +1,63 @@
+/**
+ * One HTTP/2 benchmark client process: `node h2-client.js <conduit|undici> <origin> <path> <requests> <concurrency>`.
+ * Opens one Client with allowH2 (one session), keeps `concurrency` streams in flight, reads each
+ * body with 'data' events, and prints `{ reqPerSec, cpuUsPerReq }` as JSON.
+ * @module
+ */
+
+import { fileURLToPath } from 'node:url'
+import type { Readable } from 'node:stream'
+import { Client as ConduitClient } from '../src/index.js'
+import { Client as UndiciClient } from 'undici'
+import { caCrt } from '../test/helpers/certs.js'
+
+interface H2BenchClient {
+  request (opts: { path: string, method: string }): Promise<{ statusCode: number, body: Readable }>
+  close (): Promise<void>
+}
+
+function open (impl: string, origin: string): H2BenchClient {
+  const options = { allowH2: true, connect: { ca: caCrt }, pipelining: 100 }
+  if (impl === 'conduit') return new ConduitClient(origin, options) as unknown as H2BenchClient
+  if (impl === 'undici') return new UndiciClient(origin, options) as unknown as H2BenchClient
+  throw new TypeError(`unknown client ${impl}`)
+}
+
+function one (client: H2BenchClient, path: string): Promise<number> {
+  return client.request({ path, method: 'GET' }).then((res) => new Promise<number>((resolve, reject) => {
+    if (res.statusCode !== 200) reject(new Error(`status ${res.statusCode}`))
+    let bytes = 0
+    res.body.on('data', (chunk: Buffer) => { bytes += chunk.length })
+    res.body.on('end', () => resolve(bytes))
+    res.body.on('error', reject)
+  }))
+}
+
+async function run (client: H2BenchClient, path: string, total: number, concurrency: number): Promise<void> {
+  let started = 0
+  const worker = async (): Promise<void> => {
+    while (started < total) {
+      started++
+      await one(client, path)
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker))
+}
+
+async function main (): Promise<void> {
+  const [impl, origin, path, requests, concurrency] = process.argv.slice(2)
+  const client = open(impl!, origin!)
+  const total = Number(requests)
+  const inFlight = Number(concurrency)
+  // Warm-up: the session, TLS and JIT, outside the measured part.
+  await run(client, path!, Math.min(total, 200), inFlight)
+  const cpu = process.cpuUsage()
+  const start = process.hrtime.bigint()
+  await run(client, path!, total, inFlight)
+  const elapsedNs = Number(process.hrtime.bigint() - start)
+  const used = process.cpuUsage(cpu)
+  await client.close()
+  process.stdout.write(JSON.stringify({ reqPerSec: total / (elapsedNs / 1e9), cpuUsPerReq: (used.user + used.system) / total }) + '\n')
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main()

@@ -1,0 +1,36 @@
+/**
+ * The HTTP/2 benchmark's origin: a node:http2 server over TLS (the test certificate) in its own
+ * process, answering `/1k` and `/1m` with fixed bodies. Prints its port on stdout, then serves
+ * until stdin closes.
+ * @module
+ */
+
+import http2 from 'node:http2'
+import type { AddressInfo } from 'node:net'
+import { serverCrt, serverKey } from '../test/helpers/certs.js'
+
+const bodies: Record<string, Buffer> = {
+  '/1k': Buffer.alloc(1024, 'k'),
+  '/1m': Buffer.alloc(1024 * 1024, 'm')
+}
+
+// 50 streams of 1 MiB are more than node:http2's default 10 MB of session memory: with the default
+// the server resets streams with ENHANCE_YOUR_CALM (for undici's client and conduit's alike).
+const server = http2.createSecureServer({ key: serverKey, cert: serverCrt, maxSessionMemory: 256, settings: { maxConcurrentStreams: 100, initialWindowSize: 1024 * 1024 } })
+server.on('session', (session) => session.on('error', () => {}))
+server.on('stream', (stream, headers) => {
+  stream.on('error', () => {})
+  const body = bodies[String(headers[':path'])]
+  if (body === undefined) {
+    stream.respond({ ':status': 404 })
+    stream.end()
+    return
+  }
+  stream.respond({ ':status': 200, 'content-length': body.length })
+  stream.end(body)
+})
+server.listen(0, '127.0.0.1', () => {
+  process.stdout.write(`${(server.address() as AddressInfo).port}\n`)
+})
+process.stdin.resume()
+process.stdin.on('end', () => process.exit(0))

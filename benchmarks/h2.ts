@@ -1,0 +1,65 @@
+/**
+ * HTTP/2 benchmark (`npm run bench -- h2`): conduit's Client against undici's, both with
+ * `allowH2` over TLS to one node:http2 origin in its own process; each client runs in a fresh
+ * process per round, 50 streams in flight on one session, for GET 1 KiB and GET 1 MiB. Rounds
+ * alternate the two clients; the report gives conduit ÷ undici ratios (median and spread).
+ * @module
+ */
+
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { fileURLToPath } from 'node:url'
+
+const here = (name: string): string => fileURLToPath(new URL(name, import.meta.url))
+
+interface Figures { reqPerSec: number, cpuUsPerReq: number }
+
+const SCENARIOS = [
+  { name: 'GET 1 KiB', path: '/1k', requests: 20_000 },
+  { name: 'GET 1 MiB', path: '/1m', requests: 600 }
+] as const
+const CONCURRENCY = 50
+const ROUNDS = 3
+
+async function clientRound (impl: string, origin: string, path: string, requests: number): Promise<Figures> {
+  const child = spawn(process.execPath, [here('./h2-client.js'), impl, origin, path, String(requests), String(CONCURRENCY)], { stdio: ['ignore', 'pipe', 'inherit'] })
+  let out = ''
+  child.stdout!.on('data', (chunk: Buffer) => { out += chunk.toString() })
+  const [code] = await once(child, 'exit') as [number | null]
+  if (code !== 0) throw new Error(`h2 benchmark client ${impl} exited with code ${String(code)}`)
+  return JSON.parse(out) as Figures
+}
+
+function median (values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]!
+}
+
+function spread (values: number[]): string {
+  return `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`
+}
+
+async function main (): Promise<void> {
+  const server = spawn(process.execPath, [here('./h2-server.js')], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const [data] = await once(server.stdout!, 'data') as [Buffer]
+  const origin = `https://localhost:${data.toString().trim()}`
+  try {
+    for (const scenario of SCENARIOS) {
+      const speed: number[] = []
+      const cpu: number[] = []
+      for (let round = 0; round < ROUNDS; round++) {
+        // Alternate who goes first, so neither always runs on a warmer machine.
+        const order = round % 2 === 0 ? ['conduit', 'undici'] : ['undici', 'conduit']
+        const figures: Record<string, Figures> = {}
+        for (const impl of order) figures[impl] = await clientRound(impl, origin, scenario.path, scenario.requests)
+        speed.push(figures.conduit!.reqPerSec / figures.undici!.reqPerSec)
+        cpu.push(figures.conduit!.cpuUsPerReq / figures.undici!.cpuUsPerReq)
+      }
+      process.stdout.write(`h2 ${scenario.name}, ${CONCURRENCY} streams on one session: conduit ÷ undici req/s ${median(speed).toFixed(2)}x (${spread(speed)}), CPU/req ${median(cpu).toFixed(2)}x (${spread(cpu)}) over ${ROUNDS} rounds\n`)
+    }
+  } finally {
+    server.stdin!.end()
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main()

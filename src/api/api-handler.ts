@@ -1,0 +1,87 @@
+/**
+ * What the handlers of `request()`, `stream()` and `pipeline()` share: their signal (an abort
+ * before the dispatch started is applied once it does), the per-dispatch context, the refusal
+ * of protocol switches, and informational responses handed to `onInfo`.
+ * @module
+ */
+
+import type { Duplex } from 'node:stream'
+import type { DispatchController, DispatchHandler, IncomingHeaders } from '../handlers/dispatch-contract.js'
+import { InvalidArgumentError, RequestAbortedError } from '../errors.js'
+import { watchSignal } from './abort-signal.js'
+import { checkApiOptions } from './api-options.js'
+import type { ApiOptions } from './api-options.js'
+import { callUserCode } from './user-callback.js'
+
+/** Options every request-level handler reads. */
+export interface ApiHandlerOptions extends ApiOptions {
+  /** Handed back to the caller. */
+  opaque?: unknown
+  /** Called for each informational (1xx) response. */
+  onInfo?: ((info: { statusCode: number, headers: IncomingHeaders }) => void) | undefined
+}
+
+/** Base of the request-level handlers; subclasses handle the final response. */
+export abstract class ApiHandler implements DispatchHandler {
+  /** The caller's options. */
+  protected readonly opts: ApiHandlerOptions
+  /** The dispatch's controller, once it started. */
+  protected controller: DispatchController | null = null
+  /** Per-dispatch context from the dispatcher. */
+  protected context: unknown = undefined
+  readonly #who: string
+  #abortedEarly: Error | null = null
+  readonly #stopWatching: () => void
+
+  /**
+   * @param who - names the API in error messages, e.g. `stream()`
+   * @throws InvalidArgumentError for a bad signal, `onInfo` or method
+   */
+  constructor (who: string, opts: ApiHandlerOptions) {
+    checkApiOptions(who, opts)
+    this.#who = who
+    this.opts = opts
+    const signal = opts.signal
+    if (signal?.aborted === true) {
+      // undici fails these with its own abort error whatever the signal's reason; users match on it.
+      this.#abortedEarly = new RequestAbortedError()
+      this.#stopWatching = noop
+    } else {
+      this.#stopWatching = watchSignal(signal, (reason) => this.onSignalAbort(reason))
+    }
+  }
+
+  /** The `opaque` option as handed back to the caller: null when none was given, as with undici. */
+  protected get opaque (): unknown {
+    return this.opts.opaque ?? null
+  }
+
+  /** The signal fired: cancels the dispatch (or remembers to, when it has not started yet). */
+  protected onSignalAbort (reason: Error): void {
+    if (this.controller !== null) this.controller.abort(reason)
+    else this.#abortedEarly = reason
+  }
+
+  /** Stops listening to the signal (the request is over). */
+  protected stopWatchingSignal (): void {
+    this.#stopWatching()
+  }
+
+  onRequestStart (controller: DispatchController, context: unknown): void {
+    this.controller = controller
+    this.context = context
+    if (this.#abortedEarly !== null) controller.abort(this.#abortedEarly)
+  }
+
+  onRequestUpgrade (controller: DispatchController, statusCode: number, _headers: IncomingHeaders, socket: Duplex): void {
+    socket.destroy()
+    controller.abort(new InvalidArgumentError(`${this.#who}: got an upgrade response (${statusCode}); use upgrade() for the "upgrade" option`))
+  }
+
+  onResponseInformation (_controller: DispatchController, statusCode: number, headers: IncomingHeaders): void {
+    const onInfo = this.opts.onInfo
+    if (onInfo != null) callUserCode(onInfo, { statusCode, headers })
+  }
+}
+
+function noop (): void {}

@@ -1,0 +1,186 @@
+/**
+ * `dispatcher.stream()`: the response body goes straight into a Writable the caller's factory
+ * returns once the head arrives, with backpressure, and no intermediate body stream.
+ * @module
+ */
+
+import { finished } from 'node:stream'
+import type { Writable } from 'node:stream'
+import type { DispatchController, DispatchOptions, DispatchTarget, IncomingHeaders } from '../handlers/dispatch-contract.js'
+import { SimpleController } from '../handlers/simple-controller.js'
+import { InvalidArgumentError, InvalidReturnValueError, RequestAbortedError } from '../errors.js'
+import { describeValue } from '../validation/describe-value.js'
+import { toDispatchOptions } from './api-options.js'
+import { ApiHandler } from './api-handler.js'
+import { destroyRequestBody } from './request-body.js'
+import { callUserCode } from './user-callback.js'
+import type { RequestOptions } from './request.js'
+
+/** Options of `stream()`: those of `request()`; `highWaterMark` is unused (the Writable has its own). */
+export type StreamOptions = RequestOptions
+
+/** What the factory of `stream()` receives once the response head arrived. */
+export interface StreamFactoryData {
+  /** Response status code. */
+  statusCode: number
+  /** Response headers, lower-case names. */
+  headers: IncomingHeaders
+  /** The `opaque` option, handed back. */
+  opaque: unknown
+  /** Per-dispatch context from the dispatcher. */
+  context: unknown
+}
+
+/** Builds the Writable the response body is written to. */
+export type StreamFactory = (data: StreamFactoryData) => Writable
+
+/** What `stream()` resolves with once the Writable finished. */
+export interface StreamData {
+  /** The `opaque` option, handed back. */
+  opaque: unknown
+  /** Response trailers (empty when the server sent none). */
+  trailers: IncomingHeaders
+}
+
+/** Callback of `stream()`: the data once the Writable finished, or an error (then with `{ opaque }` only). */
+export type StreamCallback = (err: Error | null, data: StreamData) => void
+
+function isWritable (value: unknown): value is Writable {
+  const w = value as Partial<Writable> | null
+  return w !== null && typeof w === 'object' && typeof w.write === 'function' && typeof w.end === 'function' && typeof w.on === 'function'
+}
+
+/** The handler behind `stream()`. */
+class StreamHandler extends ApiHandler {
+  #factory: StreamFactory | null
+  #callback: StreamCallback | null
+  #writable: Writable | null = null
+  #trailers: IncomingHeaders = {}
+
+  constructor (opts: StreamOptions, factory: StreamFactory, callback: StreamCallback) {
+    super('stream()', opts)
+    if (typeof factory !== 'function') throw new InvalidArgumentError(`stream(): factory must be a function, got ${describeValue(factory)}`)
+    this.#factory = factory
+    this.#callback = callback
+  }
+
+  protected override onSignalAbort (reason: Error): void {
+    super.onSignalAbort(reason)
+    this.#writable?.destroy(reason)
+  }
+
+  #settle (err: Error | null): void {
+    const callback = this.#callback
+    if (callback === null) return
+    this.#callback = null
+    const opaque = this.opaque
+    if (err !== null) queueMicrotask(() => callback(err, { opaque } as StreamData))
+    else callUserCode(callback, null, { opaque, trailers: this.#trailers })
+  }
+
+  onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders): void {
+    if (statusCode < 200) {
+      this.onResponseInformation(controller, statusCode, headers)
+      return
+    }
+    const factory = this.#factory
+    this.#factory = null
+    if (factory === null) return
+    let writable: unknown
+    try {
+      writable = factory({ statusCode, headers, opaque: this.opaque, context: this.context })
+    } catch (err) {
+      // As with undici, a factory that throws fails the request with its own error.
+      controller.abort(err as Error)
+      return
+    }
+    if (!isWritable(writable)) {
+      controller.abort(new InvalidReturnValueError(`stream(): the factory must return a Writable, got ${describeValue(writable)}`))
+      return
+    }
+    this.#writable = writable
+    finished(writable, { readable: false }, (err) => {
+      this.#writable = null
+      this.stopWatchingSignal()
+      if (err != null) {
+        if (!writable.destroyed) writable.destroy(err)
+        controller.abort(err)
+      }
+      this.#settle(err ?? null)
+    })
+    writable.on('drain', () => controller.resume())
+    if (writable.writableNeedDrain) controller.pause()
+  }
+
+  onResponseData (controller: DispatchController, chunk: Buffer): void {
+    const writable = this.#writable
+    if (writable !== null && !writable.write(chunk)) controller.pause()
+  }
+
+  onResponseEnd (_controller: DispatchController, trailers: IncomingHeaders): void {
+    if (trailers !== null && typeof trailers === 'object') Object.assign(this.#trailers, trailers)
+    if (this.#writable !== null) this.#writable.end()
+    else {
+      this.stopWatchingSignal()
+      this.#settle(null)
+    }
+  }
+
+  onResponseError (_controller: DispatchController, error: Error): void {
+    this.#factory = null
+    destroyRequestBody((this.opts as StreamOptions).body, error)
+    const writable = this.#writable
+    if (writable !== null) {
+      // finished() reports the error through the callback.
+      if (!writable.destroyed) writable.destroy(error)
+      return
+    }
+    this.stopWatchingSignal()
+    this.#settle(error)
+  }
+}
+
+/**
+ * Sends a request and writes its response body into the Writable that `factory` returns;
+ * resolves (or calls back) with `{ opaque, trailers }` once that Writable finished.
+ * @example
+ * const chunks = []
+ * await agent.stream({ origin, path: '/', method: 'GET' }, () => new Writable({
+ *   write (chunk, _encoding, done) { chunks.push(chunk); done() }
+ * }))
+ */
+export function stream (dispatcher: DispatchTarget, opts: StreamOptions, factory: StreamFactory): Promise<StreamData>
+export function stream (dispatcher: DispatchTarget, opts: StreamOptions, factory: StreamFactory, callback: StreamCallback): void
+export function stream (dispatcher: DispatchTarget, opts: StreamOptions, factory: StreamFactory, callback?: StreamCallback): Promise<StreamData> | void {
+  if (callback === undefined) {
+    return new Promise((resolve, reject) => {
+      stream(dispatcher, opts, factory, (err, data) => { err !== null ? reject(err) : resolve(data) })
+    })
+  }
+  if (typeof callback !== 'function') {
+    throw new InvalidArgumentError(`stream(): callback must be a function, got ${describeValue(callback)}`)
+  }
+  if (opts === null || typeof opts !== 'object') {
+    queueMicrotask(() => callback(new InvalidArgumentError(`stream(): options must be an object, got ${describeValue(opts)}`), { opaque: undefined } as StreamData))
+    return
+  }
+  let handler: StreamHandler
+  try {
+    handler = new StreamHandler(opts, factory, callback)
+  } catch (err) {
+    destroyRequestBody(opts.body, err as Error)
+    queueMicrotask(() => callback(err as Error, { opaque: opts.opaque } as StreamData))
+    return
+  }
+  if (opts.signal?.aborted === true) {
+    // Nothing is sent; undici reports its own abort error here whatever the signal's reason.
+    handler.onResponseError(new SimpleController(), new RequestAbortedError())
+    return
+  }
+  const streamOpts = opts.method === undefined ? { ...opts, method: 'GET' } : opts
+  try {
+    dispatcher.dispatch(toDispatchOptions(streamOpts as DispatchOptions), handler)
+  } catch (err) {
+    handler.onResponseError(new SimpleController(), err as Error)
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * The top-level `request`, `stream`, `pipeline`, `connect` and `upgrade`: the dispatcher methods
+ * called on the global dispatcher (or `options.dispatcher`), with the target given as a URL.
+ * @module
+ */
+
+import type { Duplex } from 'node:stream'
+import type { Dispatcher } from '../dispatcher/dispatcher.js'
+import { getGlobalDispatcher } from '../global.js'
+import { InvalidArgumentError } from '../errors.js'
+import { describeValue } from '../validation/describe-value.js'
+import { request as dispatcherRequest } from './request.js'
+import type { RequestCallback, RequestOptions, ResponseData } from './request.js'
+import { stream as dispatcherStream } from './stream.js'
+import type { StreamCallback, StreamData, StreamFactory, StreamOptions } from './stream.js'
+import { pipeline as dispatcherPipeline } from './pipeline.js'
+import type { PipelineHandlerFunction, PipelineOptions } from './pipeline.js'
+import { parseUrl, toUrl } from './url-like.js'
+import type { Target, UrlLike } from './url-like.js'
+import { connect as dispatcherConnect, upgrade as dispatcherUpgrade } from './upgrade.js'
+import type { UpgradeCallback, UpgradeData, UpgradeOptions } from './upgrade.js'
+
+export type { UrlLike }
+
+/** What the top-level functions add to a dispatcher method's options. */
+export interface TopLevelExtras {
+  /** Dispatcher to use instead of the global one. */
+  dispatcher?: Dispatcher | undefined
+}
+
+/** Options of the top-level {@link request}: `request()` options, with `dispatcher` to pick another one. */
+export type TopLevelRequestOptions = Partial<RequestOptions> & TopLevelExtras
+
+/**
+ * Resolves the target and options of a top-level call into the dispatcher and the options of
+ * the dispatcher method. `opts.path` replaces the URL's path and query.
+ */
+function resolve<O extends object> (who: string, target: unknown, given: unknown): { dispatcher: Dispatcher, opts: O & { origin: string, path: string, method: string } } {
+  if (target == null || (typeof target !== 'string' && typeof target !== 'object')) {
+    throw new InvalidArgumentError(`${who}: expected a URL string, URL or options object, got ${describeValue(target)}`)
+  }
+  if (given != null && typeof given !== 'object') throw new InvalidArgumentError(`${who}: options must be an object, got ${describeValue(given)}`)
+  let opts = given as (Record<string, unknown> & TopLevelExtras) | null | undefined
+  let url: URL
+  if (opts != null && opts.path != null) {
+    if (typeof opts.path !== 'string') throw new InvalidArgumentError(`${who}: path must be a string, got ${describeValue(opts.path)}`)
+    const path = opts.path.startsWith('/') ? opts.path : `/${opts.path}`
+    url = parseUrl(who, `${toUrl(who, target as Target).origin}${path}`)
+  } else {
+    opts ??= (typeof target === 'object' && !(target instanceof URL) ? target as Record<string, unknown> : {})
+    url = toUrl(who, target as Target)
+  }
+  if (opts.agent != null) throw new InvalidArgumentError(`${who}: there is no "agent" option; pass the dispatcher as "dispatcher"`)
+  const { dispatcher, ...rest } = opts
+  if (dispatcher !== undefined && (dispatcher === null || typeof dispatcher.dispatch !== 'function')) {
+    throw new InvalidArgumentError(`${who}: dispatcher must be a Dispatcher, got ${describeValue(dispatcher)}`)
+  }
+  const method = typeof rest.method === 'string' && rest.method !== '' ? rest.method : (rest.body != null ? 'PUT' : 'GET')
+  return {
+    dispatcher: dispatcher ?? getGlobalDispatcher(),
+    opts: { ...rest, origin: url.origin, path: `${url.pathname}${url.search}`, method } as O & { origin: string, path: string, method: string }
+  }
+}
+
+/**
+ * Runs `call` with the resolved dispatcher and options. Bad arguments reject the promise form
+ * and throw in the callback form (there is no promise to reject).
+ */
+function withResolved<O extends object, R> (who: string, url: unknown, options: unknown, callback: unknown, call: (dispatcher: Dispatcher, opts: O & { origin: string, path: string, method: string }) => R): R | Promise<never> {
+  let resolved
+  try {
+    resolved = resolve<O>(who, url, options)
+  } catch (err) {
+    if (callback === undefined) return Promise.reject(err)
+    throw err
+  }
+  return call(resolved.dispatcher, resolved.opts)
+}
+
+/**
+ * Sends a request through the global dispatcher (or `options.dispatcher`); resolves once the
+ * response head arrives. `url` may carry the path and query; `options.path` overrides them. The
+ * method defaults to `PUT` when a body is given, `GET` otherwise.
+ * @example
+ * const { statusCode, body } = await request('http://127.0.0.1:3000/items?page=2')
+ * console.log(statusCode, await body.json())
+ */
+export function request (url: string | URL | UrlLike | TopLevelRequestOptions, options?: TopLevelRequestOptions | null): Promise<ResponseData>
+export function request (url: string | URL | UrlLike | TopLevelRequestOptions, options: TopLevelRequestOptions | null | undefined, callback: RequestCallback): void
+export function request (url: string | URL | UrlLike | TopLevelRequestOptions, options?: TopLevelRequestOptions | null, callback?: RequestCallback): Promise<ResponseData> | void {
+  return withResolved<RequestOptions, Promise<ResponseData> | void>('request()', url, options, callback, (dispatcher, opts) =>
+    callback === undefined ? dispatcherRequest(dispatcher, opts) : dispatcherRequest(dispatcher, opts, callback))
+}
+
+/**
+ * `stream()` on the global dispatcher (or `options.dispatcher`): the response body is written
+ * into the Writable `factory` returns.
+ * @example
+ * await stream('http://127.0.0.1:3000/file', {}, () => fs.createWriteStream('file'))
+ */
+export function stream (url: string | URL | UrlLike, options: (Partial<StreamOptions> & TopLevelExtras) | null | undefined, factory: StreamFactory): Promise<StreamData>
+export function stream (url: string | URL | UrlLike, options: (Partial<StreamOptions> & TopLevelExtras) | null | undefined, factory: StreamFactory, callback: StreamCallback): void
+export function stream (url: string | URL | UrlLike, options: (Partial<StreamOptions> & TopLevelExtras) | null | undefined, factory: StreamFactory, callback?: StreamCallback): Promise<StreamData> | void {
+  const { dispatcher, opts } = resolve<StreamOptions>('stream()', url, options)
+  return callback === undefined ? dispatcherStream(dispatcher, opts, factory) : dispatcherStream(dispatcher, opts, factory, callback)
+}
+
+/**
+ * `pipeline()` on the global dispatcher (or `options.dispatcher`): a Duplex whose written data
+ * is the request body and whose read data is what `handler` makes of the response.
+ * @example
+ * const duplex = pipeline('http://127.0.0.1:3000/echo', { method: 'POST' }, ({ body }) => body)
+ */
+export function pipeline (url: string | URL | UrlLike, options: (Partial<PipelineOptions> & TopLevelExtras) | null | undefined, handler: PipelineHandlerFunction): Duplex {
+  const { dispatcher, opts } = resolve<PipelineOptions>('pipeline()', url, options)
+  return dispatcherPipeline(dispatcher, opts, handler)
+}
+
+/**
+ * `upgrade()` on the global dispatcher (or `options.dispatcher`): resolves with the socket once
+ * the server answers 101.
+ * @example
+ * const { socket } = await upgrade('http://127.0.0.1:3000/chat', { protocol: 'my-proto' })
+ */
+export function upgrade (url: string | URL | UrlLike | (UpgradeOptions & TopLevelExtras), options?: (UpgradeOptions & TopLevelExtras) | null): Promise<UpgradeData>
+export function upgrade (url: string | URL | UrlLike | (UpgradeOptions & TopLevelExtras), options: (UpgradeOptions & TopLevelExtras) | null | undefined, callback: UpgradeCallback): void
+export function upgrade (url: string | URL | UrlLike | (UpgradeOptions & TopLevelExtras), options?: (UpgradeOptions & TopLevelExtras) | null, callback?: UpgradeCallback): Promise<UpgradeData> | void {
+  return withResolved<UpgradeOptions, Promise<UpgradeData> | void>('upgrade()', url, options, callback, (dispatcher, opts) => dispatcherUpgrade(dispatcher, opts, callback))
+}
+
+/**
+ * `connect()` on the global dispatcher (or `options.dispatcher`): opens a `CONNECT` tunnel to
+ * `path`, kept as written (`host:port`), and resolves with the socket.
+ * @example
+ * const { socket } = await connect({ origin: 'http://127.0.0.1:8080', path: 'example.org:443', dispatcher: proxyClient })
+ */
+export function connect (url: string | URL | UrlLike | (UpgradeOptions & TopLevelExtras), options?: (UpgradeOptions & TopLevelExtras) | null): Promise<UpgradeData>
+export function connect (url: string | URL | UrlLike | (UpgradeOptions & TopLevelExtras), options: (UpgradeOptions & TopLevelExtras) | null | undefined, callback: UpgradeCallback): void
+export function connect (url: string | URL | UrlLike | (UpgradeOptions & TopLevelExtras), options?: (UpgradeOptions & TopLevelExtras) | null, callback?: UpgradeCallback): Promise<UpgradeData> | void {
+  return withResolved<UpgradeOptions, Promise<UpgradeData> | void>('connect()', url, options, callback, (dispatcher, opts) => {
+    // A CONNECT target is host:port, not a path: the one given is sent as is.
+    const given = (options ?? (typeof url === 'object' && !(url instanceof URL) ? url : null)) as UpgradeOptions | null
+    const path = typeof given?.path === 'string' ? given.path : opts.path
+    return dispatcherConnect(dispatcher, { ...opts, path }, callback)
+  })
+}

@@ -1,0 +1,42 @@
+/**
+ * H2CClient: a Client that speaks HTTP/2 over cleartext TCP by prior knowledge (RFC 9113
+ * section 3.3), as undici's class of the same name.
+ * @module
+ */
+
+import { Client, parseOrigin } from './client.js'
+import type { ClientOptions } from './client-options.js'
+import { InvalidArgumentError } from '../errors.js'
+import { describeValue } from '../validation/describe-value.js'
+
+/** Options of an {@link H2CClient}: those of a Client; `h2c` is always on. */
+export type H2CClientOptions = Omit<ClientOptions, 'h2c' | 'allowH2'>
+
+function checkCleartext (origin: string | URL): string | URL {
+  const url = parseOrigin(origin, 'H2CClient')
+  if (url.protocol !== 'http:') {
+    throw new InvalidArgumentError(`H2CClient: origin must be an http: URL (h2c is HTTP/2 without TLS; use allowH2 for https:), got ${describeValue(String(origin))}`)
+  }
+  return origin
+}
+
+/**
+ * A Client for servers that accept HTTP/2 without TLS.
+ * @example
+ * const client = new H2CClient('http://127.0.0.1:8080')
+ * const { body } = await client.request({ path: '/', method: 'GET' })
+ * console.log(await body.text())
+ * await client.close()
+ */
+export class H2CClient extends Client {
+  /**
+   * @param origin - `http://host:port`
+   * @param options - see {@link ClientOptions}
+   */
+  constructor (origin: string | URL, options?: H2CClientOptions) {
+    if (options !== undefined && (options === null || typeof options !== 'object')) {
+      throw new InvalidArgumentError(`H2CClient: options must be an object, got ${describeValue(options)}`)
+    }
+    super(checkCleartext(origin), { ...options, h2c: true })
+  }
+}

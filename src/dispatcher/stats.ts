@@ -1,0 +1,58 @@
+/**
+ * Load figures of Clients, Pools and Agents (`stats`), shaped as undici reports them so
+ * dashboards written against it read them unchanged.
+ * @module
+ */
+
+/** A Client's load. */
+export interface ClientStats {
+  /** True while a connection is open. */
+  connected: boolean
+  /** Requests waiting to be written. */
+  pending: number
+  /** Requests written and waiting for their response to complete. */
+  running: number
+  /** Requests pending or running. */
+  size: number
+}
+
+/** A Pool's load, summed over its Clients. */
+export interface PoolStats {
+  /** Clients with an open connection. */
+  connected: number
+  /** Connected Clients that would take a request at once. */
+  free: number
+  /** Requests not yet written: in the Pool's queue or a Client's. */
+  pending: number
+  /** Requests in the Pool's own queue (every Client busy). */
+  queued: number
+  /** Requests written and waiting for their response. */
+  running: number
+  /** Requests queued, pending or running. */
+  size: number
+}
+
+/** The counters a Client-like dispatcher exposes; a custom one may lack some. */
+interface ClientFigures {
+  connected?: boolean | number
+  pending?: number
+  running?: number
+  size?: number
+  busy?: boolean
+}
+
+/** Sums the figures of a Pool's Clients; `queued` is the Pool's own queue. */
+export function poolStats (clients: readonly unknown[], queued: number): PoolStats {
+  const stats: PoolStats = { connected: 0, free: 0, pending: queued, queued, running: 0, size: queued }
+  for (const client of clients as ClientFigures[]) {
+    const connected = client.connected === true || (typeof client.connected === 'number' && client.connected > 0)
+    if (connected) {
+      stats.connected++
+      if (client.busy !== true) stats.free++
+    }
+    stats.pending += client.pending ?? 0
+    stats.running += client.running ?? 0
+    stats.size += client.size ?? 0
+  }
+  return stats
+}

@@ -1,0 +1,273 @@
+/**
+ * One HTTP/2 session of a Client, on `node:http2` (its framing, HPACK and flow control): many
+ * requests at once, one stream each ({@link H2Exchange}), up to the smaller of
+ * `maxConcurrentStreams` and the server's own limit. Keeps the session alive with PINGs, closes
+ * it when idle, and on GOAWAY gives the requests the server never processed back to the Client.
+ * @module
+ */
+
+import http2 from 'node:http2'
+import type { ClientHttp2Session, ClientHttp2Stream } from 'node:http2'
+import type { Duplex } from 'node:stream'
+import type { Socket } from 'node:net'
+import { SocketError } from '../errors.js'
+import type { ClientRequest, RequestRunner } from '../h1/client-request.js'
+import type { ClientConnection, ConnectionOwner } from '../h1/client-connection.js'
+import { socketInfo } from '../h1/socket-info.js'
+import { ResponseLimits } from '../h1/response-limits.js'
+import { H2Exchange } from './exchange.js'
+import type { ExchangeOwner } from './exchange.js'
+import { rstCodeName } from './error-codes.js'
+
+function noop (): void {}
+
+/** An open HTTP/2 session. */
+export class H2Connection implements ClientConnection, RequestRunner, ExchangeOwner {
+  readonly protocol = 'h2'
+  readonly socket: Duplex
+  readonly #owner: ConnectionOwner
+  readonly #session: ClientHttp2Session
+  readonly #scheme: string
+  readonly #exchanges = new Map<ClientRequest, H2Exchange>()
+  readonly #tunnels = new Set<ClientHttp2Stream>()
+  #dead = false
+  /** GOAWAY received: no new streams; the session ends once the last one does. */
+  #goingAway = false
+  #error: Error | null = null
+  #idleTimer: NodeJS.Timeout | null = null
+  #pingTimer: NodeJS.Timeout | null = null
+
+  constructor (owner: ConnectionOwner, socket: Duplex, origin: URL) {
+    this.#owner = owner
+    this.socket = socket
+    this.#scheme = origin.protocol === 'https:' ? 'https' : 'http'
+    const config = owner.config
+    this.#session = http2.connect(origin, {
+      createConnection: () => socket,
+      peerMaxConcurrentStreams: config.maxConcurrentStreams,
+      maxHeaderListPairs: 1_000,
+      settings: {
+        enablePush: false,
+        initialWindowSize: config.initialWindowSize,
+        maxHeaderListSize: config.maxHeaderSize
+      }
+    })
+    const session = this.#session
+    session.on('error', this.#onError)
+    session.on('goaway', this.#onGoaway)
+    session.on('close', this.#onClose)
+    session.on('frameError', this.#onFrameError)
+    session.once('connect', () => {
+      if (config.connectionWindowSize > 65_535 && !session.destroyed) session.setLocalWindowSize(config.connectionWindowSize)
+    })
+    if (config.pingInterval > 0) {
+      this.#pingTimer = setInterval(this.#ping, config.pingInterval)
+      this.#pingTimer.unref()
+    }
+    this.#startIdle()
+  }
+
+  /** Requests in flight. */
+  get size (): number { return this.#exchanges.size }
+
+  /** Requests in flight whose dispatch has not ended. */
+  get live (): number { return this.#exchanges.size + this.#tunnels.size }
+
+  get dead (): boolean { return this.#dead }
+
+  /** Streams this session can hold at once: ours and the server's limit, whichever is lower. */
+  get capacity (): number {
+    const remote = this.#session.remoteSettings?.maxConcurrentStreams
+    const local = this.#owner.config.maxConcurrentStreams
+    return remote === undefined ? local : Math.max(1, Math.min(local, remote))
+  }
+
+  canAccept (_req: ClientRequest): boolean {
+    if (this.#dead || this.#goingAway || this.#session.destroyed || this.#session.closed) return false
+    return this.#exchanges.size + this.#tunnels.size < this.capacity
+  }
+
+  write (req: ClientRequest): void {
+    req.runner = this
+    const config = this.#owner.config
+    const exchange = new H2Exchange(req, this, config.maxHeaderSize, new ResponseLimits(config.maxInformationalResponses, config.maxResponseSize))
+    this.#exchanges.set(req, exchange)
+    this.#active()
+    exchange.start(this.#session, this.#scheme)
+  }
+
+  // --- controller calls ---------------------------------------------------------------------
+
+  abortRequest (req: ClientRequest, reason: Error): void {
+    const exchange = this.#exchanges.get(req)
+    if (exchange !== undefined) exchange.fail(reason)
+    else req.fail(reason)
+  }
+
+  pauseRequest (req: ClientRequest): void {
+    this.#exchanges.get(req)?.pause()
+  }
+
+  resumeRequest (req: ClientRequest): void {
+    this.#exchanges.get(req)?.resume()
+  }
+
+  // --- exchange calls -----------------------------------------------------------------------
+
+  onExchangeDone (exchange: H2Exchange): void {
+    if (this.#exchanges.get(exchange.req) !== exchange) return
+    this.#exchanges.delete(exchange.req)
+    this.#afterStreamEnded()
+  }
+
+  onExchangeRefused (exchange: H2Exchange): void {
+    if (this.#exchanges.get(exchange.req) !== exchange) return
+    this.#exchanges.delete(exchange.req)
+    exchange.req.runner = null
+    this.#owner.onConnectionRequeue(this, [exchange.req])
+    this.#afterStreamEnded()
+  }
+
+  onTunnel (stream: ClientHttp2Stream): void {
+    this.#tunnels.add(stream)
+    this.#active()
+    stream.once('close', () => {
+      this.#tunnels.delete(stream)
+      this.#afterStreamEnded()
+    })
+  }
+
+  #afterStreamEnded (): void {
+    if (this.#dead) return
+    if (this.live === 0) {
+      if (this.#goingAway) {
+        this.#teardown(null)
+        return
+      }
+      this.#startIdle()
+    }
+    this.#owner.onConnectionReady(this)
+  }
+
+  // --- idle and liveness --------------------------------------------------------------------
+
+  #active (): void {
+    if (this.#idleTimer !== null) {
+      clearTimeout(this.#idleTimer)
+      this.#idleTimer = null
+    }
+    this.#session.ref()
+    ;(this.socket as Socket).ref?.()
+  }
+
+  #startIdle (): void {
+    this.#session.unref()
+    ;(this.socket as Socket).unref?.()
+    const ms = this.#owner.config.keepAliveTimeout
+    if (ms <= 0 || this.#idleTimer !== null) return
+    this.#idleTimer = setTimeout(this.#onIdle, ms)
+    this.#idleTimer.unref()
+  }
+
+  readonly #onIdle = (): void => {
+    this.#idleTimer = null
+    if (this.live === 0) this.destroy(null)
+  }
+
+  readonly #ping = (): void => {
+    const session = this.#session
+    if (this.#dead || session.destroyed || session.connecting) return
+    try {
+      session.ping((err) => {
+        if (err !== null && !this.#dead) this.destroy(new SocketError(`HTTP/2 PING failed: ${err.message}`, socketInfo(this.socket), { cause: err }))
+      })
+    } catch {
+      // Too many PINGs in flight means the last ones were not answered either: the next tick decides.
+    }
+  }
+
+  // --- session events -----------------------------------------------------------------------
+
+  readonly #onGoaway = (errorCode: number, lastStreamID: number): void => {
+    if (this.#dead) return
+    this.#goingAway = true
+    // RFC 9113 section 6.8: streams above lastStreamID (and those never sent) were not processed
+    // and can be sent again on a new session, whatever their method.
+    const requeue: ClientRequest[] = []
+    const failing: H2Exchange[] = []
+    for (const exchange of this.#exchanges.values()) {
+      const id = exchange.streamId
+      if (id === undefined || id > lastStreamID) {
+        if (exchange.req.replayable) requeue.push(exchange.req)
+        else failing.push(exchange)
+      }
+    }
+    for (const req of requeue) {
+      this.#exchanges.get(req)!.release()
+      this.#exchanges.delete(req)
+      req.runner = null
+    }
+    const reason = `the server sent GOAWAY (${rstCodeName(errorCode)}) before processing the request`
+    for (const exchange of failing) exchange.fail(new SocketError(reason, socketInfo(this.socket)))
+    if (this.#dead) return
+    if (this.live === 0) {
+      this.#teardown(null, true, requeue)
+      return
+    }
+    this.#owner.onConnectionDraining(this)
+    if (requeue.length > 0) this.#owner.onConnectionRequeue(this, requeue)
+  }
+
+  readonly #onFrameError = (type: number, code: number, id: number): void => {
+    if (id === 0) this.#error ??= new SocketError(`HTTP/2 frame error on the session (frame type ${type}, ${rstCodeName(code)})`, socketInfo(this.socket))
+  }
+
+  readonly #onError = (err: Error): void => {
+    this.#error ??= new SocketError(`HTTP/2 session error: ${err.message}`, socketInfo(this.socket), { cause: err })
+  }
+
+  readonly #onClose = (): void => {
+    this.#teardown(this.#error)
+  }
+
+  /**
+   * Closes the session. With `err`, requests in flight fail with it; without, with a SocketError.
+   * Requests the server never saw are given back to the Client when `requeue` allows.
+   */
+  destroy (err: Error | null, requeue = true): void {
+    if (this.#dead) return
+    this.#teardown(err, requeue)
+  }
+
+  #teardown (err: Error | null, requeue = true, retry: ClientRequest[] = []): void {
+    if (this.#dead) return
+    this.#dead = true
+    if (this.#idleTimer !== null) clearTimeout(this.#idleTimer)
+    if (this.#pingTimer !== null) clearInterval(this.#pingTimer)
+    const session = this.#session
+    session.off('error', this.#onError)
+    session.off('goaway', this.#onGoaway)
+    session.off('close', this.#onClose)
+    session.off('frameError', this.#onFrameError)
+    session.on('error', noop)
+    this.socket.on('error', noop)
+    const failing: H2Exchange[] = []
+    for (const exchange of this.#exchanges.values()) {
+      if (requeue && exchange.streamId === undefined && exchange.req.replayable) retry.push(exchange.req)
+      else failing.push(exchange)
+    }
+    for (const req of retry) {
+      this.#exchanges.get(req)?.release()
+      req.runner = null
+    }
+    this.#exchanges.clear()
+    const info = socketInfo(this.socket)
+    const error = err ?? (failing.length > 0 ? new SocketError('other side closed the HTTP/2 session', info) : null)
+    for (const tunnel of this.#tunnels) tunnel.destroy(error ?? undefined)
+    this.#tunnels.clear()
+    if (!session.destroyed) session.destroy()
+    this.socket.destroy()
+    this.#owner.onConnectionClosed(this, error, retry)
+    for (const exchange of failing) exchange.fail(error!)
+  }
+}

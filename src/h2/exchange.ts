@@ -1,0 +1,327 @@
+/**
+ * One request over one HTTP/2 stream: sends the headers and the body (with the stream's flow
+ * control as backpressure), turns the stream's events into the request's handler calls, and runs
+ * the request's headers and body timers. The session it belongs to is {@link H2Connection}.
+ * @module
+ */
+
+import http2 from 'node:http2'
+import type { ClientHttp2Session, ClientHttp2Stream, IncomingHttpHeaders } from 'node:http2'
+import type { IncomingHeaders } from '../handler.js'
+import { BodyTimeoutError, HeadersOverflowError, HeadersTimeoutError, NotSupportedError, SocketError } from '../errors.js'
+import type { ClientRequest } from '../h1/client-request.js'
+import { BODY_BYTES, BODY_NONE, bodyBytes } from '../h1/request-body.js'
+import { BodyWriter } from '../h1/body-writer.js'
+import type { BodyWriterOwner } from '../h1/body-writer.js'
+import { ConnectionTimer, T_BODY, T_HEADERS } from '../h1/connection-timer.js'
+import type { ResponseLimits } from '../h1/response-limits.js'
+import { h2RequestHeaders } from './request-headers.js'
+import { rstCodeName } from './error-codes.js'
+
+const { NGHTTP2_CANCEL, NGHTTP2_NO_ERROR, NGHTTP2_REFUSED_STREAM } = http2.constants
+
+/** What an exchange reports to its session. */
+export interface ExchangeOwner {
+  /** The exchange ended (response complete, failed or reset); its stream is no longer counted. */
+  onExchangeDone (exchange: H2Exchange): void
+  /** The stream was refused before the server processed it (REFUSED_STREAM): send the request again. */
+  onExchangeRefused (exchange: H2Exchange): void
+  /** A CONNECT stream became a tunnel: the session must stay open until it closes. */
+  onTunnel (stream: ClientHttp2Stream): void
+}
+
+/**
+ * Copies an HTTP/2 header block into conduit's shape (lower-case names, no pseudo-headers), or
+ * returns null when it is larger than `max` bytes, counted as RFC 9113 section 6.5.2 does (name,
+ * value and 32 bytes per field): the peer may ignore the limit the client advertised.
+ */
+function toIncomingHeaders (headers: IncomingHttpHeaders, max: number): IncomingHeaders | null {
+  const out: IncomingHeaders = {}
+  let size = 0
+  for (const name of Object.keys(headers)) {
+    const value = headers[name]
+    if (value === undefined) continue
+    if (Array.isArray(value)) for (const v of value) size += name.length + v.length + 32
+    else size += name.length + String(value).length + 32
+    if (name.charCodeAt(0) === 58 /* ':' */) continue
+    out[name] = value
+  }
+  return size > max ? null : out
+}
+
+/** A request in flight on an HTTP/2 session. */
+export class H2Exchange implements BodyWriterOwner {
+  readonly req: ClientRequest
+  readonly #owner: ExchangeOwner
+  /** Largest header (or trailer) block accepted, bytes. */
+  readonly #maxHeaderSize: number
+  #stream: ClientHttp2Stream | null = null
+  #body: BodyWriter | null = null
+  #bodyDone = false
+  #responded = false
+  #done = false
+  readonly #timer: ConnectionTimer
+  /** `maxInformationalResponses` and `maxResponseSize`, counted for this stream. */
+  readonly #limits: ResponseLimits
+
+  constructor (req: ClientRequest, owner: ExchangeOwner, maxHeaderSize: number, limits: ResponseLimits) {
+    this.req = req
+    this.#owner = owner
+    this.#maxHeaderSize = maxHeaderSize
+    this.#limits = limits
+    this.#timer = new ConnectionTimer(this.#onTimer)
+  }
+
+  /** The stream's id once the session sent its HEADERS frame; undefined before. */
+  get streamId (): number | undefined {
+    return this.#stream?.id
+  }
+
+  /** Opens the stream and sends the request. */
+  start (session: ClientHttp2Session, scheme: string): void {
+    const req = this.req
+    if (req.upgrade !== null) {
+      // HTTP/2 has no Upgrade (RFC 9113 section 8.6); only CONNECT opens a tunnel.
+      this.#finish(new NotSupportedError(`upgrade to ${JSON.stringify(req.upgrade)} is not supported over HTTP/2: use an HTTP/1.1 connection (allowH2: false) for upgrades`))
+      return
+    }
+    const endStream = req.bodyKind === BODY_NONE && req.method !== 'CONNECT'
+    let stream: ClientHttp2Stream
+    try {
+      stream = session.request(h2RequestHeaders(req, scheme), { endStream })
+    } catch (err) {
+      this.#finish(new SocketError(`HTTP/2 stream could not be opened: ${(err as Error).message}`, null, { cause: err }))
+      return
+    }
+    this.#stream = stream
+    for (const [event, listener] of this.#listeners) stream.on(event, listener)
+    this.#timer.arm(T_HEADERS, req.headersTimeout)
+    if (req.paused) stream.pause()
+    if (endStream || req.method === 'CONNECT') {
+      this.#bodyDone = true
+      return
+    }
+    if (req.expectContinue) stream.once('continue', () => this.#sendBody(stream))
+    else this.#sendBody(stream)
+  }
+
+  #sendBody (stream: ClientHttp2Stream): void {
+    if (this.#done) return
+    const req = this.req
+    if (req.bodyKind === BODY_BYTES) {
+      const bytes = bodyBytes(req.body)
+      req.bodyChunkSent(bytes)
+      this.#bodyDone = true
+      stream.end(bytes)
+      return
+    }
+    this.#body = new BodyWriter(stream, req.body, req.bodyKind, req.bodyLength, this, false)
+    this.#body.start()
+  }
+
+  // --- body writer ---------------------------------------------------------------------------
+
+  onBodyChunk (chunk: Uint8Array): void {
+    this.req.bodyChunkSent(chunk)
+  }
+
+  onBodyWritten (): void {
+    this.#bodyDone = true
+    this.#body = null
+    this.#stream?.end()
+  }
+
+  onBodyError (err: Error): void {
+    this.#body = null
+    this.fail(err)
+  }
+
+  // --- controller calls ----------------------------------------------------------------------
+
+  /** The handler paused: stop reading, so the stream's window closes and the server waits. */
+  pause (): void {
+    this.#stream?.pause()
+    if (this.#timer.kind === T_BODY) this.#timer.disarm()
+  }
+
+  resume (): void {
+    if (this.#done) return
+    if (this.#responded) this.#timer.arm(T_BODY, this.req.bodyTimeout)
+    this.#stream?.resume()
+  }
+
+  /** Ends the request with `err` and resets its stream with CANCEL. */
+  fail (err: Error): void {
+    this.#finish(err)
+  }
+
+  // --- stream events -------------------------------------------------------------------------
+
+  readonly #onInformation = (headers: IncomingHttpHeaders): void => {
+    const status = Number(headers[':status'])
+    // 100 Continue is consumed by the stream ('continue'); the others are information for the handler.
+    if (status <= 100 || status >= 200 || this.#done) return
+    if (!this.#within(() => this.#limits.informational(this.req))) return
+    const fields = this.#checked(headers, 'informational response')
+    if (fields !== null) this.req.onInformation(status, fields)
+  }
+
+  /** The block as IncomingHeaders; null (and the request failed) when it is over maxHeaderSize. */
+  #checked (headers: IncomingHttpHeaders, what: string): IncomingHeaders | null {
+    const fields = toIncomingHeaders(headers, this.#maxHeaderSize)
+    if (fields === null) this.#finish(new HeadersOverflowError(`${what} headers from ${this.req.origin} exceed maxHeaderSize (${this.#maxHeaderSize} bytes)`))
+    return fields
+  }
+
+  readonly #onResponse = (headers: IncomingHttpHeaders): void => {
+    if (this.#done) return
+    const req = this.req
+    const status = Number(headers[':status'])
+    const fields = this.#checked(headers, 'response')
+    if (fields === null) return
+    this.#responded = true
+    if (req.method === 'CONNECT' && status >= 200 && status < 300) {
+      this.#timer.clear()
+      const stream = this.#stream!
+      this.#detach()
+      this.#done = true
+      this.#owner.onExchangeDone(this)
+      this.#owner.onTunnel(stream)
+      req.upgraded(status, fields, stream)
+      return
+    }
+    this.#timer.arm(T_BODY, req.bodyTimeout)
+    if (!req.completed) req.onHead(status, fields, '')
+    if (this.#done || req.completed) return
+    if (req.paused) this.pause()
+  }
+
+  /** Runs a limit check; when it throws, the request fails with its error and false is returned. */
+  #within (check: () => void): boolean {
+    try {
+      check()
+      return true
+    } catch (err) {
+      this.#finish(err as Error)
+      return false
+    }
+  }
+
+  readonly #onData = (chunk: Buffer): void => {
+    if (this.#done) return
+    if (!this.#within(() => this.#limits.body(this.req, chunk.length))) return
+    if (this.#timer.kind === T_BODY) this.#timer.refresh()
+    this.req.onData(chunk)
+  }
+
+  #trailers: IncomingHeaders = {}
+
+  readonly #onTrailers = (headers: IncomingHttpHeaders): void => {
+    this.#trailers = this.#checked(headers, 'trailer') ?? {}
+  }
+
+  readonly #onEnd = (): void => {
+    if (this.#done) return
+    if (!this.#responded) {
+      this.#finish(new SocketError('HTTP/2 stream ended without a response'))
+      return
+    }
+    const stream = this.#stream!
+    // node:http2 ends the readable side of every stream of a session that went away; only an
+    // end that leaves the stream alive is the server's END_STREAM.
+    if (stream.destroyed) {
+      this.#finish(new SocketError(`the HTTP/2 session with ${this.req.origin} closed before the response ended`))
+      return
+    }
+    this.#done = true
+    this.#timer.clear()
+    if (!this.#bodyDone) {
+      // The answer is complete before the body was sent: stop sending it (RFC 9113 section 8.1).
+      this.#body?.abort()
+      this.#body = null
+      stream.close(NGHTTP2_NO_ERROR)
+    }
+    this.#detach()
+    this.#owner.onExchangeDone(this)
+    this.req.end(this.#trailers)
+  }
+
+  readonly #onError = (err: Error & { code?: string }): void => {
+    // A reset by the peer is reported again by 'close', with the code that decides what to do.
+    if (err.code === 'ERR_HTTP2_STREAM_ERROR') return
+    this.#finish(new SocketError(`HTTP/2 stream error: ${err.message}`, null, { cause: err }))
+  }
+
+  readonly #onClose = (): void => {
+    if (this.#done) return
+    const code = this.#stream?.rstCode ?? NGHTTP2_NO_ERROR
+    if (code === NGHTTP2_REFUSED_STREAM && !this.#responded && this.req.replayable) {
+      // RFC 9113 section 8.7: a refused stream was not processed, so it is safe to send again.
+      this.#done = true
+      this.#timer.clear()
+      this.#detach()
+      this.#owner.onExchangeRefused(this)
+      return
+    }
+    const reason = code === NGHTTP2_NO_ERROR
+      ? 'HTTP/2 stream closed before the response ended'
+      : `HTTP/2 stream reset by the server (RST_STREAM ${rstCodeName(code)})`
+    this.#finish(new SocketError(reason))
+  }
+
+  readonly #onTimer = (kind: number): void => {
+    if (this.#done) return
+    const req = this.req
+    if (kind === T_HEADERS) {
+      this.#finish(new HeadersTimeoutError(`no response head from ${req.origin} for ${req.method} ${req.path} within ${this.#timer.ms} ms (headersTimeout)`))
+    } else if (!req.paused) {
+      this.#finish(new BodyTimeoutError(`no response body data from ${req.origin} for ${req.method} ${req.path} within ${this.#timer.ms} ms (bodyTimeout)`))
+    }
+  }
+
+  /** Fails the request with `err`: its stream, when still open, is reset with CANCEL. */
+  #finish (err: Error): void {
+    if (this.#done) return
+    const stream = this.#stop()
+    if (stream !== null && !stream.closed) stream.close(NGHTTP2_CANCEL)
+    this.#owner.onExchangeDone(this)
+    this.req.fail(err)
+  }
+
+  /**
+   * Gives the request up without ending it (the session is going away and the server never saw
+   * the stream): the caller sends it again elsewhere.
+   */
+  release (): void {
+    if (this.#done) return
+    const stream = this.#stop()
+    if (stream !== null && !stream.destroyed) stream.destroy()
+  }
+
+  /** The stream events this exchange listens to, attached in start() and detached once it ends. */
+  readonly #listeners: ReadonlyArray<[string, (...args: any[]) => void]> = [
+    ['response', this.#onResponse], ['headers', this.#onInformation], ['data', this.#onData],
+    ['trailers', this.#onTrailers], ['end', this.#onEnd], ['error', this.#onError], ['close', this.#onClose]
+  ]
+
+  /** Marks the exchange done, stops its timer and body, and detaches from its stream (returned). */
+  #stop (): ClientHttp2Stream | null {
+    this.#done = true
+    this.#timer.clear()
+    this.#body?.abort()
+    this.#body = null
+    const stream = this.#stream
+    this.#detach()
+    return stream
+  }
+
+  #detach (): void {
+    const stream = this.#stream
+    if (stream === null) return
+    for (const [event, listener] of this.#listeners) stream.off(event, listener)
+    // Errors after the request ended have nobody to fail.
+    stream.on('error', noop)
+  }
+}
+
+function noop (): void {}
