@@ -10,7 +10,7 @@ import tls from 'node:tls'
 import type { Duplex } from 'node:stream'
 import { ConnectTimeoutError, InvalidArgumentError, RequestAbortedError } from './errors.js'
 import { describeValue } from './validation/describe-value.js'
-import { MAX_TIMER_MS } from './validation/timer-limit.js'
+import { timerMilliseconds } from './validation/timer-limit.js'
 
 /** Where to connect, as a Client asks its connector. */
 export interface ConnectOptions {
@@ -113,12 +113,6 @@ class SessionCache {
   }
 }
 
-function checkNonNegative (name: string, value: unknown): void {
-  if (value != null && (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_TIMER_MS)) {
-    throw new InvalidArgumentError(`buildConnector(): ${name} must be a number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${describeValue(value)}`)
-  }
-}
-
 /**
  * Builds a connector for net/tls sockets with the given TLS options and timeout.
  * @example
@@ -127,8 +121,8 @@ function checkNonNegative (name: string, value: unknown): void {
  */
 export function buildConnector (options: BuildOptions = {}): Connector {
   const { timeout, socketPath, maxCachedSessions, keepAlive, keepAliveInitialDelay, allowH2, ...tlsOptions } = options
-  checkNonNegative('timeout', timeout)
-  checkNonNegative('keepAliveInitialDelay', keepAliveInitialDelay)
+  timerMilliseconds('buildConnector()', 'timeout', timeout, undefined)
+  timerMilliseconds('buildConnector()', 'keepAliveInitialDelay', keepAliveInitialDelay, undefined)
   if (maxCachedSessions != null && (!Number.isInteger(maxCachedSessions) || maxCachedSessions < 0)) {
     throw new InvalidArgumentError(`buildConnector(): maxCachedSessions must be a non-negative integer, got ${describeValue(maxCachedSessions)}`)
   }

@@ -5,13 +5,14 @@
  */
 
 import type { Writable } from 'node:stream'
-import type { CacheKey, CacheStore } from '../../src/contracts/cache-store.js'
+import type { CacheKey, CacheStore, CacheValue } from '../../src/contracts/cache-store.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
 import { DecoratorHandler } from '../../src/handler.js'
 import type { CacheStatus } from './cache-status.js'
 import { withCacheStatus } from './cache-status.js'
 import { describeKey, log } from './log.js'
 import { decideStorage } from './storage-decision.js'
+import type { StorageDecision } from './storage-decision.js'
 
 /** What the storing handler needs to know about the request. */
 export interface CacheHandlerContext {
@@ -25,12 +26,29 @@ export interface CacheHandlerContext {
   fwd: NonNullable<CacheStatus['fwd']>
   /** When the request was sent (ms since the epoch). */
   requestTime: number
+  /** Told once whether the response ended up committed to the store (for coalesced requests). */
+  onSettled?: ((stored: boolean) => void) | undefined
+}
+
+/** The storage decision for a response arriving now for the request of `ctx`. */
+export function decideStorageFor (ctx: CacheHandlerContext, statusCode: number, headers: IncomingHeaders, statusMessage: string): StorageDecision {
+  return decideStorage({
+    statusCode,
+    statusMessage,
+    headers,
+    requestHeaders: ctx.key.headers ?? {},
+    shared: ctx.shared,
+    cacheByDefault: ctx.cacheByDefault,
+    requestTime: ctx.requestTime,
+    responseTime: Date.now()
+  })
 }
 
 /** Stores cacheable responses while passing them on unchanged (plus `cache-status`). */
 export class CacheHandler extends DecoratorHandler {
   readonly #ctx: CacheHandlerContext
   #stream: Writable | undefined
+  #settled = false
 
   constructor (ctx: CacheHandlerContext, handler: DispatchHandler) {
     super(handler)
@@ -39,21 +57,17 @@ export class CacheHandler extends DecoratorHandler {
 
   override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
     const ctx = this.#ctx
-    const decision = decideStorage({
-      statusCode,
-      statusMessage: statusMessage ?? '',
-      headers,
-      requestHeaders: ctx.key.headers ?? {},
-      shared: ctx.shared,
-      cacheByDefault: ctx.cacheByDefault,
-      requestTime: ctx.requestTime,
-      responseTime: Date.now()
-    })
+    const decision = decideStorageFor(ctx, statusCode, headers, statusMessage ?? '')
     if (decision.store) {
       this.#stream = openWriteStream(ctx.store, ctx.key, decision.value)
       if (this.#stream !== undefined) log('storing %s (status %d): %s', describeKey(ctx.key), statusCode, decision.explanation)
     } else {
       log('not storing %s (status %d): %s', describeKey(ctx.key), statusCode, decision.reason)
+    }
+    if (this.#stream === undefined) this.#settle(false)
+    else {
+      this.#stream.once('finish', () => this.#settle(true))
+      this.#stream.once('close', () => this.#settle(false))
     }
     const out = ctx.cacheStatus ? withCacheStatus(headers, { fwd: ctx.fwd, fwdStatus: statusCode, stored: this.#stream !== undefined }) : headers
     super.onResponseStart(controller, statusCode, out, statusMessage)
@@ -75,7 +89,14 @@ export class CacheHandler extends DecoratorHandler {
     // An incomplete body must never be committed.
     this.#stream?.destroy(error)
     this.#stream = undefined
+    this.#settle(false)
     super.onResponseError(controller, error)
+  }
+
+  #settle (stored: boolean): void {
+    if (this.#settled) return
+    this.#settled = true
+    this.#ctx.onSettled?.(stored)
   }
 }
 
@@ -96,4 +117,15 @@ export function openWriteStream (store: CacheStore, key: CacheKey, value: Parame
     log('store write failed for %s, not stored: %s', describeKey(key), err.message)
   })
   return stream
+}
+
+/** Stores a whole body at once; resolves when the store has committed it, declined it or failed. */
+export function writeWhole (store: CacheStore, key: CacheKey, value: CacheValue, body: Buffer): Promise<void> {
+  const stream = openWriteStream(store, key, value)
+  if (stream === undefined) return Promise.resolve()
+  return new Promise((resolve) => {
+    stream.once('finish', () => resolve())
+    stream.once('close', () => resolve())
+    stream.end(body)
+  })
 }

@@ -6,6 +6,7 @@
 import type { CacheKey } from '../../src/contracts/cache-store.js'
 import type { DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import { InvalidArgumentError } from '../../src/errors.js'
+import { describeValue } from '../../src/validation/describe-value.js'
 
 // Origins repeat endlessly; parsing each once keeps URL parsing off the hot path.
 const originCache = new Map<string, string>()
@@ -52,4 +53,18 @@ export function pathWithQuery (opts: DispatchOptions): string {
 /** The key stores see for a dispatch; `headers` must already be normalized. */
 export function makeCacheKey (opts: DispatchOptions, headers: IncomingHeaders): CacheKey {
   return { origin: normalizeOrigin(opts.origin), method: opts.method, path: pathWithQuery(opts), headers }
+}
+
+/**
+ * Applies the `cacheKey` option to the key the cache made; throws {@link InvalidArgumentError}
+ * naming the value when the hook returns something that is not a key.
+ */
+export function customizeKey (hook: ((key: CacheKey, opts: DispatchOptions) => CacheKey) | undefined, key: CacheKey, opts: DispatchOptions): CacheKey {
+  if (hook === undefined) return key
+  const custom: unknown = hook(key, opts)
+  const fields = typeof custom === 'object' && custom !== null ? custom as Record<string, unknown> : undefined
+  if (fields === undefined || typeof fields.origin !== 'string' || typeof fields.method !== 'string' || typeof fields.path !== 'string') {
+    throw new InvalidArgumentError(`cache(): cacheKey must return an object with string origin, method and path, got ${describeValue(custom)}`)
+  }
+  return custom as CacheKey
 }

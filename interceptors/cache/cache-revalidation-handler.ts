@@ -12,14 +12,14 @@ import { CacheHandler, openWriteStream } from './cache-handler.js'
 import type { CacheStatus } from './cache-status.js'
 import { withCacheStatus } from './cache-status.js'
 import type { ForwardingController } from '../../src/handlers/forwarding-controller.js'
+import { weakMatch } from './entity-tags.js'
 import { describeKey, log } from './log.js'
 import { timing } from './reuse-decision.js'
+import type { MustRevalidate } from './reuse-decision.js'
 import { serveCached } from './serve-cached.js'
+import { replyGatewayTimeout } from './cache-replies.js'
 import { collectBody, deleteQuietly } from './store-calls.js'
-import { decideStorage } from './storage-decision.js'
-
-/** Fields a 304 must not change in the stored response (RFC 9111 §3.2), plus hop-by-hop ones. */
-const NOT_UPDATED_BY_304 = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'te', 'upgrade', 'trailer', 'proxy-connection'])
+import { updateStored } from './stored-update.js'
 
 /** Statuses after which a stale response may stand in for the origin (RFC 5861 §4). */
 const ORIGIN_ERROR_STATUS = new Set([500, 502, 503, 504])
@@ -43,6 +43,8 @@ export interface RevalidationContext {
   fwd: NonNullable<CacheStatus['fwd']>
   /** Until when (ms since the epoch) the stale response may replace an origin error; undefined: never. */
   staleIfErrorUntil: number | undefined
+  /** Set when the stored response may not be served stale: an unreachable origin then yields a 504. */
+  mustRevalidate: MustRevalidate | undefined
   /** The controller the caller holds; it follows the network request, then the replay. */
   controller: ForwardingController
   signal: DispatchOptions['signal']
@@ -130,6 +132,12 @@ export class CacheRevalidationHandler extends DecoratorHandler {
       this.#serveStale()
       return
     }
+    if (!this.#ctx.controller.aborted && this.#ctx.mustRevalidate !== undefined && this.#ctx.signal?.aborted !== true) {
+      // §4.2.4, §5.2.2.2: a disconnected cache must not reuse such a response; it answers 504.
+      log('revalidation of %s failed (%s) and the response may not be served stale (%s): 504', describeKey(this.#ctx.key), error.message, this.#ctx.mustRevalidate)
+      this.#gatewayTimeout(this.#ctx.mustRevalidate)
+      return
+    }
     this.handler.onResponseError?.(this.#ctx.controller, error)
   }
 
@@ -137,13 +145,21 @@ export class CacheRevalidationHandler extends DecoratorHandler {
     const received = this.#notModified.etag
     const stored = this.#ctx.stored.etag
     if (typeof received !== 'string' || stored === undefined) return false
-    // Weak comparison (RFC 9110 §8.8.3.2): the opaque tags must match, W/ or not.
-    return received.replace(/^W\//, '') !== stored.replace(/^W\//, '')
+    return !weakMatch(received, stored)
   }
 
   #staleIfErrorAllowed (): boolean {
     const until = this.#ctx.staleIfErrorUntil
     return until !== undefined && Date.now() <= until
+  }
+
+  #gatewayTimeout (reason: MustRevalidate): void {
+    const ctx = this.#ctx
+    replyGatewayTimeout({ handler: this.handler, signal: ctx.signal, method: ctx.key.method, cacheStatus: ctx.cacheStatus, controller: ctx.controller }, {
+      fwd: 'stale',
+      ttl: timing(ctx.stored, Date.now()).ttl,
+      detail: reason
+    })
   }
 
   #serveStale (): void {
@@ -159,20 +175,13 @@ export class CacheRevalidationHandler extends DecoratorHandler {
   #refresh (): void {
     const ctx = this.#ctx
     const { stored } = ctx
-    const merged: IncomingHeaders = { ...stored.headers }
-    delete merged.age
-    for (const name of Object.keys(this.#notModified)) {
-      if (!NOT_UPDATED_BY_304.has(name)) merged[name] = this.#notModified[name]
-    }
-    const decision = decideStorage({
-      statusCode: stored.statusCode,
-      statusMessage: stored.statusMessage,
-      headers: merged,
+    const { merged, decision } = updateStored({
+      stored,
+      received: this.#notModified,
       requestHeaders: ctx.key.headers ?? {},
       shared: ctx.shared,
       cacheByDefault: ctx.cacheByDefault,
-      requestTime: ctx.requestTime,
-      responseTime: Date.now()
+      requestTime: ctx.requestTime
     })
     collectBody(stored.body).then((body) => {
       let headers: IncomingHeaders

@@ -6,6 +6,7 @@
 
 import type { CacheControlDirectives, CacheValue } from '../../src/contracts/cache-store.js'
 import type { IncomingHeaders } from '../../src/handler.js'
+import { parseAge } from './delta-seconds.js'
 import { parseHttpDate } from './http-date.js'
 
 /** Status codes cacheable by heuristic freshness (RFC 9110 §15.1), less 206 which is never stored. */
@@ -68,8 +69,7 @@ export function freshnessLifetime (input: FreshnessInput): { seconds: number, so
 export function initialAge (headers: IncomingHeaders, requestTime: number, responseTime: number): number {
   const date = parseHttpDate(single(headers.date))
   const apparentAge = date === undefined ? 0 : Math.max(0, (responseTime - date) / 1000)
-  const ageText = single(headers.age)
-  const ageValue = ageText !== undefined && /^\d+$/.test(ageText.trim()) ? Number(ageText) : 0
+  const ageValue = parseAge(headers.age) ?? 0
   const responseDelay = Math.max(0, (responseTime - requestTime) / 1000)
   return Math.max(apparentAge, ageValue + responseDelay)
 }

@@ -3,7 +3,8 @@
  * @module
  */
 
-import type { CacheStore } from '../../src/contracts/cache-store.js'
+import type { CacheKey, CacheStore } from '../../src/contracts/cache-store.js'
+import type { DispatchOptions } from '../../src/handler.js'
 import { InvalidArgumentError } from '../../src/errors.js'
 import { describeValue } from '../../src/validation/describe-value.js'
 import { MemoryCacheStore } from '../../stores/memory-cache-store.js'
@@ -69,6 +70,22 @@ export interface CacheInterceptorOptions {
    * @defaultValue undefined: every origin
    */
   origins?: ReadonlyArray<string | RegExp> | undefined
+  /**
+   * Computes, per request, the key responses are stored and looked up under, from the key the
+   * cache made (origin, method, path with query, lower-case request headers) and the dispatch
+   * options; for example to drop tracking parameters from the path. It must return an object
+   * with string `origin`, `method` and `path`.
+   * @defaultValue undefined (the key the cache made)
+   */
+  cacheKey?: ((key: CacheKey, opts: DispatchOptions) => CacheKey) | undefined
+  /**
+   * Stores the response to a POST for later GET requests of the same URL when it has explicit
+   * freshness (`max-age`, `s-maxage` in a shared cache, `Expires`) and a `Content-Location`
+   * equal to the request target, as RFC 9110 §9.3.3 allows. POST requests themselves are never
+   * answered from the cache.
+   * @defaultValue false
+   */
+  cachePostResponses?: boolean | undefined
 }
 
 /** Options after defaults and validation. */
@@ -79,6 +96,8 @@ export interface ResolvedCacheOptions {
   cacheByDefault: number | undefined
   cacheStatus: boolean
   origins: ReadonlyArray<string | RegExp> | undefined
+  cacheKey: ((key: CacheKey, opts: DispatchOptions) => CacheKey) | undefined
+  cachePostResponses: boolean
 }
 
 /** Applies defaults and throws {@link InvalidArgumentError} naming the first bad option. */
@@ -121,7 +140,15 @@ export function resolveCacheOptions (options: CacheInterceptorOptions | undefine
       }
     })
   }
-  return { store, methods: new Set(methods), shared: type === 'shared', cacheByDefault, cacheStatus, origins: origins?.map((o) => typeof o === 'string' ? o.toLowerCase() : o) }
+  const cacheKey = options.cacheKey
+  if (cacheKey !== undefined && typeof cacheKey !== 'function') {
+    throw new InvalidArgumentError(`cache(): cacheKey must be a function, got ${describeValue(cacheKey)}`)
+  }
+  const cachePostResponses = options.cachePostResponses ?? false
+  if (typeof cachePostResponses !== 'boolean') {
+    throw new InvalidArgumentError(`cache(): cachePostResponses must be a boolean, got ${describeValue(cachePostResponses)}`)
+  }
+  return { store, methods: new Set(methods), shared: type === 'shared', cacheByDefault, cacheStatus, origins: origins?.map((o) => typeof o === 'string' ? o.toLowerCase() : o), cacheKey, cachePostResponses }
 }
 
 /** Reads and validates the `cacheMode` dispatch option; throws {@link InvalidArgumentError} on a bad value. */

@@ -4,30 +4,43 @@
  */
 
 import type { CacheControlDirectives } from '../../src/contracts/cache-store.js'
-
-// RFC 9111 §1.2.2: a delta-seconds too large to represent is treated as 2^31.
-const MAX_DELTA_SECONDS = 2_147_483_648
+import { parseDeltaSeconds } from './delta-seconds.js'
 
 const NUMERIC = new Set(['max-age', 's-maxage', 'max-stale', 'min-fresh', 'stale-while-revalidate', 'stale-if-error'])
 const FLAGS = new Set(['public', 'no-store', 'must-revalidate', 'proxy-revalidate', 'immutable', 'no-transform', 'must-understand', 'only-if-cached'])
 const FIELD_LISTS = new Set(['no-cache', 'private'])
 
-type Raw = Array<[name: string, value: string | undefined]>
+/** A directive written against the grammar (RFC 9110 §5.6.2 token, `=` without spaces, one value). */
+const MALFORMED = Symbol('malformed')
 
-/** Splits a header value into `[name, value]` pairs; commas inside quoted strings do not split. */
+type Raw = Array<[name: string, value: string | undefined | typeof MALFORMED]>
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9a-z-]+$/i
+
+function isSpace (char: string | undefined): boolean {
+  return char === ' ' || char === '\t'
+}
+
+/**
+ * Splits a header value into `[name, value]` pairs; commas inside quoted strings do not split.
+ * A value that breaks the grammar (whitespace around `=`, text after a quoted string, an
+ * unterminated quote, a bare value that is not a token) is {@link MALFORMED}.
+ */
 function tokenize (text: string): Raw {
   const out: Raw = []
   let i = 0
   const n = text.length
   while (i < n) {
-    while (i < n && (text[i] === ',' || text[i] === ' ' || text[i] === '\t')) i++
+    while (i < n && (text[i] === ',' || isSpace(text[i]))) i++
     const nameStart = i
     while (i < n && text[i] !== '=' && text[i] !== ',') i++
-    const name = text.slice(nameStart, i).trim().toLowerCase()
-    let value: string | undefined
+    const rawName = text.slice(nameStart, i)
+    const name = rawName.trim().toLowerCase()
+    let value: string | undefined | typeof MALFORMED
     if (i < n && text[i] === '=') {
       i++
-      while (i < n && (text[i] === ' ' || text[i] === '\t')) i++
+      let malformed = isSpace(rawName[rawName.length - 1]) || isSpace(text[i])
+      while (i < n && isSpace(text[i])) i++
       if (text[i] === '"') {
         i++
         let quoted = ''
@@ -36,13 +49,17 @@ function tokenize (text: string): Raw {
           quoted += text[i]
           i++
         }
+        if (i >= n) malformed = true
         i++
-        value = quoted
+        const after = i
         while (i < n && text[i] !== ',') i++
+        if (text.slice(after, i).trim() !== '') malformed = true
+        value = malformed ? MALFORMED : quoted
       } else {
         const valueStart = i
         while (i < n && text[i] !== ',') i++
-        value = text.slice(valueStart, i).trim()
+        const bare = text.slice(valueStart, i).trim()
+        value = malformed || !TOKEN.test(bare) ? MALFORMED : bare
       }
     }
     if (name !== '') out.push([name, value])
@@ -50,16 +67,17 @@ function tokenize (text: string): Raw {
   return out
 }
 
-function parseDeltaSeconds (value: string | undefined): number | undefined {
-  if (value === undefined || !/^\d+$/.test(value)) return undefined
-  return Math.min(Number(value), MAX_DELTA_SECONDS)
+function numericValue (name: string, value: string | undefined | typeof MALFORMED): number {
+  if (name === 'max-stale' && value === undefined) return Infinity
+  return value === MALFORMED ? 0 : parseDeltaSeconds(value) ?? 0
 }
 
 /**
  * Parses one or more `Cache-Control` header values. Names are case-insensitive; the first
  * occurrence of a directive wins (RFC 9111 §4.2.1). Numeric directives with an invalid value
+ * (not digits, or written against the grammar such as `max-age = 5` or `max-age=5 junk`)
  * become 0, so a response with broken freshness information counts as stale, as §4.2.1
- * encourages; `max-stale` without a value is `Infinity` (any staleness). `no-cache` and `private`
+ * encourages; a malformed `no-cache` or `private` value applies to the whole response; `max-stale` without a value is `Infinity` (any staleness). `no-cache` and `private`
  * are `true`, or the lower-case field names they list. Unknown directives are ignored.
  */
 export function parseCacheControl (header: string | string[] | undefined | null): CacheControlDirectives {
@@ -70,12 +88,11 @@ export function parseCacheControl (header: string | string[] | undefined | null)
   for (const [name, value] of tokenize(text)) {
     if (Object.hasOwn(target, name)) continue
     if (NUMERIC.has(name)) {
-      if (name === 'max-stale' && value === undefined) target[name] = Infinity
-      else target[name] = parseDeltaSeconds(value) ?? 0
+      target[name] = numericValue(name, value)
     } else if (FLAGS.has(name)) {
       target[name] = true
     } else if (FIELD_LISTS.has(name)) {
-      if (value === undefined) {
+      if (value === undefined || value === MALFORMED) {
         target[name] = true
       } else {
         const fields = value.split(',').map((field) => field.trim().toLowerCase()).filter((field) => field !== '')

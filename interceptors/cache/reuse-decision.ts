@@ -12,8 +12,20 @@ import type { RequestPolicy } from './request-policy.js'
 export type Reuse =
   | { action: 'hit', reason: string }
   | { action: 'stale-while-revalidate', reason: string }
-  | { action: 'revalidate', fwd: 'stale' | 'request', reason: string, staleIfErrorUntil: number | undefined }
+  | { action: 'revalidate', fwd: 'stale' | 'request', reason: string, staleIfErrorUntil: number | undefined, mustRevalidate?: MustRevalidate | undefined }
   | { action: 'gateway-timeout', reason: string }
+
+/** The directive that forbids serving a stale response when the origin cannot be reached. */
+export type MustRevalidate = 'must-revalidate' | 'proxy-revalidate' | 's-maxage' | 'no-cache'
+
+/** Which directive, if any, makes a stale `value` unusable without the origin in this kind of cache. */
+export function mustRevalidateReason (d: NonNullable<CacheValue['cacheControlDirectives']>, shared: boolean): MustRevalidate | undefined {
+  if (d['no-cache'] === true) return 'no-cache'
+  if (d['must-revalidate'] === true) return 'must-revalidate'
+  if (shared && d['proxy-revalidate'] === true) return 'proxy-revalidate'
+  if (shared && d['s-maxage'] !== undefined) return 's-maxage'
+  return undefined
+}
 
 /** Age and remaining freshness of a stored response, in seconds. */
 export interface Timing {
@@ -36,7 +48,8 @@ export function decideReuse (value: CacheValue, policy: RequestPolicy, shared: b
   const alwaysRevalidate = d['no-cache'] === true
   const fresh = ttl > 0 && !alwaysRevalidate
   // §5.2.2.2, §5.2.2.8, §5.2.2.10: once stale, these forbid reuse without successful validation.
-  const strict = d['must-revalidate'] === true || (shared && (d['proxy-revalidate'] === true || d['s-maxage'] !== undefined))
+  const mustRevalidate = mustRevalidateReason(d, shared)
+  const strict = mustRevalidate !== undefined && mustRevalidate !== 'no-cache'
   let staleIfErrorUntil: number | undefined
   if (!strict && !alwaysRevalidate) {
     const window = Math.max(d['stale-if-error'] ?? -1, policy.staleIfError ?? -1)
@@ -68,6 +81,6 @@ export function decideReuse (value: CacheValue, policy: RequestPolicy, shared: b
     }
   }
   if (policy.onlyIfCached) return { action: 'gateway-timeout', reason: 'only-if-cached and the stored response cannot be used without the origin' }
-  if (alwaysRevalidate) return { action: 'revalidate', fwd: 'stale', reason: 'the response said no-cache', staleIfErrorUntil }
-  return { action: 'revalidate', fwd: 'stale', reason: `stale by ${Math.ceil(-ttl)}s${strict ? ' and must be revalidated' : ''}`, staleIfErrorUntil }
+  if (alwaysRevalidate) return { action: 'revalidate', fwd: 'stale', reason: 'the response said no-cache', staleIfErrorUntil, mustRevalidate }
+  return { action: 'revalidate', fwd: 'stale', reason: `stale by ${Math.ceil(-ttl)}s${strict ? ' and must be revalidated' : ''}`, staleIfErrorUntil, mustRevalidate }
 }

@@ -19,8 +19,8 @@ export const STALE_RETENTION_SECONDS = 86_400
 /** Status codes whose semantics this cache understands, for `must-understand` (RFC 9111 §5.2.2.3). */
 const UNDERSTOOD_STATUS = new Set([200, 203, 204, 300, 301, 302, 303, 307, 308, 404, 405, 410, 414, 501])
 
-/** Hop-by-hop fields (RFC 9110 §7.6.1), never stored (RFC 9111 §3.1). */
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'te', 'transfer-encoding', 'upgrade', 'proxy-authenticate', 'proxy-authorization', 'trailer']
+/** Hop-by-hop fields (RFC 9110 §7.6.1) and fields meant for one proxy only, never stored (RFC 9111 §3.1). */
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'te', 'transfer-encoding', 'upgrade', 'proxy-authenticate', 'proxy-authentication-info', 'proxy-authorization', 'trailer']
 
 /** Directives that only make sense in requests, dropped from what is stored. */
 const REQUEST_ONLY = ['max-stale', 'min-fresh', 'only-if-cached'] as const
@@ -43,6 +43,12 @@ export interface StorageInput {
 export type StorageDecision =
   | { store: true, value: CacheValue, explanation: string }
   | { store: false, reason: string }
+
+/** True when `private="..."` or `no-cache="..."` names the field, so a shared cache stores the response without it. */
+function withholds (directives: CacheControlDirectives, name: string): boolean {
+  const { private: privateFields, 'no-cache': noCacheFields } = directives
+  return (Array.isArray(privateFields) && privateFields.includes(name)) || (Array.isArray(noCacheFields) && noCacheFields.includes(name))
+}
 
 /** Response headers as stored: hop-by-hop fields and fields the directives withhold removed. */
 function storedHeaders (headers: IncomingHeaders, directives: CacheControlDirectives, shared: boolean, age: number): Record<string, string | string[]> {
@@ -82,7 +88,9 @@ export function decideStorage (input: StorageInput): StorageDecision {
     directives.public !== true && directives['must-revalidate'] !== true && directives['s-maxage'] === undefined) {
     return { store: false, reason: 'the request carried Authorization and the response allows no shared caching (public, must-revalidate or s-maxage)' }
   }
-  if (shared && headers['set-cookie'] !== undefined) return { store: false, reason: 'the response sets a cookie and this cache is shared' }
+  if (shared && headers['set-cookie'] !== undefined && !withholds(directives, 'set-cookie')) {
+    return { store: false, reason: 'the response sets a cookie and this cache is shared' }
+  }
   const vary = parseVary(headers.vary)
   if (vary === '*') return { store: false, reason: 'Vary: * matches no later request' }
 

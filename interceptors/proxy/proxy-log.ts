@@ -25,7 +25,7 @@ export interface ProxyConnectedMessage {
   target: string
   /** How the tunnel was made: an HTTP `CONNECT`, or a SOCKS4/5 handshake. */
   via: 'connect' | 'socks4' | 'socks5'
-  /** What the tunnel was asked with, as undici's message carries it (credentials left out). */
+  /** What the tunnel was asked with, as undici's message carries it (proxy header values redacted). */
   connectParams: ProxyConnectParams
 }
 
@@ -37,7 +37,7 @@ export interface ProxyConnectParams {
   port: number
   /** The tunnel target, `host:port`. */
   path: string
-  /** Headers of the `CONNECT` request without `proxy-authorization` (empty for SOCKS). */
+  /** Headers of the `CONNECT` request, the proxy headers' values (credentials included) redacted (empty for SOCKS). */
   headers: Record<string, string | string[]>
   /** TLS server name of an `https:` proxy, when one applies. */
   servername: string | null

@@ -10,6 +10,7 @@ import type { DispatchOptions, OutgoingHeaders } from '../../src/handler.js'
 import type { SnapshotHeaders, SnapshotRequest } from '../../stores/snapshot-file-store.js'
 import { serializePathWithQuery } from '../../src/replay/path-with-query.js'
 import type { ResolvedSnapshotOptions } from './snapshot-options.js'
+import { withSharedFetchDefaults } from './fetch-defaults.js'
 
 /** The header lists, prepared once. */
 export interface HeaderFilters {
@@ -108,7 +109,7 @@ export function formatRequest (opts: DispatchOptions, resolved: ResolvedSnapshot
   return {
     method: typeof opts.method === 'string' && opts.method !== '' ? opts.method : 'GET',
     url: key,
-    headers: headersForMatching(flattenHeaders(opts.headers as OutgoingHeaders | undefined, filters.caseSensitive), filters),
+    headers: headersForMatching(withSharedFetchDefaults(flattenHeaders(opts.headers as OutgoingHeaders | undefined, filters.caseSensitive)), filters),
     body: bodyForMatching(opts.body, resolved)
   }
 }

@@ -3,7 +3,6 @@
  * @module
  */
 
-import type { Dispatcher } from '../dispatcher/dispatcher.js'
 import type { DispatchController, DispatchOptions, DispatchTarget, IncomingHeaders } from '../handlers/dispatch-contract.js'
 import { SimpleController } from '../handlers/simple-controller.js'
 import { BodyReadable } from './body-readable.js'

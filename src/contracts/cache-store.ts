@@ -1,10 +1,16 @@
 /**
- * Types of the cache store contract: what the cache interceptor
+ * Types of the cache store contract, and the key method of partial responses: what the cache interceptor
  * asks of a store, and what a store hands back. Stores and the interceptor both import these.
  * @module
  */
 
 import type { Readable, Writable } from 'node:stream'
+
+/**
+ * The key method under which the cache stores a partial (206) response, beside the complete
+ * response of the same URL: an ordinary entry to a store, which `delete` removes with the rest.
+ */
+export const PARTIAL_METHOD = 'GET-PARTIAL'
 
 /** The request a response is looked up or stored for. */
 export interface CacheKey {

@@ -10,7 +10,7 @@ import type { DirectConnection } from './route.js'
 import { InvalidArgumentError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
 import { DEFAULT_MAX_HEADER_SIZE } from '../h1/constants.js'
-import { MAX_TIMER_MS } from '../validation/timer-limit.js'
+import { timerMilliseconds } from '../validation/timer-limit.js'
 
 /** Default idle time of a kept-alive connection when the server gives no hint, in milliseconds. */
 export const DEFAULT_KEEP_ALIVE_TIMEOUT = 4_000
@@ -195,15 +195,6 @@ function nonNegative (who: string, name: string, value: unknown, fallback: numbe
   return value
 }
 
-/** A duration option: a number of milliseconds a Node timer can hold (see {@link MAX_TIMER_MS}). */
-function milliseconds (who: string, name: string, value: unknown, fallback: number): number {
-  if (value === undefined || value === null) return fallback
-  if (typeof value !== 'number' || Number.isNaN(value) || value < 0 || value > MAX_TIMER_MS) {
-    throw new InvalidArgumentError(`${who}: ${name} must be a number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${describeValue(value)}`)
-  }
-  return value
-}
-
 /**
  * Validates `opts` and fills in defaults; throws {@link InvalidArgumentError} naming the bad
  * option and its value, prefixed with `who` (the class the caller constructed).
@@ -216,8 +207,8 @@ export function resolveClientOptions (opts: ClientOptions | undefined, who = 'Cl
   const pipelining = nonNegative(who, 'pipelining', o.pipelining, 1, true)
   const maxHeaderSize = nonNegative(who, 'maxHeaderSize', o.maxHeaderSize, DEFAULT_MAX_HEADER_SIZE, true)
   if (maxHeaderSize === 0) throw new InvalidArgumentError(`${who}: maxHeaderSize must be a positive integer, got 0`)
-  const keepAliveTimeout = milliseconds(who, 'keepAliveTimeout', o.keepAliveTimeout, DEFAULT_KEEP_ALIVE_TIMEOUT)
-  const connectTimeout = milliseconds(who, 'connectTimeout', o.connectTimeout, DEFAULT_CONNECT_TIMEOUT)
+  const keepAliveTimeout = timerMilliseconds(who, 'keepAliveTimeout', o.keepAliveTimeout, DEFAULT_KEEP_ALIVE_TIMEOUT)
+  const connectTimeout = timerMilliseconds(who, 'connectTimeout', o.connectTimeout, DEFAULT_CONNECT_TIMEOUT)
   if (o.socketPath != null && (typeof o.socketPath !== 'string' || o.socketPath === '')) {
     throw new InvalidArgumentError(`${who}: socketPath must be a non-empty string, got ${describeValue(o.socketPath)}`)
   }
@@ -244,10 +235,10 @@ export function resolveClientOptions (opts: ClientOptions | undefined, who = 'Cl
   return {
     pipelining: Math.max(1, pipelining),
     keepAliveTimeout,
-    keepAliveMaxTimeout: milliseconds(who, 'keepAliveMaxTimeout', o.keepAliveMaxTimeout, DEFAULT_KEEP_ALIVE_MAX_TIMEOUT),
-    keepAliveTimeoutThreshold: milliseconds(who, 'keepAliveTimeoutThreshold', o.keepAliveTimeoutThreshold, DEFAULT_KEEP_ALIVE_TIMEOUT_THRESHOLD),
-    headersTimeout: milliseconds(who, 'headersTimeout', o.headersTimeout, DEFAULT_HEADERS_TIMEOUT),
-    bodyTimeout: milliseconds(who, 'bodyTimeout', o.bodyTimeout, DEFAULT_BODY_TIMEOUT),
+    keepAliveMaxTimeout: timerMilliseconds(who, 'keepAliveMaxTimeout', o.keepAliveMaxTimeout, DEFAULT_KEEP_ALIVE_MAX_TIMEOUT),
+    keepAliveTimeoutThreshold: timerMilliseconds(who, 'keepAliveTimeoutThreshold', o.keepAliveTimeoutThreshold, DEFAULT_KEEP_ALIVE_TIMEOUT_THRESHOLD),
+    headersTimeout: timerMilliseconds(who, 'headersTimeout', o.headersTimeout, DEFAULT_HEADERS_TIMEOUT),
+    bodyTimeout: timerMilliseconds(who, 'bodyTimeout', o.bodyTimeout, DEFAULT_BODY_TIMEOUT),
     maxHeaderSize,
     maxInformationalResponses: nonNegative(who, 'maxInformationalResponses', o.maxInformationalResponses, DEFAULT_MAX_INFORMATIONAL_RESPONSES, true),
     maxResponseSize: o.maxResponseSize ?? -1,
@@ -260,7 +251,7 @@ export function resolveClientOptions (opts: ClientOptions | undefined, who = 'Cl
     maxConcurrentStreams,
     initialWindowSize,
     connectionWindowSize,
-    pingInterval: milliseconds(who, 'pingInterval', o.pingInterval, DEFAULT_PING_INTERVAL)
+    pingInterval: timerMilliseconds(who, 'pingInterval', o.pingInterval, DEFAULT_PING_INTERVAL)
   }
 }
 
@@ -278,7 +269,7 @@ function windowSize (who: string, name: string, value: unknown, fallback: number
  * `connectTimeout`. A route (a proxy tunnel) that an Agent opens for an interceptor uses both.
  * @throws InvalidArgumentError when `connect` is neither a function nor an object
  */
-export function directConnection (o: ClientOptions, who: string, connectTimeout = milliseconds(who, 'connectTimeout', o.connectTimeout, DEFAULT_CONNECT_TIMEOUT)): Omit<DirectConnection, 'dispatch'> {
+export function directConnection (o: ClientOptions, who: string, connectTimeout = timerMilliseconds(who, 'connectTimeout', o.connectTimeout, DEFAULT_CONNECT_TIMEOUT)): Omit<DirectConnection, 'dispatch'> {
   if (typeof o.connect === 'function') {
     const custom = o.connect
     const socketPath = o.socketPath

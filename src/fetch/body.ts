@@ -19,6 +19,7 @@ import { describeValue } from '../validation/describe-value.js'
 export type BodyInit =
   | string
   | ArrayBuffer
+  | SharedArrayBuffer
   | ArrayBufferView
   | Blob
   | FormData
@@ -105,13 +106,22 @@ async function * iterableChunks (source: AsyncIterable<Uint8Array | string>): As
   }
 }
 
+// A ReadableStream body must carry Uint8Arrays only, unlike the async iterables this library also
+// accepts: a string chunk fails the read with a TypeError, as the Fetch Standard's body reading does.
+async function * streamChunks (source: AsyncIterable<unknown>): AsyncGenerator<Uint8Array> {
+  for await (const chunk of source) {
+    if (!(chunk instanceof Uint8Array)) throw new TypeError(`body: a ReadableStream body must yield Uint8Arrays, got ${describeValue(chunk)}`)
+    yield chunk
+  }
+}
+
 /** The bytes of a source as an async iterable of chunks (what the dispatcher sends). */
 export function sourceChunks (source: BodySource): AsyncIterable<Uint8Array> {
   switch (source.kind) {
     case 'bytes': return iterableChunks([source.data] as unknown as AsyncIterable<Uint8Array>)
     case 'blob': return source.data.stream() as unknown as AsyncIterable<Uint8Array>
     case 'multipart': return multipartChunks(source.data)
-    case 'stream': return iterableChunks(source.data as unknown as AsyncIterable<Uint8Array>)
+    case 'stream': return streamChunks(source.data as unknown as AsyncIterable<unknown>)
     case 'iterable': return iterableChunks(source.data)
     case 'incoming': return iterableChunks(source.data.stream() as unknown as AsyncIterable<Uint8Array>)
   }

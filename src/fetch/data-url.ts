@@ -5,6 +5,7 @@
  */
 
 import { parseMimeType, serializeMimeType } from './mime.js'
+import { trimAsciiWhitespace } from './whitespace.js'
 
 /** The decoded content of a `data:` URL. */
 export interface DataUrl {
@@ -15,7 +16,6 @@ export interface DataUrl {
 }
 
 const ASCII_WHITESPACE = /[\t\n\f\r ]/g
-const EDGE_WHITESPACE = /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g
 const BASE64_SUFFIX = /;[\t\n\f\r ]*base64$/i
 const BASE64_ALPHABET = /^[A-Za-z0-9+/]*$/
 
@@ -62,7 +62,7 @@ export function parseDataUrl (url: URL): DataUrl | null {
   const input = href.slice('data:'.length)
   const comma = input.indexOf(',')
   if (comma === -1) return null
-  let mimeType = input.slice(0, comma).replace(EDGE_WHITESPACE, '')
+  let mimeType = trimAsciiWhitespace(input.slice(0, comma))
   let body = percentDecode(input.slice(comma + 1))
   const base64 = BASE64_SUFFIX.exec(mimeType)
   if (base64 !== null) {

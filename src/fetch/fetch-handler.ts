@@ -82,6 +82,9 @@ export class FetchHandler implements DispatchHandler {
     const signal = this.#state.signal
     if (signal !== null) {
       if (signal.aborted) {
+        // The body will never be sent: a stream the caller handed over is cancelled so its source stops.
+        const source = this.#state.body?.source
+        if (source?.kind === 'stream' && !source.data.locked) source.data.cancel(signal.reason).catch(() => {})
         this.#fail(signal.reason, false)
         return
       }
@@ -225,6 +228,11 @@ export class FetchHandler implements DispatchHandler {
     this.#controller = controller
     if (this.#done || statusCode < 200) return
     const state = this.#state
+    // In 'error' mode any redirect status is a network error, with or without a usable Location.
+    if (REDIRECT_STATUSES.has(statusCode) && state.redirect === 'error') {
+      this.#failDispatch(controller, new Error(`unexpected redirect: status ${statusCode} (redirect: 'error')`))
+      return
+    }
     if (REDIRECT_STATUSES.has(statusCode) && state.redirect !== 'manual') {
       let location: URL | null
       try {
@@ -234,10 +242,6 @@ export class FetchHandler implements DispatchHandler {
         return
       }
       if (location !== null) {
-        if (state.redirect === 'error') {
-          this.#failDispatch(controller, new Error(`unexpected redirect to ${location.href} (redirect: 'error')`))
-          return
-        }
         const refused = applyRedirect(state, statusCode, location, headers)
         if (refused !== null) {
           this.#failDispatch(controller, refused)

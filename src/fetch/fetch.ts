@@ -19,7 +19,8 @@ import type { Response } from './response.js'
  * const response = await fetch('http://127.0.0.1:3000/items', { dispatcher: agent })
  * const items = await response.json()
  */
-export function fetch (input: RequestInfo, init?: RequestInit): Promise<Response> {
+// The default keeps `fetch.length` at 1, as WebIDL counts only the required `input`.
+export function fetch (input: RequestInfo, init: RequestInit | undefined = undefined): Promise<Response> {
   if (arguments.length === 0) return Promise.reject(new TypeError('fetch: the input argument is required'))
   return new Promise((resolve, reject) => {
     const state = requestStateFor(input, init, 'fetch')

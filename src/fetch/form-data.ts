@@ -5,6 +5,8 @@
 
 import { File, isBlob, isFile } from './file.js'
 import { describeValue } from '../validation/describe-value.js'
+import { LiveIterator, PAIR_PROJECTIONS } from './live-iterator.js'
+import { requireArguments, toDOMString } from './webidl.js'
 
 /** A FormData value as read back: a string or a File. */
 export type FormDataEntryValue = string | File
@@ -26,7 +28,7 @@ export function isFormDataLike (value: unknown): value is FormDataLike {
 function toEntryValue (value: unknown, filename: string | undefined, method: string, argc: number): FormDataEntryValue {
   if (!isBlob(value)) {
     if (argc > 2) throw new TypeError(`FormData.${method}: a filename is only allowed with a Blob value, got ${describeValue(value)}`)
-    return String(value)
+    return toDOMString(value, `FormData.${method}`)
   }
   if (isFile(value) && filename === undefined) return value
   const name = filename ?? (isFile(value) ? value.name : 'blob')
@@ -48,21 +50,25 @@ export class FormData {
   #entries: Array<[string, FormDataEntryValue]> = []
 
   /** Takes no argument: an HTML form element does not exist outside a browser. */
-  constructor (form?: undefined) {
+  // The default keeps `FormData.length` at 0: the form argument is optional in WebIDL.
+  constructor (form: undefined = undefined) {
     if (form !== undefined) {
       throw new TypeError(`FormData: the constructor takes no argument, got ${describeValue(form)}`)
     }
   }
 
   /** Adds an entry, keeping existing ones with the same name. `filename` names a Blob value. */
-  append (name: string, value: string | Blob | File, filename?: string): void {
-    this.#entries.push([String(name), toEntryValue(value, filename === undefined ? undefined : String(filename), 'append', arguments.length)])
+  // The filename default keeps `append.length` at 2; whether it was passed is read from arguments.
+  append (name: string, value: string | Blob | File, filename: string | undefined = undefined): void {
+    requireArguments(arguments.length, 2, 'FormData.append')
+    this.#entries.push([toDOMString(name, 'FormData.append'), toEntryValue(value, filename === undefined ? undefined : toDOMString(filename, 'FormData.append'), 'append', arguments.length)])
   }
 
   /** Replaces every entry named `name` with one entry (at the position of the first). */
-  set (name: string, value: string | Blob | File, filename?: string): void {
-    const key = String(name)
-    const entry: [string, FormDataEntryValue] = [key, toEntryValue(value, filename === undefined ? undefined : String(filename), 'set', arguments.length)]
+  set (name: string, value: string | Blob | File, filename: string | undefined = undefined): void {
+    requireArguments(arguments.length, 2, 'FormData.set')
+    const key = toDOMString(name, 'FormData.set')
+    const entry: [string, FormDataEntryValue] = [key, toEntryValue(value, filename === undefined ? undefined : toDOMString(filename, 'FormData.set'), 'set', arguments.length)]
     const first = this.#entries.findIndex(([n]) => n === key)
     if (first === -1) {
       this.#entries.push(entry)
@@ -74,57 +80,72 @@ export class FormData {
 
   /** Removes every entry named `name`. */
   delete (name: string): void {
-    const key = String(name)
+    requireArguments(arguments.length, 1, 'FormData.delete')
+    const key = toDOMString(name, 'FormData.delete')
     this.#entries = this.#entries.filter(([n]) => n !== key)
   }
 
   /** The first value named `name`, or null. */
   get (name: string): FormDataEntryValue | null {
-    const key = String(name)
+    requireArguments(arguments.length, 1, 'FormData.get')
+    const key = toDOMString(name, 'FormData.get')
     const entry = this.#entries.find(([n]) => n === key)
     return entry === undefined ? null : entry[1]
   }
 
   /** Every value named `name`, in order. */
   getAll (name: string): FormDataEntryValue[] {
-    const key = String(name)
+    requireArguments(arguments.length, 1, 'FormData.getAll')
+    const key = toDOMString(name, 'FormData.getAll')
     return this.#entries.filter(([n]) => n === key).map(([, v]) => v)
   }
 
   /** True when at least one entry is named `name`. */
   has (name: string): boolean {
-    const key = String(name)
+    requireArguments(arguments.length, 1, 'FormData.has')
+    const key = toDOMString(name, 'FormData.has')
     return this.#entries.some(([n]) => n === key)
   }
 
-  /** Calls `callback(value, name, formData)` for each entry. */
-  forEach (callback: (value: FormDataEntryValue, name: string, form: FormData) => void, thisArg?: unknown): void {
+  /** Calls `callback(value, name, formData)` for each entry, re-reading the list at each step. */
+  forEach (callback: (value: FormDataEntryValue, name: string, form: FormData) => void, thisArg: unknown = undefined): void {
+    requireArguments(arguments.length, 1, 'FormData.forEach')
     if (typeof callback !== 'function') throw new TypeError(`FormData.forEach: callback must be a function, got ${describeValue(callback)}`)
-    for (const [name, value] of this.#entries) callback.call(thisArg, value, name, this)
+    for (let index = 0; index < this.#entries.length; index++) {
+      const [name, value] = this.#entries[index]!
+      callback.call(thisArg, value, name, this)
+    }
   }
 
-  /** `[name, value]` pairs in insertion order. */
-  * entries (): IterableIterator<[string, FormDataEntryValue]> {
-    for (const [name, value] of this.#entries) yield [name, value]
+  // A private method call is also the brand check: another receiver throws a TypeError up front.
+  #iterate<Item> (project: (pair: [string, FormDataEntryValue]) => Item): IterableIterator<Item> {
+    return new LiveIterator('FormData Iterator', () => this.#entries, project)
+  }
+
+  /** `[name, value]` pairs in insertion order, read live: entries appended during the loop are visited. */
+  entries (): IterableIterator<[string, FormDataEntryValue]> {
+    return this.#iterate(PAIR_PROJECTIONS.entries<string, FormDataEntryValue>)
   }
 
   /** Entry names in insertion order. */
-  * keys (): IterableIterator<string> {
-    for (const [name] of this.#entries) yield name
+  keys (): IterableIterator<string> {
+    return this.#iterate(PAIR_PROJECTIONS.keys<string, FormDataEntryValue>)
   }
 
   /** Entry values in insertion order. */
-  * values (): IterableIterator<FormDataEntryValue> {
-    for (const [, value] of this.#entries) yield value
+  values (): IterableIterator<FormDataEntryValue> {
+    return this.#iterate(PAIR_PROJECTIONS.values<string, FormDataEntryValue>)
   }
 
-  /** Same as {@link FormData.entries}. */
-  [Symbol.iterator] (): IterableIterator<[string, FormDataEntryValue]> {
-    return this.entries()
-  }
+  /** The same function as {@link FormData.entries}, as WebIDL requires (assigned below the class). */
+  declare [Symbol.iterator]: () => IterableIterator<[string, FormDataEntryValue]>
 
   /** `'FormData'`, so `Object.prototype.toString` recognises instances as the runtime's classes do. */
   get [Symbol.toStringTag] (): string {
     return 'FormData'
   }
 }
+
+Object.defineProperty(FormData.prototype, Symbol.iterator, {
+  value: FormData.prototype.entries, writable: true, enumerable: false, configurable: true
+})

@@ -6,6 +6,9 @@
 
 import type { IncomingHeaders } from '../handler.js'
 import { describeValue } from '../validation/describe-value.js'
+import { LiveIterator, PAIR_PROJECTIONS } from './live-iterator.js'
+import { requireArguments, toDOMString } from './webidl.js'
+import { trimHttpWhitespace } from './whitespace.js'
 
 /** What `new Headers(init)` and `RequestInit.headers` accept (the runtime's own Headers included). */
 export type HeadersInit =
@@ -19,17 +22,18 @@ export type HeadersGuard = 'none' | 'request' | 'request-no-cors' | 'response' |
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 const INVALID_VALUE = /[\0\r\n\u0100-\uffff]/
-const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g
 
-function checkName (name: string, method: string): string {
-  if (!TOKEN.test(name)) throw new TypeError(`Headers.${method}: invalid header name ${JSON.stringify(name)}`)
+function checkName (value: unknown, method: string): string {
+  const name = toDOMString(value, `Headers.${method}`)
+  if (!TOKEN.test(name)) throw new TypeError(`Headers.${method}: invalid header name ${describeValue(name)}`)
   return name.toLowerCase()
 }
 
-function normalizeValue (value: string, name: string, method: string): string {
-  const trimmed = value.replace(EDGE_WHITESPACE, '')
+function normalizeValue (value: unknown, name: string, method: string): string {
+  const text = toDOMString(value, `Headers.${method}`)
+  const trimmed = trimHttpWhitespace(text)
   if (INVALID_VALUE.test(trimmed)) {
-    throw new TypeError(`Headers.${method}: invalid value for header "${name}": ${JSON.stringify(value)}`)
+    throw new TypeError(`Headers.${method}: invalid value for header "${name}": ${describeValue(text)}`)
   }
   return trimmed
 }
@@ -62,7 +66,8 @@ export class Headers {
   #sorted: Array<[string, string]> | null = null
 
   /** @param init - headers to copy: a Headers (this library's or the runtime's), a record, or `[name, value]` pairs. */
-  constructor (init?: HeadersInit) {
+  // The default keeps `Headers.length` at 0: WebIDL counts only required arguments.
+  constructor (init: HeadersInit | undefined = undefined) {
     if (init === undefined || init === null) {
       if (init === null) throw new TypeError('Headers: init must be an object or iterable, got null')
       return
@@ -76,20 +81,23 @@ export class Headers {
       throw new TypeError(`Headers: init must be an object or iterable, got ${describeValue(init)}`)
     }
     const iterator = (init as Partial<Iterable<unknown>>)[Symbol.iterator]
-    if (typeof iterator === 'function') {
+    if (iterator !== undefined && iterator !== null) {
+      if (typeof iterator !== 'function') throw new TypeError(`Headers: init[Symbol.iterator] must be a function, got ${describeValue(iterator)}`)
       for (const pair of init as Iterable<unknown>) {
         if (typeof pair !== 'object' || pair === null || typeof (pair as Iterable<unknown>)[Symbol.iterator] !== 'function') {
-          throw new TypeError(`Headers: each header must be a [name, value] pair, got ${typeof pair === 'string' ? JSON.stringify(pair) : String(pair)}`)
+          throw new TypeError(`Headers: each header must be a [name, value] pair, got ${describeValue(pair)}`)
         }
         const entry = [...(pair as Iterable<unknown>)]
         if (entry.length !== 2) throw new TypeError(`Headers: each header must be a [name, value] pair, got ${entry.length} items`)
-        this.append(String(entry[0]), String(entry[1]))
+        this.append(entry[0] as string, entry[1] as string)
       }
       return
     }
-    for (const name of Object.keys(init)) {
-      const value = (init as Record<string, unknown>)[name]
-      this.append(name, String(value))
+    // A WebIDL record takes every own enumerable key, Symbols included (which then fail to convert).
+    for (const key of Reflect.ownKeys(init)) {
+      if (Object.prototype.propertyIsEnumerable.call(init, key)) {
+        this.append(key as string, (init as Record<PropertyKey, unknown>)[key] as string)
+      }
     }
   }
 
@@ -100,8 +108,9 @@ export class Headers {
 
   /** Adds `value` to the values of `name`, keeping the existing ones. */
   append (name: string, value: string): void {
-    const key = checkName(String(name), 'append')
-    const normalized = normalizeValue(String(value), key, 'append')
+    requireArguments(arguments.length, 2, 'Headers.append')
+    const key = checkName(name, 'append')
+    const normalized = normalizeValue(value, key, 'append')
     this.#mutable('append')
     const existing = this.#map.get(key)
     this.#map.set(key, existing === undefined ? normalized : `${existing}, ${normalized}`)
@@ -110,8 +119,9 @@ export class Headers {
 
   /** Replaces every value of `name` with `value`. */
   set (name: string, value: string): void {
-    const key = checkName(String(name), 'set')
-    const normalized = normalizeValue(String(value), key, 'set')
+    requireArguments(arguments.length, 2, 'Headers.set')
+    const key = checkName(name, 'set')
+    const normalized = normalizeValue(value, key, 'set')
     this.#mutable('set')
     this.#map.set(key, normalized)
     if (key === 'set-cookie') this.#cookies = [normalized]
@@ -119,7 +129,8 @@ export class Headers {
 
   /** Removes `name`. */
   delete (name: string): void {
-    const key = checkName(String(name), 'delete')
+    requireArguments(arguments.length, 1, 'Headers.delete')
+    const key = checkName(name, 'delete')
     this.#mutable('delete')
     this.#map.delete(key)
     if (key === 'set-cookie') this.#cookies = null
@@ -127,12 +138,14 @@ export class Headers {
 
   /** The combined values of `name` (joined with `, `), or null when absent. */
   get (name: string): string | null {
-    return this.#map.get(checkName(String(name), 'get')) ?? null
+    requireArguments(arguments.length, 1, 'Headers.get')
+    return this.#map.get(checkName(name, 'get')) ?? null
   }
 
   /** True when `name` is present. */
   has (name: string): boolean {
-    return this.#map.has(checkName(String(name), 'has'))
+    requireArguments(arguments.length, 1, 'Headers.has')
+    return this.#map.has(checkName(name, 'has'))
   }
 
   /** Every `Set-Cookie` value as its own string (they cannot be combined safely). */
@@ -155,31 +168,41 @@ export class Headers {
     return list
   }
 
-  /** Calls `callback(value, name, headers)` for each header, in sorted order. */
-  forEach (callback: (value: string, name: string, headers: Headers) => void, thisArg?: unknown): void {
+  /**
+   * Calls `callback(value, name, headers)` for each header, in sorted order. Like the iterators it
+   * re-reads the list at each step, so headers changed by the callback are seen.
+   */
+  forEach (callback: (value: string, name: string, headers: Headers) => void, thisArg: unknown = undefined): void {
+    requireArguments(arguments.length, 1, 'Headers.forEach')
     if (typeof callback !== 'function') throw new TypeError(`Headers.forEach: callback must be a function, got ${describeValue(callback)}`)
-    for (const [name, value] of this.#list()) callback.call(thisArg, value, name, this)
+    for (let index = 0; index < this.#list().length; index++) {
+      const [name, value] = this.#list()[index]!
+      callback.call(thisArg, value, name, this)
+    }
   }
 
-  /** `[name, value]` pairs sorted by name. */
-  * entries (): IterableIterator<[string, string]> {
-    for (const [name, value] of this.#list()) yield [name, value]
+  // A private method call is also the brand check: another receiver throws a TypeError up front.
+  #iterate<Item> (project: (pair: [string, string]) => Item): IterableIterator<Item> {
+    return new LiveIterator('Headers Iterator', () => this.#list(), project)
+  }
+
+  /** `[name, value]` pairs sorted by name, read live: a header added during the loop is visited if it sorts later. */
+  entries (): IterableIterator<[string, string]> {
+    return this.#iterate(PAIR_PROJECTIONS.entries<string, string>)
   }
 
   /** Header names, sorted. */
-  * keys (): IterableIterator<string> {
-    for (const [name] of this.#list()) yield name
+  keys (): IterableIterator<string> {
+    return this.#iterate(PAIR_PROJECTIONS.keys<string, string>)
   }
 
   /** Header values in name order. */
-  * values (): IterableIterator<string> {
-    for (const [, value] of this.#list()) yield value
+  values (): IterableIterator<string> {
+    return this.#iterate(PAIR_PROJECTIONS.values<string, string>)
   }
 
-  /** Same as {@link Headers.entries}. */
-  [Symbol.iterator] (): IterableIterator<[string, string]> {
-    return this.entries()
-  }
+  /** The same function as {@link Headers.entries}, as WebIDL requires (assigned below the class). */
+  declare [Symbol.iterator]: () => IterableIterator<[string, string]>
 
   /** `'Headers'`, so `Object.prototype.toString` recognises instances as the runtime's classes do. */
   get [Symbol.toStringTag] (): string {
@@ -233,6 +256,10 @@ export class Headers {
     }
   }
 }
+
+Object.defineProperty(Headers.prototype, Symbol.iterator, {
+  value: Headers.prototype.entries, writable: true, enumerable: false, configurable: true
+})
 
 /** Internal helpers shared with request, response and fetch. */
 export const headersInternals: HeadersInternals = internals!

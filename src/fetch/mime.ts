@@ -4,9 +4,10 @@
  * @module
  */
 
+import { trimHttpWhitespace } from './whitespace.js'
+
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 const QUOTED_VALUE = /^[\t\u0020-\u007e\u0080-\u00ff]*$/
-const HTTP_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g
 
 /** A parsed MIME type: lower-case essence parts and parameters (names lower-case). */
 export interface MimeType {
@@ -17,14 +18,14 @@ export interface MimeType {
 
 /** Parses `input` (for example a Content-Type value); null when it is not a valid MIME type. */
 export function parseMimeType (input: string): MimeType | null {
-  const text = input.replace(HTTP_WHITESPACE, '')
+  const text = trimHttpWhitespace(input)
   const slash = text.indexOf('/')
   if (slash <= 0) return null
   const type = text.slice(0, slash)
   if (!TOKEN.test(type)) return null
   let semi = text.indexOf(';', slash)
   if (semi === -1) semi = text.length
-  const subtype = text.slice(slash + 1, semi).replace(HTTP_WHITESPACE, '')
+  const subtype = trimHttpWhitespace(text.slice(slash + 1, semi))
   if (subtype === '' || !TOKEN.test(subtype)) return null
   const result: MimeType = { type: type.toLowerCase(), subtype: subtype.toLowerCase(), parameters: new Map() }
   let pos = semi + 1
@@ -51,7 +52,7 @@ export function parseMimeType (input: string): MimeType | null {
     } else {
       end = text.indexOf(';', pos)
       if (end === -1) end = text.length
-      value = text.slice(pos, end).replace(HTTP_WHITESPACE, '')
+      value = trimHttpWhitespace(text.slice(pos, end))
       pos = end + 1
       if (value === '') continue
     }

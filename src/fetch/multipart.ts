@@ -84,7 +84,11 @@ function dispositionParam (disposition: string, param: string): string | undefin
   return match[1] !== undefined ? match[1].replace(/\\(.)/g, '$1') : match[2]
 }
 
+// Part headers are CRLF-delimited lines; a CR or LF on its own (even inside a quoted name) is malformed.
+const BARE_CR_OR_LF = /\r(?!\n)|(?<!\r)\n/
+
 function parsePartHeaders (block: string): PartHeaders {
+  if (BARE_CR_OR_LF.test(block)) fail('a bare CR or LF in part headers')
   let disposition: string | undefined
   let contentType: string | undefined
   for (const line of block.split('\r\n')) {

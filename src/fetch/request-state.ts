@@ -200,13 +200,16 @@ export function buildRequestState (
   if (init.referrer !== undefined) {
     const referrer = String(init.referrer)
     if (referrer === '') state.referrer = 'no-referrer'
-    else if (referrer === 'about:client') state.referrer = 'client'
     else {
+      let parsed: URL
       try {
-        state.referrer = new URL(referrer)
+        parsed = new URL(referrer)
       } catch (err) {
         throw new TypeError(`${what}: referrer is not a valid URL: ${referrer}`, { cause: err })
       }
+      // 'about:client' may also be written with an authority ('about://client'): both mean the client.
+      const isClient = parsed.protocol === 'about:' && (parsed.pathname === 'client' || (parsed.hostname === 'client' && parsed.pathname === ''))
+      state.referrer = isClient ? 'client' : parsed
     }
   }
   if (init.referrerPolicy !== undefined) state.referrerPolicy = checkEnum(init.referrerPolicy, REFERRER_POLICY, 'referrerPolicy', what)

@@ -44,7 +44,8 @@ export class Request extends BodyMixin {
    * @param input - URL string, URL, or a Request (this library's or the runtime's) to copy.
    * @param init - fields that override the input's; each is validated (a bad value is a `TypeError` naming it).
    */
-  constructor (input: RequestInfo, init?: RequestInit) {
+  // The default keeps `Request.length` at 1: WebIDL counts only the required input.
+  constructor (input: RequestInfo, init: RequestInit | undefined = undefined) {
     let state: RequestState | undefined
     super(() => headersInternals.lookup(state!.headers, 'content-type'), 'Request')
     if (arguments.length === 0) throw new TypeError('Request: the input argument is required')
@@ -56,6 +57,13 @@ export class Request extends BodyMixin {
     bodyInternals.setSource(this, state.body?.source ?? null)
   }
 
+  // Getters whose value never varies outside a browser still check their receiver, as WebIDL
+  // attributes do: reading the private state throws a TypeError for anything but a Request.
+  #constant<T> (value: T): T {
+    void this.#state
+    return value
+  }
+
   /** The request method, e.g. `GET`. */
   get method (): string { return this.#state.method }
   /** The request URL, serialized. */
@@ -63,7 +71,7 @@ export class Request extends BodyMixin {
   /** The request headers (mutable, guarded as request headers). */
   get headers (): Headers { return this.#state.headers }
   /** The destination; always `''` outside a browser. */
-  get destination (): string { return '' }
+  get destination (): string { return this.#constant('') }
   /** `'about:client'`, `''` for no referrer, or the referrer URL. */
   get referrer (): string {
     const referrer = this.#state.referrer
@@ -85,11 +93,11 @@ export class Request extends BodyMixin {
   /** Whether the request may outlive its creator (kept for compatibility). */
   get keepalive (): boolean { return this.#state.keepalive }
   /** Always false outside a browser. */
-  get isReloadNavigation (): boolean { return false }
+  get isReloadNavigation (): boolean { return this.#constant(false) }
   /** Always false outside a browser. */
-  get isHistoryNavigation (): boolean { return false }
+  get isHistoryNavigation (): boolean { return this.#constant(false) }
   /** Always `'half'`. */
-  get duplex (): RequestDuplex { return 'half' }
+  get duplex (): RequestDuplex { return this.#constant('half') }
 
   /** A signal that follows the signal given in `init` (created on first access). */
   get signal (): AbortSignal {

@@ -3,12 +3,11 @@
  * @module
  */
 
-import { Dispatcher } from '../dispatcher/dispatcher.js'
-import type { CloseCallback } from '../dispatcher/dispatcher.js'
+import { DispatcherBase } from '../dispatcher/dispatcher.js'
+import type { Dispatcher } from '../dispatcher/dispatcher.js'
 import { Agent } from '../dispatcher/agent.js'
-import { toDispatchHandler } from '../handler.js'
-import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../handler.js'
-import { ClientClosedError, InvalidArgumentError, LibraryError } from '../errors.js'
+import type { DispatchHandler, DispatchOptions } from '../handler.js'
+import { InvalidArgumentError, LibraryError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
 import { matchValue } from './mock-matching.js'
 import type { Matcher } from './mock-matching.js'
@@ -18,10 +17,18 @@ import { MockPool } from './mock-pool.js'
 import { MockClient } from './mock-client.js'
 import { MockCallHistory } from './mock-call-history.js'
 import { PendingInterceptorsFormatter } from './pending-table.js'
-import type { PendingInterceptor } from './pending-table.js'
+import type { PendingInterceptor, PendingReplyData } from './pending-table.js'
 import { ResponsePlayer } from '../replay/response-player.js'
-import type { MockDispatchList } from './mock-scope.js'
-import { checkCallback, destroyArguments, settleClose } from '../dispatcher/close-arguments.js'
+import type { MockDispatchList, MockReplySpec } from './mock-scope.js'
+
+/** The registered reply in the shape undici's `pendingInterceptors()` entries carry as `data`. */
+function pendingReplyData (reply: MockReplySpec): PendingReplyData {
+  switch (reply.kind) {
+    case 'error': return { error: reply.error }
+    case 'callback': return { error: null, callback: reply.produce }
+    case 'static': return { error: null, statusCode: reply.statusCode, data: reply.data, headers: reply.headers, trailers: reply.trailers }
+  }
+}
 
 /** Options of {@link MockAgent}; anything else is passed to the real {@link Agent} it creates. */
 export interface MockAgentOptions {
@@ -86,7 +93,7 @@ export function normalizeOrigin (origin: string | URL): string {
  * const { body } = await mockAgent.request({ origin: 'http://127.0.0.1:3000', path: '/users' })
  * await body.json() // [{ id: 1 }]
  */
-export class MockAgent extends Dispatcher {
+export class MockAgent extends DispatcherBase {
   readonly #pools = new Map<string | RegExp | ((origin: string) => boolean), MockDispatcher>()
   readonly #agentOptions: Record<string, unknown>
   readonly #singleConnection: boolean
@@ -96,7 +103,6 @@ export class MockAgent extends Dispatcher {
   #active = true
   #historyEnabled: boolean
   #history: MockCallHistory | undefined
-  #closed = false
   readonly #hooks: MockAgentHooks
 
   constructor (opts: MockAgentOptions = {}) {
@@ -175,22 +181,20 @@ export class MockAgent extends Dispatcher {
     return lists
   }
 
-  override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
-    const h = toDispatchHandler(handler)
-    if (opts === null || typeof opts !== 'object') {
-      throw new InvalidArgumentError(`MockAgent.dispatch(): options must be an object, got ${describeValue(opts)}`)
-    }
+  // Like every mock reply, the refusal arrives after dispatch() returns.
+  protected override refuseDispatch (handler: DispatchHandler, err: Error): boolean {
+    new ResponsePlayer(handler).runError(err)
+    return true
+  }
+
+  protected override acceptDispatch (opts: DispatchOptions, h: DispatchHandler): boolean {
     if (typeof opts.origin !== 'string' && !(opts.origin instanceof URL)) {
       throw new InvalidArgumentError(`MockAgent.dispatch(): origin must be a string or URL, got ${describeValue(opts.origin)}`)
-    }
-    if (this.#closed) {
-      new ResponsePlayer(h).runError(new ClientClosedError())
-      return true
     }
     const origin = normalizeOrigin(opts.origin)
     const dispatchOpts = { ...opts, origin }
     if (this.#historyEnabled) (this.#history ??= new MockCallHistory()).add(dispatchOpts)
-    return this.get(origin).dispatch(dispatchOpts, h)
+    return DispatcherBase.forward(this.get(origin), dispatchOpts, h)
   }
 
   #netConnectRefusal (origin: string): string | null {
@@ -282,7 +286,10 @@ export class MockAgent extends Dispatcher {
           timesInvoked: record.timesInvoked,
           persist: record.persist,
           delay: record.delay,
-          pending: true
+          consumed: !record.persist && record.timesInvoked >= record.times,
+          ignoreTrailingSlash: record.key.ignoreTrailingSlash,
+          pending: true,
+          data: pendingReplyData(record.reply)
         })
       }
     }
@@ -299,35 +306,15 @@ export class MockAgent extends Dispatcher {
   }
 
   /** Closes every mock pool (waiting for replies in flight) and the real agent, and clears the call history. */
-  override close (): Promise<void>
-  /** Callback form of `close()`. */
-  override close (callback: CloseCallback): void
-  override close (callback?: CloseCallback): Promise<void> | void {
-    checkCallback(callback, 'close')
-    return settleClose(this.#close(), callback)
-  }
-
-  async #close (): Promise<void> {
-    this.#closed = true
+  protected override async closeGracefully (): Promise<void> {
     this.clearCallHistory()
     await Promise.all([...new Set(this.#pools.values())].map((pool) => pool.close()))
     this.#pools.clear()
     await this.#real?.close()
   }
 
-  /** Fails every reply in flight with `err` (default `ClientDestroyedError`) and destroys the real agent. */
-  override destroy (err?: Error | null): Promise<void>
-  /** Callback form of `destroy()`. */
-  override destroy (callback: CloseCallback): void
-  /** Callback form of `destroy(err)`. */
-  override destroy (err: Error | null, callback: CloseCallback): void
-  override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
-    const { err, callback: cb } = destroyArguments(errOrCallback, callback)
-    return settleClose(this.#destroy(err), cb)
-  }
-
-  async #destroy (err: Error | null): Promise<void> {
-    this.#closed = true
+  /** Fails every reply in flight with `err` and destroys the mock pools and the real agent. */
+  protected override async destroyNow (err: Error): Promise<void> {
     await Promise.all([...new Set(this.#pools.values())].map((pool) => pool.destroy(err)))
     this.#pools.clear()
     await this.#real?.destroy(err)

@@ -5,11 +5,9 @@
  * @module
  */
 
-import { types } from 'node:util'
-import { Dispatcher } from '../dispatcher/dispatcher.js'
-import type { CloseCallback } from '../dispatcher/dispatcher.js'
-import { toDispatchHandler } from '../handler.js'
-import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../handler.js'
+import { DispatcherBase } from '../dispatcher/dispatcher.js'
+import type { Dispatcher } from '../dispatcher/dispatcher.js'
+import type { DispatchHandler, DispatchOptions } from '../handler.js'
 import { ClientDestroyedError, InvalidArgumentError, MockNotMatchedError } from '../errors.js'
 import { normalizeHeaders } from '../handlers/request-headers.js'
 import { findMatch, normalizeNonStandardQuery, sortQuery } from './mock-matching.js'
@@ -22,8 +20,6 @@ import type { MockDispatchRecord, MockRequestOptions, RegisteredReply } from './
 import { ResponsePlayer, replyBodyChunks } from '../replay/response-player.js'
 import type { PlayedResponse } from '../replay/response-player.js'
 import { bodyText, collectBody, isBufferedBody } from '../replay/request-body.js'
-import { checkCallback, destroyArguments, settleClose } from '../dispatcher/close-arguments.js'
-import { checkDispatchOptions, closedError } from '../dispatcher/dispatch-guards.js'
 import { describeValue } from '../validation/describe-value.js'
 
 /** What a mock pool asks of its agent (kept off the public surface behind a symbol). */
@@ -88,15 +84,13 @@ function describeMiss (stage: MismatchStage, request: MockRequestKey): string {
 }
 
 /** Base class of {@link MockPool} and {@link MockClient}. */
-export class MockDispatcher extends Dispatcher {
+export class MockDispatcher extends DispatcherBase {
   readonly #origin: string
   readonly #agent: Dispatcher
   readonly #ignoreTrailingSlash: boolean
   readonly #list = new MockDispatchList()
   readonly #active = new Set<ResponsePlayer>()
   #idle: Array<() => void> = []
-  #closed = false
-  #destroyed = false
 
   /**
    * @param origin - the origin this pool answers for, e.g. `http://127.0.0.1:3000`
@@ -144,15 +138,15 @@ export class MockDispatcher extends Dispatcher {
     return this.#origin
   }
 
-  override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
-    const h = toDispatchHandler(handler)
-    checkDispatchOptions(opts)
+  // Like every mock reply, the refusal arrives after dispatch() returns.
+  protected override refuseDispatch (handler: DispatchHandler, err: Error): boolean {
+    this.#newReply(handler).runError(err)
+    return true
+  }
+
+  protected override acceptDispatch (opts: DispatchOptions, h: DispatchHandler): boolean {
     if (typeof opts.path !== 'string') {
       throw new InvalidArgumentError(`dispatch: path must be a string, got ${describeValue(opts.path)}`)
-    }
-    if (this.#destroyed || this.#closed) {
-      this.#newReply(h).runError(closedError(this.#destroyed))
-      return true
     }
     const hooks = hooksOf(this.#agent)
     const withOrigin = { ...opts, origin: opts.origin ?? this.#origin }
@@ -194,7 +188,7 @@ export class MockDispatcher extends Dispatcher {
   }
 
   #routeOrThrow (opts: DispatchOptions, handler: DispatchHandler, hooks: MockAgentHooks): boolean {
-    if (this.#destroyed) {
+    if (this.destroyed) {
       this.#newReply(handler).runError(new ClientDestroyedError())
       return true
     }
@@ -213,7 +207,7 @@ export class MockDispatcher extends Dispatcher {
     if (found.match !== undefined) {
       const match = found.match
       lists.find((list) => list.items.includes(match))!.use(match)
-      this.#reply(match, { ...opts, headers: request.headers, body: request.body }, handler)
+      this.#reply(match, { ...opts, headers: request.headers, body: request.body }, handler, body)
       return true
     }
     const refusal = hooks.netConnectRefusal(origin)
@@ -231,52 +225,31 @@ export class MockDispatcher extends Dispatcher {
     return true
   }
 
-  #reply (record: MockDispatchRecord, opts: MockRequestOptions, handler: DispatchHandler): void {
+  #reply (record: MockDispatchRecord, opts: MockRequestOptions, handler: DispatchHandler, sentBody: string | Uint8Array | null | undefined): void {
     const reply = this.#newReply(handler)
     const spec = record.reply
     if (spec.kind === 'error') {
       // Through run(), so delay() applies to a mocked failure too (a slow network error).
-      reply.run(() => { throw spec.error }, record.delay)
+      reply.run(() => { throw spec.error }, record.delay, {}, sentBody)
       return
     }
-    reply.run(() => {
-      const registered = spec.kind === 'static' ? spec : spec.produce(opts)
+    reply.run(async () => {
+      const registered = spec.kind === 'static' ? spec : await spec.produce(opts)
       const data: unknown = typeof registered.data === 'function' ? (registered.data as (o: MockRequestOptions) => unknown)(opts) : registered.data
-      return types.isPromise(data) ? data.then((value) => toResponse(registered, value)) : toResponse(registered, data)
-    }, record.delay)
+      return toResponse(registered, await data)
+    }, record.delay, {}, sentBody)
   }
 
-  /** Stops taking requests; resolves once the replies in flight have ended. */
-  override close (): Promise<void>
-  /** Callback form of `close()`. */
-  override close (callback: CloseCallback): void
-  override close (callback?: CloseCallback): Promise<void> | void {
-    checkCallback(callback, 'close')
-    return settleClose(this.#close(), callback)
+  protected override closeGracefully (): Promise<void> {
+    const idle = this.#active.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => this.#idle.push(resolve))
+    return idle.then(() => { hooksOf(this.#agent).forget(this) })
   }
 
-  async #close (): Promise<void> {
-    this.#closed = true
-    if (this.#active.size > 0) await new Promise<void>((resolve) => this.#idle.push(resolve))
-    hooksOf(this.#agent).forget(this)
-  }
-
-  /** Fails the replies in flight with `err` (default `ClientDestroyedError`) and stops taking requests. */
-  override destroy (err?: Error | null): Promise<void>
-  /** Callback form of `destroy()`. */
-  override destroy (callback: CloseCallback): void
-  /** Callback form of `destroy(err)`. */
-  override destroy (err: Error | null, callback: CloseCallback): void
-  override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
-    const { err, callback: cb } = destroyArguments(errOrCallback, callback)
-    return settleClose(this.#destroy(err ?? new ClientDestroyedError()), cb)
-  }
-
-  async #destroy (err: Error): Promise<void> {
-    this.#destroyed = true
+  protected override destroyNow (err: Error): Promise<void> {
     for (const reply of [...this.#active]) reply.fail(err)
     this.#active.clear()
     hooksOf(this.#agent).forget(this)
+    return Promise.resolve()
   }
 }
 

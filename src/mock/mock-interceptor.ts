@@ -3,12 +3,13 @@
  * @module
  */
 
+import { types } from 'node:util'
 import { InvalidArgumentError } from '../errors.js'
 import type { IncomingHeaders } from '../handler.js'
 import { isMatcher, normalizeInterceptPath } from './mock-matching.js'
 import type { BodyMatcher, HeadersMatcher, Matcher, MockKey } from './mock-matching.js'
 import { MockScope } from './mock-scope.js'
-import type { MockDispatchList, MockDispatchRecord, MockReplySpec, MockRequestOptions } from './mock-scope.js'
+import type { MockDispatchList, MockDispatchRecord, MockReplySpec, MockRequestOptions, RegisteredReply } from './mock-scope.js'
 import { describeValue } from '../validation/describe-value.js'
 import { TOKEN_RE } from '../h1/constants.js'
 
@@ -62,6 +63,9 @@ export interface MockReplyCallbackResult {
   responseOptions?: MockReplyOptions | undefined
 }
 
+/** A reply callback: gets the request, returns the reply or a promise of it. */
+export type ReplyCallback = (opts: MockRequestOptions) => MockReplyCallbackResult | Promise<MockReplyCallbackResult>
+
 /** Turns reply headers into the lower-case record the hooks carry. */
 export function toIncomingHeaders (headers: MockReplyHeaders | undefined, what: string): IncomingHeaders {
   const out: IncomingHeaders = {}
@@ -108,7 +112,7 @@ export function buildMockKey (opts: MockInterceptOptions, ignoreTrailingSlash: b
     throw new InvalidArgumentError(`intercept(): options must be an object, got ${describeValue(opts)}`)
   }
   if (opts.path === undefined) throw new InvalidArgumentError('intercept(): options.path must be defined')
-  checkMatcher('path', opts.path)
+  // Like undici, any other path value is accepted here and simply never matches a request.
   checkMatcher('method', opts.method)
   checkMatcher('body', opts.body)
   if (opts.headers !== undefined && typeof opts.headers !== 'function' && (typeof opts.headers !== 'object' || opts.headers === null)) {
@@ -176,19 +180,23 @@ export class MockInterceptor {
    * callback gets the request and returns `{ statusCode, data, responseOptions }`.
    */
   reply (statusCode: number, data?: MockReplyData, options?: MockReplyOptions): MockScope
-  reply (callback: (opts: MockRequestOptions) => MockReplyCallbackResult): MockScope
-  reply (statusOrCallback: number | ((opts: MockRequestOptions) => MockReplyCallbackResult), data?: MockReplyData, options?: MockReplyOptions): MockScope {
+  reply (callback: ReplyCallback): MockScope
+  reply (statusOrCallback: number | ReplyCallback, data?: MockReplyData, options?: MockReplyOptions): MockScope {
     const withLength = this.#contentLength
     if (typeof statusOrCallback === 'function') {
       const callback = statusOrCallback
+      const registered = (result: unknown): RegisteredReply => {
+        if (typeof result !== 'object' || result === null) {
+          throw new InvalidArgumentError(`reply(): the reply callback must return an object, got ${describeValue(result)}`)
+        }
+        const { statusCode, data, responseOptions } = result as MockReplyCallbackResult
+        return { statusCode: checkStatus(statusCode), data: data ?? '', ...this.#headers(checkOptions(responseOptions)), withLength }
+      }
       return this.#register({
         kind: 'callback',
         produce: (opts) => {
           const result = callback(opts)
-          if (typeof result !== 'object' || result === null) {
-            throw new InvalidArgumentError(`reply(): the reply callback must return an object, got ${describeValue(result)}`)
-          }
-          return { statusCode: checkStatus(result.statusCode), data: result.data ?? '', ...this.#headers(checkOptions(result.responseOptions)), withLength }
+          return types.isPromise(result) ? result.then(registered) : registered(result)
         }
       })
     }

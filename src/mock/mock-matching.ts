@@ -63,23 +63,34 @@ export function sortQuery (path: string): string {
   return search === '' ? path.slice(0, mark) : `${path.slice(0, mark)}?${search}`
 }
 
-/** Removes trailing slashes from the path part (never from the query); `/` stays `/`. */
+/**
+ * Removes trailing slashes from the path part (never from the query). An empty path and `/`
+ * both become `/`, so `''` and `'/'` are the same path when trailing slashes are ignored.
+ */
 export function removeTrailingSlash (path: string): string {
   const mark = path.indexOf('?')
   let pathname = mark === -1 ? path : path.slice(0, mark)
   const search = mark === -1 ? '' : path.slice(mark)
   while (pathname.length > 1 && pathname.endsWith('/')) pathname = pathname.slice(0, -1)
-  return pathname + search
+  return (pathname === '' ? '/' : pathname) + search
 }
 
+const ABSOLUTE_URL = /^[a-z][a-z0-9+.-]*:\/\//i
+
 /**
- * Normalises a path given to `intercept()`: the query object is serialised into it and a
- * fragment is dropped, because clients never send fragments (RFC 3986, section 3.5).
+ * Normalises a path given to `intercept()`: an absolute URL is reduced to its path and query
+ * (the pool already names the origin), the query object is serialised into it, and a fragment
+ * is dropped, because clients never send fragments (RFC 3986, section 3.5).
  */
 export function normalizeInterceptPath (path: string, query: Record<string, unknown> | undefined): string {
-  if (query != null) return serializePathWithQuery(path, query)
-  const hash = path.indexOf('#')
-  return hash === -1 ? path : path.slice(0, hash)
+  let relative = path
+  if (ABSOLUTE_URL.test(path) && URL.canParse(path)) {
+    const url = new URL(path)
+    relative = url.pathname + url.search
+  }
+  if (query != null) return serializePathWithQuery(relative, query)
+  const hash = relative.indexOf('#')
+  return hash === -1 ? relative : relative.slice(0, hash)
 }
 
 /**

@@ -28,7 +28,7 @@ export interface RegisteredReply {
 /** How a registered interceptor answers. */
 export type MockReplySpec =
   | ({ kind: 'static' } & RegisteredReply)
-  | { kind: 'callback', produce: (opts: MockRequestOptions) => RegisteredReply }
+  | { kind: 'callback', produce: (opts: MockRequestOptions) => RegisteredReply | Promise<RegisteredReply> }
   | { kind: 'error', error: Error }
 
 /** One registered interceptor with its reply and usage counters. */

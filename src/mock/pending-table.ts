@@ -4,6 +4,7 @@
  * @module
  */
 
+import type { IncomingHeaders } from '../handler.js'
 import type { Matcher } from './mock-matching.js'
 
 /** An interceptor that has not answered as many requests as it expects. */
@@ -32,8 +33,30 @@ export interface PendingInterceptor {
   persist: boolean
   /** Milliseconds it waits before replying. */
   delay: number
+  /** True once it answered all its requests and does not persist (never for a listed entry). */
+  consumed: boolean
+  /** Whether it treats `/a/` and `/a` as the same path. */
+  ignoreTrailingSlash: boolean
   /** Always true here: it still expects requests. */
   pending: boolean
+  /** The registered reply: the error, or the status, body (or callback), headers and trailers. */
+  data: PendingReplyData
+}
+
+/** What an interceptor replies, as listed by `pendingInterceptors()`. */
+export interface PendingReplyData {
+  /** The error of `replyWithError`, otherwise null. */
+  error: Error | null
+  /** Status code of a static reply. */
+  statusCode?: number
+  /** Body of a static reply. */
+  data?: unknown
+  /** The reply callback of `reply(callback)`. */
+  callback?: (...args: never[]) => unknown
+  /** Headers of a static reply. */
+  headers?: IncomingHeaders
+  /** Trailers of a static reply. */
+  trailers?: IncomingHeaders
 }
 
 const COLUMNS = ['Method', 'Origin', 'Path', 'Status code', 'Persistent', 'Invocations', 'Remaining'] as const

@@ -4,11 +4,8 @@
  */
 
 import { MockAgent } from '../mock/mock-agent.js'
-import type { CloseCallback } from '../dispatcher/dispatcher.js'
-import { checkCallback, destroyArguments, settleClose } from '../dispatcher/close-arguments.js'
 import type { MockAgentOptions } from '../mock/mock-agent.js'
-import type { Dispatch, DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '../handler.js'
-import { toDispatchHandler } from '../handler.js'
+import type { Dispatch, DispatchHandler, DispatchOptions } from '../handler.js'
 import { snapshot, SnapshotRecorder } from '../../interceptors/snapshot/index.js'
 import type { SnapshotInfo, SnapshotMode, SnapshotOptions } from '../../interceptors/snapshot/index.js'
 import { resolveSnapshotOptions, SNAPSHOT_OPTION_NAMES } from '../../interceptors/snapshot/snapshot-options.js'
@@ -42,11 +39,11 @@ export class SnapshotAgent extends MockAgent {
     for (const name of SNAPSHOT_OPTION_NAMES) delete mockOptions[name]
     super(mockOptions)
     this.#recorder = new SnapshotRecorder(resolved)
-    this.#dispatch = snapshot({ recorder: this.#recorder })((o, h) => super.dispatch(o, h))
+    this.#dispatch = snapshot({ recorder: this.#recorder })((o, h) => super.acceptDispatch(o, h))
   }
 
-  override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
-    return this.#dispatch(opts, toDispatchHandler(handler))
+  protected override acceptDispatch (opts: DispatchOptions, handler: DispatchHandler): boolean {
+    return this.#dispatch(opts, handler)
   }
 
   /** Loads snapshots from `filePath` (default `snapshotPath`); later requests match them. */
@@ -69,20 +66,17 @@ export class SnapshotAgent extends MockAgent {
   replaceSnapshots (snapshotData: SnapshotRecord[]): void { this.#recorder.replaceSnapshots(snapshotData) }
 
   /** Saves (record and update modes), then closes the real agent and the mock agent. */
-  override close (): Promise<void>
-  override close (callback: CloseCallback): void
-  override close (callback?: CloseCallback): Promise<void> | void {
-    checkCallback(callback, 'close')
-    return settleClose(this.#recorder.close().finally(() => super.close()), callback)
+  protected override async closeGracefully (): Promise<void> {
+    try {
+      await this.#recorder.close()
+    } finally {
+      await super.closeGracefully()
+    }
   }
 
   /** Stops the flush timer without saving, then destroys the mock agent and the real agent. */
-  override destroy (err?: Error | null): Promise<void>
-  override destroy (callback: CloseCallback): void
-  override destroy (err: Error | null, callback: CloseCallback): void
-  override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
-    const { err, callback: cb } = destroyArguments(errOrCallback, callback)
+  protected override destroyNow (err: Error): Promise<void> {
     this.#recorder.destroy()
-    return cb === undefined ? super.destroy(err) : super.destroy(err, cb)
+    return super.destroyNow(err)
   }
 }

@@ -27,7 +27,8 @@ export function statusText (statusCode: number): string {
 
 function chunkToBuffer (chunk: unknown): Buffer {
   if (Buffer.isBuffer(chunk)) return chunk
-  if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+  // Any view (Uint8Array, DataView, other typed arrays) stands for the bytes it covers.
+  if (ArrayBuffer.isView(chunk)) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
   if (chunk instanceof ArrayBuffer) return Buffer.from(chunk)
   return Buffer.from(String(chunk), 'utf8')
 }
@@ -61,12 +62,12 @@ export class ResponsePlayer {
   }
 
   /**
-   * Starts the reply: `onRequestStart`, then `delayMs`, then the response `produce` gives
-   * (or the error it throws or rejects with).
+   * Starts the reply: `onRequestStart`, `onBodySent` with `sentBody` when there is one, then
+   * `delayMs`, then the response `produce` gives (or the error it throws or rejects with).
    */
-  run (produce: () => PlayedResponse | Promise<PlayedResponse>, delayMs = 0, context: unknown = {}): void {
+  run (produce: () => PlayedResponse | Promise<PlayedResponse>, delayMs = 0, context: unknown = {}, sentBody: string | Uint8Array | null | undefined = undefined): void {
     queueMicrotask(() => {
-      this.#run(produce, delayMs, context).catch((err: unknown) => this.fail(err instanceof Error ? err : new Error(String(err))))
+      this.#run(produce, delayMs, context, sentBody).catch((err: unknown) => this.fail(err instanceof Error ? err : new Error(String(err))))
     })
   }
 
@@ -108,10 +109,14 @@ export class ResponsePlayer {
     wake?.()
   }
 
-  async #run (produce: () => PlayedResponse | Promise<PlayedResponse>, delayMs: number, context: unknown): Promise<void> {
+  async #run (produce: () => PlayedResponse | Promise<PlayedResponse>, delayMs: number, context: unknown, sentBody: string | Uint8Array | null | undefined): Promise<void> {
     // destroy() may have ended the reply between dispatch and this microtask.
     if (this.#ended) return
     this.#handler.onRequestStart?.(this.#controller, context)
+    if (this.#ended) return
+    // A real transport reports the request body as it writes it; the mock "writes" it whole.
+    // There is no onRequestSent: the real transport never calls that hook either.
+    if (sentBody != null && sentBody.length > 0) this.#handler.onBodySent?.(sentBody)
     if (this.#ended) return
     if (delayMs > 0) {
       await new Promise<void>((resolve) => {
@@ -144,13 +149,14 @@ export class ResponsePlayer {
 }
 
 /**
- * Turns a reply body into chunks: nothing for `''`/null/undefined, text and bytes as one chunk,
+ * Turns a reply body into chunks: nothing for `''`/null/undefined, text and bytes (an ArrayBuffer
+ * or any view of one, DataView included) as one chunk,
  * streams and async iterables as they come, and any other value as JSON.
  */
 export function replyBodyChunks (data: unknown): readonly Buffer[] | AsyncIterable<unknown> {
   if (data == null || data === '') return []
   if (typeof data === 'string') return [Buffer.from(data, 'utf8')]
-  if (data instanceof Uint8Array || data instanceof ArrayBuffer) {
+  if (ArrayBuffer.isView(data) || data instanceof ArrayBuffer) {
     const chunk = chunkToBuffer(data)
     return chunk.length === 0 ? [] : [chunk]
   }

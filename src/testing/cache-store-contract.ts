@@ -9,6 +9,7 @@ import assert from 'node:assert/strict'
 import { Readable } from 'node:stream'
 import type { Writable } from 'node:stream'
 import type { CacheKey, CacheStore, CacheValue, GetResult } from '../contracts/cache-store.js'
+import { PARTIAL_METHOD } from '../contracts/cache-store.js'
 
 /** What a contract factory hands back: a fresh, empty store and how to dispose of it. */
 export interface ContractStore {
@@ -290,6 +291,23 @@ export function runCacheStoreContract (name: string, makeStore: MakeContractStor
       assert.ok(result)
       assert.equal(result.etag, '"old"')
       assert.equal((await readCachedBody(result.body)).toString(), 'old')
+    }))
+
+    it('keeps a partial (206) response under its own method beside the complete response of the URL', () => withStore(async (store) => {
+      const key = freshKey()
+      const partial = makeValue({ statusCode: 206, statusMessage: 'Partial Content', etag: '"p"', headers: { 'content-range': 'bytes 2-4/10', 'content-length': '3' } })
+      await writeEntry(store, { ...key, method: PARTIAL_METHOD, headers: { range: 'bytes=2-4' } }, partial, ['cde'])
+      await writeEntry(store, key, makeValue({ etag: '"p"' }), ['abcdefghij'])
+      const held = await store.get({ ...key, method: PARTIAL_METHOD })
+      assert.ok(held)
+      assert.equal(held.statusCode, 206)
+      assert.equal(held.headers['content-range'], 'bytes 2-4/10')
+      assert.equal((await readCachedBody(held.body)).toString(), 'cde')
+      const whole = await store.get(key)
+      assert.ok(whole)
+      assert.equal((await readCachedBody(whole.body)).toString(), 'abcdefghij')
+      await store.delete(key)
+      assert.equal(await store.get({ ...key, method: PARTIAL_METHOD }), undefined)
     }))
 
     it('keeps entries independent of later changes to the objects passed in', () => withStore(async (store) => {

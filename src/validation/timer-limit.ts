@@ -4,5 +4,21 @@
  * @module
  */
 
+import { InvalidArgumentError } from '../errors.js'
+import { describeValue } from './describe-value.js'
+
 /** 2^31 - 1 milliseconds, about 24.8 days: the largest delay `setTimeout` keeps. */
 export const MAX_TIMER_MS = 2_147_483_647
+
+/**
+ * Reads a duration option: `undefined` or `null` give `fallback`; anything else must be a number
+ * of milliseconds a timer can hold.
+ * @throws InvalidArgumentError naming `where`, the option and the value
+ */
+export function timerMilliseconds<F extends number | undefined> (where: string, name: string, value: unknown, fallback: F): number | F {
+  if (value === undefined || value === null) return fallback
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0 || value > MAX_TIMER_MS) {
+    throw new InvalidArgumentError(`${where}: ${name} must be a number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${describeValue(value)}`)
+  }
+  return value
+}

@@ -7,6 +7,7 @@ import { parseVary, varyValues } from '../../interceptors/cache/vary.js'
 import { freshnessLifetime, initialAge, MAX_HEURISTIC_SECONDS } from '../../interceptors/cache/freshness.js'
 import { decideStorage } from '../../interceptors/cache/storage-decision.js'
 import { formatCacheStatus } from '../../interceptors/cache/cache-status.js'
+import { MAX_DELTA_SECONDS, parseAge } from '../../interceptors/cache/delta-seconds.js'
 
 describe('parseCacheControl()', () => {
   it('reads numeric, flag and field-list directives case-insensitively', () => {
@@ -48,6 +49,71 @@ describe('parseCacheControl()', () => {
       const parsed = parseCacheControl(list.map((d) => d.text).join(separator)) as Record<string, unknown>
       assert.equal(Object.keys(parsed).length, list.length)
       for (const d of list) assert.deepEqual(parsed[d.name], d.value)
+    }))
+  })
+})
+
+describe('parseCacheControl(): malformed values', () => {
+  it('makes a numeric directive with whitespace around "=" invalid, which counts as stale', () => {
+    for (const text of ['max-age =60', 'max-age= 60', 'max-age = 60', 'max-age\t=60']) {
+      assert.deepEqual(parseCacheControl(text), { 'max-age': 0 }, text)
+    }
+  })
+
+  it('makes a numeric directive with junk after its value invalid', () => {
+    for (const text of ['max-age=60 junk', 'max-age=60;x', 'max-age="60" junk', 'max-age="60', 'max-age=6 0', 'max-age=1.5', 'max-age=']) {
+      assert.deepEqual(parseCacheControl(text), { 'max-age': 0 }, text)
+    }
+  })
+
+  it('applies a malformed no-cache or private field list to the whole response', () => {
+    assert.deepEqual(parseCacheControl('no-cache = "set-cookie", private="a" b'), { 'no-cache': true, private: true })
+  })
+
+  it('keeps the other directives of a header when one is malformed', () => {
+    assert.deepEqual(parseCacheControl('public, max-age = 60, must-revalidate'), { public: true, 'max-age': 0, 'must-revalidate': true })
+  })
+
+  it('never reads a numeric directive as fresh when its value text is anything but digits', () => {
+    const junk = fc.string({ minLength: 1, maxLength: 8 }).filter((text) => !/^\d+$/.test(text) && !text.includes(',') && !text.includes('"'))
+    fc.assert(fc.property(junk, fc.constantFrom('', ' ', '\t'), fc.constantFrom('', ' '), (value, before, after) => {
+      assert.equal(parseCacheControl(`max-age${before}=${after}${value}`)['max-age'], 0)
+    }))
+  })
+
+  it('reads a well-formed delta-seconds whatever its digits, capped at 2^31', () => {
+    fc.assert(fc.property(fc.stringMatching(/^\d{1,15}$/), (digits) => {
+      assert.equal(parseCacheControl(`s-maxage=${digits}`)['s-maxage'], Math.min(Number(digits), MAX_DELTA_SECONDS))
+    }))
+  })
+})
+
+describe('parseAge()', () => {
+  it('uses the first value of a list or of repeated lines', () => {
+    assert.equal(parseAge('7200, 0'), 7200)
+    assert.equal(parseAge(['7200', '0']), 7200)
+    assert.equal(parseAge(' 30 '), 30)
+  })
+
+  it('ignores parameters after the first value', () => {
+    assert.equal(parseAge('7200;src=edge'), 7200)
+  })
+
+  it('treats a first value that is not a delta-seconds as the oldest age, so the response is stale', () => {
+    for (const text of ['-1', '1.5', 'junk', '', '7200a', 'a7200', '0x10']) assert.equal(parseAge(text), MAX_DELTA_SECONDS, text)
+    assert.equal(parseAge(undefined), undefined)
+  })
+
+  it('reads any non-negative integer back, with any list or parameters after it', () => {
+    fc.assert(fc.property(fc.nat(), fc.constantFrom('', ', 0', ',junk', ';a=b', ' ; x'), (n, tail) => {
+      assert.equal(parseAge(`${n}${tail}`), Math.min(n, MAX_DELTA_SECONDS))
+    }))
+  })
+
+  it('never reports an age below the true one for any text', () => {
+    fc.assert(fc.property(fc.string(), (text) => {
+      const age = parseAge(text)
+      assert.ok(age !== undefined && age >= 0 && age <= MAX_DELTA_SECONDS)
     }))
   })
 })
@@ -110,7 +176,8 @@ describe('freshness', () => {
     const date = new Date(Date.UTC(2024, 0, 1, 0, 0, 0)).toUTCString()
     assert.equal(initialAge({ date }, responseTime - 2000, responseTime), 30)
     assert.equal(initialAge({ date, age: '100' }, responseTime - 2000, responseTime), 102)
-    assert.equal(initialAge({ age: 'junk' }, responseTime, responseTime), 0)
+    assert.equal(initialAge({ age: 'junk' }, responseTime, responseTime), MAX_DELTA_SECONDS)
+    assert.equal(initialAge({ age: '7200, 0' }, responseTime, responseTime), 7200)
   })
 
   it('never produces a stored value that goes stale before it was cached or is deleted before it goes stale', () => {

@@ -195,7 +195,8 @@ describe('interceptors.cache(): revalidation', () => {
     assert.equal(count(), 2)
   })
 
-  it('passes a request with its own validators to the origin and hands the 304 to the caller', async (t) => {
+  it('passes a request with its own validators to the origin when the stored response is stale, and hands the 304 to the caller', async (t) => {
+    freezeDate(t)
     const { send, count } = await setupCache(t, (req, res) => {
       stamp(res, 'max-age=60')
       res.setHeader('etag', '"c"')
@@ -203,6 +204,7 @@ describe('interceptors.cache(): revalidation', () => {
       res.end('x')
     })
     await send()
+    t.mock.timers.tick(61_000)
     const conditional = await send('/', { headers: { 'if-none-match': '"c"' } })
     assert.equal(conditional.status, 304)
     assert.equal(count(), 2)
@@ -377,12 +379,13 @@ describe('interceptors.cache(): invalidation and ranges', () => {
     assert.equal(setup.count(), 3)
   })
 
-  it('neither serves nor stores ranged requests', async (t) => {
+  it('stores the 200 an origin sends for a ranged request and answers later ranges from it', async (t) => {
     const setup = await setupCache(t, origin)
-    await setup.send('/file', { headers: { range: 'bytes=0-3' } })
-    await setup.send('/file', { headers: { range: 'bytes=0-3' } })
-    await setup.send('/file')
-    await setup.send('/file', { headers: { range: 'bytes=0-3' } })
-    assert.equal(setup.count(), 4)
+    assert.equal((await setup.send('/file', { headers: { range: 'bytes=0-3' } })).status, 200)
+    const part = await setup.send('/file', { headers: { range: 'bytes=0-2' } })
+    assert.equal(part.status, 206)
+    assert.equal(part.body, 'GET')
+    assert.equal((await setup.send('/file')).body, 'GET /file')
+    assert.equal(setup.count(), 1)
   })
 })

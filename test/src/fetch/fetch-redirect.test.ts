@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { Agent } from '../../../src/dispatcher/agent.js'
 import { fetch } from '../../../src/fetch/fetch.js'
+import { fetch as undiciFetch } from 'undici'
 import { startFetchServer } from './fetch-server.js'
 import type { TestServer } from '../../helpers/servers.js'
 
@@ -79,6 +80,18 @@ describe('fetch redirects', () => {
     assert.equal(response.headers.get('location'), '/text')
     assert.equal(response.redirected, false)
     assert.equal(await response.text(), 'redirecting')
+  })
+
+  it("rejects any redirect status with redirect: 'error', even without a Location, as undici does", async () => {
+    for (const code of [301, 302, 303, 307, 308]) {
+      const url = `${server.origin}/status?code=${code}`
+      await assert.rejects(fetch(url, { redirect: 'error', dispatcher: agent }), (err: Error) =>
+        err instanceof TypeError && err.message === 'fetch failed' && (err.cause as Error).message.includes(`status ${code}`))
+      await assert.rejects(undiciFetch(url, { redirect: 'error' }), TypeError)
+    }
+    const manual = await fetch(`${server.origin}/status?code=302`, { redirect: 'manual', dispatcher: agent })
+    assert.equal(manual.status, 302)
+    await manual.text()
   })
 
   it("rejects a redirect with redirect: 'error'", async () => {

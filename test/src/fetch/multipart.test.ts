@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
+import { Response as UndiciResponse } from 'undici'
 import { FormData } from '../../../src/fetch/form-data.js'
 import type { File } from '../../../src/fetch/file.js'
 import { multipartChunks, parseMultipart, serializeMultipart } from '../../../src/fetch/multipart.js'
@@ -83,6 +84,21 @@ describe('multipart/form-data', () => {
     for (const [body, message] of cases) {
       assert.throws(() => parseMultipart(Buffer.from(body), 'B'), (err: Error) => err instanceof TypeError && err.message.includes(message), body)
     }
+  })
+
+  it('rejects a bare CR or LF in part headers, as undici does, while body bytes may hold one', async () => {
+    const malformed = [
+      '--B\r\nContent-Disposition: form-data; name="a"\rX\r\n\r\nv\r\n--B--',
+      '--B\r\nContent-Disposition: form-data; name="a"\nX: y\r\n\r\nv\r\n--B--',
+      '--B\r\nContent-Disposition: form-data; name="a\rb"\r\n\r\nv\r\n--B--'
+    ]
+    const headers = { 'content-type': 'multipart/form-data; boundary=B' }
+    for (const body of malformed) {
+      assert.throws(() => parseMultipart(Buffer.from(body), 'B'), (err: Error) => err instanceof TypeError && err.message.includes('bare CR or LF'))
+      await assert.rejects(new UndiciResponse(body, { headers }).formData(), TypeError)
+    }
+    const form = parseMultipart(Buffer.from('--B\r\nContent-Disposition: form-data; name="a"\r\n\r\nv\rw\r\n--B--'), 'B')
+    assert.equal(form.get('a'), 'v\rw')
   })
 
   it('never throws anything but a TypeError on arbitrary bytes (property)', () => {

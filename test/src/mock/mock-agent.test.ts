@@ -124,7 +124,6 @@ describe('MockAgent: get() and intercept().reply()', () => {
     t.after(() => agent.close())
     const pool = agent.get(ORIGIN)
     assert.throws(() => pool.intercept({} as never), { code: 'LIB_ERR_INVALID_ARG', message: /path must be defined/ })
-    assert.throws(() => pool.intercept({ path: 42 } as never), { code: 'LIB_ERR_INVALID_ARG', message: /got 42$/ })
     assert.throws(() => pool.intercept({ path: '/' }).reply(42), { code: 'LIB_ERR_INVALID_ARG', message: /got 42/ })
     assert.throws(() => pool.intercept({ path: '/' }).reply(200, '', null as never), { code: 'LIB_ERR_INVALID_ARG', message: /got null/ })
     assert.throws(() => pool.intercept({ path: '/' }).replyWithError('nope' as never), { code: 'LIB_ERR_INVALID_ARG', message: /got "nope"$/ })

@@ -1,0 +1,33 @@
+/**
+ * `delta-seconds` (RFC 9111 §1.2.2) and the `Age` field built on it (§5.1).
+ * @module
+ */
+
+/** RFC 9111 §1.2.2: a delta-seconds too large to represent is treated as 2^31. */
+export const MAX_DELTA_SECONDS = 2_147_483_648
+
+const DIGITS = /^\d+$/
+
+/** The value of a delta-seconds text (digits only, nothing around them), capped at 2^31; undefined when malformed. */
+export function parseDeltaSeconds (text: string | undefined): number | undefined {
+  if (text === undefined || !DIGITS.test(text)) return undefined
+  return Math.min(Number(text), MAX_DELTA_SECONDS)
+}
+
+/**
+ * Reads an `Age` field: undefined when absent, otherwise seconds. Several values (a list or
+ * repeated lines) use the first one, and parameters after `;` are ignored, so `7200, 0` and
+ * `7200;src=edge` are 7200. A first value that is not a delta-seconds (negative, fractional,
+ * junk) is invalid freshness information, which §4.2.1 encourages caches to treat as stale: it
+ * counts as 2^31 seconds old rather than as new.
+ */
+export function parseAge (header: string | string[] | undefined): number | undefined {
+  if (header === undefined) return undefined
+  const first = Array.isArray(header) ? header[0] : header
+  if (first === undefined) return undefined
+  const comma = first.indexOf(',')
+  const member = comma === -1 ? first : first.slice(0, comma)
+  const semicolon = member.indexOf(';')
+  const value = (semicolon === -1 ? member : member.slice(0, semicolon)).trim()
+  return parseDeltaSeconds(value) ?? MAX_DELTA_SECONDS
+}
