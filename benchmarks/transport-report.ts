@@ -24,6 +24,7 @@ export const COMPARISONS: readonly Comparison[] = [
   { subject: 'conduit-iter', peer: 'undici-iter', what: 'request(), for await, conduit ÷ undici' },
   { subject: 'conduit-dispatch', peer: 'undici-dispatch', what: 'dispatch(), conduit ÷ undici' },
   { subject: 'conduit-fetch', peer: 'undici-fetch', what: 'fetch(), conduit ÷ undici' },
+  { subject: 'conduit-composed', peer: 'undici-composed', what: 'compose(redirect(), decompress()) request(), conduit ÷ undici' },
   { subject: 'conduit-request', peer: 'node-http', what: "request(), 'data' events, conduit ÷ node:http" },
   { subject: 'conduit-request' + CACHED_SUFFIX, peer: 'conduit-request', what: 'conduit request(), cache hit ÷ no cache' },
   { subject: 'undici-request' + CACHED_SUFFIX, peer: 'undici-request', what: 'undici request(), cache hit ÷ no cache' }

@@ -44,7 +44,9 @@ export const CLIENTS: readonly ClientDefinition[] = [
   { id: 'conduit-dispatch', label: 'conduit dispatch', file: './clients/conduit.js', mode: 'dispatch' },
   { id: 'undici-dispatch', label: 'undici dispatch', file: './clients/undici.js', mode: 'dispatch' },
   { id: 'conduit-fetch', label: 'conduit fetch', file: './clients/conduit.js', mode: 'fetch' },
-  { id: 'undici-fetch', label: 'undici fetch', file: './clients/undici.js', mode: 'fetch' }
+  { id: 'undici-fetch', label: 'undici fetch', file: './clients/undici.js', mode: 'fetch' },
+  { id: 'conduit-composed', label: 'conduit compose(redirect(), decompress())', file: './clients/conduit.js', mode: 'composed' },
+  { id: 'undici-composed', label: 'undici compose(redirect(), decompress())', file: './clients/undici.js', mode: 'composed' }
 ]
 
 /** Options of {@link runTransportBenchmark}. */

@@ -314,3 +314,12 @@ export class SnapshotNotFoundError extends LibraryError {
     this.differences = differences
   }
 }
+
+/** A redirect could not be followed: too many of them (with `throwOnMaxRedirect`), or a loop. */
+export class RedirectError extends LibraryError {
+  constructor (message?: string) {
+    super(message ?? 'Redirect could not be followed')
+    this.name = 'RedirectError'
+    this.code = 'LIB_ERR_REDIRECT'
+  }
+}

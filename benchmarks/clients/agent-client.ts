@@ -14,7 +14,7 @@ import type { BenchClient, RequestDone } from './measure.js'
 import type { Scenario } from '../transport-scenarios.js'
 
 /** How a client process sends requests and reads bodies. */
-export const CLIENT_MODES = ['request', 'request-iter', 'dispatch', 'fetch'] as const
+export const CLIENT_MODES = ['request', 'request-iter', 'dispatch', 'fetch', 'composed'] as const
 
 /** One of {@link CLIENT_MODES}. */
 export type ClientMode = typeof CLIENT_MODES[number]
@@ -23,7 +23,8 @@ export type ClientMode = typeof CLIENT_MODES[number]
 export interface AgentClientArgs {
   /**
    * `request` (`request()`, body read with 'data' events), `request-iter` (`request()`, body
-   * read with `for await`), `dispatch` (a plain handler) or `fetch` (`fetch()`, `arrayBuffer()`).
+   * read with `for await`), `dispatch` (a plain handler), `fetch` (`fetch()`, `arrayBuffer()`) or
+   * `composed` (`request()` through the library's redirect and decompress interceptors).
    */
   mode: ClientMode
   /** In-memory sockets instead of the server: only the library's own work is measured. */
@@ -51,6 +52,12 @@ export type BenchRequestOptions = {
   body?: Buffer
 }
 
+/**
+ * Redirects followed by the `composed` clients: enough that the redirect handler is on the path
+ * of every request (undici's passes requests through untouched without a limit).
+ */
+export const COMPOSED_MAX_REDIRECTIONS = 3
+
 /** The parts of a dispatcher the benchmark drives through `request()`. */
 export interface BenchRequester {
   request (opts: BenchRequestOptions): Promise<{ statusCode: number, body: Readable }>
@@ -70,6 +77,8 @@ export interface BenchLibrary {
   agent: BenchAgent
   /** `agent` composed with the library's cache interceptor and an in-memory store. */
   cached: BenchRequester
+  /** `agent` composed with the library's `redirect()` and `decompress()` interceptors. */
+  composed: BenchRequester
   fetch: BenchFetch
 }
 
@@ -99,6 +108,15 @@ export function agentClient (library: BenchLibrary, args: AgentClientArgs): Benc
         },
         close
       }
+    case 'composed': {
+      const composed = library.composed
+      return {
+        send: (scenario, done) => {
+          composed.request(options(scenario)).then((res) => readResponse(res, drainBody, done), (err: Error) => done(err, 0))
+        },
+        close
+      }
+    }
     default: {
       const read = args.mode === 'request-iter' ? iterateBody : drainBody
       const through = (requester: BenchRequester): BenchClient['send'] => (scenario, done) => {

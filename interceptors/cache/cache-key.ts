@@ -12,7 +12,10 @@ import { describeValue } from '../../src/validation/describe-value.js'
 const originCache = new Map<string, string>()
 const ORIGIN_CACHE_LIMIT = 1000
 
-/** `scheme://host[:port]` in lower case without a default port, as the URL Standard serializes it. */
+/**
+ * `scheme://host[:port]` in lower case without a default port, as the URL Standard serializes
+ * it. An origin that is not a URL (a Client is happy with `'localhost'`) is keyed as given, as undici does.
+ */
 export function normalizeOrigin (origin: string | URL | undefined): string {
   if (origin === undefined) throw new InvalidArgumentError('cache(): the request has no origin')
   if (typeof origin !== 'string') return origin.origin
@@ -20,13 +23,23 @@ export function normalizeOrigin (origin: string | URL | undefined): string {
   if (normalized === undefined) {
     try {
       normalized = new URL(origin).origin
-    } catch (err) {
-      throw new InvalidArgumentError(`cache(): origin is not a valid URL, got ${JSON.stringify(origin)}`, { cause: err })
+    } catch {
+      normalized = origin
     }
+    // Schemes without an origin (URL gives 'null') would all share one key.
+    if (normalized === 'null') normalized = origin
     if (originCache.size >= ORIGIN_CACHE_LIMIT) originCache.clear()
     originCache.set(origin, normalized)
   }
   return normalized
+}
+
+/** True when `origins` is unset or one of its entries matches `origin` (see the `origins` cache option). */
+export function originAllowed (origins: ReadonlyArray<string | RegExp> | undefined, origin: string | URL): boolean {
+  if (origins === undefined) return true
+  const given = String(origin).toLowerCase()
+  const normalized = normalizeOrigin(origin)
+  return origins.some((allowed) => typeof allowed === 'string' ? allowed === given || allowed === normalized : allowed.test(given))
 }
 
 /** The path with the `query` dispatch option appended, as the transport would send it. */

@@ -10,7 +10,7 @@ import type { Dispatch, DispatchHandler, DispatchOptions, IncomingHeaders, Inter
 import { normalizeHeaders } from '../../src/handlers/request-headers.js'
 import { CacheHandler } from './cache-handler.js'
 import type { CacheHandlerContext } from './cache-handler.js'
-import { customizeKey, makeCacheKey } from './cache-key.js'
+import { customizeKey, makeCacheKey, originAllowed } from './cache-key.js'
 import { PostResponseHandler } from './post-response-handler.js'
 import { CacheRevalidationHandler } from './cache-revalidation-handler.js'
 import type { CacheStatus } from './cache-status.js'
@@ -307,8 +307,8 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
 
     return function cachedDispatch (opts: DispatchOptions, handler: DispatchHandler): boolean {
       const mode = readCacheMode(opts.cacheMode)
-      // A Client implies its origin without naming it; such requests have no key to cache under.
-      if (opts.upgrade != null || opts.origin == null) return dispatch(opts, handler)
+      // A composed Client or Pool fills in its own origin; a request with none has no key to cache under.
+      if (opts.upgrade != null || opts.origin == null || !originAllowed(config.origins, opts.origin)) return dispatch(opts, handler)
       const method = opts.method
       if (!SAFE_METHODS.has(method)) {
         const unsafeHeaders = config.cachePostResponses && method === 'POST' ? normalizeHeaders(opts.headers) : {}

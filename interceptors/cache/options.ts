@@ -64,6 +64,13 @@ export interface CacheInterceptorOptions {
    */
   cacheStatus?: boolean | undefined
   /**
+   * Only requests to these origins take part in caching: a string matches an origin exactly
+   * (any case, as the request gives it, or in its `scheme://host[:port]` form), a RegExp is tested
+   * against the lower-cased origin. Other requests pass through untouched.
+   * @defaultValue undefined: every origin
+   */
+  origins?: ReadonlyArray<string | RegExp> | undefined
+  /**
    * Computes, per request, the key responses are stored and looked up under, from the key the
    * cache made (origin, method, path with query, lower-case request headers) and the dispatch
    * options; for example to drop tracking parameters from the path. It must return an object
@@ -88,6 +95,7 @@ export interface ResolvedCacheOptions {
   shared: boolean
   cacheByDefault: number | undefined
   cacheStatus: boolean
+  origins: ReadonlyArray<string | RegExp> | undefined
   cacheKey: ((key: CacheKey, opts: DispatchOptions) => CacheKey) | undefined
   cachePostResponses: boolean
 }
@@ -123,6 +131,15 @@ export function resolveCacheOptions (options: CacheInterceptorOptions | undefine
   if (typeof cacheStatus !== 'boolean') {
     throw new InvalidArgumentError(`cache(): cacheStatus must be a boolean, got ${describeValue(cacheStatus)}`)
   }
+  const origins = options.origins
+  if (origins !== undefined) {
+    if (!Array.isArray(origins)) throw new InvalidArgumentError(`cache(): origins must be an array of strings and RegExps, got ${describeValue(origins)}`)
+    origins.forEach((origin: unknown, i: number) => {
+      if (typeof origin !== 'string' && !(origin instanceof RegExp)) {
+        throw new InvalidArgumentError(`cache(): origins[${i}] must be a string or a RegExp, got ${describeValue(origin)}`)
+      }
+    })
+  }
   const cacheKey = options.cacheKey
   if (cacheKey !== undefined && typeof cacheKey !== 'function') {
     throw new InvalidArgumentError(`cache(): cacheKey must be a function, got ${describeValue(cacheKey)}`)
@@ -131,7 +148,7 @@ export function resolveCacheOptions (options: CacheInterceptorOptions | undefine
   if (typeof cachePostResponses !== 'boolean') {
     throw new InvalidArgumentError(`cache(): cachePostResponses must be a boolean, got ${describeValue(cachePostResponses)}`)
   }
-  return { store, methods: new Set(methods), shared: type === 'shared', cacheByDefault, cacheStatus, cacheKey, cachePostResponses }
+  return { store, methods: new Set(methods), shared: type === 'shared', cacheByDefault, cacheStatus, origins: origins?.map((o) => typeof o === 'string' ? o.toLowerCase() : o), cacheKey, cachePostResponses }
 }
 
 /** Reads and validates the `cacheMode` dispatch option; throws {@link InvalidArgumentError} on a bad value. */

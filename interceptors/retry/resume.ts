@@ -6,6 +6,8 @@
  */
 
 import type { IncomingHeaders, OutgoingHeaders } from '../../src/handler.js'
+import { debuglog } from 'node:util'
+import { RequestRetryError } from '../../src/errors.js'
 import { normalizeHeaders } from '../../src/handlers/request-headers.js'
 
 /** Where a delivered body stands: enough to ask for the rest and to check the answer. */
@@ -29,6 +31,10 @@ export interface ContentRange {
 const CONTENT_RANGE = /^bytes (\d+)-(\d+)\/(\d+|\*)$/
 // RFC 9110 section 8.8.3: opaque-tag = DQUOTE *etagc DQUOTE, etagc = %x21 / %x23-7E / obs-text.
 const STRONG_ETAG = /^"[\x21\x23-\x7e\x80-\xff]*"$/
+// Servers that forget the quotes send the tag bare; without a W/ prefix nothing marks it weak.
+const UNQUOTED_ETAG = /^[\x21\x23-\x7e\x80-\xff]+$/
+
+const retryLog = debuglog('conduit:retry')
 
 // Conditionals the caller sent were satisfied by the first response; the If-Match guard replaces them.
 const REPLACED_ON_RESUME = ['range', 'if-range', 'if-match', 'if-none-match', 'if-modified-since', 'if-unmodified-since']
@@ -55,9 +61,35 @@ export function parseContentRange (value: string | undefined): ContentRange | un
   return { start, end, size }
 }
 
-/** True for a strong entity tag (`"abc"`); weak tags (`W/"abc"`) do not promise identical bytes. */
+/**
+ * True for a strong entity tag (`"abc"`), and for a bare unquoted one (`abc`), taken as an
+ * opaque strong tag and sent back exactly as received. Weak tags (`W/"abc"`) do not promise
+ * identical bytes.
+ */
 export function isStrongEtag (etag: string | undefined): etag is string {
-  return etag !== undefined && STRONG_ETAG.test(etag)
+  return etag !== undefined && (STRONG_ETAG.test(etag) || (UNQUOTED_ETAG.test(etag) && !etag.startsWith('W/')))
+}
+
+/** Why a 206 cannot be trusted as the start of a body: its Content-Length disagrees with its Content-Range. */
+export function partialLengthMismatch (headers: IncomingHeaders): string | undefined {
+  const length = single(headers['content-length'])
+  const contentRange = single(headers['content-range'])
+  const range = parseContentRange(contentRange)
+  if (length === undefined || range === undefined) return undefined
+  if (Number(length) === range.end - range.start + 1) return undefined
+  return `Content-Length ${length} does not match Content-Range ${contentRange}`
+}
+
+/**
+ * The error for a first answer that is a 206 whose Content-Length disagrees with its
+ * Content-Range (its bytes cannot be placed), or undefined when it is consistent. The retry log
+ * says why the request gives up.
+ */
+export function partialStartError (request: string, headers: IncomingHeaders, retries: number): RequestRetryError | undefined {
+  const mismatch = partialLengthMismatch(headers)
+  if (mismatch === undefined) return undefined
+  retryLog('giving up on %s: the first answer is a 206 whose %s', request, mismatch)
+  return new RequestRetryError(`retry(): ${request} answered 206 with ${mismatch}`, 206, { headers, data: { count: retries } })
 }
 
 /**
@@ -68,7 +100,9 @@ export function isStrongEtag (etag: string | undefined): etag is string {
 export function startResume (method: string, statusCode: number, headers: IncomingHeaders): ResumePoint | string {
   if (method !== 'GET') return `${method} has no range semantics`
   const etag = single(headers.etag)
-  if (!isStrongEtag(etag)) return etag === undefined ? 'the response has no ETag' : `ETag ${etag} is not a strong validator`
+  if (etag === undefined) return 'the response has no ETag'
+  const weak = etag.startsWith('W/')
+  if (!isStrongEtag(etag)) return `ETag ${etag} is ${weak ? 'weak' : 'not a valid entity tag'}, so the rest may not match the bytes received`
   if (statusCode === 200) {
     const length = single(headers['content-length'])
     const size = length !== undefined && /^\d+$/.test(length) ? Number(length) : null
@@ -111,10 +145,8 @@ export function checkResumed (point: ResumePoint, statusCode: number, headers: I
   if (range === undefined) return `Content-Range ${contentRange === undefined ? 'is missing' : `"${contentRange}" is not a single byte range`}`
   if (range.start !== point.next) return `Content-Range starts at byte ${range.start}, expected ${point.next}`
   if (point.end !== null && range.end !== point.end) return `Content-Range ends at byte ${range.end}, expected ${point.end}`
-  const length = single(headers['content-length'])
-  if (length !== undefined && Number(length) !== range.end - range.start + 1) {
-    return `Content-Length ${length} does not match Content-Range ${contentRange}`
-  }
+  const mismatch = partialLengthMismatch(headers)
+  if (mismatch !== undefined) return mismatch
   point.end = range.end
   return undefined
 }

@@ -13,7 +13,7 @@ import { InvalidArgumentError, RequestAbortedError, RequestRetryError } from '..
 import { checkRetryHandlerArgs, resolveRetryOptions } from './retry-options.js'
 import type { ResolvedRetryOptions, RetryDispatchContext, RetryHandlerOptions, RetryHandlers } from './retry-options.js'
 import { askRetry, defaultRetry, describeFailure, describeRequest, planRetry } from './retry-strategy.js'
-import { BodyProgress, checkResumed, rangeFor, resumeHeaders } from './resume.js'
+import { BodyProgress, checkResumed, partialStartError, rangeFor, resumeHeaders } from './resume.js'
 import type { ResumePoint } from './resume.js'
 import { ForwardingController } from '../../src/handlers/forwarding-controller.js'
 import { isStatefulBody, statefulBodyError } from './stateful-body.js'
@@ -67,7 +67,7 @@ export class RetryHandler extends DecoratorHandler {
     const retryOptions = opts.retryOptions
     // The attempts must not carry retryOptions to a retry interceptor further down; a copy with the
     // key cleared keeps the object's shape fast, where deleting the key would not.
-    const rest: DispatchOptions = retryOptions === undefined ? opts : { ...opts, retryOptions: undefined }
+    const rest: DispatchOptions = retryOptions === undefined && opts.method !== undefined ? opts : { ...opts, retryOptions: undefined, method: opts.method ?? 'GET' }
     this.#options = retryOptions === undefined && defaults !== undefined
       ? defaults
       : resolveRetryOptions(retryOptions, defaultRetry, 'RetryHandler')
@@ -185,6 +185,8 @@ export class RetryHandler extends DecoratorHandler {
       return
     }
     if (!this.#headersSent) {
+      const mismatch = statusCode === 206 ? partialStartError(describeRequest(this.#opts), headers, this.#retries) : undefined
+      if (mismatch !== undefined) return this.#finishError(mismatch, controller)
       this.#deliverHead(statusCode, headers, statusMessage)
       return
     }

@@ -253,7 +253,8 @@ export function checkRetryHandlerArgs (opts: unknown, handlers: unknown): void {
   const dispatch = (handlers as Partial<RetryHandlers> | null)?.dispatch
   if (typeof dispatch !== 'function') fail('RetryHandler', 'handlers.dispatch', 'a function', dispatch)
   const method = (opts as { method?: unknown }).method
-  if (typeof method !== 'string' || method === '') fail('RetryHandler', 'options.method', 'a non-empty string', method)
+  // Absent means GET, as undici's RetryHandler assumes.
+  if (method !== undefined && (typeof method !== 'string' || method === '')) fail('RetryHandler', 'options.method', 'a non-empty string', method)
 }
 
 /** Dispatch options of a retried request: the usual ones plus the retry options. */

@@ -9,7 +9,7 @@
  */
 
 import type { SnapshotHeaders } from '../../stores/snapshot-file-store.js'
-import { ACCEPT_ENCODING } from '../../src/fetch/decode.js'
+import { ACCEPT_ENCODING } from '../../src/content-coding/body-decoder.js'
 import { FETCH_USER_AGENT } from '../../src/fetch/dispatch-options.js'
 
 // What undici's fetch sends for these headers when the caller sets none.

@@ -156,6 +156,10 @@ export class Client extends DispatcherBase {
   get busy (): boolean { return this.size >= this.pipelining || this.#queue.length > 0 }
   /** Load figures, as undici's `ClientStats` reports them. */
   get stats (): ClientStats { return { connected: this.connected, pending: this.pending, running: this.running, size: this.size } }
+  /** This dispatcher's origin, which requests without one go to. */
+  override get defaultOrigin (): string {
+    return this.#origin
+  }
 
   protected override acceptDispatch (opts: DispatchOptions, h: DispatchHandler): boolean {
     // A routed request (a proxy tunnel) that reached a client of another route, or of none, would
@@ -275,7 +279,8 @@ export class Client extends DispatcherBase {
       host: params.host,
       protocol: params.protocol,
       port: params.port,
-      servername: params.servername,
+      // A request resolved to an address (the dns interceptor) names the host the certificate is for.
+      servername: params.servername ?? this.#queue[0]?.servername ?? null,
       localAddress: this.#config.localAddress,
       allowH2: this.#config.allowH2,
       signal: abort.signal

@@ -41,6 +41,15 @@ export abstract class Dispatcher extends EventEmitter {
    */
   abstract dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean
 
+  /**
+   * The origin a request goes to when it names none: a Client's or Pool's own, undefined for
+   * dispatchers that serve many origins. A composed dispatcher fills it in before its
+   * interceptors see the request, so they can key by it.
+   */
+  get defaultOrigin (): string | undefined {
+    return undefined
+  }
+
   /** Stops taking requests and resolves once those in flight have finished. */
   abstract close (): Promise<void>
   abstract close (callback: CloseCallback): void
@@ -240,7 +249,13 @@ export class ComposedDispatcher extends DispatcherBase {
     return this.#base
   }
 
+  override get defaultOrigin (): string | undefined {
+    return this.#base.defaultOrigin
+  }
+
   protected override acceptDispatch (opts: DispatchOptions, handler: DispatchHandler): boolean {
+    const origin = this.#base.defaultOrigin
+    if (origin !== undefined && opts.origin == null) opts = { ...opts, origin }
     return this.#dispatch(opts, handler)
   }
 

@@ -117,6 +117,11 @@ export class Pool extends DispatcherBase {
   /** Load figures over all clients, as undici's `PoolStats` reports them. */
   get stats (): PoolStats { return poolStats(this.#clients, this.#queue.length) }
 
+  /** This dispatcher's origin, which requests without one go to. */
+  override get defaultOrigin (): string {
+    return this.#url.origin
+  }
+
   protected override acceptDispatch (opts: DispatchOptions, h: DispatchHandler): boolean {
     if (this.#queue.length === 0) {
       const client = this.#pick()

@@ -48,8 +48,6 @@ export type ResponseType = 'basic' | 'cors' | 'default' | 'error' | 'opaque' | '
 /** The referrer policy applied when a request names none (Fetch / Referrer Policy default). */
 export const DEFAULT_REFERRER_POLICY: ReferrerPolicy = 'strict-origin-when-cross-origin'
 
-/** Statuses that are redirects in the Fetch sense. */
-export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308])
 /** Statuses whose responses carry no body. */
 export const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304])
 /** Most redirects one fetch follows before failing (Fetch Standard, HTTP-redirect fetch step 7). */
@@ -64,15 +62,8 @@ export const FORBIDDEN_METHODS: ReadonlySet<string> = new Set(['CONNECT', 'TRACE
 /** Methods allowed in `no-cors` mode. */
 export const CORS_SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST'])
 
-/** Request headers removed when a redirect turns the request into a bodiless GET. */
-export const REQUEST_BODY_HEADERS = ['content-encoding', 'content-language', 'content-location', 'content-type', 'content-length'] as const
-/** Request headers that carry credentials; removed on a cross-origin redirect. */
-export const CROSS_ORIGIN_STRIPPED_HEADERS = ['authorization', 'cookie', 'proxy-authorization'] as const
 /** Conditional request headers; with cache mode `default` they turn the request into `no-store`. */
 export const CONDITIONAL_HEADERS = ['if-modified-since', 'if-none-match', 'if-unmodified-since', 'if-match', 'if-range'] as const
-
-/** Most content codings applied to one response that fetch will undo. */
-export const MAX_CONTENT_CODINGS = 5
 
 /** Property that marks dispatch options as coming from fetch; shared with the transport and interceptors. */
 export const FETCH_MARKER: unique symbol = Symbol.for('conduit.fetch')

@@ -9,15 +9,16 @@ import type { Dispatcher } from '../dispatcher/dispatcher.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../handler.js'
 import { maxResponseSizeOf } from '../dispatcher/client-options.js'
 import { ResponseExceededMaxSizeError } from '../errors.js'
-import { BAD_PORTS, NULL_BODY_STATUSES, REDIRECT_STATUSES } from './constants.js'
+import { BAD_PORTS, NULL_BODY_STATUSES } from './constants.js'
+import { REDIRECT_STATUSES, redirectLocation } from '../redirect/rules.js'
 import type { ResponseType } from './constants.js'
 import { parseDataUrl } from './data-url.js'
-import { BodyDecoder } from './decode.js'
+import { BodyDecoder } from '../content-coding/body-decoder.js'
 import { dispatchOptionsFor } from './dispatch-options.js'
 import { fetchDebug } from './fetch-debug.js'
 import { IncomingBody } from './incoming-body.js'
 import { matchesIntegrity } from './integrity.js'
-import { applyRedirect, redirectLocation } from './redirect.js'
+import { applyRedirect } from './redirect.js'
 import type { RequestState } from './request-state.js'
 import { createResponse } from './response.js'
 import type { Response } from './response.js'
@@ -282,7 +283,7 @@ export class FetchHandler implements DispatchHandler {
             end: () => body!.end(),
             // A corrupt encoding ends the download too: the rest of the body is useless.
             error: (err) => this.#failDispatch(controller, err, false)
-          })
+          }, { who: 'fetch' })
         } catch (err) {
           this.#failDispatch(controller, err)
           return

@@ -1,31 +1,16 @@
 /**
- * Following a redirect (Fetch Standard, "HTTP-redirect fetch"): the next URL, the method and
- * body rewriting of 301/302/303, and the headers dropped when the redirect leaves the origin.
+ * Following a redirect in fetch (Fetch Standard, "HTTP-redirect fetch"): the checks only fetch
+ * makes (redirect count, credentials in the URL, mode), on top of the shared redirect rules.
  * @module
  */
 
 import type { IncomingHeaders } from '../handler.js'
+import { headersDroppedByRedirect, redirectsToGet } from '../redirect/rules.js'
 import { isStreamSource } from './body.js'
-import { CROSS_ORIGIN_STRIPPED_HEADERS, MAX_REDIRECTS, REQUEST_BODY_HEADERS } from './constants.js'
+import { MAX_REDIRECTS } from './constants.js'
 import { headersInternals } from './headers.js'
 import { parseReferrerPolicyHeader } from './referrer.js'
 import type { RequestState } from './request-state.js'
-
-function headerValue (headers: IncomingHeaders, name: string): string | undefined {
-  const value = headers[name]
-  return Array.isArray(value) ? value[0] : value
-}
-
-/** The location a redirect response points to, resolved against `base`; null when it has none. */
-export function redirectLocation (headers: IncomingHeaders, base: URL): URL | null {
-  const location = headerValue(headers, 'location')
-  if (location === undefined) return null
-  // Location carries raw bytes; they are Latin-1 on the wire but usually UTF-8 in intent.
-  const text = /[\u0080-\u00ff]/.test(location) ? Buffer.from(location, 'latin1').toString('utf8') : location
-  const url = new URL(text, base)
-  if (url.hash === '' && base.hash !== '') url.hash = base.hash
-  return url
-}
 
 /**
  * Rewrites `state` for the next hop to `location` after a `status` response. Returns an Error
@@ -46,16 +31,13 @@ export function applyRedirect (state: RequestState, status: number, location: UR
     return new Error('cannot follow a redirect with a streamed request body')
   }
   const current = state.urlList[state.urlList.length - 1]!
-  if (((status === 301 || status === 302) && state.method === 'POST') ||
-    (status === 303 && state.method !== 'GET' && state.method !== 'HEAD')) {
+  const toGet = redirectsToGet(status, state.method)
+  if (toGet) {
     state.method = 'GET'
     state.body = null
-    for (const name of REQUEST_BODY_HEADERS) headersInternals.remove(state.headers, name)
   }
-  if (location.origin !== current.origin) {
-    for (const name of CROSS_ORIGIN_STRIPPED_HEADERS) headersInternals.remove(state.headers, name)
-    headersInternals.remove(state.headers, 'host')
-  }
+  // Fetch keeps Host on a same-origin hop; the shared list drops it only across origins.
+  for (const name of headersDroppedByRedirect(toGet, location.origin !== current.origin)) headersInternals.remove(state.headers, name)
   const policy = parseReferrerPolicyHeader(responseHeaders['referrer-policy'])
   if (policy !== '') state.referrerPolicy = policy
   state.urlList.push(location)

@@ -63,6 +63,8 @@ export class ClientRequest implements DispatchController {
   readonly bodyTimeout: number
   /** True for requests made through fetch() (they log to the `fetch` namespace too). */
   readonly fetch: boolean
+  /** The TLS server name (SNI) a connection opened for this request uses, when the origin is an address. */
+  readonly servername: string | null
   /** The complete head, final CRLF included. */
   readonly head: string
   /** The connection closes after this request. */
@@ -143,6 +145,11 @@ export class ClientRequest implements DispatchController {
     this.upgrade = upgrade
     this.expectContinue = expectContinue
     this.fetch = opts[FETCH_MARK as unknown as string] === true
+    const servername = opts.servername
+    if (servername != null && (typeof servername !== 'string' || servername === '')) {
+      throw new InvalidArgumentError(`servername must be a non-empty string, got ${describeValue(servername)}`)
+    }
+    this.servername = servername ?? null
     this.prepareError = built.prepareError
     this.#handler = handler
     this.#startContext = target.startContext

@@ -53,6 +53,11 @@ export interface DispatchOptions {
   reset?: boolean | undefined
   /** Send `Expect: 100-continue` and wait before sending the body. */
   expectContinue?: boolean | undefined
+  /**
+   * TLS server name (SNI, and the name the certificate is checked against) for a connection
+   * this request opens, when the origin is an IP address, as the dns interceptor sends it.
+   */
+  servername?: string | null | undefined
   /** Milliseconds to wait for the response head; overrides the dispatcher's. */
   headersTimeout?: number | null | undefined
   /** Milliseconds allowed between body chunks; overrides the dispatcher's. */

@@ -133,6 +133,11 @@ export class MockDispatcher extends DispatcherBase {
     this.#list.items.length = 0
   }
 
+  /** This dispatcher's origin, which requests without one go to. */
+  override get defaultOrigin (): string {
+    return this.#origin
+  }
+
   // Like every mock reply, the refusal arrives after dispatch() returns.
   protected override refuseDispatch (handler: DispatchHandler, err: Error): boolean {
     this.#newReply(handler).runError(err)

@@ -72,6 +72,18 @@ export async function main (): Promise<void> {
     interceptors.cache({ store: new MapStore() }),
     interceptors.retry({ maxRetries: 2 })
   )
+  // The undici interceptor set, with the options undici documents.
+  const undiciStack = new Agent().compose(
+    interceptors.redirect({ maxRedirections: 3, throwOnMaxRedirect: true }),
+    interceptors.decompress({ skipErrorResponses: false, skipStatusCodes: [204, 304], maxSize: 0 }),
+    interceptors.dump({ maxSize: 1024 }),
+    interceptors.responseError({ throwOnError: true }),
+    interceptors.dns({ maxTTL: 1000, maxItems: 10, dualStack: true, affinity: 4, pick: (_origin, records) => records.records[4]?.ips[0] ?? null }),
+    interceptors.deduplicate({ methods: ['GET', 'HEAD'], skipHeaderNames: ['idempotency-key'], excludeHeaderNames: ['x-request-id'], maxBufferSize: 1024 }),
+    interceptors.cache({ origins: ['http://127.0.0.1:3000', /\.internal$/] })
+  )
+  const origin: string | undefined = undiciStack.defaultOrigin
+  const redirectError: errors.RedirectError = new errors.RedirectError('max redirects')
   const res: ResponseData = await agent.request({ origin: 'http://127.0.0.1:3000', path: '/', method: 'GET' })
   const status: number = res.statusCode
   const text: string = await res.body.text()

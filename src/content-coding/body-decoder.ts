@@ -1,16 +1,19 @@
 /**
  * Content decoding of response bodies (gzip, deflate, br, and zstd where the runtime has it),
- * undone in reverse order of application as RFC 9110 section 8.4 lists them.
+ * undone in reverse order of application as RFC 9110 section 8.4 lists them. fetch() and the
+ * decompress interceptor both decode through here.
  * @module
  */
 
 import { pipeline, Transform } from 'node:stream'
 import type { TransformCallback } from 'node:stream'
 import zlib from 'node:zlib'
-import { MAX_CONTENT_CODINGS } from './constants.js'
 
 type ZstdFactory = () => Transform
 const createZstd = (zlib as unknown as { createZstdDecompress?: ZstdFactory }).createZstdDecompress
+
+/** Most content codings applied to one response that are undone; more is refused as resource exhaustion. */
+export const MAX_CONTENT_CODINGS = 5
 
 /** The content codings this runtime can undo, in the order sent in `Accept-Encoding`. */
 export const SUPPORTED_CODINGS: readonly string[] = ['gzip', 'deflate', 'br', ...(createZstd === undefined ? [] : ['zstd'])]
@@ -18,17 +21,34 @@ export const SUPPORTED_CODINGS: readonly string[] = ['gzip', 'deflate', 'br', ..
 /** The `Accept-Encoding` value fetch sends when the caller set none. */
 export const ACCEPT_ENCODING = SUPPORTED_CODINGS.join(', ')
 
+/** How a {@link BodyDecoder} is built. */
+export interface BodyDecoderOptions {
+  /**
+   * Accept a compressed stream that was cut short, delivering what it decoded (browsers do);
+   * otherwise such a body ends with the decoder's error.
+   * @defaultValue true
+   */
+  lenient?: boolean | undefined
+  /** Who decodes, for error messages, e.g. `fetch` or `decompress()`. */
+  who: string
+}
+
 /**
  * `deflate` is specified as zlib-wrapped (RFC 1950), but servers often send raw deflate (RFC 1951);
  * the first byte tells them apart, so the inflater is chosen when it arrives.
  */
 class DeflateDecoder extends Transform {
   #inner: zlib.Inflate | zlib.InflateRaw | null = null
+  readonly #options: zlib.ZlibOptions
+
+  constructor (options: zlib.ZlibOptions) {
+    super()
+    this.#options = options
+  }
 
   override _transform (chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     if (this.#inner === null) {
-      const options = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH }
-      this.#inner = (chunk[0]! & 0x0f) === 0x08 ? zlib.createInflate(options) : zlib.createInflateRaw(options)
+      this.#inner = (chunk[0]! & 0x0f) === 0x08 ? zlib.createInflate(this.#options) : zlib.createInflateRaw(this.#options)
       this.#inner.on('data', (data: Buffer) => this.push(data))
       this.#inner.on('error', (err) => this.destroy(err))
     }
@@ -45,19 +65,19 @@ class DeflateDecoder extends Transform {
   }
 }
 
-function decoderFor (coding: string): Transform | null | undefined {
+const LENIENT_ZLIB: zlib.ZlibOptions = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH }
+const LENIENT_BROTLI: zlib.BrotliOptions = { flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }
+
+function decoderFor (coding: string, lenient: boolean): Transform | null | undefined {
   // Sync flush on finish tolerates bodies whose compressed stream was cut short, as browsers do.
   switch (coding) {
     case 'gzip':
     case 'x-gzip':
-      return zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH })
+      return zlib.createGunzip(lenient ? LENIENT_ZLIB : {})
     case 'deflate':
-      return new DeflateDecoder()
+      return new DeflateDecoder(lenient ? LENIENT_ZLIB : {})
     case 'br':
-      return zlib.createBrotliDecompress({
-        flush: zlib.constants.BROTLI_OPERATION_FLUSH,
-        finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH
-      })
+      return zlib.createBrotliDecompress(lenient ? LENIENT_BROTLI : {})
     case 'zstd':
       return createZstd === undefined ? undefined : createZstd()
     case 'identity':
@@ -70,8 +90,11 @@ function decoderFor (coding: string): Transform | null | undefined {
 
 /** Where decoded bytes go. */
 export interface DecodedSink {
+  /** A decoded chunk. */
   push (chunk: Buffer): void
+  /** The body is fully decoded. */
   end (): void
+  /** Decoding failed; nothing more follows. */
   error (err: unknown): void
 }
 
@@ -99,17 +122,18 @@ export class BodyDecoder {
   /**
    * Builds the decoders for a `Content-Encoding` value. Returns null when the body should be
    * passed through as it is (no coding, or one this runtime cannot undo), and throws a
-   * `TypeError` when more codings are listed than fetch accepts.
+   * `TypeError` when more than {@link MAX_CONTENT_CODINGS} codings are listed.
    */
-  static create (contentEncoding: string, sink: DecodedSink): BodyDecoder | null {
+  static create (contentEncoding: string, sink: DecodedSink, options: BodyDecoderOptions): BodyDecoder | null {
+    const lenient = options.lenient ?? true
     const codings = contentEncoding.toLowerCase().split(',').map((c) => c.trim()).filter((c) => c !== '' && c !== 'identity')
     if (codings.length === 0) return null
     if (codings.length > MAX_CONTENT_CODINGS) {
-      throw new TypeError(`fetch: too many content codings (${codings.length}, at most ${MAX_CONTENT_CODINGS}): ${contentEncoding}`)
+      throw new TypeError(`${options.who}: too many content codings (${codings.length}, at most ${MAX_CONTENT_CODINGS}): ${contentEncoding}`)
     }
     const chain: Transform[] = []
     for (let i = codings.length - 1; i >= 0; i--) {
-      const decoder = decoderFor(codings[i]!)
+      const decoder = decoderFor(codings[i]!, lenient)
       if (decoder === undefined) {
         for (const built of chain) built.destroy()
         return null

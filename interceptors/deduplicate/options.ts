@@ -1,0 +1,77 @@
+/**
+ * Options of the deduplicate interceptor, their defaults and their validation.
+ * @module
+ */
+
+import { InvalidArgumentError } from '../../src/errors.js'
+import { describeValue } from '../../src/validation/describe-value.js'
+import { SAFE_METHODS } from '../cache/options.js'
+
+/** Options of `interceptors.deduplicate()`; all optional. */
+export interface DeduplicateInterceptorOptions {
+  /**
+   * Methods deduplicated; safe methods only (GET, HEAD, OPTIONS, TRACE).
+   * @defaultValue ['GET']
+   */
+  methods?: readonly string[] | undefined
+  /**
+   * Request headers whose presence sends a request on its own (e.g. `idempotency-key`); any case.
+   * @defaultValue []
+   */
+  skipHeaderNames?: readonly string[] | undefined
+  /**
+   * Request headers left out when comparing requests (e.g. `x-request-id`); any case.
+   * @defaultValue []
+   */
+  excludeHeaderNames?: readonly string[] | undefined
+  /**
+   * Most body bytes held for one paused waiter; past it that waiter fails with `RequestAbortedError`.
+   * @defaultValue 5 MiB
+   */
+  maxBufferSize?: number | undefined
+}
+
+/** Options after defaults and validation. */
+export interface ResolvedDeduplicateOptions {
+  methods: ReadonlySet<string>
+  skipHeaderNames: ReadonlySet<string>
+  excludeHeaderNames: ReadonlySet<string>
+  maxBufferSize: number
+}
+
+/** Default of {@link DeduplicateInterceptorOptions.maxBufferSize}. */
+export const DEFAULT_DEDUPLICATE_BUFFER = 5 * 1024 * 1024
+
+function names (value: unknown, option: string): ReadonlySet<string> {
+  if (value === undefined) return new Set()
+  if (!Array.isArray(value)) throw new InvalidArgumentError(`deduplicate(): ${option} must be an array of header names, got ${describeValue(value)}`)
+  for (const name of value) {
+    if (typeof name !== 'string' || name === '') throw new InvalidArgumentError(`deduplicate(): ${option} must hold header names, got ${describeValue(name)}`)
+  }
+  return new Set(value.map((name: string) => name.toLowerCase()))
+}
+
+/** Applies defaults; throws `InvalidArgumentError` naming the first bad option. */
+export function resolveDeduplicateOptions (options: DeduplicateInterceptorOptions | undefined): ResolvedDeduplicateOptions {
+  if (options === undefined) options = {}
+  if (options === null || typeof options !== 'object') {
+    throw new InvalidArgumentError(`deduplicate(): options must be an object, got ${describeValue(options)}`)
+  }
+  const methods = options.methods ?? ['GET']
+  if (!Array.isArray(methods)) throw new InvalidArgumentError(`deduplicate(): methods must be an array of method names, got ${describeValue(methods)}`)
+  for (const method of methods) {
+    if (typeof method !== 'string' || !SAFE_METHODS.has(method)) {
+      throw new InvalidArgumentError(`deduplicate(): methods may only contain safe methods (GET, HEAD, OPTIONS, TRACE), got ${describeValue(method)}`)
+    }
+  }
+  const maxBufferSize = options.maxBufferSize ?? DEFAULT_DEDUPLICATE_BUFFER
+  if (typeof maxBufferSize !== 'number' || !Number.isSafeInteger(maxBufferSize) || maxBufferSize < 1) {
+    throw new InvalidArgumentError(`deduplicate(): maxBufferSize must be a positive integer (bytes), got ${describeValue(maxBufferSize)}`)
+  }
+  return {
+    methods: new Set(methods),
+    skipHeaderNames: names(options.skipHeaderNames, 'skipHeaderNames'),
+    excludeHeaderNames: names(options.excludeHeaderNames, 'excludeHeaderNames'),
+    maxBufferSize
+  }
+}

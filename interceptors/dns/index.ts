@@ -1,0 +1,73 @@
+/**
+ * `interceptors.dns()`: resolves host names itself, keeps the addresses for up to `maxTTL`,
+ * spreads requests over them round-robin, and fails over between IPv4 and IPv6. Decisions are
+ * logged with `NODE_DEBUG=conduit:dns`.
+ * @module
+ */
+
+import { isIP } from 'node:net'
+import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
+import { SimpleController } from '../../src/handler.js'
+import { InvalidArgumentError } from '../../src/errors.js'
+import { describeValue } from '../../src/validation/describe-value.js'
+import { normalizeHeaders } from '../../src/handlers/request-headers.js'
+import { DnsHandler } from './dns-handler.js'
+import { resolveDnsOptions, resolveDnsRequestOptions } from './options.js'
+import type { DnsInterceptorOptions, DnsRequestOptions } from './options.js'
+import { DnsResolver, addressOrigin, log } from './resolver.js'
+
+export type { DnsInterceptorOptions, DnsLookup, DnsPick } from './options.js'
+export type { DnsFamilyRecords, DnsOriginRecords, DnsRecord, DnsStorage } from './records.js'
+
+function originUrl (origin: string | URL): URL | null {
+  if (origin instanceof URL) return origin
+  try {
+    return new URL(origin)
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The DNS interceptor. Requests to an IP address pass untouched; for a host name the request
+ * goes to one of its addresses with the original `Host` header. A failed resolution fails the
+ * request with the resolver's error. Bad options throw an `InvalidArgumentError`.
+ * @example
+ * import { Agent, interceptors } from 'conduit'
+ * const agent = new Agent().compose(interceptors.dns({ maxTTL: 30_000 }))
+ * const { statusCode } = await agent.request({ origin: 'http://localhost:3000', path: '/', method: 'GET' })
+ */
+export function dns (options?: DnsInterceptorOptions): Interceptor {
+  const resolved = resolveDnsOptions(options)
+  const resolver = new DnsResolver(resolved)
+  return (dispatch: Dispatch): Dispatch => function resolvingDispatch (opts: DispatchOptions, handler: DispatchHandler): boolean {
+    if (typeof opts !== 'object' || opts === null || opts.origin == null) return dispatch(opts, handler)
+    const origin = originUrl(opts.origin)
+    if (origin === null || isIP(origin.hostname.replace(/^\[|\]$/g, '')) !== 0) return dispatch(opts, handler)
+    let request: DnsRequestOptions = resolved
+    if (opts.dns != null) {
+      if (typeof opts.dns !== 'object') throw new InvalidArgumentError(`dns(): the dns request option must be an object, got ${describeValue(opts.dns)}`)
+      request = resolveDnsRequestOptions(opts.dns as Record<string, unknown>, resolved, 'dns()')
+    }
+    resolver.resolve(origin, request, (err, record) => {
+      if (err !== null) {
+        handler.onResponseError?.(new SimpleController(), err)
+        return
+      }
+      if (record === null) {
+        dispatch(opts, handler)
+        return
+      }
+      const headers = normalizeHeaders(opts.headers)
+      headers.host ??= origin.host
+      const sent: DispatchOptions = { ...opts, origin: addressOrigin(origin, record), headers, servername: origin.hostname, dns: undefined }
+      log('%s via %s', origin.host, sent.origin)
+      try {
+        dispatch(sent, new DnsHandler(handler, { resolver, dispatch, origin, opts: sent, record, dualStack: request.dualStack }))
+      } catch (thrown) {
+        handler.onResponseError?.(new SimpleController(), thrown as Error)
+      }
+    })
+    return true
+  }
+}

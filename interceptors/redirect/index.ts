@@ -1,0 +1,74 @@
+/**
+ * `interceptors.redirect()`: follows 3xx redirects below the caller, with the same method, body
+ * and header rules as fetch(). Decisions are logged with `NODE_DEBUG=conduit:redirect`.
+ * @module
+ */
+
+import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
+import { InvalidArgumentError } from '../../src/errors.js'
+import { describeValue } from '../../src/validation/describe-value.js'
+import { RedirectHandler } from './redirect-handler.js'
+
+export { RedirectHandler } from './redirect-handler.js'
+export type { RedirectLimits } from './redirect-handler.js'
+
+/** Options of {@link redirect}; a request may override each with a dispatch option of the same name. */
+export interface RedirectInterceptorOptions {
+  /**
+   * Most redirects followed per request. Without it (or with 0) redirects are not followed,
+   * unless the request names its own `maxRedirections`, as in undici.
+   * @defaultValue undefined
+   */
+  maxRedirections?: number | undefined
+  /**
+   * Past `maxRedirections`, fail the request with a `RedirectError` instead of delivering the
+   * redirect response as it is.
+   * @defaultValue false
+   */
+  throwOnMaxRedirect?: boolean | undefined
+}
+
+function checkMax (value: unknown, who: string): number | undefined {
+  if (value === undefined || value === null) return undefined
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new InvalidArgumentError(`${who}: maxRedirections must be a non-negative integer, got ${describeValue(value)}`)
+  }
+  return value
+}
+
+function checkThrow (value: unknown, who: string): boolean | undefined {
+  if (value === undefined || value === null) return undefined
+  if (typeof value !== 'boolean') throw new InvalidArgumentError(`${who}: throwOnMaxRedirect must be a boolean, got ${describeValue(value)}`)
+  return value
+}
+
+/**
+ * The redirect interceptor: 301, 302, 303, 307 and 308 (and 300 with a Location) are followed
+ * up to `maxRedirections` times. POST after 301/302 and anything but GET/HEAD after 303 become
+ * a GET without body; `Authorization`, `Cookie` and `Proxy-Authorization` are dropped when the
+ * next hop is another origin; a streamed body that would have to be sent again stops the
+ * chain and the redirect response is delivered. Bad options throw an `InvalidArgumentError`.
+ * @example
+ * import { Agent, interceptors } from 'conduit'
+ * const agent = new Agent().compose(interceptors.redirect({ maxRedirections: 3 }))
+ * const { statusCode, context } = await agent.request({ origin: 'http://127.0.0.1:3000', path: '/old', method: 'GET' })
+ */
+export function redirect (options: RedirectInterceptorOptions = {}): Interceptor {
+  if (options === null || typeof options !== 'object') {
+    throw new InvalidArgumentError(`redirect(): options must be an object, got ${describeValue(options)}`)
+  }
+  const defaultMax = checkMax(options.maxRedirections, 'redirect()')
+  const defaultThrow = checkThrow(options.throwOnMaxRedirect, 'redirect()') ?? false
+  return (dispatch: Dispatch): Dispatch => function redirectingDispatch (opts: DispatchOptions, handler: DispatchHandler): boolean {
+    if (typeof opts !== 'object' || opts === null) return dispatch(opts, handler)
+    const max = opts.maxRedirections === undefined ? defaultMax : checkMax(opts.maxRedirections, 'redirect()')
+    const throwOnMaxRedirect = checkThrow(opts.throwOnMaxRedirect, 'redirect()') ?? defaultThrow
+    if (max === undefined || max === 0 || opts.upgrade != null || opts.method === 'CONNECT') return dispatch(opts, handler)
+    // The options go no further down, so a redirect interceptor below does not follow too; the
+    // copy is only made when there is something to clear.
+    const first: DispatchOptions = opts.maxRedirections === undefined && opts.throwOnMaxRedirect === undefined
+      ? opts
+      : { ...opts, maxRedirections: undefined, throwOnMaxRedirect: undefined }
+    return dispatch(first, new RedirectHandler(dispatch, first, handler, { maxRedirections: max, throwOnMaxRedirect }))
+  }
+}

@@ -1,0 +1,225 @@
+/**
+ * The per-request state of the redirect interceptor: reads each response head, follows the
+ * redirects it may follow, and shows the caller one response (the last hop's) behind one
+ * controller.
+ * @module
+ */
+
+import { debuglog } from 'node:util'
+import type { Dispatch, DispatchBody, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
+import { DecoratorHandler } from '../../src/handler.js'
+import { RedirectError } from '../../src/errors.js'
+import { ForwardingController } from '../../src/handlers/forwarding-controller.js'
+import { normalizeHeaders } from '../../src/handlers/request-headers.js'
+import { REDIRECT_STATUSES, headersDroppedByRedirect, redirectLocation, redirectsToGet } from '../../src/redirect/rules.js'
+
+/** Writes one line when `NODE_DEBUG` lists `conduit:redirect`. */
+export const log = debuglog('conduit:redirect')
+
+/** 300 Multiple Choices is followed too when it names a Location, as undici's interceptor does. */
+const FOLLOWED_STATUSES: ReadonlySet<number> = new Set([300, ...REDIRECT_STATUSES])
+
+/** What one redirected request is allowed to do. */
+export interface RedirectLimits {
+  /** Most redirects followed. */
+  maxRedirections: number
+  /** Fail with a `RedirectError` instead of delivering the redirect beyond the limit. */
+  throwOnMaxRedirect: boolean
+}
+
+/** Bodies held in memory can be sent again on the next hop; streams and iterables were consumed. */
+function isReplayable (body: DispatchBody | undefined): boolean {
+  return body == null || typeof body === 'string' || body instanceof Uint8Array || body instanceof Blob
+}
+
+function discardBody (body: DispatchBody | undefined): void {
+  const destroy = (body as { destroy?: unknown } | null | undefined)?.destroy
+  if (typeof destroy === 'function') {
+    const stream = body as unknown as NodeJS.EventEmitter & { destroy: () => void }
+    // Destroying may emit 'error' on a stream nobody listens to any more.
+    stream.on('error', () => {})
+    stream.destroy()
+  }
+}
+
+function urlOf (opts: DispatchOptions): URL | null {
+  if (opts.origin == null) return null
+  try {
+    return new URL(opts.path, opts.origin)
+  } catch {
+    return null
+  }
+}
+
+function withoutHash (url: URL): string {
+  return url.hash === '' ? url.href : url.href.slice(0, -url.hash.length)
+}
+
+// Lets RedirectContext read the history of its handler without making that part of the handler's API.
+let recordHistoryOf: (handler: RedirectHandler) => URL[]
+
+/** The context the caller's `onRequestStart` receives: the one from below, plus `history`. */
+class RedirectContext {
+  readonly #handler: RedirectHandler
+
+  constructor (handler: RedirectHandler) {
+    this.#handler = handler
+  }
+
+  /** The URLs requested so far, the current one included. */
+  get history (): URL[] {
+    return recordHistoryOf(this.#handler)
+  }
+}
+
+/**
+ * Follows the redirects of one dispatch. The caller's handler sees `onRequestStart` once, with
+ * `context.history` (the URLs requested so far), and the head and body of the last hop only.
+ */
+export class RedirectHandler extends DecoratorHandler {
+  readonly #dispatch: Dispatch
+  readonly #limits: RedirectLimits
+  readonly #controller = new ForwardingController()
+  readonly #history: URL[] = []
+  // The hop whose URL is not in #history yet: parsing a URL for every response would cost more
+  // than the rest of this handler, so it is done only for redirects or when history is read.
+  #unrecorded: DispatchOptions | null = null
+  #opts: DispatchOptions
+  #next: DispatchOptions | null = null
+  #started = false
+
+  /**
+   * @param dispatch - dispatches each hop (the dispatcher below the interceptor)
+   * @param opts - options of the first hop, without the redirect options
+   * @param handler - the caller's handler
+   * @param limits - how many redirects, and what to do past them
+   */
+  constructor (dispatch: Dispatch, opts: DispatchOptions, handler: DispatchHandler, limits: RedirectLimits) {
+    super(handler)
+    this.#dispatch = dispatch
+    this.#opts = opts
+    this.#limits = limits
+  }
+
+  // The caller keeps one controller across every hop.
+  protected override controllerFor (): DispatchController {
+    return this.#controller
+  }
+
+  override onRequestStart (controller: DispatchController, context: unknown): void {
+    this.#controller.target = controller
+    if (this.#started) return
+    this.#started = true
+    const redirectContext = new RedirectContext(this)
+    if (typeof context === 'object' && context !== null) Object.assign(redirectContext, context)
+    super.onRequestStart(controller, redirectContext)
+  }
+
+  static {
+    recordHistoryOf = (handler) => handler.#recordHistory()
+  }
+
+  /** The URLs requested so far, the current one included. */
+  #recordHistory (): URL[] {
+    const hop = this.#unrecorded
+    if (hop !== null) {
+      this.#unrecorded = null
+      const url = urlOf(hop)
+      if (url !== null) this.#history.push(url)
+    }
+    return this.#history
+  }
+
+  override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
+    this.#next = null
+    this.#unrecorded = this.#opts
+    const current = FOLLOWED_STATUSES.has(statusCode) && headers.location !== undefined ? this.#currentUrl() : null
+    if (current !== null) {
+      const refusal = this.#plan(statusCode, headers, current)
+      if (refusal instanceof Error) {
+        controller.abort(refusal)
+        return
+      }
+      if (refusal === null) return
+      log('not following %d from %s: %s', statusCode, current.href, refusal)
+    }
+    super.onResponseStart(controller, statusCode, headers, statusMessage)
+  }
+
+  #currentUrl (): URL | null {
+    const before = this.#history.length
+    const history = this.#recordHistory()
+    return history.length > before ? history[history.length - 1]! : null
+  }
+
+  /**
+   * Prepares the next hop in `#next`. Returns null when it will be followed, the reason as a
+   * string when the redirect response goes to the caller instead, or the Error that ends the request.
+   */
+  #plan (statusCode: number, headers: IncomingHeaders, current: URL): string | Error | null {
+    const hops = this.#history.length - 1
+    if (hops >= this.#limits.maxRedirections) {
+      if (this.#limits.throwOnMaxRedirect) {
+        log('giving up at %s: max redirects (%d) reached', current.href, this.#limits.maxRedirections)
+        return new RedirectError(`max redirects (${this.#limits.maxRedirections}) reached at ${current.href}`)
+      }
+      return `max redirects (${this.#limits.maxRedirections}) reached`
+    }
+    let location: URL | null
+    try {
+      location = redirectLocation(headers, current)
+    } catch {
+      return `Location ${JSON.stringify(headers.location)} is not a valid URL`
+    }
+    if (location === null) return 'no Location'
+    if (location.protocol !== 'http:' && location.protocol !== 'https:') return `${location.href} is not an http(s) URL`
+    const target = withoutHash(location)
+    if (this.#history.some((visited) => withoutHash(visited) === target)) {
+      log('giving up at %s: redirect loop back to %s', current.href, target)
+      return new RedirectError(`redirect loop: ${current.href} redirects back to ${target}, already requested`)
+    }
+    const opts = this.#opts
+    const toGet = redirectsToGet(statusCode, opts.method)
+    if (!toGet && !isReplayable(opts.body)) return 'the request body is a stream and cannot be sent again'
+    const crossOrigin = location.origin !== current.origin
+    const nextHeaders = normalizeHeaders(opts.headers)
+    for (const name of headersDroppedByRedirect(toGet, crossOrigin)) delete nextHeaders[name]
+    if (toGet) discardBody(opts.body)
+    this.#next = {
+      ...opts,
+      origin: location.origin,
+      path: `${location.pathname}${location.search}`,
+      query: undefined,
+      method: toGet ? 'GET' : opts.method,
+      body: toGet ? null : opts.body,
+      headers: nextHeaders
+    }
+    log('following %d from %s to %s%s%s', statusCode, current.href, location.href,
+      toGet ? ` as GET (was ${opts.method})` : '', crossOrigin ? ', credentials dropped (other origin)' : '')
+    return null
+  }
+
+  override onResponseData (controller: DispatchController, chunk: Buffer): void {
+    // A redirect's own body is not part of the answer.
+    if (this.#next === null) super.onResponseData(controller, chunk)
+  }
+
+  override onResponseEnd (controller: DispatchController, trailers: IncomingHeaders): void {
+    const next = this.#next
+    if (next === null) {
+      super.onResponseEnd(controller, trailers)
+      return
+    }
+    if (this.#controller.reason !== null) {
+      super.onResponseError(controller, this.#controller.reason)
+      return
+    }
+    this.#next = null
+    this.#opts = next
+    try {
+      this.#dispatch(next, this)
+    } catch (err) {
+      super.onResponseError(controller, err as Error)
+    }
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * The rules of following an HTTP redirect that fetch() and the redirect interceptor both apply:
+ * which statuses redirect, where the Location points, when the request turns into a bodiless
+ * GET, and which request headers must not travel to another origin (RFC 9110 section 15.4 and
+ * the Fetch Standard's "HTTP-redirect fetch").
+ * @module
+ */
+
+import type { IncomingHeaders } from '../handler.js'
+
+/** Statuses that redirect in the Fetch sense; 300 Multiple Choices is not one of them. */
+export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308])
+
+/** Request headers that describe the body; removed when a redirect drops the body. */
+export const REQUEST_BODY_HEADERS = ['content-encoding', 'content-language', 'content-location', 'content-type', 'content-length'] as const
+
+/** Request headers that carry credentials; removed when a redirect leaves the origin. */
+export const CROSS_ORIGIN_STRIPPED_HEADERS = ['authorization', 'cookie', 'proxy-authorization'] as const
+
+/**
+ * True when following a `status` redirect turns a `method` request into a GET without a body:
+ * a POST after 301 or 302 (what every browser does), anything but GET or HEAD after 303.
+ * 307 and 308 keep the method and the body.
+ */
+export function redirectsToGet (status: number, method: string): boolean {
+  if (status === 301 || status === 302) return method === 'POST'
+  if (status === 303) return method !== 'GET' && method !== 'HEAD'
+  return false
+}
+
+/** The `Location` of a redirect response resolved against `base`; null when there is none. */
+export function redirectLocation (headers: IncomingHeaders, base: URL): URL | null {
+  const raw = headers.location
+  const location = Array.isArray(raw) ? raw[0] : raw
+  if (location === undefined) return null
+  // Location carries raw bytes; they are Latin-1 on the wire but usually UTF-8 in intent.
+  const text = /[\u0080-\u00ff]/.test(location) ? Buffer.from(location, 'latin1').toString('utf8') : location
+  const url = new URL(text, base)
+  if (url.hash === '' && base.hash !== '') url.hash = base.hash
+  return url
+}
+
+/**
+ * The request headers (lower-case) to remove before the next hop: the body's description when
+ * the body is dropped, the credentials and `Host` when the next hop is another origin.
+ */
+export function headersDroppedByRedirect (toGet: boolean, crossOrigin: boolean): readonly string[] {
+  if (!toGet && !crossOrigin) return NOTHING
+  if (toGet && crossOrigin) return BOTH
+  return toGet ? REQUEST_BODY_HEADERS : CROSS_ORIGIN
+}
+
+const NOTHING: readonly string[] = []
+const CROSS_ORIGIN: readonly string[] = [...CROSS_ORIGIN_STRIPPED_HEADERS, 'host']
+const BOTH: readonly string[] = [...REQUEST_BODY_HEADERS, ...CROSS_ORIGIN]
