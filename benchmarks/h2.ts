@@ -22,7 +22,7 @@ const CONCURRENCY = 50
 const ROUNDS = 3
 
 async function clientRound (impl: string, origin: string, path: string, requests: number): Promise<Figures> {
-  const child = spawn(process.execPath, [here('./h2-client.js'), impl, origin, path, String(requests), String(CONCURRENCY)], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, [here('./clients/h2-client.js'), impl, origin, path, String(requests), String(CONCURRENCY)], { stdio: ['ignore', 'pipe', 'inherit'] })
   let out = ''
   child.stdout!.on('data', (chunk: Buffer) => { out += chunk.toString() })
   const [code] = await once(child, 'exit') as [number | null]
@@ -40,7 +40,7 @@ function spread (values: number[]): string {
 }
 
 async function main (): Promise<void> {
-  const server = spawn(process.execPath, [here('./h2-server.js')], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const server = spawn(process.execPath, [here('./clients/h2-server.js')], { stdio: ['pipe', 'pipe', 'inherit'] })
   const [data] = await once(server.stdout!, 'data') as [Buffer]
   const origin = `https://localhost:${data.toString().trim()}`
   try {

@@ -1,5 +1,5 @@
 /**
- * Entry of `npm run bench`. Without a name it runs the transport comparison; with names it runs
+ * Entry of `npm run bench`. Without a name it runs the transport comparison and the HTTP/2 rows; with names it runs
  * those suites instead: `transport`, or any other benchmark file in this directory by the start
  * of its name (`npm run bench -- cache fetch`). A file counts as a suite when it runs itself as a
  * program (it compares `process.argv[1]` with its own URL); helpers such as servers and client
@@ -86,7 +86,8 @@ async function main (): Promise<void> {
       memory: { type: 'boolean' }
     }
   })
-  const names = positionals.length === 0 ? ['transport'] : positionals
+  // The default run: the HTTP/1.1 transport sequence, then the HTTP/2 rows.
+  const names = positionals.length === 0 ? ['transport', 'h2'] : positionals
   for (const name of names) {
     if (name === 'transport') {
       await runTransport(values)

@@ -7,7 +7,7 @@
 
 import http2 from 'node:http2'
 import type { AddressInfo } from 'node:net'
-import { serverCrt, serverKey } from '../test/helpers/certs.js'
+import { serverCrt, serverKey } from '../../test/helpers/certs.js'
 
 const bodies: Record<string, Buffer> = {
   '/1k': Buffer.alloc(1024, 'k'),

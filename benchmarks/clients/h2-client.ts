@@ -7,9 +7,9 @@
 
 import { fileURLToPath } from 'node:url'
 import type { Readable } from 'node:stream'
-import { Client as ConduitClient } from '../src/index.js'
+import { Client as ConduitClient } from '../../src/index.js'
 import { Client as UndiciClient } from 'undici'
-import { caCrt } from '../test/helpers/certs.js'
+import { caCrt } from '../../test/helpers/certs.js'
 
 interface H2BenchClient {
   request (opts: { path: string, method: string }): Promise<{ statusCode: number, body: Readable }>
