@@ -83,14 +83,19 @@ function isBusy (err: unknown): boolean {
 
 // Switching to WAL needs a moment of exclusive access and SQLite does not wait for it (the busy
 // timeout does not apply), so a process opening the file while another one does retries briefly.
-// WAL is a property of the file: once any process switched it, the others find it already set.
+// WAL is a property of the file: once any process switched it, the others find it already set
+// (the pragma is then a no-op that takes no lock).
+// The pragmas go through exec(), not db.pragma(): db.pragma() prepares a throwaway Statement, and
+// on Node 24 a better-sqlite3 Statement collected by the garbage collector outside a JavaScript
+// context (V8 runs such finalizers in a later task, e.g. while the process exits) aborts the
+// process in node::ObjectWrap's destructor. The store therefore creates no Statement it drops:
+// every one it prepares lives as long as the store.
 function enableWal (db: BetterSqlite3.Database): void {
   const deadline = Date.now() + BUSY_TIMEOUT_MS
   const pause = new Int32Array(new SharedArrayBuffer(4))
   for (;;) {
     try {
-      if (db.pragma('journal_mode', { simple: true }) === 'wal') return
-      db.pragma('journal_mode = WAL')
+      db.exec('PRAGMA journal_mode = WAL')
       return
     } catch (err) {
       if (!isBusy(err) || Date.now() >= deadline) throw err
@@ -160,7 +165,7 @@ export class SqliteCacheStore implements CacheStore {
       if (location !== ':memory:') {
         enableWal(this.#db)
         // Durable at each WAL checkpoint; losing the last writes of a cache on power loss is harmless.
-        this.#db.pragma('synchronous = NORMAL')
+        this.#db.exec('PRAGMA synchronous = NORMAL')
       }
       this.#db.exec(`
         CREATE TABLE IF NOT EXISTS ${TABLE} (

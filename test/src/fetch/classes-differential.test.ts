@@ -5,6 +5,7 @@
 
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import { isDeepStrictEqual } from 'node:util'
 import fc from 'fast-check'
 import { Headers } from '../../../src/fetch/headers.js'
 import { Request } from '../../../src/fetch/request.js'
@@ -117,14 +118,28 @@ describe('fetch classes match the runtime classes', () => {
       ['http://user:pass@127.0.0.1/', undefined]
     ]
     const referring = { referrer: 'http://127.0.0.1:2/page', referrerPolicy: 'origin' as const }
+    const read = (r: Request | globalThis.Request): unknown => [r.method, r.referrer, r.referrerPolicy]
+    // A non-empty init resets the referrer and its policy (Fetch standard, Request constructor,
+    // "if init is not empty"); every runtime agrees here.
+    assert.deepEqual(
+      read(new Request(new Request(URL_A, referring), { method: 'PUT' })),
+      read(new globalThis.Request(new globalThis.Request(URL_A, referring as never), { method: 'PUT' })))
+    // No init, or `{ headers: undefined }`: init defaults to {} and WebIDL converts a dictionary
+    // member whose value is undefined to "not present", so both inits are empty and the standard
+    // keeps the referrer and its policy. The runtimes disagree here: Node 20's built-in Request keeps
+    // them, Node 24's resets them to about:client and '' even without an init. So ours is compared
+    // with the standard's answer, and the runtime is only checked to give one of those two answers.
+    const standard = ['GET', referring.referrer, referring.referrerPolicy]
     const copies: Array<[() => Request, () => globalThis.Request]> = [
       [() => new Request(new Request(URL_A, referring)), () => new globalThis.Request(new globalThis.Request(URL_A, referring as never))],
-      [() => new Request(new Request(URL_A, referring), { method: 'PUT' }), () => new globalThis.Request(new globalThis.Request(URL_A, referring as never), { method: 'PUT' })],
       [() => new Request(new Request(URL_A, referring), { headers: undefined }), () => new globalThis.Request(new globalThis.Request(URL_A, referring as never), { headers: undefined })]
     ]
     for (const [mine, theirs] of copies) {
-      const read = (r: Request | globalThis.Request): unknown => [r.method, r.referrer, r.referrerPolicy]
-      assert.deepEqual(read(mine()), read(theirs()))
+      assert.deepEqual(read(mine()), standard)
+      const runtime = read(theirs())
+      assert.ok(
+        isDeepStrictEqual(runtime, standard) || isDeepStrictEqual(runtime, ['GET', 'about:client', '']),
+        `unexpected runtime answer ${JSON.stringify(runtime)}`)
     }
     for (const [input, init] of cases) {
       const summarize = async (make: () => Request | globalThis.Request): Promise<unknown> => {
