@@ -30,7 +30,12 @@ export interface DnsFamilyRecords {
 /** Everything stored for one host name. */
 export interface DnsOriginRecords {
   /** Addresses by family; null when the family had none. */
-  records: { 4: DnsFamilyRecords | null, 6: DnsFamilyRecords | null }
+  records: {
+    /** IPv4 addresses, or null when none are known. */
+    4: DnsFamilyRecords | null
+    /** IPv6 addresses, or null when none are known. */
+    6: DnsFamilyRecords | null
+  }
   /** Family alternation position, kept by `pick`. */
   offset?: number
 }
