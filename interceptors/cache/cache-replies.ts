@@ -10,7 +10,8 @@ import type { ForwardingController } from '../../src/handlers/forwarding-control
 import type { CacheStatus } from './cache-status.js'
 import { withCacheStatus } from './cache-status.js'
 import { timing } from './reuse-decision.js'
-import { serveCached } from './serve-cached.js'
+import { log } from './log.js'
+import { ResponsePlayer } from '../../src/replay/response-player.js'
 
 /** Where a reply goes and how. */
 export interface ReplyTarget {
@@ -32,12 +33,26 @@ export interface Reply {
   body: GetResult['body']
 }
 
+function reportLateHandlerError (hook: string, err: Error): void {
+  log('handler threw in %s: %s', hook, err.message)
+}
+
+/** Plays `reply` into the target's handler; a handler exception ends it with an error, never a throw. */
+export function playReply (target: ReplyTarget, reply: Reply): void {
+  new ResponsePlayer(target.handler, {
+    controller: target.controller,
+    signal: target.signal,
+    method: target.method,
+    onLateHandlerError: reportLateHandlerError
+  }).play(reply)
+}
+
 /** Plays `reply`, made from `stored`, with the stored response's current Age and `status` (ttl added). */
 export function replyFromStored (target: ReplyTarget, stored: CacheValue, reply: Reply, status: CacheStatus): void {
   const { age, ttl } = timing(stored, Date.now())
   let headers: IncomingHeaders = { ...reply.headers, age: String(Math.floor(age)) }
   if (target.cacheStatus) headers = withCacheStatus(headers, { ...status, ttl })
-  serveCached(target.handler, { ...reply, headers }, { signal: target.signal, method: target.method, controller: target.controller })
+  playReply(target, { ...reply, headers })
 }
 
 /** Plays the stored response itself. */
@@ -49,9 +64,5 @@ export function replyStored (target: ReplyTarget, stored: GetResult, status: Cac
 export function replyGatewayTimeout (target: ReplyTarget, status: CacheStatus): void {
   let headers: IncomingHeaders = { 'content-length': '0' }
   if (target.cacheStatus) headers = withCacheStatus(headers, status)
-  serveCached(target.handler, { statusCode: 504, statusMessage: 'Gateway Timeout', headers, body: null }, {
-    signal: target.signal,
-    method: target.method,
-    controller: target.controller
-  })
+  playReply(target, { statusCode: 504, statusMessage: 'Gateway Timeout', headers, body: null })
 }

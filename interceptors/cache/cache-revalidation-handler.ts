@@ -16,8 +16,8 @@ import { weakMatch } from './entity-tags.js'
 import { describeKey, log } from './log.js'
 import { timing } from './reuse-decision.js'
 import type { MustRevalidate } from './reuse-decision.js'
-import { serveCached } from './serve-cached.js'
-import { replyGatewayTimeout } from './cache-replies.js'
+import { playReply, replyGatewayTimeout } from './cache-replies.js'
+import type { ReplyTarget } from './cache-replies.js'
 import { collectBody, deleteQuietly } from './store-calls.js'
 import { updateStored } from './stored-update.js'
 
@@ -153,9 +153,15 @@ export class CacheRevalidationHandler extends DecoratorHandler {
     return until !== undefined && Date.now() <= until
   }
 
+  /** Where replies made here go: the caller, on the controller it already holds. */
+  #target (): ReplyTarget {
+    const ctx = this.#ctx
+    return { handler: this.handler, signal: ctx.signal, method: ctx.key.method, cacheStatus: ctx.cacheStatus, controller: ctx.controller }
+  }
+
   #gatewayTimeout (reason: MustRevalidate): void {
     const ctx = this.#ctx
-    replyGatewayTimeout({ handler: this.handler, signal: ctx.signal, method: ctx.key.method, cacheStatus: ctx.cacheStatus, controller: ctx.controller }, {
+    replyGatewayTimeout(this.#target(), {
       fwd: 'stale',
       ttl: timing(ctx.stored, Date.now()).ttl,
       detail: reason
@@ -213,10 +219,6 @@ export class CacheRevalidationHandler extends DecoratorHandler {
 
   #serve (headers: IncomingHeaders, body: GetResult['body']): void {
     const { stored } = this.#ctx
-    serveCached(this.handler, { statusCode: stored.statusCode, statusMessage: stored.statusMessage, headers, body }, {
-      controller: this.#ctx.controller,
-      signal: this.#ctx.signal,
-      method: this.#ctx.key.method
-    })
+    playReply(this.#target(), { statusCode: stored.statusCode, statusMessage: stored.statusMessage, headers, body })
   }
 }

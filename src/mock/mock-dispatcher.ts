@@ -160,7 +160,7 @@ export class MockDispatcher extends DispatcherBase {
   }
 
   #newReply (handler: DispatchHandler): ResponsePlayer {
-    const reply: ResponsePlayer = new ResponsePlayer(handler, () => this.#settled(reply))
+    const reply: ResponsePlayer = new ResponsePlayer(handler, { onDone: () => this.#settled(reply) })
     this.#active.add(reply)
     return reply
   }

@@ -1,23 +1,50 @@
 /**
- * Playing a response no connection produced through the dispatch hooks: delay, pause/resume,
- * abort, and the handler invariants (start at most once, exactly one of end/error, nothing
- * after). Mock replies and snapshot playback both go through {@link ResponsePlayer}.
+ * Playing a response no connection produced through the dispatch hooks: mock replies, snapshot
+ * playback, and the cache's hits, revalidated entries and generated 504s all go through
+ * {@link ResponsePlayer}. It keeps the handler invariants (start at most once, exactly one of
+ * end/error, nothing after), honours pause/resume and abort (by controller or signal), and turns
+ * a handler's exception into the reply's error instead of letting it out of `dispatch()`.
  * @module
  */
 
 import { STATUS_CODES } from 'node:http'
-import { SimpleController } from '../handler.js'
-import type { DispatchHandler, IncomingHeaders } from '../handler.js'
+import { SimpleController } from '../handlers/simple-controller.js'
+import type { ForwardingController } from '../handlers/forwarding-controller.js'
+import type { AbortSignalLike, DispatchController, DispatchHandler, IncomingHeaders } from '../handlers/dispatch-contract.js'
+import { RequestAbortedError } from '../errors.js'
+import { chunkToBuffer, inMemoryChunks } from './played-body.js'
+import type { PlayedBody } from './played-body.js'
 
-/** A complete response to replay: head, body chunks (or a stream of them) and trailers. */
+export { replyBodyChunks } from './played-body.js'
+export type { PlayedBody } from './played-body.js'
+
+/** A complete response to play: head, body and trailers. */
 export interface PlayedResponse {
   statusCode: number
   /** Defaults to the standard reason phrase of `statusCode`. */
   statusMessage?: string | undefined
   headers: IncomingHeaders
-  /** Body chunks in delivery order, or an async source of chunks (a stream). */
-  body: readonly Buffer[] | AsyncIterable<unknown>
-  trailers: IncomingHeaders
+  /** In memory (played synchronously) or a stream (pulled, honouring pause). */
+  body: PlayedBody
+  /** Defaults to none. */
+  trailers?: IncomingHeaders | undefined
+}
+
+/** Options of a {@link ResponsePlayer}; all optional. */
+export interface ResponsePlayerOptions {
+  /** Called once when the reply ended, either way. */
+  onDone?: (() => void) | undefined
+  /**
+   * The controller the handler already holds, because an earlier dispatch (a revalidation sent
+   * to the origin) gave it `onRequestStart`: the reply continues on it and does not start again.
+   */
+  controller?: ForwardingController | undefined
+  /** The request's abort signal: firing it ends the reply with its reason. */
+  signal?: AbortSignalLike | null | undefined
+  /** The request method: a reply to `HEAD` delivers no body. */
+  method?: string | undefined
+  /** Told about an exception from `onResponseEnd` or `onResponseError`, which cannot end the reply any more. */
+  onLateHandlerError?: ((hook: 'onResponseEnd' | 'onResponseError', err: Error) => void) | undefined
 }
 
 /** The reason phrase of a status code, or `unknown` for codes without one. */
@@ -25,35 +52,52 @@ export function statusText (statusCode: number): string {
   return STATUS_CODES[statusCode] ?? 'unknown'
 }
 
-function chunkToBuffer (chunk: unknown): Buffer {
-  if (Buffer.isBuffer(chunk)) return chunk
-  // Any view (Uint8Array, DataView, other typed arrays) stands for the bytes it covers.
-  if (ArrayBuffer.isView(chunk)) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
-  if (chunk instanceof ArrayBuffer) return Buffer.from(chunk)
-  return Buffer.from(String(chunk), 'utf8')
+function toError (thrown: unknown): Error {
+  return thrown instanceof Error ? thrown : new Error(String(thrown))
+}
+
+function abortReason (reason: unknown): Error {
+  return reason instanceof Error ? reason : new RequestAbortedError()
+}
+
+function isThenable<T> (value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as PromiseLike<T> | null)?.then === 'function'
 }
 
 /**
- * One reply in flight. `run()` starts it on a microtask, so `dispatch()` returns before any hook
- * runs (as with a real transport); `fail()` ends it with an error from outside (e.g. `destroy`).
+ * One reply in flight. {@link play} delivers it within the call (a body in memory ends there
+ * unless the handler pauses); {@link run} starts it on a microtask, after an optional delay, so
+ * `dispatch()` returns before any hook runs, as mocks do; {@link fail} ends it from outside.
  */
 export class ResponsePlayer {
   readonly #handler: DispatchHandler
-  readonly #controller: SimpleController
-  readonly #onDone: () => void
+  readonly #options: ResponsePlayerOptions
+  /** The controller this reply answers to (pause, resume, abort). */
+  readonly #own: SimpleController
+  /** The controller the handler's hooks receive: an existing one continued, or {@link #own}. */
+  readonly #controller: DispatchController
   #ended = false
   #timer: ReturnType<typeof setTimeout> | null = null
-  #wake: (() => void) | null = null
-  #source: unknown = null
+  #trailers: IncomingHeaders | undefined
+  #chunks: readonly Buffer[] | null = null
+  #next = 0
+  #source: AsyncIterator<unknown> | null = null
+  #stream: unknown = null
+  #held: Buffer | null = null
+  #sourceDone = false
+  #pulling = false
+  #flowing = false
+  #onSignal: (() => void) | null = null
 
-  /** @param onDone - called once when the reply ended, either way */
-  constructor (handler: DispatchHandler, onDone: () => void = () => {}) {
+  /** @param options - see {@link ResponsePlayerOptions} */
+  constructor (handler: DispatchHandler, options: ResponsePlayerOptions = {}) {
     this.#handler = handler
-    this.#onDone = onDone
-    this.#controller = new SimpleController({
+    this.#options = options
+    this.#own = new SimpleController({
       abort: (reason) => this.fail(reason),
-      resume: () => this.#wakeUp()
+      resume: () => this.#flow()
     })
+    this.#controller = options.controller ?? this.#own
   }
 
   /** True once the handler got its last hook. */
@@ -62,107 +106,205 @@ export class ResponsePlayer {
   }
 
   /**
-   * Starts the reply: `onRequestStart`, `onBodySent` with `sentBody` when there is one, then
-   * `delayMs`, then the response `produce` gives (or the error it throws or rejects with).
+   * Plays `response` now: start (unless continuing an existing controller), head, then the body;
+   * a body in memory is delivered before this returns unless the handler pauses. Never throws.
    */
-  run (produce: () => PlayedResponse | Promise<PlayedResponse>, delayMs = 0, context: unknown = {}, sentBody: string | Uint8Array | null | undefined = undefined): void {
+  play (response: PlayedResponse, context: unknown = {}): void {
+    if (this.#start(context)) this.#respond(response)
+  }
+
+  /**
+   * Starts the reply on a microtask: `onRequestStart`, `onBodySent` with `sentBody` when there is
+   * one, then `delayMs`, then the response `produce` gives (or the error it throws or rejects with).
+   */
+  run (produce: () => PlayedResponse | PromiseLike<PlayedResponse>, delayMs = 0, context: unknown = {}, sentBody: string | Uint8Array | null | undefined = undefined): void {
     queueMicrotask(() => {
-      this.#run(produce, delayMs, context, sentBody).catch((err: unknown) => this.fail(err instanceof Error ? err : new Error(String(err))))
+      if (!this.#start(context)) return
+      // A real transport reports the request body as it writes it; a mock "writes" it whole.
+      // There is no onRequestSent: the real transport never calls that hook either.
+      if (sentBody != null && sentBody.length > 0 && !this.#call(() => this.#handler.onBodySent?.(sentBody))) return
+      if (delayMs <= 0) {
+        this.#produce(produce)
+        return
+      }
+      this.#timer = setTimeout(() => {
+        this.#timer = null
+        this.#produce(produce)
+      }, delayMs)
     })
   }
 
-  /** Starts the dispatch and fails it at once with `error` (mocked errors, unmatched requests). */
+  /** Starts the dispatch on a microtask and fails it at once with `error` (mocked errors, unmatched requests). */
   runError (error: Error, context: unknown = {}): void {
     queueMicrotask(() => {
-      if (this.#ended) return
-      try {
-        this.#handler.onRequestStart?.(this.#controller, context)
-      } catch (err) {
-        this.fail(err as Error)
-        return
-      }
-      this.fail(error)
+      if (this.#start(context)) this.fail(error)
     })
   }
 
   /** Ends the reply with `error` unless it already ended; stops any delay and pending stream. */
   fail (error: Error): void {
     if (this.#ended) return
-    this.#ended = true
+    this.#finish()
     if (this.#timer !== null) {
       clearTimeout(this.#timer)
       this.#timer = null
     }
-    const source = this.#source as { destroy?: (err?: Error) => void } | null
-    if (source !== null && typeof source.destroy === 'function') source.destroy()
-    this.#wakeUp()
+    this.#closeSource()
     try {
       this.#handler.onResponseError?.(this.#controller, error)
+    } catch (thrown) {
+      this.#options.onLateHandlerError?.('onResponseError', toError(thrown))
     } finally {
-      this.#onDone()
+      this.#options.onDone?.()
     }
   }
 
-  #wakeUp (): void {
-    const wake = this.#wake
-    this.#wake = null
-    wake?.()
+  /** Gives the handler its controller and listens to the signal; false when the reply already ended. */
+  #start (context: unknown): boolean {
+    if (this.#ended) return false
+    const existing = this.#options.controller
+    if (existing !== undefined) {
+      // Inherits a pause (or an abort) the caller made on the earlier attempt.
+      existing.target = this.#own
+    } else if (!this.#call(() => this.#handler.onRequestStart?.(this.#controller, context))) {
+      return false
+    }
+    if (this.#ended) return false
+    const signal = this.#options.signal
+    if (signal != null) {
+      if (signal.aborted) {
+        this.fail(abortReason(signal.reason))
+        return false
+      }
+      this.#onSignal = () => this.#controller.abort(abortReason(signal.reason))
+      signal.addEventListener('abort', this.#onSignal, { once: true })
+    }
+    return true
   }
 
-  async #run (produce: () => PlayedResponse | Promise<PlayedResponse>, delayMs: number, context: unknown, sentBody: string | Uint8Array | null | undefined): Promise<void> {
-    // destroy() may have ended the reply between dispatch and this microtask.
+  #produce (produce: () => PlayedResponse | PromiseLike<PlayedResponse>): void {
     if (this.#ended) return
-    this.#handler.onRequestStart?.(this.#controller, context)
-    if (this.#ended) return
-    // A real transport reports the request body as it writes it; the mock "writes" it whole.
-    // There is no onRequestSent: the real transport never calls that hook either.
-    if (sentBody != null && sentBody.length > 0) this.#handler.onBodySent?.(sentBody)
-    if (this.#ended) return
-    if (delayMs > 0) {
-      await new Promise<void>((resolve) => {
-        this.#wake = resolve
-        this.#timer = setTimeout(() => {
-          this.#timer = null
-          this.#wakeUp()
-        }, delayMs)
-      })
-      if (this.#ended) return
-    }
-    const response = await produce()
-    if (this.#ended) return
-    this.#source = response.body
-    this.#handler.onResponseStart?.(this.#controller, response.statusCode, response.headers, response.statusMessage ?? statusText(response.statusCode))
-    for await (const chunk of response.body) {
-      if (this.#ended) return
-      while (this.#controller.paused && !this.#ended) await new Promise<void>((resolve) => { this.#wake = resolve })
-      if (this.#ended) return
-      this.#handler.onResponseData?.(this.#controller, chunkToBuffer(chunk))
-    }
-    if (this.#ended) return
-    this.#ended = true
+    let produced: PlayedResponse | PromiseLike<PlayedResponse>
     try {
-      this.#handler.onResponseEnd?.(this.#controller, response.trailers)
+      produced = produce()
+    } catch (err) {
+      this.fail(toError(err))
+      return
+    }
+    if (!isThenable(produced)) {
+      this.#respond(produced)
+      return
+    }
+    produced.then((response) => this.#respond(response), (err: unknown) => this.fail(toError(err)))
+  }
+
+  #respond (response: PlayedResponse): void {
+    if (this.#ended) return
+    const body = this.#options.method === 'HEAD' ? null : response.body
+    try {
+      // A generator body runs here, and may throw.
+      const chunks = inMemoryChunks(body)
+      if (chunks === null) {
+        this.#stream = body
+        this.#source = (body as AsyncIterable<unknown>)[Symbol.asyncIterator]()
+      } else {
+        this.#chunks = chunks
+      }
+    } catch (err) {
+      this.fail(toError(err))
+      return
+    }
+    this.#trailers = response.trailers
+    const statusMessage = response.statusMessage ?? statusText(response.statusCode)
+    if (!this.#call(() => this.#handler.onResponseStart?.(this.#controller, response.statusCode, response.headers, statusMessage))) return
+    this.#flow()
+  }
+
+  /** Delivers what is available while the handler is not paused; resume() comes back here. */
+  #flow (): void {
+    if (this.#flowing || this.#ended || (this.#chunks === null && this.#source === null)) return
+    this.#flowing = true
+    try {
+      while (!this.#ended && !this.#own.paused) {
+        let chunk: Buffer
+        if (this.#chunks !== null) {
+          if (this.#next >= this.#chunks.length) {
+            this.#end()
+            return
+          }
+          chunk = this.#chunks[this.#next++]
+        } else if (this.#held !== null) {
+          chunk = this.#held
+          this.#held = null
+        } else if (this.#sourceDone) {
+          this.#end()
+          return
+        } else {
+          this.#pull()
+          return
+        }
+        if (!this.#call(() => this.#handler.onResponseData?.(this.#controller, chunk))) return
+      }
     } finally {
-      this.#onDone()
+      this.#flowing = false
     }
   }
-}
 
-/**
- * Turns a reply body into chunks: nothing for `''`/null/undefined, text and bytes (an ArrayBuffer
- * or any view of one, DataView included) as one chunk,
- * streams and async iterables as they come, and any other value as JSON.
- */
-export function replyBodyChunks (data: unknown): readonly Buffer[] | AsyncIterable<unknown> {
-  if (data == null || data === '') return []
-  if (typeof data === 'string') return [Buffer.from(data, 'utf8')]
-  if (ArrayBuffer.isView(data) || data instanceof ArrayBuffer) {
-    const chunk = chunkToBuffer(data)
-    return chunk.length === 0 ? [] : [chunk]
+  /** Asks the stream for its next chunk, which {@link #flow} delivers once the handler is not paused. */
+  #pull (): void {
+    if (this.#pulling || this.#source === null) return
+    this.#pulling = true
+    this.#source.next().then((step) => {
+      this.#pulling = false
+      if (this.#ended) return
+      if (step.done === true) this.#sourceDone = true
+      else this.#held = chunkToBuffer(step.value)
+      this.#flow()
+    }, (err: unknown) => {
+      this.#pulling = false
+      this.fail(toError(err))
+    })
   }
-  if (typeof data === 'object' && typeof (data as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function') {
-    return data as AsyncIterable<unknown>
+
+  #end (): void {
+    this.#finish()
+    try {
+      this.#handler.onResponseEnd?.(this.#controller, this.#trailers ?? {})
+    } catch (thrown) {
+      this.#options.onLateHandlerError?.('onResponseEnd', toError(thrown))
+    } finally {
+      this.#options.onDone?.()
+    }
   }
-  if (typeof data === 'object') return [Buffer.from(JSON.stringify(data), 'utf8')]
-  return [Buffer.from(String(data), 'utf8')]
+
+  /** Runs one handler hook; an exception ends the reply with it. False when the reply ended. */
+  #call (hook: () => void): boolean {
+    try {
+      hook()
+    } catch (err) {
+      this.fail(toError(err))
+    }
+    return !this.#ended
+  }
+
+  #finish (): void {
+    this.#ended = true
+    if (this.#onSignal !== null) {
+      this.#options.signal?.removeEventListener('abort', this.#onSignal)
+      this.#onSignal = null
+    }
+  }
+
+  #closeSource (): void {
+    const stream = this.#stream as { destroy?: (err?: Error) => void } | null
+    const source = this.#source
+    this.#stream = null
+    this.#source = null
+    if (stream !== null && typeof stream.destroy === 'function') {
+      stream.destroy()
+    } else if (source !== null && typeof source.return === 'function') {
+      // An async generator finishes its pending step first; its return value is of no interest.
+      Promise.resolve(source.return()).catch(() => {})
+    }
+  }
 }
