@@ -23,22 +23,25 @@ export interface CacheStatus {
   detail?: string
 }
 
-/** Serializes one entry, e.g. `conduit; hit; ttl=42` or `conduit; fwd=miss; stored`. */
-export function formatCacheStatus (status: CacheStatus): string {
+/** Serializes one entry, e.g. `conduit; hit; ttl=42` or `conduit; fwd=miss; stored`; `ttl` overrides `status.ttl`. */
+export function formatCacheStatus (status: CacheStatus, ttl: number | undefined = status.ttl): string {
   let text = CACHE_STATUS_NAME
   if (status.hit === true) text += '; hit'
   if (status.fwd !== undefined) text += `; fwd=${status.fwd}`
   if (status.fwdStatus !== undefined) text += `; fwd-status=${status.fwdStatus}`
-  if (status.ttl !== undefined) text += `; ttl=${Math.floor(status.ttl)}`
+  if (ttl !== undefined) text += `; ttl=${Math.floor(ttl)}`
   if (status.stored === true) text += '; stored'
   if (status.detail !== undefined) text += `; detail=${status.detail}`
   return text
 }
 
+/** The `cache-status` value with this cache's entry after the `existing` entries, if any; `ttl` overrides `status.ttl`. */
+export function appendCacheStatus (existing: string | string[] | undefined, status: CacheStatus, ttl: number | undefined = status.ttl): string {
+  const entry = formatCacheStatus(status, ttl)
+  return existing === undefined ? entry : `${Array.isArray(existing) ? existing.join(', ') : existing}, ${entry}`
+}
+
 /** A copy of `headers` with this cache's entry appended to `cache-status`. */
 export function withCacheStatus (headers: IncomingHeaders, status: CacheStatus): IncomingHeaders {
-  const entry = formatCacheStatus(status)
-  const existing = headers['cache-status']
-  const joined = existing === undefined ? entry : `${Array.isArray(existing) ? existing.join(', ') : existing}, ${entry}`
-  return { ...headers, 'cache-status': joined }
+  return { ...headers, 'cache-status': appendCacheStatus(headers['cache-status'], status) }
 }

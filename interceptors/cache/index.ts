@@ -20,7 +20,7 @@ import type { LeaderOutcome } from './miss-coalescer.js'
 import { RequestAbortedError } from '../../src/errors.js'
 import { HeadFresheningHandler } from './head-freshening-handler.js'
 import { InvalidationHandler } from './invalidation-handler.js'
-import { describeKey, log } from './log.js'
+import { describeKey, log, logEnabled } from './log.js'
 import type { CacheInterceptorOptions } from './options.js'
 import { SAFE_METHODS, readCacheMode, resolveCacheOptions } from './options.js'
 import type { RequestPolicy } from './request-policy.js'
@@ -30,7 +30,8 @@ import { decideReuse } from './reuse-decision.js'
 import { replyFromStored, replyGatewayTimeout, replyStored } from './cache-replies.js'
 import type { ReplyTarget } from './cache-replies.js'
 import { dispatchLater, failWith } from './dispatch-safely.js'
-import { collectBody, lookup } from './store-calls.js'
+import { collectBody, lookup, whenFound } from './store-calls.js'
+import type { Lookup } from './store-calls.js'
 import { PartialContentHandler, partialKey } from './partial-content-handler.js'
 import { answerFromPart, answerRange } from './range-response.js'
 import { ORIGIN_PRECONDITIONS, hasCacheablePrecondition, notModified, notModifiedHeaders } from './stored-preconditions.js'
@@ -126,7 +127,8 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
           return
         }
         log('the identical request in flight for %s was stored; reading it', id)
-        lookup(config.store, request.key).then(({ result, failed }) => {
+        // Asynchronously even from a synchronous store: the waiter is told from within the leader's handler.
+        Promise.resolve(lookup(config.store, request.key)).then(({ result, failed }) => {
           if (failed) dispatchLater(dispatch, request.opts, request.handler)
           else answer(request, result)
         }, (err: Error) => failWith(request.handler, err))
@@ -217,7 +219,7 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
         forwardRange(request, 'request')
         return
       }
-      lookup(config.store, request.key).then(async ({ result: stored, failed }) => {
+      Promise.resolve(lookup(config.store, request.key)).then(async ({ result: stored, failed }) => {
         if (failed) {
           dispatchLater(dispatch, request.opts, request.handler)
           return
@@ -261,7 +263,8 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
     }
 
     const answer = (request: Request, stored: GetResult | undefined): void => {
-      const id = describeKey(request.key)
+      // The key's text is only wanted in log lines; a hit should not pay for building it.
+      const id = logEnabled ? describeKey(request.key) : ''
       if (stored === undefined) {
         if (request.policy.onlyIfCached) {
           log('miss for %s with only-if-cached: 504', id)
@@ -287,7 +290,7 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
       }
       switch (reuse.action) {
         case 'hit':
-          log('hit for %s: %s', id, reuse.reason)
+          if (logEnabled) log('hit for %s: %s', id, reuse.reason)
           serveHit(request, stored)
           return
         case 'stale-while-revalidate':
@@ -303,6 +306,33 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
           log('revalidating %s: %s', id, reuse.reason)
           revalidate(request, stored, reuse.fwd, reuse.staleIfErrorUntil, request.handler, false, reuse.mustRevalidate)
       }
+    }
+
+    const lookupFailed = (request: Request, err: Error): void => {
+      log('cache failure for %s: %s', describeKey(request.key), err.message)
+      failWith(request.handler, err)
+    }
+
+    const onLookup = (request: Request, { result, failed }: Lookup): void => {
+      if (failed) {
+        dispatchLater(dispatch, request.opts, request.handler)
+        return
+      }
+      const key = request.key
+      if (result === undefined && key.method === 'HEAD' && config.methods.has('GET')) {
+        // RFC 9110 §9.3.2: a HEAD answer carries a GET answer's fields, so a usable stored GET
+        // response answers a HEAD (without its body).
+        whenFound(lookup(config.store, { ...key, method: 'GET' }), (viaGet) => {
+          if (viaGet.result !== undefined && decideReuse(viaGet.result, request.policy, config.shared, Date.now()).action === 'hit') {
+            log('hit for %s from the stored GET response', describeKey(key))
+            serveHit(request, viaGet.result)
+            return
+          }
+          answer(request, undefined)
+        }, (err) => { lookupFailed(request, err) })
+        return
+      }
+      answer(request, result)
     }
 
     return function cachedDispatch (opts: DispatchOptions, handler: DispatchHandler): boolean {
@@ -344,26 +374,9 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
         forward(request, 'request')
         return true
       }
-      lookup(config.store, key).then(async ({ result, failed }) => {
-        if (failed) {
-          dispatchLater(dispatch, opts, handler)
-          return
-        }
-        if (result === undefined && method === 'HEAD' && config.methods.has('GET')) {
-          // RFC 9110 §9.3.2: a HEAD answer carries a GET answer's fields, so a usable stored GET
-          // response answers a HEAD (without its body).
-          const viaGet = await lookup(config.store, { ...key, method: 'GET' })
-          if (viaGet.result !== undefined && decideReuse(viaGet.result, policy, config.shared, Date.now()).action === 'hit') {
-            log('hit for %s from the stored GET response', describeKey(key))
-            serveHit(request, viaGet.result)
-            return
-          }
-        }
-        answer(request, result)
-      }).catch((err: Error) => {
-        log('cache failure for %s: %s', describeKey(key), err.message)
-        failWith(handler, err)
-      })
+      // A synchronous store (memory, SQLite) answers within this call: a hit is played before
+      // dispatch() returns, as a network dispatch would start within it.
+      whenFound(lookup(config.store, key), (found) => { onLookup(request, found) }, (err) => { lookupFailed(request, err) })
       return true
     }
   }

@@ -10,6 +10,12 @@ import type { CacheKey } from '../../src/contracts/cache-store.js'
 /** Writes one line when `NODE_DEBUG` lists `conduit:cache`. */
 export const log = debuglog('conduit:cache')
 
+/**
+ * Whether {@link log} writes anything (`NODE_DEBUG` is read when the process starts), so the
+ * hit path can skip building and passing log text altogether.
+ */
+export const logEnabled: boolean = log.enabled
+
 /** `GET http://host/path`, for log lines. */
 export function describeKey (key: CacheKey): string {
   return `${key.method} ${key.origin}${key.path}`

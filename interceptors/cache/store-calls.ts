@@ -9,22 +9,52 @@ import type { CacheKey, CacheStore, GetResult } from '../../src/contracts/cache-
 import { describeKey, log } from './log.js'
 import { storedEntryProblem } from './stored-entry-check.js'
 
-/** The store's answer for `key`, or undefined when it has none, failed, or returned an unusable entry. Always a promise. */
-export async function lookup (store: CacheStore, key: CacheKey): Promise<{ result: GetResult | undefined, failed: boolean }> {
-  let result: GetResult | undefined
-  try {
-    result = (await store.get(key)) ?? undefined
-  } catch (err) {
-    log('store error in get for %s, bypassing the cache: %s', describeKey(key), (err as Error).message)
-    return { result: undefined, failed: true }
-  }
-  const problem = result === undefined ? null : storedEntryProblem(result)
+/** What a store lookup found: the stored response (undefined when there is none), or that the store failed. */
+export interface Lookup {
+  result: GetResult | undefined
+  failed: boolean
+}
+
+const STORE_FAILED: Lookup = Object.freeze({ result: undefined, failed: true })
+const NOT_FOUND: Lookup = Object.freeze({ result: undefined, failed: false })
+
+function storeFailed (key: CacheKey, err: unknown): Lookup {
+  log('store error in get for %s, bypassing the cache: %s', describeKey(key), (err as Error | undefined)?.message)
+  return STORE_FAILED
+}
+
+function checked (key: CacheKey, result: GetResult | null | undefined): Lookup {
+  if (result == null) return NOT_FOUND
+  const problem = storedEntryProblem(result)
   if (problem !== null) {
     // A miss rather than a bypass: the fresh response then replaces the corrupted entry.
     log('unusable entry from the store for %s, treating it as a miss: %s', describeKey(key), problem)
-    return { result: undefined, failed: false }
+    return NOT_FOUND
   }
   return { result, failed: false }
+}
+
+/**
+ * The store's answer for `key`, or undefined when it has none, failed, or returned an unusable
+ * entry. A store that answers synchronously is answered synchronously, so a hit costs no promise
+ * round trip; an asynchronous store gets a promise. Never throws, never rejects.
+ */
+export function lookup (store: CacheStore, key: CacheKey): Lookup | Promise<Lookup> {
+  let answer: ReturnType<CacheStore['get']>
+  try {
+    answer = store.get(key)
+  } catch (err) {
+    return storeFailed(key, err)
+  }
+  if (isPending(answer)) {
+    return Promise.resolve(answer).then((result) => checked(key, result), (err: unknown) => storeFailed(key, err))
+  }
+  return checked(key, answer)
+}
+
+/** True when `value` has to be waited for (a promise or any other thenable). */
+export function isPending<T> (value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return value != null && typeof (value as PromiseLike<T>).then === 'function'
 }
 
 /**
@@ -39,7 +69,7 @@ export function deleteQuietly (store: CacheStore, key: CacheKey): Promise<void> 
     log('store error in delete for %s: %s', describeKey(key), (err as Error).message)
     return undefined
   }
-  if (pending === undefined || typeof (pending as Promise<void>).then !== 'function') return undefined
+  if (!isPending(pending)) return undefined
   return Promise.resolve(pending).then(
     () => {},
     (err: Error) => { log('store error in delete for %s: %s', describeKey(key), err?.message) }
@@ -58,4 +88,23 @@ export async function collectBody (body: GetResult['body']): Promise<Buffer> {
     for (const chunk of body as Iterable<Buffer | string>) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk))
   }
   return Buffer.concat(chunks)
+}
+
+/**
+ * Runs `next` with what a {@link lookup} found: within this call when the store answered
+ * synchronously, otherwise once it settles. A throw (or rejection) from `next` goes to `onError`.
+ */
+export function whenFound (found: Lookup | Promise<Lookup>, next: (found: Lookup) => void | Promise<void>, onError: (err: Error) => void): void {
+  if (isPending(found)) {
+    found.then(next).then(undefined, onError)
+    return
+  }
+  let outcome: void | Promise<void>
+  try {
+    outcome = next(found)
+  } catch (err) {
+    onError(err as Error)
+    return
+  }
+  if (isPending(outcome)) outcome.then(undefined, onError)
 }

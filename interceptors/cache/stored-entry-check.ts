@@ -18,10 +18,24 @@ function isFieldValue (value: unknown): boolean {
   return typeof value === 'string' && !INVALID_VALUE_RE.test(value)
 }
 
+/**
+ * Header records already found valid. A store that hands back the same record again (the memory
+ * store keeps its own copy and returns it on every hit) is not checked field by field each time;
+ * a store that reads an entry from outside (a file, Redis) makes a new record, which is checked.
+ */
+const validHeaderRecords = new WeakSet<object>()
+
 function headersProblem (headers: unknown, what: string, allowNull: boolean): string | null {
   if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
     return `${what} must be an object, got ${describeValue(headers)}`
   }
+  if (validHeaderRecords.has(headers)) return null
+  const problem = fieldsProblem(headers, what, allowNull)
+  if (problem === null) validHeaderRecords.add(headers)
+  return problem
+}
+
+function fieldsProblem (headers: object, what: string, allowNull: boolean): string | null {
   for (const [name, value] of Object.entries(headers)) {
     if (!TOKEN_RE.test(name)) return `${what} has an invalid field name ${describeValue(name)}`
     if (value === null && allowNull) continue

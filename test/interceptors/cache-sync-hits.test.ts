@@ -1,0 +1,131 @@
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import type { DispatchController, DispatchHandler } from '../../src/handler.js'
+import type { CacheKey, CacheStore, GetResult } from '../../src/contracts/cache-store.js'
+import { MemoryCacheStore } from '../../stores/memory-cache-store.js'
+import type { CacheInterceptorOptions } from '../../interceptors/cache/index.js'
+import { setupCache, stamp } from './cache-test-helpers.js'
+
+/** A handler that records its hooks and settles a promise once the dispatch ended either way. */
+function recordingHandler (overrides: Partial<DispatchHandler> = {}): { handler: DispatchHandler, events: string[], done: Promise<void>, body: () => string } {
+  const events: string[] = []
+  const chunks: Buffer[] = []
+  let settle: () => void = () => {}
+  const done = new Promise<void>((resolve) => { settle = resolve })
+  const handler: DispatchHandler = {
+    onRequestStart: () => { events.push('start') },
+    onResponseStart: (_c: DispatchController, statusCode: number) => { events.push(`head ${statusCode}`) },
+    onResponseData: (_c: DispatchController, chunk: Buffer) => { chunks.push(chunk) },
+    onResponseEnd: () => {
+      events.push('end')
+      settle()
+    },
+    onResponseError: (_c: DispatchController, err: Error) => {
+      events.push(`error ${err.message}`)
+      settle()
+    },
+    ...overrides
+  }
+  return { handler, events, done, body: () => Buffer.concat(chunks).toString() }
+}
+
+/** Wraps a store so that `get` answers through a promise (as Redis does), or a bare thenable. */
+function answeringLater (inner: CacheStore, kind: 'promise' | 'thenable'): CacheStore {
+  return {
+    get: (key: CacheKey) => {
+      const result = inner.get(key) as GetResult | undefined
+      if (kind === 'promise') return Promise.resolve(result)
+      const thenable = { then: (resolve: (value: GetResult | undefined) => void) => { setImmediate(() => resolve(result)) } }
+      return thenable as unknown as Promise<GetResult | undefined>
+    },
+    createWriteStream: (key, value) => inner.createWriteStream(key, value),
+    delete: (key) => inner.delete(key)
+  }
+}
+
+async function primed (t: Parameters<typeof setupCache>[0], store: CacheStore, memory: MemoryCacheStore, options: CacheInterceptorOptions = {}): Promise<Awaited<ReturnType<typeof setupCache>>> {
+  const setup = await setupCache(t, (_req, res) => {
+    stamp(res, 'max-age=600')
+    res.end('stored body')
+  }, { ...options, store })
+  const first = await setup.send('/item')
+  assert.match(String(first.headers['cache-status']), /fwd=miss; fwd-status=200; stored/)
+  assert.notEqual(memory.get({ origin: setup.server.origin, method: 'GET', path: '/item', headers: {} }), undefined)
+  return setup
+}
+
+describe('interceptors.cache(): hits from a synchronous store', () => {
+  it('plays a hit from the memory store completely before dispatch() returns', async (t) => {
+    const store = new MemoryCacheStore()
+    const { dispatcher, server, count } = await primed(t, store, store)
+    const seen = recordingHandler()
+    const accepted = dispatcher.dispatch({ origin: server.origin, path: '/item', method: 'GET' }, seen.handler)
+    assert.equal(accepted, true)
+    assert.deepEqual(seen.events, ['start', 'head 200', 'end'])
+    assert.equal(seen.body(), 'stored body')
+    assert.equal(count(), 1)
+  })
+
+  it('answers a HEAD from the stored GET response within dispatch(), without a body', async (t) => {
+    const store = new MemoryCacheStore()
+    const { dispatcher, server, count } = await primed(t, store, store, { methods: ['GET', 'HEAD'] })
+    const seen = recordingHandler()
+    dispatcher.dispatch({ origin: server.origin, path: '/item', method: 'HEAD' }, seen.handler)
+    assert.deepEqual(seen.events, ['start', 'head 200', 'end'])
+    assert.equal(seen.body(), '')
+    assert.equal(count(), 1)
+  })
+
+  it('turns a handler that throws during a synchronous hit into onResponseError, not a throw from dispatch()', async (t) => {
+    const store = new MemoryCacheStore()
+    const { dispatcher, server } = await primed(t, store, store)
+    const seen = recordingHandler({ onResponseStart: () => { throw new Error('handler broke') } })
+    assert.doesNotThrow(() => dispatcher.dispatch({ origin: server.origin, path: '/item', method: 'GET' }, seen.handler))
+    assert.deepEqual(seen.events, ['start', 'error handler broke'])
+  })
+
+  it('gives each hit its own copy of the stored headers', async (t) => {
+    const store = new MemoryCacheStore()
+    const { dispatcher, server } = await primed(t, store, store)
+    const first = await dispatcher.request({ origin: server.origin, path: '/item', method: 'GET' })
+    await first.body.text()
+    first.headers['x-changed-by-caller'] = 'yes'
+    const second = await dispatcher.request({ origin: server.origin, path: '/item', method: 'GET' })
+    await second.body.text()
+    assert.equal(second.headers['x-changed-by-caller'], undefined)
+    assert.match(String(second.headers['cache-status']), /; hit; ttl=\d+/)
+    assert.equal(second.headers.age, '0')
+  })
+})
+
+describe('interceptors.cache(): hits from an asynchronous store', () => {
+  for (const kind of ['promise', 'thenable'] as const) {
+    it(`serves a hit from a store whose get answers with a ${kind}, after dispatch() returned`, async (t) => {
+      const memory = new MemoryCacheStore()
+      const { dispatcher, server, count } = await primed(t, answeringLater(memory, kind), memory)
+      const seen = recordingHandler()
+      dispatcher.dispatch({ origin: server.origin, path: '/item', method: 'GET' }, seen.handler)
+      assert.deepEqual(seen.events, [])
+      await seen.done
+      assert.deepEqual(seen.events, ['start', 'head 200', 'end'])
+      assert.equal(seen.body(), 'stored body')
+      assert.equal(count(), 1)
+    })
+  }
+
+  it('sends the request to the origin when a synchronous get throws, and when an asynchronous one rejects', async (t) => {
+    for (const failing of [
+      () => { throw new Error('store down') },
+      () => Promise.reject(new Error('store down'))
+    ]) {
+      const store: CacheStore = { get: failing, createWriteStream: () => undefined, delete: () => {} }
+      const { dispatcher, server, count } = await setupCache(t, (_req, res) => {
+        stamp(res, 'max-age=600')
+        res.end('from origin')
+      }, { store })
+      const res = await dispatcher.request({ origin: server.origin, path: '/', method: 'GET' })
+      assert.equal(await res.body.text(), 'from origin')
+      assert.equal(count(), 1)
+    }
+  })
+})
