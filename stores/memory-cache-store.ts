@@ -137,11 +137,22 @@ export class MemoryCacheStore extends EventEmitter implements CacheStore {
     }
     if (entries.length === 0) this.#urls.delete(url)
     if (found === undefined) return undefined
-    // A new object per call, so a caller changing it leaves the entry alone. Copied, then
-    // extended: V8 (Node 20) builds `{ ...meta, body }` on a slow path, ten times the cost.
-    const result: GetResult = Object.assign({}, found.meta)
-    result.body = found.body
-    return result
+    // A new object per call, so a caller changing it leaves the entry alone. Built field by
+    // field: V8 (Node 20) builds `{ ...meta, body }` on a slow path, and even Object.assign
+    // costs a tenth of a whole hit.
+    const meta = found.meta
+    return {
+      statusCode: meta.statusCode,
+      statusMessage: meta.statusMessage,
+      headers: meta.headers,
+      vary: meta.vary,
+      etag: meta.etag,
+      cacheControlDirectives: meta.cacheControlDirectives,
+      cachedAt: meta.cachedAt,
+      staleAt: meta.staleAt,
+      deleteAt: meta.deleteAt,
+      body: found.body
+    }
   }
 
   /**
