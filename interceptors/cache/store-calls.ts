@@ -25,7 +25,13 @@ function storeFailed (key: CacheKey, err: unknown): Lookup {
 
 function checked (key: CacheKey, result: GetResult | null | undefined): Lookup {
   if (result == null) return NOT_FOUND
-  const problem = storedEntryProblem(result)
+  let problem: string | null
+  try {
+    problem = storedEntryProblem(result)
+  } catch (err) {
+    // An entry whose fields throw when read (a getter, a Proxy) is as unusable as a malformed one.
+    problem = `reading it threw: ${(err as Error | undefined)?.message}`
+  }
   if (problem !== null) {
     // A miss rather than a bypass: the fresh response then replaces the corrupted entry.
     log('unusable entry from the store for %s, treating it as a miss: %s', describeKey(key), problem)
@@ -92,19 +98,16 @@ export async function collectBody (body: GetResult['body']): Promise<Buffer> {
 
 /**
  * Runs `next` with what a {@link lookup} found: within this call when the store answered
- * synchronously, otherwise once it settles. A throw (or rejection) from `next` goes to `onError`.
+ * synchronously, otherwise once it settles. A throw from `next` goes to `onError`.
  */
-export function whenFound (found: Lookup | Promise<Lookup>, next: (found: Lookup) => void | Promise<void>, onError: (err: Error) => void): void {
+export function whenFound (found: Lookup | Promise<Lookup>, next: (found: Lookup) => void, onError: (err: Error) => void): void {
   if (isPending(found)) {
     found.then(next).then(undefined, onError)
     return
   }
-  let outcome: void | Promise<void>
   try {
-    outcome = next(found)
+    next(found)
   } catch (err) {
     onError(err as Error)
-    return
   }
-  if (isPending(outcome)) outcome.then(undefined, onError)
 }

@@ -84,6 +84,53 @@ describe('interceptors.cache(): hits from a synchronous store', () => {
     assert.deepEqual(seen.events, ['start', 'error handler broke'])
   })
 
+  it('lets dispatch() return normally when the handler throws in onResponseEnd of a hit', async (t) => {
+    const store = new MemoryCacheStore()
+    const { dispatcher, server } = await primed(t, store, store)
+    const seen = recordingHandler({
+      onResponseEnd: () => {
+        seen.events.push('end')
+        throw new Error('end hook broke')
+      }
+    })
+    assert.equal(dispatcher.dispatch({ origin: server.origin, path: '/item', method: 'GET' }, seen.handler), true)
+    assert.deepEqual(seen.events, ['start', 'head 200', 'end'])
+  })
+
+  it('treats an entry whose fields throw when read as a miss, within dispatch()', async (t) => {
+    const store = new MemoryCacheStore()
+    const { dispatcher, server, count } = await primed(t, {
+      get: (key: CacheKey) => {
+        const entry = store.get(key)
+        if (entry === undefined) return undefined
+        return new Proxy(entry, { get: (target, name) => { if (name === 'headers') throw new Error('unreadable'); return Reflect.get(target, name) } })
+      },
+      createWriteStream: (key, value) => store.createWriteStream(key, value),
+      delete: (key) => store.delete(key)
+    }, store)
+    const res = await dispatcher.request({ origin: server.origin, path: '/item', method: 'GET' })
+    assert.equal(await res.body.text(), 'stored body')
+    assert.match(String(res.headers['cache-status']), /fwd=miss/)
+    assert.equal(count(), 2)
+  })
+
+  it('fails the request with the error when using a stored entry throws, instead of throwing from dispatch()', async (t) => {
+    const store = new MemoryCacheStore()
+    const { dispatcher, server } = await primed(t, {
+      get: (key: CacheKey) => {
+        const entry = store.get(key)
+        if (entry === undefined) return undefined
+        const directives = { get 'no-cache' (): never { throw new Error('directives unreadable') } }
+        return { ...entry, cacheControlDirectives: directives as unknown as GetResult['cacheControlDirectives'] }
+      },
+      createWriteStream: (key, value) => store.createWriteStream(key, value),
+      delete: (key) => store.delete(key)
+    }, store)
+    const seen = recordingHandler()
+    assert.doesNotThrow(() => dispatcher.dispatch({ origin: server.origin, path: '/item', method: 'GET' }, seen.handler))
+    assert.deepEqual(seen.events, ['error directives unreadable'])
+  })
+
   it('gives each hit its own copy of the stored headers', async (t) => {
     const store = new MemoryCacheStore()
     const { dispatcher, server } = await primed(t, store, store)

@@ -327,6 +327,28 @@ describe('ResponsePlayer: run() for mocks', () => {
     assert.equal(done, 1)
   })
 
+  it('reports the sent request body, and ends with the error onBodySent throws', async () => {
+    const sent: string[] = []
+    const seen = record()
+    seen.handler.onBodySent = (chunk) => {
+      sent.push(String(chunk))
+      throw new Error('body hook broke')
+    }
+    new ResponsePlayer(seen.handler).run(() => response('unused'), 0, {}, 'request body')
+    await turns(1)
+    assert.deepEqual(sent, ['request body'])
+    assert.deepEqual(seen.events, ['start', 'error body hook broke'])
+  })
+
+  it('plays a produced stream body after the start', async () => {
+    const seen = record()
+    new ResponsePlayer(seen.handler).run(async () => response(Readable.from(['a', 'b'])))
+    await turns()
+    assert.equal(seen.events[0], 'start')
+    assert.equal(seen.events.at(-1), 'end')
+    assert.equal(seen.body(), 'ab')
+  })
+
   it('runError() starts, then fails with the error', async () => {
     const seen = record()
     new ResponsePlayer(seen.handler).runError(new Error('unmatched'))
