@@ -200,7 +200,12 @@ export class ResponsePlayer {
 
   #respond (response: PlayedResponse): void {
     if (this.#ended) return
-    const body = this.#options.method === 'HEAD' ? null : response.body
+    let body = response.body
+    if (this.#options.method === 'HEAD') {
+      // A HEAD reply has no body; a stream that came with it is released rather than left open.
+      (body as { destroy?: () => void } | null | undefined)?.destroy?.()
+      body = null
+    }
     try {
       // A generator body runs here, and may throw.
       const chunks = inMemoryChunks(body)
@@ -257,8 +262,14 @@ export class ResponsePlayer {
     this.#source.next().then((step) => {
       this.#pulling = false
       if (this.#ended) return
-      if (step.done === true) this.#sourceDone = true
-      else this.#held = chunkToBuffer(step.value)
+      try {
+        if (step.done === true) this.#sourceDone = true
+        else this.#held = chunkToBuffer(step.value)
+      } catch (err) {
+        // A chunk whose text cannot be had (its toString throws) must not become an unhandled rejection.
+        this.fail(toError(err))
+        return
+      }
       this.#flow()
     }, (err: unknown) => {
       this.#pulling = false

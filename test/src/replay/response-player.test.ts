@@ -97,6 +97,14 @@ describe('ResponsePlayer: bodies in memory', () => {
     assert.deepEqual(seen.events, ['start', 'head 200 OK', 'end'])
   })
 
+  it('releases a stream body given with a reply to HEAD', () => {
+    const stream = Readable.from(['unused'])
+    const seen = record()
+    new ResponsePlayer(seen.handler, { method: 'HEAD' }).play(response(stream))
+    assert.deepEqual(seen.events, ['start', 'head 200 OK', 'end'])
+    assert.equal(stream.destroyed, true)
+  })
+
   it('uses the given status message and passes the trailers to onResponseEnd', () => {
     let trailers: unknown
     const handler: DispatchHandler = {
@@ -176,6 +184,14 @@ describe('ResponsePlayer: stream bodies', () => {
     new ResponsePlayer(seen.handler).play(response(failing))
     await turns()
     assert.deepEqual(seen.events, ['start', 'head 200 OK', 'error disk gone'])
+  })
+
+  it('ends with the error when turning a streamed chunk into bytes throws', async () => {
+    async function * source (): AsyncGenerator<unknown> { yield { toString: () => { throw new Error('no text') } } }
+    const seen = record()
+    new ResponsePlayer(seen.handler).play(response(source()))
+    await turns()
+    assert.deepEqual(seen.events, ['start', 'head 200 OK', 'error no text'])
   })
 
   it('destroys the body stream when the handler aborts', async () => {
