@@ -175,12 +175,14 @@ export function buildRequestState (
 ): RequestState {
   const own = inputState(input)
   let state: RequestState
+  let fromRequest = true
   if (own !== null) {
     state = copyState(own)
   } else if (isForeignRequest(input)) {
     state = fromForeign(input, what)
   } else {
     state = freshState(parseRequestUrl(typeof input === 'string' ? input : String(input), what))
+    fromRequest = false
   }
   const inputBody = state.body
   if (init === undefined || init === null) {
@@ -190,8 +192,9 @@ export function buildRequestState (
   if (typeof init !== 'object') throw new TypeError(`${what}: init must be an object, got ${describeValue(init)}`)
 
   if (init.window !== undefined && init.window !== null) throw new TypeError(`${what}: window must be null, got ${describeValue(init.window)}`)
-  // Fetch Standard, Request constructor: a non-empty init starts a new request from the input's current URL.
-  if (Object.keys(init).some((key) => (init as Record<string, unknown>)[key] !== undefined)) {
+  // Fetch Standard, Request constructor: a non-empty init starts a new request from the input's
+  // current URL. A request made from a URL is in that starting state already.
+  if (fromRequest && hasDefinedMember(init)) {
     if (state.mode === 'navigate') state.mode = 'same-origin'
     state.referrer = 'client'
     state.referrerPolicy = ''
@@ -265,6 +268,13 @@ export function buildRequestState (
   }
   state.body = body
   return state
+}
+
+function hasDefinedMember (init: object): boolean {
+  for (const key in init) {
+    if (Object.hasOwn(init, key) && (init as Record<string, unknown>)[key] !== undefined) return true
+  }
+  return false
 }
 
 // A Request built from another Request (or sent by fetch) moves the body out of the input.
