@@ -173,12 +173,13 @@ export function buildRequestState (
   inputState: ((value: unknown) => RequestState | null),
   inputHost: ((value: unknown) => BodyMixin | null)
 ): RequestState {
-  const own = inputState(input)
+  // A string (the usual input) can be neither kind of Request, so those checks are skipped.
+  const own = typeof input === 'string' ? null : inputState(input)
   let state: RequestState
   let fromRequest = true
   if (own !== null) {
     state = copyState(own)
-  } else if (isForeignRequest(input)) {
+  } else if (typeof input !== 'string' && isForeignRequest(input)) {
     state = fromForeign(input, what)
   } else {
     state = freshState(parseRequestUrl(typeof input === 'string' ? input : String(input), what))
