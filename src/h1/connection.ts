@@ -49,6 +49,8 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
   readonly #timer: ConnectionTimer
   readonly #idleTimer: ConnectionTimer
   #idleMs: number
+  /** Waiting for a request: the socket is unref'd and the idle timer armed. */
+  #idle = false
 
   constructor (owner: ConnectionOwner, socket: Duplex) {
     this.#owner = owner
@@ -112,8 +114,11 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
     if ((max > 0 && this.#sent >= max) || req.reset) this.#reset = true
     if (req.blocking) this.#blocked = true
     if (inflight.length === 1) {
-      this.#idleTimer.disarm()
-      ;(this.socket as Socket).ref?.()
+      if (this.#idle) {
+        this.#idle = false
+        this.#idleTimer.disarm()
+        ;(this.socket as Socket).ref?.()
+      }
       this.#timer.arm(T_HEADERS, req.headersTimeout)
       if (req.paused) this.pauseRequest(req)
     }
@@ -247,10 +252,11 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
     } else if (this.#reset && this.#writer.writing === null) {
       this.destroy(null)
       return
-    } else {
-      this.#startIdle()
     }
     this.#owner.onConnectionReady(this)
+    // Idle only if the client had nothing to send: a request written meanwhile would otherwise
+    // undo the unref and the idle timer at once.
+    if (!this.#dead && this.#inflight.length === 0) this.#startIdle()
   }
 
   // --- timers -------------------------------------------------------------------------------
@@ -266,6 +272,7 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
   }
 
   #startIdle (): void {
+    this.#idle = true
     ;(this.socket as Socket).unref?.()
     this.#idleTimer.arm(T_IDLE, this.#idleMs)
   }
@@ -282,11 +289,15 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
       this.destroy(new SocketError(`unexpected data from the server on an idle connection: ${JSON.stringify(chunk.toString('latin1', 0, 32))}`, socketInfo(this.socket)))
       return
     }
+    const timer = this.#timer
+    timer.startBatch()
     try {
       this.#parser.execute(chunk)
     } catch (err) {
       this.destroy(err as Error)
       return
+    } finally {
+      timer.endBatch()
     }
     if (this.#upgrade !== null) this.#detachForUpgrade()
     else if (this.#inflight.length === 0 && !this.#parser.idle) this.#dropStrayBytes()
