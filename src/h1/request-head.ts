@@ -38,7 +38,7 @@ export function normalizeMethod (method: string): string {
 
 /** Throws unless `method` is a token. */
 export function validateMethod (method: unknown): asserts method is string {
-  if (typeof method !== 'string' || !TOKEN_RE.test(method)) {
+  if (typeof method !== 'string' || (!STANDARD_METHODS.has(method) && !TOKEN_RE.test(method))) {
     throw new InvalidArgumentError(`invalid method: ${describeValue(method)} (must be an HTTP token)`)
   }
 }
@@ -192,7 +192,7 @@ export interface RequestHeadInput {
   expectContinue: boolean
   /** Body bytes, or -1 when only streaming tells. */
   bodyLength: number
-  /** `host` derived from the origin, used unless the headers carry one. */
+  /** `host` derived from a parsed origin (so valid as it is), used unless the headers carry one. */
   defaultHost: string
   /** Whether a body whose size differs from its `content-length` header is an error. */
   strictContentLength: boolean
@@ -218,8 +218,9 @@ export interface RequestHead {
 export function buildRequestHead (input: RequestHeadInput): RequestHead {
   const info: RequestHeadInfo = { declaredLength: -1, reset: input.reset, host: undefined }
   const lines = serializeHeaders(input.headers, info)
-  const host = info.host ?? input.defaultHost
-  validateHost(host)
+  const host = info.host
+  // The default host comes from a parsed origin; only a caller's `host` header needs checking.
+  if (host !== undefined) validateHost(host)
   let prepareError: Error | null = null
   let bodyLength = input.bodyLength
   if (info.declaredLength !== -1) {
@@ -228,7 +229,7 @@ export function buildRequestHead (input: RequestHeadInput): RequestHead {
       prepareError = new RequestContentLengthMismatchError(`request body is ${bodyLength} bytes but its content-length header says ${info.declaredLength}`)
     }
   }
-  let head = `${input.method} ${input.path} HTTP/1.1\r\nhost: ${host}\r\n`
+  let head = `${input.method} ${input.path} HTTP/1.1\r\nhost: ${host ?? input.defaultHost}\r\n`
   if (input.upgrade !== null) head += `connection: upgrade\r\nupgrade: ${input.upgrade}\r\n`
   else if (info.reset) head += 'connection: close\r\n'
   if (input.expectContinue) head += 'expect: 100-continue\r\n'
