@@ -5,8 +5,7 @@
  */
 
 import type { Dispatch, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
-import { DecoratorHandler } from '../../src/handler.js'
-import { ForwardingController } from '../../src/handlers/forwarding-controller.js'
+import { AttemptSpanningHandler } from '../../src/handlers/interposed-controller.js'
 import type { DnsRecord } from './records.js'
 import type { DnsResolver } from './resolver.js'
 import { addressOrigin, log } from './resolver.js'
@@ -28,28 +27,14 @@ export interface DnsAttempt {
 }
 
 /** Forwards everything; retries once on the other family when the first address refuses. */
-export class DnsHandler extends DecoratorHandler {
+export class DnsHandler extends AttemptSpanningHandler {
   readonly #attempt: DnsAttempt
-  readonly #controller = new ForwardingController()
-  #started = false
   #answered = false
   #failedOver = false
 
   constructor (handler: DispatchHandler, attempt: DnsAttempt) {
     super(handler)
     this.#attempt = attempt
-  }
-
-  // The caller keeps one controller across the failover.
-  protected override controllerFor (): DispatchController {
-    return this.#controller
-  }
-
-  override onRequestStart (controller: DispatchController, context: unknown): void {
-    this.#controller.target = controller
-    if (this.#started) return
-    this.#started = true
-    super.onRequestStart(controller, context)
   }
 
   override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
@@ -78,7 +63,7 @@ export class DnsHandler extends DecoratorHandler {
 
   #failoverTarget (code: string): DnsRecord | null {
     const attempt = this.#attempt
-    if (!attempt.dualStack || this.#failedOver || this.#answered || this.#controller.reason !== null || !FAILOVER_CODES.has(code)) return null
+    if (!attempt.dualStack || this.#failedOver || this.#answered || this.callerController.reason !== null || !FAILOVER_CODES.has(code)) return null
     return attempt.resolver.other(attempt.origin.hostname, attempt.record.family === 4 ? 6 : 4)
   }
 }

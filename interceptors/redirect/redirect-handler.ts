@@ -7,9 +7,8 @@
 
 import { debuglog } from 'node:util'
 import type { Dispatch, DispatchBody, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
-import { DecoratorHandler } from '../../src/handler.js'
+import { AttemptSpanningHandler } from '../../src/handlers/interposed-controller.js'
 import { RedirectError } from '../../src/errors.js'
-import { ForwardingController } from '../../src/handlers/forwarding-controller.js'
 import { normalizeHeaders } from '../../src/handlers/request-headers.js'
 import { REDIRECT_STATUSES, headersDroppedByRedirect, redirectLocation, redirectsToGet } from '../../src/redirect/rules.js'
 
@@ -76,17 +75,15 @@ class RedirectContext {
  * Follows the redirects of one dispatch. The caller's handler sees `onRequestStart` once, with
  * `context.history` (the URLs requested so far), and the head and body of the last hop only.
  */
-export class RedirectHandler extends DecoratorHandler {
+export class RedirectHandler extends AttemptSpanningHandler {
   readonly #dispatch: Dispatch
   readonly #limits: RedirectLimits
-  readonly #controller = new ForwardingController()
   readonly #history: URL[] = []
   // The hop whose URL is not in #history yet: parsing a URL for every response would cost more
   // than the rest of this handler, so it is done only for redirects or when history is read.
   #unrecorded: DispatchOptions | null = null
   #opts: DispatchOptions
   #next: DispatchOptions | null = null
-  #started = false
 
   /**
    * @param dispatch - dispatches each hop (the dispatcher below the interceptor)
@@ -101,18 +98,10 @@ export class RedirectHandler extends DecoratorHandler {
     this.#limits = limits
   }
 
-  // The caller keeps one controller across every hop.
-  protected override controllerFor (): DispatchController {
-    return this.#controller
-  }
-
-  override onRequestStart (controller: DispatchController, context: unknown): void {
-    this.#controller.target = controller
-    if (this.#started) return
-    this.#started = true
+  protected override callerContext (context: unknown): unknown {
     const redirectContext = new RedirectContext(this)
     if (typeof context === 'object' && context !== null) Object.assign(redirectContext, context)
-    super.onRequestStart(controller, redirectContext)
+    return redirectContext
   }
 
   static {
@@ -210,8 +199,8 @@ export class RedirectHandler extends DecoratorHandler {
       super.onResponseEnd(controller, trailers)
       return
     }
-    if (this.#controller.reason !== null) {
-      super.onResponseError(controller, this.#controller.reason)
+    if (this.callerController.reason !== null) {
+      super.onResponseError(controller, this.callerController.reason)
       return
     }
     this.#next = null

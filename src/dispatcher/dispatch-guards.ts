@@ -19,7 +19,8 @@ export function checkDispatchOptions (opts: unknown): void {
 
 /**
  * The error a request to a dispatcher that stopped taking requests fails with:
- * `ClientDestroyedError` after `destroy()`, `ClientClosedError` after `close()`.
+ * `ClientClosedError` while `close()` is pending, `ClientDestroyedError` once it completed or
+ * after `destroy()`.
  */
 export function closedError (destroyed: boolean): Error {
   return destroyed ? new ClientDestroyedError() : new ClientClosedError()

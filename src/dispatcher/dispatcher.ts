@@ -157,7 +157,7 @@ export abstract class DispatcherBase extends Dispatcher {
 
   /** True once `close()` or `destroy()` was called. */
   get closed (): boolean { return this.#closed }
-  /** True once `destroy()` was called. */
+  /** True once `destroy()` was called or `close()` has completed. */
   get destroyed (): boolean { return this.#destroyed }
 
   override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
@@ -202,7 +202,12 @@ export abstract class DispatcherBase extends Dispatcher {
     checkCallback(callback, 'close')
     if (this.#destroyed) return settleClose(Promise.reject(new ClientDestroyedError()), callback)
     this.#closed = true
-    this.#closing ??= this.closeGracefully()
+    // As in undici, a dispatcher that has finished closing counts as destroyed: later requests
+    // fail with ClientDestroyedError and `destroyed` turns true.
+    this.#closing ??= this.closeGracefully().then(() => {
+      this.#destroyed = true
+      this.#destroying ??= Promise.resolve()
+    })
     return settleClose(this.#closing, callback)
   }
 

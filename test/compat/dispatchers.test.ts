@@ -110,8 +110,6 @@ describe('Client, Pool and Agent compared with undici', () => {
     assert.deepEqual(seen.conduit, seen.undici)
   })
 
-  // After close() has completed undici counts the dispatcher as destroyed (ClientDestroyedError);
-  // conduit still says ClientClosedError, so only destroyed dispatchers are compared here.
   it('fail requests after destroy with the same errors', async () => {
     const seen = await both(async (lib: Lib) => {
       const results = []
@@ -120,6 +118,27 @@ describe('Client, Pool and Agent compared with undici', () => {
         await destroyed.destroy()
         results.push(await caught(get(destroyed)))
         results.push(await caught(destroyed.close()))
+      }
+      return results
+    })
+    assert.deepEqual(seen.conduit, seen.undici)
+  })
+
+  it('count a dispatcher that finished closing as destroyed, with the same errors and flags', async () => {
+    const seen = await both(async (lib: Lib) => {
+      const results = []
+      for (const make of [() => new lib.Client(server.origin), () => new lib.Pool(server.origin), () => new lib.Agent()]) {
+        const dispatcher = make()
+        await get(dispatcher)
+        const closing = dispatcher.close()
+        results.push({ closedWhileClosing: dispatcher.closed, destroyedWhileClosing: dispatcher.destroyed })
+        results.push(await caught(get(dispatcher)))
+        await closing
+        results.push({ closed: dispatcher.closed, destroyed: dispatcher.destroyed })
+        results.push(await caught(get(dispatcher)))
+        results.push(await caught(dispatcher.close()))
+        // undici resolves null, conduit undefined (both type as void): only settling is compared.
+        results.push(await caught(dispatcher.destroy().then(() => 'resolved')))
       }
       return results
     })

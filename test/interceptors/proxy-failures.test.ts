@@ -121,12 +121,12 @@ describe('proxy failures', () => {
     assert.match(error?.message ?? '', /no tunnel to 127\.0\.0\.1:9 through proxy http:\/\/127\.0\.0\.1:\d+ after 50 ms/)
   })
 
-  it('rejects requests after close() with LIB_ERR_CLOSED', async (t) => {
+  it('rejects requests after close() with LIB_ERR_DESTROYED, as undici does', async (t) => {
     const proxyServer = await startHttpProxy()
     const agent = new ProxyAgent(proxyServer.url)
     t.after(() => proxyServer.close())
     await agent.close()
-    await assert.rejects(agent.request({ origin: 'http://127.0.0.1:9', path: '/', method: 'GET' }), { code: 'LIB_ERR_CLOSED' })
+    await assert.rejects(agent.request({ origin: 'http://127.0.0.1:9', path: '/', method: 'GET' }), { code: 'LIB_ERR_DESTROYED' })
     assert.equal(proxyServer.connections, 0)
   })
 

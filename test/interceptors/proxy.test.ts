@@ -201,7 +201,7 @@ describe('proxy interceptor lifecycle under compose', () => {
     await (await agent.request({ origin: targets.http.origin, path: '/', method: 'GET' })).body.dump()
     assert.equal(proxyServer.requests.length, 2)
     await agent.close()
-    await assert.rejects(agent.request({ origin: targets.http.origin, path: '/', method: 'GET' }), { code: 'LIB_ERR_CLOSED' })
+    await assert.rejects(agent.request({ origin: targets.http.origin, path: '/', method: 'GET' }), { code: 'LIB_ERR_DESTROYED' })
     assert.equal(proxyServer.requests.length, 2)
   })
 

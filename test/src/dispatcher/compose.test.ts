@@ -53,9 +53,13 @@ describe('Dispatcher.compose', () => {
     assert.equal(composed.listenerCount('drain'), 1)
     await composed.close()
     assert.equal(base.closed, true)
+    // A dispatcher that finished closing counts as destroyed, as in undici: destroy() then has nothing left to do.
+    assert.equal(composed.destroyed, true)
+    const other = new ScriptedDispatcher()
+    const composedOther = other.compose((d: Dispatch) => d)
     const err = new Error('boom')
-    await composed.destroy(err)
-    assert.equal(base.destroyedWith, err)
+    await composedOther.destroy(err)
+    assert.equal(other.destroyedWith, err)
     assert.equal(composed.base, base)
   })
 
@@ -105,22 +109,27 @@ describe('Dispatcher.compose', () => {
 
 describe('interceptor lifecycle hooks', () => {
   it('tells interceptors about close (awaited, outermost first) and about the first destroy, before the base', async () => {
-    const base = new ScriptedDispatcher()
     const events: string[] = []
-    const withHooks = (name: string): Interceptor => (dispatch) => Object.assign((opts: Parameters<Dispatch>[0], handler: Parameters<Dispatch>[1]) => dispatch(opts, handler), {
+    const withHooks = (name: string, base: ScriptedDispatcher): Interceptor => (dispatch) => Object.assign((opts: Parameters<Dispatch>[0], handler: Parameters<Dispatch>[1]) => dispatch(opts, handler), {
       onClose: async () => { await Promise.resolve(); events.push(`close ${name} (base closed: ${base.closed})`) },
-      onDestroy: (reason: Error) => { events.push(`destroy ${name}: ${reason.message}`) }
+      onDestroy: (reason: Error) => { events.push(`destroy ${name}: ${reason.message} (base destroyed: ${base.destroyedWith !== undefined})`) }
     })
-    const composed = base.compose(withHooks('a'), (d: Dispatch) => d, withHooks('b'))
-    await new Promise<void>((resolve, reject) => composed.close((err) => err ? reject(err) : resolve()))
-    await composed.destroy(new Error('bye'))
-    await composed.destroy()
+    const closing = new ScriptedDispatcher()
+    const closed = closing.compose(withHooks('a', closing), (d: Dispatch) => d, withHooks('b', closing))
+    await new Promise<void>((resolve, reject) => closed.close((err) => err ? reject(err) : resolve()))
+    // Once closed, the dispatcher counts as destroyed (as in undici): no destroy hook runs.
+    await closed.destroy(new Error('late'))
+    const destroying = new ScriptedDispatcher()
+    const destroyed = destroying.compose(withHooks('c', destroying), withHooks('d', destroying))
+    await destroyed.destroy(new Error('bye'))
+    await destroyed.destroy()
     assert.deepEqual(events, [
       'close b (base closed: false)',
       'close a (base closed: false)',
-      'destroy b: bye',
-      'destroy a: bye'
+      'destroy d: bye (base destroyed: false)',
+      'destroy c: bye (base destroyed: false)'
     ])
-    assert.equal(base.closed, true)
+    assert.equal(closing.closed, true)
+    assert.notEqual(destroying.destroyedWith, undefined)
   })
 })

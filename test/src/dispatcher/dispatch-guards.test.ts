@@ -22,13 +22,21 @@ describe('dispatch guards', () => {
       await dispatcher.close()
     })
 
-    it(`${name} fails a request dispatched after close() with ClientClosedError and after destroy() with ClientDestroyedError`, async () => {
+    it(`${name} fails a request dispatched while closing with ClientClosedError, and after close() completed or destroy() with ClientDestroyedError`, async () => {
       const closed = create()
-      await closed.close()
+      const closing = closed.close()
+      const whileClosing = new RecordingHandler()
+      closed.dispatch({ origin: ORIGIN, path: '/', method: 'GET' }, whileClosing)
+      await whileClosing.done
+      assert.equal((whileClosing.error as Error & { code?: string }).code, 'LIB_ERR_CLOSED')
+      await closing
+      // As in undici: a dispatcher that finished closing counts as destroyed.
+      assert.equal((closed as unknown as { destroyed: boolean }).destroyed, true)
       const afterClose = new RecordingHandler()
       closed.dispatch({ origin: ORIGIN, path: '/', method: 'GET' }, afterClose)
       await afterClose.done
-      assert.equal((afterClose.error as Error & { code?: string }).code, 'LIB_ERR_CLOSED')
+      assert.equal((afterClose.error as Error & { code?: string }).code, 'LIB_ERR_DESTROYED')
+      await assert.rejects(closed.close(), { code: 'LIB_ERR_DESTROYED' })
 
       const destroyed = create()
       await destroyed.destroy()

@@ -70,7 +70,7 @@ describe('Pool', () => {
     assert.equal(await (await a).body.text(), '/a')
     assert.equal(await (await b).body.text(), '/b')
     await closing
-    await assert.rejects(pool.request({ path: '/', method: 'GET' }), { code: 'LIB_ERR_CLOSED' })
+    await assert.rejects(pool.request({ path: '/', method: 'GET' }), { code: 'LIB_ERR_DESTROYED' })
   })
 
   it('rejects a bad connections option naming the value', () => {

@@ -237,7 +237,7 @@ describe('MockAgent: dispatch contract', () => {
     const agent = offline()
     assert.throws(() => agent.dispatch({ path: '/', method: 'GET' }, {}), { code: 'LIB_ERR_INVALID_ARG', message: /origin must be a string or URL, got undefined/ })
     await agent.close()
-    await assert.rejects(req(agent, { origin: ORIGIN, path: '/' }), { code: 'LIB_ERR_CLOSED' })
+    await assert.rejects(req(agent, { origin: ORIGIN, path: '/' }), { code: 'LIB_ERR_DESTROYED' })
   })
 
   it('fails replies in flight with the destroy error', async () => {

@@ -44,7 +44,7 @@ describe('MockAgent: get() and intercept().reply()', () => {
     const registered = agent.get(ORIGIN)
     await registered.close()
     assert.notEqual(agent.get(ORIGIN), registered)
-    await assert.rejects(registered.request({ path: '/', method: 'GET' }), { code: 'LIB_ERR_CLOSED' })
+    await assert.rejects(registered.request({ path: '/', method: 'GET' }), { code: 'LIB_ERR_DESTROYED' })
   })
 
   it('serves origins matched by a RegExp or a function', async (t) => {

@@ -318,12 +318,12 @@ describe('MockPool and MockClient as fetch dispatchers', () => {
     agent.assertNoPendingInterceptors()
   })
 
-  it('rejects fetch with LIB_ERR_CLOSED through a closed MockPool, and a fresh pool serves again', async (t) => {
+  it('rejects fetch with LIB_ERR_DESTROYED through a closed MockPool, and a fresh pool serves again', async (t) => {
     const agent = offline(t)
     const pool = agent.get(ORIGIN)
     pool.intercept({ path: '/' }).reply(200, 'old').persist()
     await pool.close()
-    await assert.rejects(fetch(`${ORIGIN}/`, { dispatcher: pool }), (err: FetchFailure) => err.cause?.code === 'LIB_ERR_CLOSED')
+    await assert.rejects(fetch(`${ORIGIN}/`, { dispatcher: pool }), (err: FetchFailure) => err.cause?.code === 'LIB_ERR_DESTROYED')
     const fresh = agent.get(ORIGIN)
     assert.notEqual(fresh, pool)
     fresh.intercept({ path: '/' }).reply(200, 'new')

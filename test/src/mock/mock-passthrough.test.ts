@@ -73,6 +73,6 @@ describe('MockAgent: passthrough to the network', () => {
     assert.equal(await (await get(agent, server.origin, '/')).body.text(), 'real')
     assert.equal(dispatched, 1)
     await agent.close()
-    await assert.rejects(real.request({ origin: server.origin, path: '/', method: 'GET' }), { code: 'LIB_ERR_CLOSED' })
+    await assert.rejects(real.request({ origin: server.origin, path: '/', method: 'GET' }), { code: 'LIB_ERR_DESTROYED' })
   })
 })
