@@ -145,7 +145,9 @@ export class Client extends DispatcherBase {
   /** Requests written and waiting for their response to complete. */
   get running (): number {
     let n = this.#conn?.size ?? 0
-    for (const conn of this.#draining) n += conn.size
+    // Checked before iterating: `busy` reads this once or twice per request, and an iterator
+    // over the (nearly always empty) set would be garbage each time.
+    if (this.#draining.size > 0) for (const conn of this.#draining) n += conn.size
     return n
   }
   /** Requests pending or running. */
