@@ -24,7 +24,6 @@ import { keepReadBuffersInHeap } from './read-buffer-heap.js'
 import { ResponseLimits } from './response-limits.js'
 import type { ClientConnection, ConnectionOwner } from './client-connection.js'
 
-
 function noop (): void {}
 
 /** An open HTTP/1.1 connection. */
@@ -70,9 +69,7 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
   }
 
   /** Requests written and not yet answered. */
-  get size (): number {
-    return this.#inflight.length
-  }
+  get size (): number { return this.#inflight.length }
 
   /** Requests in flight whose dispatch has not ended (an aborted pipelined one still awaits its answer). */
   get live (): number {
@@ -82,14 +79,10 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
   }
 
   /** True once the connection can no longer be used. */
-  get dead (): boolean {
-    return this.#dead
-  }
+  get dead (): boolean { return this.#dead }
 
   /** Requests in flight at once: the pipelining depth. */
-  get capacity (): number {
-    return this.#config.pipelining
-  }
+  get capacity (): number { return this.#config.pipelining }
 
   /** Whether `req` may be written now (pipelining, blocking and body rules). */
   canAccept (req: ClientRequest): boolean {
