@@ -120,6 +120,14 @@ describe('ResponseParser', () => {
     assert.match(err.message, /invalid chunk size: "zz"/)
   })
 
+  it('rejects whitespace after a chunk size, with or without an extension after it', () => {
+    for (const line of ['2 ', '2\t', '2 ;a=b', '2\t;a=b']) {
+      const err = parseError(`HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n${line}\r\nok\r\n0\r\n\r\n`)
+      assert.equal(err.code, 'LIB_ERR_HTTP_PARSER')
+      assert.equal(err.message, `invalid chunk size: ${JSON.stringify(line)}`)
+    }
+  })
+
   it('rejects invalid header names and values and bad status lines', () => {
     assert.match(parseError('HTTP/1.1 200 OK\r\nbad name: 1\r\n\r\n').message, /invalid header name: "bad name"/)
     assert.match(parseError('HTTP/1.1 200 OK\r\nx: a\x00b\r\n\r\n').message, /invalid byte in value of header x/)
