@@ -9,6 +9,7 @@ import { debuglog } from 'node:util'
 import type { Dispatch, DispatchBody, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import { AttemptSpanningHandler } from '../../src/handlers/interposed-controller.js'
 import { RedirectError } from '../../src/errors.js'
+import { hrefWithoutCredentials } from '../../src/validation/describe-url.js'
 import { normalizeHeaders } from '../../src/handlers/request-headers.js'
 import { REDIRECT_STATUSES, headersDroppedByRedirect, redirectLocation, redirectsToGet } from '../../src/redirect/rules.js'
 
@@ -161,7 +162,7 @@ export class RedirectHandler extends AttemptSpanningHandler {
       return `Location ${JSON.stringify(headers.location)} is not a valid URL`
     }
     if (location === null) return 'no Location'
-    if (location.protocol !== 'http:' && location.protocol !== 'https:') return `${location.href} is not an http(s) URL`
+    if (location.protocol !== 'http:' && location.protocol !== 'https:') return `${hrefWithoutCredentials(location)} is not an http(s) URL`
     const target = withoutHash(location)
     if (this.#history.some((visited) => withoutHash(visited) === target)) {
       log('giving up at %s: redirect loop back to %s', current.href, target)
@@ -183,7 +184,7 @@ export class RedirectHandler extends AttemptSpanningHandler {
       body: toGet ? null : opts.body,
       headers: nextHeaders
     }
-    log('following %d from %s to %s%s%s', statusCode, current.href, location.href,
+    log('following %d from %s to %s%s%s', statusCode, current.href, hrefWithoutCredentials(location),
       toGet ? ` as GET (was ${opts.method})` : '', crossOrigin ? ', credentials dropped (other origin)' : '')
     return null
   }

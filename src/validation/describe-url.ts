@@ -24,8 +24,14 @@ export function redactUserinfo (uri: string): string {
   return `${scheme}***@${uri.slice(at + 1)}`
 }
 
+/** The `href` of a parsed URL with its user information (if any) shown as `***`, for messages and logs. */
+export function hrefWithoutCredentials (url: URL): string {
+  if (url.username === '' && url.password === '') return url.href
+  return `${url.protocol}//***@${url.host}${url.pathname}${url.search}${url.hash}`
+}
+
 /** Renders a URL (string, `URL` or anything else) for an error message, user information hidden. */
 export function describeUrl (value: unknown): string {
-  if (value instanceof URL) return describeValue(redactUserinfo(value.href))
+  if (value instanceof URL) return describeValue(hrefWithoutCredentials(value))
   return describeValue(typeof value === 'string' ? redactUserinfo(value) : value)
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import type http from 'node:http'
 import { libraries } from '../compat/harness.js'
 import type { Lib } from '../compat/harness.js'
+import { indexUrl, runWithNodeDebug } from '../helpers/debug-child.js'
 import { startHttpServer, startHttpsServer, trustTestCa } from '../helpers/servers.js'
 import type { TestServer } from '../helpers/servers.js'
 
@@ -51,4 +52,43 @@ describe('credentials on an https to http redirect', () => {
       })
     }
   }
+})
+
+describe('a Location with user information', () => {
+  it('never shows the password in the redirect log or the fetch errors, and never sends it', async () => {
+    const script = `
+      import http from 'node:http'
+      import { inspect } from 'node:util'
+      import * as conduit from ${JSON.stringify(indexUrl)}
+      const target = http.createServer((req, res) => res.end(String(req.headers.authorization ?? 'no authorization')))
+      await new Promise((resolve) => target.listen(0, '127.0.0.1', resolve))
+      const start = http.createServer((req, res) => {
+        const scheme = req.url === '/ftp' ? 'ftp' : 'http'
+        res.writeHead(302, { location: scheme + '://u:PwLeak9@localhost:' + target.address().port + '/x' })
+        res.end()
+      })
+      await new Promise((resolve) => start.listen(0, '127.0.0.1', resolve))
+      const origin = 'http://127.0.0.1:' + start.address().port
+      const agent = new conduit.Agent()
+      const out = []
+      const dispatcher = agent.compose(conduit.interceptors.redirect({ maxRedirections: 2 }))
+      for (const path of ['/', '/ftp']) {
+        const res = await dispatcher.request({ origin, path, method: 'GET' })
+        out.push(res.statusCode + ' ' + await res.body.text())
+      }
+      for (const path of ['/', '/ftp']) {
+        try { await conduit.fetch(origin + path, { dispatcher: agent }) } catch (err) { out.push(inspect(err, { depth: 5 })) }
+      }
+      await agent.close(); start.close(); target.close()
+      process.stderr.write(out.join('\\n'))
+    `
+    const { code, stderr } = await runWithNodeDebug(script, 'conduit,conduit:redirect,fetch')
+    assert.equal(code, 0, stderr)
+    assert.match(stderr, /following 302 from http:\/\/127\.0\.0\.1:\d+\/ to http:\/\/\*\*\*@localhost:\d+\/x, credentials dropped/)
+    assert.match(stderr, /200 no authorization/)
+    assert.match(stderr, /not following 302 from http:\/\/127\.0\.0\.1:\d+\/ftp: ftp:\/\/\*\*\*@localhost:\d+\/x is not an http\(s\) URL/)
+    assert.match(stderr, /redirect to a non-HTTP\(S\) URL: ftp:\/\/\*\*\*@localhost/)
+    assert.match(stderr, /redirect to a URL with credentials/)
+    assert.doesNotMatch(stderr, /PwLeak9/)
+  })
 })
