@@ -1,8 +1,10 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import diagnosticsChannel from 'node:diagnostics_channel'
 import { fetch as undiciFetch } from 'undici'
 import { Agent, Client, fetch, H2CClient, Pool, ProxyAgent, request, Request } from '../../../src/index.js'
 import { InvalidArgumentError, LibraryError } from '../../../src/errors.js'
+import { CHANNEL_NAMES } from '../../../src/diagnostics.js'
 import { redactUserinfo } from '../../../src/validation/describe-url.js'
 import { runWithNodeDebug, indexUrl } from '../../helpers/debug-child.js'
 import { errorRenderings, secretsIn } from '../../helpers/secret-scan.js'
@@ -129,6 +131,35 @@ describe('URL user information on a working request', () => {
     assert.match(stderr, /SocketError/)
     assert.equal(stderr.split('no authorization').length - 1, 4)
     assert.deepEqual(secretsIn(stderr, SECRETS), [])
+  })
+
+  it('publishes no part of the credentials on any diagnostics channel', async (t) => {
+    const published: unknown[] = []
+    const listener = (message: unknown): void => { published.push(message) }
+    for (const name of CHANNEL_NAMES) {
+      diagnosticsChannel.subscribe(name, listener)
+      t.after(() => diagnosticsChannel.unsubscribe(name, listener))
+    }
+    const server = await startHttpServer((req, res) => {
+      if (req.url === '/fail') req.socket.destroy()
+      else res.end('ok')
+    })
+    t.after(() => server.close())
+    const origin = `http://u:${PASSWORD}@127.0.0.1:${server.port}`
+    const client = new Client(origin)
+    const pool = new Pool(origin)
+    const agent = new Agent()
+    t.after(() => Promise.all([client.close(), pool.close(), agent.close()]))
+    for (const send of [
+      async (path: string) => await client.request({ path, method: 'GET' }),
+      async (path: string) => await pool.request({ path, method: 'GET' }),
+      async (path: string) => await agent.request({ origin, path, method: 'GET' })
+    ]) {
+      assert.equal(await (await send('/ok')).body.text(), 'ok')
+      await assert.rejects(send('/fail'), { code: 'LIB_ERR_SOCKET' })
+    }
+    assert.ok(published.length >= 12, `only ${published.length} messages`)
+    assert.deepEqual(secretsIn(published, SECRETS), [])
   })
 
   it('shows no credentials of the target origin in the errors of a ProxyAgent request', async (t) => {
