@@ -131,7 +131,7 @@ export class RedirectHandler extends AttemptSpanningHandler {
         return
       }
       if (refusal === null) return
-      log('not following %d from %s: %s', statusCode, current.href, refusal)
+      log('not following %d from %s: %s', statusCode, hrefWithoutCredentials(current), refusal)
     }
     super.onResponseStart(controller, statusCode, headers, statusMessage)
   }
@@ -148,10 +148,12 @@ export class RedirectHandler extends AttemptSpanningHandler {
    */
   #plan (statusCode: number, headers: IncomingHeaders, current: URL): string | Error | null {
     const hops = this.#history.length - 1
+    // An origin given as http://user:pass@host stays in the history, but not in logs or errors.
+    const shownCurrent = hrefWithoutCredentials(current)
     if (hops >= this.#limits.maxRedirections) {
       if (this.#limits.throwOnMaxRedirect) {
-        log('giving up at %s: max redirects (%d) reached', current.href, this.#limits.maxRedirections)
-        return new RedirectError(`max redirects (${this.#limits.maxRedirections}) reached at ${current.href}`)
+        log('giving up at %s: max redirects (%d) reached', shownCurrent, this.#limits.maxRedirections)
+        return new RedirectError(`max redirects (${this.#limits.maxRedirections}) reached at ${shownCurrent}`)
       }
       return `max redirects (${this.#limits.maxRedirections}) reached`
     }
@@ -165,8 +167,9 @@ export class RedirectHandler extends AttemptSpanningHandler {
     if (location.protocol !== 'http:' && location.protocol !== 'https:') return `${hrefWithoutCredentials(location)} is not an http(s) URL`
     const target = withoutHash(location)
     if (this.#history.some((visited) => withoutHash(visited) === target)) {
-      log('giving up at %s: redirect loop back to %s', current.href, target)
-      return new RedirectError(`redirect loop: ${current.href} redirects back to ${target}, already requested`)
+      const shownTarget = hrefWithoutCredentials(new URL(target))
+      log('giving up at %s: redirect loop back to %s', shownCurrent, shownTarget)
+      return new RedirectError(`redirect loop: ${shownCurrent} redirects back to ${shownTarget}, already requested`)
     }
     const opts = this.#opts
     const toGet = redirectsToGet(statusCode, opts.method)
@@ -184,7 +187,7 @@ export class RedirectHandler extends AttemptSpanningHandler {
       body: toGet ? null : opts.body,
       headers: nextHeaders
     }
-    log('following %d from %s to %s%s%s', statusCode, current.href, hrefWithoutCredentials(location),
+    log('following %d from %s to %s%s%s', statusCode, shownCurrent, hrefWithoutCredentials(location),
       toGet ? ` as GET (was ${opts.method})` : '', crossOrigin ? ', credentials dropped (other origin)' : '')
     return null
   }

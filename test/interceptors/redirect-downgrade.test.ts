@@ -55,7 +55,7 @@ describe('credentials on an https to http redirect', () => {
 })
 
 describe('a Location with user information', () => {
-  it('never shows the password in the redirect log or the fetch errors, and never sends it', async () => {
+  it('never shows the password of a Location or an origin in the redirect log or errors, and never sends it', async () => {
     const script = `
       import http from 'node:http'
       import { inspect } from 'node:util'
@@ -63,6 +63,7 @@ describe('a Location with user information', () => {
       const target = http.createServer((req, res) => res.end(String(req.headers.authorization ?? 'no authorization')))
       await new Promise((resolve) => target.listen(0, '127.0.0.1', resolve))
       const start = http.createServer((req, res) => {
+        if (req.url.startsWith('/same')) { res.writeHead(302, { location: req.url === '/same' ? '/same2' : '/same' }); res.end(); return }
         const scheme = req.url === '/ftp' ? 'ftp' : 'http'
         res.writeHead(302, { location: scheme + '://u:PwLeak9@localhost:' + target.address().port + '/x' })
         res.end()
@@ -76,6 +77,8 @@ describe('a Location with user information', () => {
         const res = await dispatcher.request({ origin, path, method: 'GET' })
         out.push(res.statusCode + ' ' + await res.body.text())
       }
+      const limited = agent.compose(conduit.interceptors.redirect({ maxRedirections: 1, throwOnMaxRedirect: true }))
+      try { await limited.request({ origin: 'http://u:PwLeak9@127.0.0.1:' + start.address().port, path: '/same', method: 'GET' }) } catch (err) { out.push(inspect(err, { depth: 5 })) }
       for (const path of ['/', '/ftp']) {
         try { await conduit.fetch(origin + path, { dispatcher: agent }) } catch (err) { out.push(inspect(err, { depth: 5 })) }
       }
@@ -89,6 +92,8 @@ describe('a Location with user information', () => {
     assert.match(stderr, /not following 302 from http:\/\/127\.0\.0\.1:\d+\/ftp: ftp:\/\/\*\*\*@localhost:\d+\/x is not an http\(s\) URL/)
     assert.match(stderr, /redirect to a non-HTTP\(S\) URL: ftp:\/\/\*\*\*@localhost/)
     assert.match(stderr, /redirect to a URL with credentials/)
+    assert.match(stderr, /following 302 from http:\/\/\*\*\*@127\.0\.0\.1:\d+\/same to http:\/\/\*\*\*@127\.0\.0\.1:\d+\/same2/)
+    assert.match(stderr, /RedirectError: max redirects \(1\) reached at http:\/\/127\.0\.0\.1:\d+\/same2/)
     assert.doesNotMatch(stderr, /PwLeak9/)
   })
 })
