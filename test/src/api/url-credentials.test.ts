@@ -8,7 +8,7 @@ import { CHANNEL_NAMES } from '../../../src/diagnostics.js'
 import { redactUserinfo } from '../../../src/validation/describe-url.js'
 import { runWithNodeDebug, indexUrl } from '../../helpers/debug-child.js'
 import { errorRenderings, secretsIn } from '../../helpers/secret-scan.js'
-import { startHttpServer } from '../../helpers/servers.js'
+import { startHttpServer, startTcpServer } from '../../helpers/servers.js'
 
 // Every fragment of the password between special characters is a secret of its own.
 const SECRETS = ['Pw7kQ', 'Zr4xN', 'Mb2cV']
@@ -160,6 +160,26 @@ describe('URL user information on a working request', () => {
     }
     assert.ok(published.length >= 12, `only ${published.length} messages`)
     assert.deepEqual(secretsIn(published, SECRETS), [])
+  })
+
+  it('never puts the target origin\'s credentials on the wire to a proxy, tunnelled or not (undici writes them into the absolute-form request line)', async (t) => {
+    const heads: string[] = []
+    const proxy = await startTcpServer((socket) => {
+      socket.on('error', () => {})
+      socket.once('data', (chunk: Buffer) => {
+        heads.push(chunk.toString('latin1'))
+        socket.end('HTTP/1.1 502 Bad Gateway\r\ncontent-length: 0\r\n\r\n')
+      })
+    })
+    t.after(() => proxy.close())
+    for (const proxyTunnel of [true, false]) {
+      const agent = new ProxyAgent({ uri: proxy.origin, proxyTunnel })
+      t.after(() => agent.close())
+      await agent.request({ origin: `http://u:${PASSWORD}@127.0.0.1:9`, path: '/p', method: 'GET' }).then((res) => res.body.dump(), () => {})
+    }
+    assert.match(heads[0]!, /^CONNECT 127\.0\.0\.1:9 HTTP\/1\.1\r\n/)
+    assert.match(heads[1]!, /^GET http:\/\/127\.0\.0\.1:9\/p HTTP\/1\.1\r\n/)
+    assert.deepEqual(secretsIn(heads, SECRETS), [])
   })
 
   it('shows no credentials of the target origin in the errors of a ProxyAgent request', async (t) => {
