@@ -1,6 +1,7 @@
 import { it } from 'node:test'
 import assert from 'node:assert/strict'
-import { fetch } from '../../src/index.js'
+import { Agent, fetch, interceptors } from '../../src/index.js'
+import { startHttpServer } from '../helpers/servers.js'
 import { setupCache, stamp } from './cache-test-helpers.js'
 import { describeWithEachStore } from './cache-store-matrix.js'
 
@@ -48,4 +49,34 @@ describeWithEachStore('interceptors.cache(): responses to requests with Authoriz
     assert.equal(await second.text(), 'for anyone')
     assert.equal(count(), 2)
   })
+
+  for (const order of ['redirect outside the cache', 'the cache outside redirect'] as const) {
+    it(`stores nothing under the first URL when a request with credentials was redirected (${order}), as undici`, async (t) => {
+      const store = makeStore(t)
+      const other = await startHttpServer((req, res) => { stamp(res, 'public, max-age=60'); res.end('elsewhere') })
+      const server = await startHttpServer((req, res) => {
+        if (req.url === '/me') { res.writeHead(302, { location: `/profile/${String(req.headers.authorization ?? req.headers.cookie ?? 'anyone')}` }); res.end(); return }
+        if (req.url === '/away') { res.writeHead(302, { location: `${other.origin}/x` }); res.end(); return }
+        stamp(res, 'public, max-age=60')
+        res.end(`profile ${req.url ?? ''}`)
+      })
+      const agent = new Agent()
+      t.after(async () => { await agent.close(); await server.close(); await other.close() })
+      const layers = [interceptors.redirect({ maxRedirections: 2 }), interceptors.cache({ store })]
+      const dispatcher = agent.compose(...(order === 'redirect outside the cache' ? layers : layers.reverse()))
+      const get = async (path: string, headers: Record<string, string> = {}): Promise<string> => {
+        const res = await dispatcher.request({ origin: server.origin, path, method: 'GET', headers })
+        const text = await res.body.text()
+        await store.settled()
+        return text
+      }
+      assert.equal(await get('/me', { authorization: 'alice' }), 'profile /profile/alice')
+      assert.equal(await get('/me'), 'profile /profile/anyone')
+      assert.doesNotMatch(await get('/me', { cookie: 'bob' }), /alice/)
+      // A hop through another origin is never stored under the first URL either: /away reaches the server each time.
+      assert.equal(await get('/away'), 'elsewhere')
+      assert.equal(await get('/away'), 'elsewhere')
+      assert.equal(server.requests.filter((r) => r.url === '/away').length, 2)
+    })
+  }
 })
