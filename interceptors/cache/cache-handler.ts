@@ -12,7 +12,7 @@ import type { CacheStatus } from './cache-status.js'
 import { withCacheStatus } from './cache-status.js'
 import { describeKey, log } from './log.js'
 import { decideStorage } from './storage-decision.js'
-import { redirectHistory, redirectedStorageRefusal } from './redirected-storage.js'
+import { redirectTrail, redirectedStorageRefusal } from './redirected-storage.js'
 import type { StorageDecision } from './storage-decision.js'
 
 /** What the storing handler needs to know about the request. */
@@ -65,7 +65,7 @@ export class CacheHandler extends DecoratorHandler {
 
   override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
     const ctx = this.#ctx
-    const redirectRefusal = redirectedStorageRefusal(ctx.key, redirectHistory(this.#requestContext))
+    const redirectRefusal = redirectedStorageRefusal(ctx.key, redirectTrail(this.#requestContext), (redirect) => decideStorageFor(ctx, redirect.statusCode, redirect.headers, ''))
     const decision: StorageDecision = redirectRefusal === undefined ? decideStorageFor(ctx, statusCode, headers, statusMessage ?? '') : { store: false, reason: redirectRefusal }
     if (decision.store) {
       this.#stream = openWriteStream(ctx.store, ctx.key, decision.value)

@@ -11,7 +11,8 @@ import { AttemptSpanningHandler } from '../../src/handlers/interposed-controller
 import { RedirectError } from '../../src/errors.js'
 import { hrefWithoutCredentials } from '../../src/validation/describe-url.js'
 import { normalizeHeaders } from '../../src/handlers/request-headers.js'
-import { REDIRECT_STATUSES, headersDroppedByRedirect, redirectLocation, redirectsToGet } from '../../src/redirect/rules.js'
+import { FOLLOWED_REDIRECTS, REDIRECT_STATUSES, headersDroppedByRedirect, redirectLocation, redirectsToGet } from '../../src/redirect/rules.js'
+import type { FollowedRedirect } from '../../src/redirect/rules.js'
 
 /** Writes one line when `NODE_DEBUG` lists `conduit:redirect`. */
 export const log = debuglog('conduit:redirect')
@@ -57,6 +58,7 @@ function withoutHash (url: URL): string {
 
 // Lets RedirectContext read the history of its handler without making that part of the handler's API.
 let recordHistoryOf: (handler: RedirectHandler) => URL[]
+let followedOf: (handler: RedirectHandler) => readonly FollowedRedirect[]
 
 /** The context the caller's `onRequestStart` receives: the one from below, plus `history`. */
 class RedirectContext {
@@ -70,6 +72,11 @@ class RedirectContext {
   get history (): URL[] {
     return recordHistoryOf(this.#handler)
   }
+
+  /** The redirect responses followed so far. */
+  get [FOLLOWED_REDIRECTS] (): readonly FollowedRedirect[] {
+    return followedOf(this.#handler)
+  }
 }
 
 /**
@@ -80,6 +87,7 @@ export class RedirectHandler extends AttemptSpanningHandler {
   readonly #dispatch: Dispatch
   readonly #limits: RedirectLimits
   readonly #history: URL[] = []
+  readonly #followed: FollowedRedirect[] = []
   // The hop whose URL is not in #history yet: parsing a URL for every response would cost more
   // than the rest of this handler, so it is done only for redirects or when history is read.
   #unrecorded: DispatchOptions | null = null
@@ -107,6 +115,7 @@ export class RedirectHandler extends AttemptSpanningHandler {
 
   static {
     recordHistoryOf = (handler) => handler.#recordHistory()
+    followedOf = (handler) => handler.#followed
   }
 
   /** The URLs requested so far, the current one included. */
@@ -187,6 +196,7 @@ export class RedirectHandler extends AttemptSpanningHandler {
       body: toGet ? null : opts.body,
       headers: nextHeaders
     }
+    this.#followed.push({ statusCode, headers })
     log('following %d from %s to %s%s%s', statusCode, shownCurrent, hrefWithoutCredentials(location),
       toGet ? ` as GET (was ${opts.method})` : '', crossOrigin ? ', credentials dropped (other origin)' : '')
     return null

@@ -79,4 +79,34 @@ describeWithEachStore('interceptors.cache(): responses to requests with Authoriz
       assert.equal(server.requests.filter((r) => r.url === '/away').length, 2)
     })
   }
+
+  it('stores the answer of a redirect chain under the first URL only when each redirect was storable and fresh itself, as undici', async (t) => {
+    const store = makeStore(t)
+    const server = await startHttpServer((req, res) => {
+      const policy = new URL(req.url ?? '/', 'http://x').searchParams.get('redirect')
+      if (policy !== null) {
+        if (policy !== 'none') res.setHeader('cache-control', policy)
+        res.writeHead(302, { location: '/target' })
+        res.end()
+        return
+      }
+      stamp(res, 'public, max-age=60')
+      res.end('target')
+    })
+    const agent = new Agent()
+    t.after(async () => { await agent.close(); await server.close() })
+    const dispatcher = agent.compose(interceptors.redirect({ maxRedirections: 2 }), interceptors.cache({ store }))
+    const served: Record<string, number> = {}
+    for (const policy of ['none', 'private, max-age=60', 'no-store, max-age=60', 'max-age=0', 'max-age=60']) {
+      const path = `/start?redirect=${encodeURIComponent(policy)}`
+      for (let i = 0; i < 2; i++) {
+        const res = await dispatcher.request({ origin: server.origin, path, method: 'GET' })
+        assert.equal(await res.body.text(), 'target')
+        await store.settled()
+      }
+      served[policy] = server.requests.filter((r) => r.url === path).length
+    }
+    // Only the fresh, storable redirect lets the second request be answered from the cache.
+    assert.deepEqual(served, { none: 2, 'private, max-age=60': 2, 'no-store, max-age=60': 2, 'max-age=0': 2, 'max-age=60': 1 })
+  })
 })
