@@ -4,7 +4,8 @@
  *
  * Messages:
  * - `conduit:client:beforeConnect`, `conduit:client:connected`, `conduit:client:connectError`:
- *   `{ connectParams, connector, socket?, error? }`
+ *   `{ connectParams, connector, socket?, error?, caller }` (caller: the caller tag of the request
+ *   the connection was opened for, or null)
  * - `conduit:client:sendHeaders`: `{ request, headers, socket }` (headers: the head as written)
  * - `conduit:request:create`: `{ request }`; `conduit:request:bodySent`: `{ request }`
  * - `conduit:request:headers`: `{ request, response: { statusCode, statusText, headers } }`
@@ -12,7 +13,9 @@
  *
  * - `conduit:proxy:connected`: `{ socket, proxy, target, via }`, once per proxy tunnel
  *
- * `request` carries `origin`, `method`, `path`, `headers` and `fetch` (true for fetch requests);
+ * `request` carries `origin`, `method`, `path`, `headers`, `caller` (the tag the API layer that
+ * made the request put on its dispatch options, such as `'fetch'`; null for none) and `fetch`
+ * (true when that tag is `'fetch'`);
  * it is the same object in every event of one request. Credentials never appear: the values of
  * `proxy-authorization` (and of the headers the proxy interceptor adds) show as `[redacted]`, in
  * `request.headers` and in the `sendHeaders` head alike.
@@ -76,6 +79,8 @@ export interface DiagnosticsRequest {
   path: string
   /** Request headers in the form the caller gave them, with credential values redacted. */
   headers: unknown
+  /** The caller tag the API layer put on the dispatch options (`'fetch'` for fetch()), or null. */
+  caller: string | null
   /** True when the request was made through fetch(). */
   fetch: boolean
 }

@@ -163,13 +163,8 @@ export function request (dispatcher: DispatchTarget, opts: RequestOptions, callb
     queueMicrotask(() => callback(new InvalidArgumentError(`request(): options must be an object, got ${describeValue(opts)}`), { opaque: undefined } as ResponseData))
     return
   }
-  const opaque = opts.opaque
-  const fail = (err: Error): void => {
-    destroyRequestBody(opts.body, err)
-    queueMicrotask(() => callback(err, { opaque } as ResponseData))
-  }
   if (opts.signal?.aborted === true) {
-    fail(abortReason(opts.signal))
+    failBeforeDispatch(opts, callback, abortReason(opts.signal))
     return
   }
   const requestOpts: RequestOptions = opts.method === undefined ? { ...opts, method: 'GET' } : opts
@@ -177,7 +172,7 @@ export function request (dispatcher: DispatchTarget, opts: RequestOptions, callb
   try {
     handler = new RequestHandler(requestOpts, callback)
   } catch (err) {
-    fail(err as Error)
+    failBeforeDispatch(opts, callback, err as Error)
     return
   }
   try {
@@ -186,4 +181,11 @@ export function request (dispatcher: DispatchTarget, opts: RequestOptions, callb
     // A dispatch that throws has not called the handler: the callback is still ours to call.
     handler.onResponseError(new SimpleController(), err as Error)
   }
+}
+
+/** Ends a request that was never dispatched: its body is released and the callback told. */
+function failBeforeDispatch (opts: RequestOptions, callback: RequestCallback, err: Error): void {
+  destroyRequestBody(opts.body, err)
+  const opaque = opts.opaque
+  queueMicrotask(() => callback(err, { opaque } as ResponseData))
 }

@@ -139,7 +139,7 @@ export interface ClientOptions {
 
 /**
  * The context a Client passes to `onRequestStart` when `maxResponseSize` is set (otherwise it
- * passes none), so layers that grow the body, such as fetch's content decoding, apply the same limit.
+ * passes none), so layers that grow the body, such as a content decoder above it, apply the same limit.
  */
 export interface ResponseSizeContext {
   /** The Client's `maxResponseSize`, in bytes. */

@@ -86,8 +86,8 @@ export class Client extends DispatcherBase {
   #connecting = false
   /** Cancels the connection attempt under way (null when none is). */
   #connectAbort: AbortController | null = null
-  /** The connection being opened was asked for by a fetch() request (its log lines go to `fetch` too). */
-  #connectForFetch = false
+  /** The caller tag of the request the connection being opened is for, passed on to diagnostics. */
+  #connectCaller: string | null = null
   #needDrain = false
   #resuming = false
   #resumeAgain = false
@@ -146,7 +146,9 @@ export class Client extends DispatcherBase {
   /** Requests written and waiting for their response to complete. */
   get running (): number {
     let n = this.#conn?.size ?? 0
-    for (const conn of this.#draining) n += conn.size
+    // Checked before iterating: `busy` reads this once or twice per request, and an iterator
+    // over the (nearly always empty) set would be garbage each time.
+    if (this.#draining.size > 0) for (const conn of this.#draining) n += conn.size
     return n
   }
   /** Requests pending or running. */
@@ -269,10 +271,10 @@ export class Client extends DispatcherBase {
 
   #connect (): void {
     this.#connecting = true
-    this.#connectForFetch = this.#queue[0]?.fetch === true
+    this.#connectCaller = this.#queue[0]?.callerTag ?? null
     const params = this.#connectParams
     const connector = this.#config.connector
-    if (channels.beforeConnect.hasSubscribers) channels.beforeConnect.publish({ connectParams: params, connector, fetch: this.#connectForFetch })
+    if (channels.beforeConnect.hasSubscribers) channels.beforeConnect.publish({ connectParams: params, connector, caller: this.#connectCaller })
     const abort = new AbortController()
     this.#connectAbort = abort
     const options: ConnectOptions = {
@@ -313,7 +315,7 @@ export class Client extends DispatcherBase {
     if (err !== null || socket === null) {
       const error = err ?? new SocketError('connector returned no socket')
       if (channels.connectError.hasSubscribers) {
-        channels.connectError.publish({ connectParams: this.#connectParams, connector: this.#config.connector, error, fetch: this.#connectForFetch })
+        channels.connectError.publish({ connectParams: this.#connectParams, connector: this.#config.connector, error, caller: this.#connectCaller })
       }
       // Nothing was sent, so every waiting request fails with the connect error itself
       // (ECONNREFUSED, ConnectTimeoutError, ...): retry logic matches on these codes.
@@ -328,7 +330,7 @@ export class Client extends DispatcherBase {
     this.#conn = h2 ? new H2Connection(this.#owner, socket, this.#url) : new H1Connection(this.#owner, socket)
     if (channels.connected.hasSubscribers) {
       const connectParams = h2 ? { ...this.#connectParams, version: 'h2' } : this.#connectParams
-      channels.connected.publish({ connectParams, connector: this.#config.connector, socket, fetch: this.#connectForFetch })
+      channels.connected.publish({ connectParams, connector: this.#config.connector, socket, caller: this.#connectCaller })
     }
     emitSafely(this, 'connect', this.#url, [this])
     this.#resume()

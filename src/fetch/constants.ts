@@ -65,9 +65,6 @@ export const CORS_SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'P
 /** Conditional request headers; with cache mode `default` they turn the request into `no-store`. */
 export const CONDITIONAL_HEADERS = ['if-modified-since', 'if-none-match', 'if-unmodified-since', 'if-match', 'if-range'] as const
 
-/** Property that marks dispatch options as coming from fetch; shared with the transport and interceptors. */
-export const FETCH_MARKER: unique symbol = Symbol.for('conduit.fetch')
-
 /** Dispatch option the cache interceptor reads for the request's cache mode. */
 export const CACHE_MODE_OPTION = 'cacheMode'
 

@@ -1,14 +1,16 @@
 /**
  * Turning request state into dispatch options: the default headers fetch adds, the cache-mode
- * headers any RFC 9111 cache understands, the body as the transport takes it, and the marker
- * that tells the transport and interceptors the request comes from fetch.
+ * headers any RFC 9111 cache understands, the body as the transport takes it, and the caller tag
+ * that names fetch to observability.
  * @module
  */
 
 import type { DispatchBody, DispatchOptions } from '../handler.js'
 import { sourceChunks } from './body.js'
 import type { BodySource } from './body.js'
-import { CACHE_MODE_OPTION, CONDITIONAL_HEADERS, FETCH_MARKER } from './constants.js'
+import { CACHE_MODE_OPTION, CONDITIONAL_HEADERS } from './constants.js'
+import { CALLER_TAG } from '../observability/caller-tag.js'
+import { FETCH_NAMESPACE } from '../observability/debug-log.js'
 import { ACCEPT_ENCODING } from '../content-coding/body-decoder.js'
 import { headersInternals } from './headers.js'
 import { referrerFor } from './referrer.js'
@@ -68,7 +70,7 @@ export function dispatchOptionsFor (state: RequestState): DispatchOptions {
     method: state.method,
     headers: flat,
     body,
-    [FETCH_MARKER]: true
+    [CALLER_TAG]: FETCH_NAMESPACE
   }
   if (cacheMode !== 'default') opts[CACHE_MODE_OPTION] = cacheMode
   return opts

@@ -13,7 +13,9 @@ import { appendQuery, buildRequestHead, normalizeMethod, validateMethod, validat
 import { BODY_NONE, BODY_READABLE, bodyKind, bodyLength, isReplayable } from './request-body.js'
 import { channels } from '../diagnostics.js'
 import type { DiagnosticsRequest } from '../diagnostics.js'
-import { redactHead, redactHeaders, SENSITIVE_HEADERS, sensitiveHeaderNames } from '../observability/sensitive-headers.js'
+import { redactHead, SENSITIVE_HEADERS, sensitiveHeaderNames } from '../observability/sensitive-headers.js'
+import { callerTagOf } from '../observability/caller-tag.js'
+import { requestView } from '../observability/request-view.js'
 import { MAX_TIMER_MS } from '../validation/timer-limit.js'
 import type { ResponseSizeContext } from '../dispatcher/client-options.js'
 
@@ -26,7 +28,6 @@ export interface RequestRunner {
   resumeRequest (request: ClientRequest): void
 }
 
-const FETCH_MARK = Symbol.for('conduit.fetch')
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE'])
 
 type AbortSignalLike = NonNullable<DispatchOptions['signal']>
@@ -61,8 +62,8 @@ export class ClientRequest implements DispatchController {
   readonly expectContinue: boolean
   readonly headersTimeout: number
   readonly bodyTimeout: number
-  /** True for requests made through fetch() (they log to the `fetch` namespace too). */
-  readonly fetch: boolean
+  /** The caller tag of the dispatch options, carried to diagnostics messages unread. */
+  readonly callerTag: string | null
   /** The TLS server name (SNI) a connection opened for this request uses, when the origin is an address. */
   readonly servername: string | null
   /** The complete head, final CRLF included. */
@@ -144,7 +145,7 @@ export class ClientRequest implements DispatchController {
     this.blocking = opts.blocking ?? method !== 'HEAD'
     this.upgrade = upgrade
     this.expectContinue = expectContinue
-    this.fetch = opts[FETCH_MARK as unknown as string] === true
+    this.callerTag = callerTagOf(opts)
     const servername = opts.servername
     if (servername != null && (typeof servername !== 'string' || servername === '')) {
       throw new InvalidArgumentError(`servername must be a non-empty string, got ${describeValue(servername)}`)
@@ -177,13 +178,7 @@ export class ClientRequest implements DispatchController {
    * itself is never published: through its connection and body it reaches raw bytes on the wire.
    */
   diagnostics (): DiagnosticsRequest {
-    this.#view ??= {
-      origin: this.origin,
-      method: this.method,
-      path: this.path,
-      headers: redactHeaders(this.headers, sensitiveHeaderNames(this.#sensitive)),
-      fetch: this.fetch
-    }
+    this.#view ??= requestView(this, this.#sensitive, this.callerTag)
     return this.#view
   }
 

@@ -2,6 +2,12 @@
  * The timers of a connection (headers, body, idle). One Node timer is kept per purpose and
  * re-armed with `refresh()` while its duration stays the same, so a request on a kept-alive
  * connection creates no timer of its own. Timers are unref'd: they never keep a process alive.
+ *
+ * Node measures a timer from the event loop's cached time, which stands still while one callback
+ * runs. So within a batch (the owner handling one socket read), re-arming or refreshing a timer
+ * that was refreshed already in the same batch would set the same start again, and is skipped:
+ * a response that arrives in one read refreshes the timer once, not once per head, body and next
+ * request.
  * @module
  */
 
@@ -22,6 +28,9 @@ export class ConnectionTimer {
   ms = 0
   #timer: NodeJS.Timeout | null = null
   readonly #onFire: (kind: number) => void
+  #inBatch = false
+  /** The Node timer was (re)started during the current batch. */
+  #startedInBatch = false
 
   constructor (onFire: (kind: number) => void) {
     this.#onFire = onFire
@@ -35,18 +44,37 @@ export class ConnectionTimer {
     }
     this.kind = kind
     if (this.#timer !== null && this.ms === ms) {
-      this.#timer.refresh()
+      this.#restart()
       return
     }
     if (this.#timer !== null) clearTimeout(this.#timer)
     this.ms = ms
     this.#timer = setTimeout(this.#fire, ms)
     this.#timer.unref()
+    this.#startedInBatch = this.#inBatch
   }
 
   /** Restarts the countdown of the armed timer (activity seen). */
   refresh (): void {
-    if (this.kind !== T_NONE) this.#timer!.refresh()
+    if (this.kind !== T_NONE) this.#restart()
+  }
+
+  /** The owner starts handling one event loop callback (a socket read); see the module notes. */
+  startBatch (): void {
+    this.#inBatch = true
+    this.#startedInBatch = false
+  }
+
+  /** The callback that {@link startBatch} announced returns to the event loop. */
+  endBatch (): void {
+    this.#inBatch = false
+    this.#startedInBatch = false
+  }
+
+  #restart (): void {
+    if (this.#startedInBatch) return
+    this.#timer!.refresh()
+    this.#startedInBatch = this.#inBatch
   }
 
   /** Leaves the Node timer in place (it may be re-armed cheaply) but ignores it when it fires. */
@@ -58,6 +86,7 @@ export class ConnectionTimer {
   clear (): void {
     if (this.#timer !== null) clearTimeout(this.#timer)
     this.#timer = null
+    this.#startedInBatch = false
     this.kind = T_NONE
   }
 

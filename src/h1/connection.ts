@@ -24,7 +24,6 @@ import { keepReadBuffersInHeap } from './read-buffer-heap.js'
 import { ResponseLimits } from './response-limits.js'
 import type { ClientConnection, ConnectionOwner } from './client-connection.js'
 
-
 function noop (): void {}
 
 /** An open HTTP/1.1 connection. */
@@ -49,6 +48,8 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
   readonly #timer: ConnectionTimer
   readonly #idleTimer: ConnectionTimer
   #idleMs: number
+  /** Waiting for a request: the socket is unref'd and the idle timer armed. */
+  #idle = false
 
   constructor (owner: ConnectionOwner, socket: Duplex) {
     this.#owner = owner
@@ -68,9 +69,7 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
   }
 
   /** Requests written and not yet answered. */
-  get size (): number {
-    return this.#inflight.length
-  }
+  get size (): number { return this.#inflight.length }
 
   /** Requests in flight whose dispatch has not ended (an aborted pipelined one still awaits its answer). */
   get live (): number {
@@ -80,14 +79,10 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
   }
 
   /** True once the connection can no longer be used. */
-  get dead (): boolean {
-    return this.#dead
-  }
+  get dead (): boolean { return this.#dead }
 
   /** Requests in flight at once: the pipelining depth. */
-  get capacity (): number {
-    return this.#config.pipelining
-  }
+  get capacity (): number { return this.#config.pipelining }
 
   /** Whether `req` may be written now (pipelining, blocking and body rules). */
   canAccept (req: ClientRequest): boolean {
@@ -112,8 +107,11 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
     if ((max > 0 && this.#sent >= max) || req.reset) this.#reset = true
     if (req.blocking) this.#blocked = true
     if (inflight.length === 1) {
-      this.#idleTimer.disarm()
-      ;(this.socket as Socket).ref?.()
+      if (this.#idle) {
+        this.#idle = false
+        this.#idleTimer.disarm()
+        ;(this.socket as Socket).ref?.()
+      }
       this.#timer.arm(T_HEADERS, req.headersTimeout)
       if (req.paused) this.pauseRequest(req)
     }
@@ -247,10 +245,11 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
     } else if (this.#reset && this.#writer.writing === null) {
       this.destroy(null)
       return
-    } else {
-      this.#startIdle()
     }
     this.#owner.onConnectionReady(this)
+    // Idle only if the client had nothing to send: a request written meanwhile would otherwise
+    // undo the unref and the idle timer at once.
+    if (!this.#dead && this.#inflight.length === 0) this.#startIdle()
   }
 
   // --- timers -------------------------------------------------------------------------------
@@ -266,6 +265,7 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
   }
 
   #startIdle (): void {
+    this.#idle = true
     ;(this.socket as Socket).unref?.()
     this.#idleTimer.arm(T_IDLE, this.#idleMs)
   }
@@ -282,11 +282,15 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
       this.destroy(new SocketError(`unexpected data from the server on an idle connection: ${JSON.stringify(chunk.toString('latin1', 0, 32))}`, socketInfo(this.socket)))
       return
     }
+    const timer = this.#timer
+    timer.startBatch()
     try {
       this.#parser.execute(chunk)
     } catch (err) {
       this.destroy(err as Error)
       return
+    } finally {
+      timer.endBatch()
     }
     if (this.#upgrade !== null) this.#detachForUpgrade()
     else if (this.#inflight.length === 0 && !this.#parser.idle) this.#dropStrayBytes()

@@ -16,8 +16,5 @@ export const TOKEN_RE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 /** Characters a field value may not contain (RFC 9110 section 5.5): controls other than HTAB, DEL, and anything outside latin1. */
 export const INVALID_VALUE_RE = /[^\t\x20-\x7e\x80-\xff]/
 
-/** Bytes a request target may not contain: controls, space and DEL (they would break the request line). */
-export const INVALID_PATH_RE = /[^\x21-\x7e\x80-\xff]/
-
 /** The end of a message head. */
 export const CRLF_CRLF = Buffer.from('\r\n\r\n', 'latin1')

@@ -53,6 +53,25 @@ function addHeader (headers: IncomingHeaders, key: string, value: string): void 
   }
 }
 
+/**
+ * A control byte other than HTAB, or a CR or LF that is not part of a CRLF pair: what no line of
+ * a head may contain once it is cut at its CRLFs.
+ */
+const SUSPECT_HEAD_RE = /[^\t\r\n\x20-\x7e\x80-\xff]|\r(?!\n)|(?<!\r)\n/
+
+/** The last `Keep-Alive` value read and its timeout: a server sends the same one on every response. */
+let lastKeepAlive = ''
+let lastKeepAliveMs = -1
+
+/** The `timeout=` of a `Keep-Alive` value in milliseconds, or -1 when it names none. */
+function keepAliveTimeoutMs (value: string): number {
+  if (value === lastKeepAlive) return lastKeepAliveMs
+  const match = /(?:^|[,;\s])timeout\s*=\s*(\d+)/i.exec(value)
+  lastKeepAlive = value
+  lastKeepAliveMs = match === null ? -1 : Number(match[1]) * 1000
+  return lastKeepAliveMs
+}
+
 function hasToken (list: string, token: string): boolean {
   const lower = list.toLowerCase()
   if (lower === token) return true
@@ -120,23 +139,28 @@ export function parseHead (text: string, withStatusLine: boolean): ParsedHead {
   let statusText = ''
   let http10 = false
   let pos = 0
+  // One scan of the whole head: when it holds no control byte other than HTAB, and CR and LF
+  // only as CRLF pairs (the line ends), no reason phrase or field value can hold one, and the
+  // per-value checks below are skipped. Otherwise they run and name the offending value.
+  const checkValues = SUSPECT_HEAD_RE.test(text)
   if (withStatusLine) {
     let eol = text.indexOf('\r\n')
     if (eol === -1) eol = textLength
-    const line = text.slice(0, eol)
-    // status-line = HTTP-version SP status-code SP [ reason-phrase ] (RFC 9112 section 4)
-    if (line.length < 12 || !line.startsWith('HTTP/1.') || line.charCodeAt(8) !== 32 ||
-      (line.charCodeAt(7) !== 49 && line.charCodeAt(7) !== 48)) fail('invalid status line', line)
-    http10 = line.charCodeAt(7) === 48
-    const c0 = line.charCodeAt(9) - 48
-    const c1 = line.charCodeAt(10) - 48
-    const c2 = line.charCodeAt(11) - 48
-    if (c0 < 1 || c0 > 9 || c1 < 0 || c1 > 9 || c2 < 0 || c2 > 9) fail('invalid status code', line)
+    // status-line = HTTP-version SP status-code SP [ reason-phrase ] (RFC 9112 section 4);
+    // read in place, without cutting the line out.
+    const minor = text.charCodeAt(7)
+    if (eol < 12 || !text.startsWith('HTTP/1.') || text.charCodeAt(8) !== 32 ||
+      (minor !== 49 && minor !== 48)) fail('invalid status line', text.slice(0, eol))
+    http10 = minor === 48
+    const c0 = text.charCodeAt(9) - 48
+    const c1 = text.charCodeAt(10) - 48
+    const c2 = text.charCodeAt(11) - 48
+    if (c0 < 1 || c0 > 9 || c1 < 0 || c1 > 9 || c2 < 0 || c2 > 9) fail('invalid status code', text.slice(0, eol))
     statusCode = c0 * 100 + c1 * 10 + c2
-    if (line.length > 12) {
-      if (line.charCodeAt(12) !== 32) fail('invalid status line', line)
-      statusText = line.slice(13)
-      if (INVALID_VALUE_RE.test(statusText)) fail('invalid byte in reason phrase', line)
+    if (eol > 12) {
+      if (text.charCodeAt(12) !== 32) fail('invalid status line', text.slice(0, eol))
+      statusText = text.slice(13, eol)
+      if (checkValues && INVALID_VALUE_RE.test(statusText)) fail('invalid byte in reason phrase', text.slice(0, eol))
     }
     pos = eol + 2
   }
@@ -162,7 +186,7 @@ export function parseHead (text: string, withStatusLine: boolean): ParsedHead {
     while (start < end && (text.charCodeAt(start) === 32 || text.charCodeAt(start) === 9)) start++
     while (end > start && (text.charCodeAt(end - 1) === 32 || text.charCodeAt(end - 1) === 9)) end--
     const value = text.slice(start, end)
-    if (INVALID_VALUE_RE.test(value)) {
+    if (checkValues && INVALID_VALUE_RE.test(value)) {
       // Not the value itself: a set-cookie or token header would carry a session into logs.
       throw new HTTPParserError(`invalid byte in value of header ${name}: ${describeBadHeaderValue(value, INVALID_VALUE_RE)}`, 'LIB_ERR_HTTP_PARSER')
     }
@@ -180,8 +204,8 @@ export function parseHead (text: string, withStatusLine: boolean): ParsedHead {
         connection = connection === undefined ? value : `${connection}, ${value}`
         break
       case 'keep-alive': {
-        const match = /(?:^|[,;\s])timeout\s*=\s*(\d+)/i.exec(value)
-        if (match !== null) keepAliveHintMs = Number(match[1]) * 1000
+        const hint = keepAliveTimeoutMs(value)
+        if (hint !== -1) keepAliveHintMs = hint
         break
       }
     }

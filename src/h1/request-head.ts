@@ -8,7 +8,7 @@ import { InvalidArgumentError, RequestContentLengthMismatchError } from '../erro
 import type { OutgoingHeaders } from '../handler.js'
 import { describeValue } from '../validation/describe-value.js'
 import { describeBadHeaderValue } from '../validation/describe-header-value.js'
-import { INVALID_PATH_RE, INVALID_VALUE_RE, TOKEN_RE } from './constants.js'
+import { INVALID_VALUE_RE, TOKEN_RE } from './constants.js'
 import { isHeadersIterable } from '../handlers/request-headers.js'
 
 /** What the header writer learns from the headers while it writes them. */
@@ -39,9 +39,22 @@ export function normalizeMethod (method: string): string {
 
 /** Throws unless `method` is a token. */
 export function validateMethod (method: unknown): asserts method is string {
-  if (typeof method !== 'string' || !TOKEN_RE.test(method)) {
+  if (typeof method !== 'string' || (!STANDARD_METHODS.has(method) && !TOKEN_RE.test(method))) {
     throw new InvalidArgumentError(`invalid method: ${describeValue(method)} (must be an HTTP token)`)
   }
+}
+
+/**
+ * Whether a request target holds a byte that would break the request line: a control, a space,
+ * DEL, or a character outside latin1. A loop rather than a regex: most paths are short, and this
+ * runs for every request.
+ */
+function hasInvalidPathByte (path: string): boolean {
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i)
+    if (c <= 0x20 || c === 0x7f || c > 0xff) return true
+  }
+  return false
 }
 
 /** Throws unless `path` is a request target without control characters or spaces. */
@@ -49,7 +62,7 @@ export function validatePath (path: unknown, method: string): asserts path is st
   if (typeof path !== 'string' || path.length === 0) {
     throw new InvalidArgumentError(`invalid path: ${describeValue(path)} (must be a non-empty string)`)
   }
-  if (INVALID_PATH_RE.test(path)) {
+  if (hasInvalidPathByte(path)) {
     throw new InvalidArgumentError(`invalid path: ${describeValue(path)} (contains a control character, space or non-latin1 character)`)
   }
   if (method !== 'CONNECT' && path[0] !== '/' && path !== '*' && !/^https?:\/\//i.test(path)) {
@@ -193,7 +206,7 @@ export interface RequestHeadInput {
   expectContinue: boolean
   /** Body bytes, or -1 when only streaming tells. */
   bodyLength: number
-  /** `host` derived from the origin, used unless the headers carry one. */
+  /** `host` derived from a parsed origin (so valid as it is), used unless the headers carry one. */
   defaultHost: string
   /** Whether a body whose size differs from its `content-length` header is an error. */
   strictContentLength: boolean
@@ -219,8 +232,9 @@ export interface RequestHead {
 export function buildRequestHead (input: RequestHeadInput): RequestHead {
   const info: RequestHeadInfo = { declaredLength: -1, reset: input.reset, host: undefined }
   const lines = serializeHeaders(input.headers, info)
-  const host = info.host ?? input.defaultHost
-  validateHost(host)
+  const host = info.host
+  // The default host comes from a parsed origin; only a caller's `host` header needs checking.
+  if (host !== undefined) validateHost(host)
   let prepareError: Error | null = null
   let bodyLength = input.bodyLength
   if (info.declaredLength !== -1) {
@@ -229,7 +243,7 @@ export function buildRequestHead (input: RequestHeadInput): RequestHead {
       prepareError = new RequestContentLengthMismatchError(`request body is ${bodyLength} bytes but its content-length header says ${info.declaredLength}`)
     }
   }
-  let head = `${input.method} ${input.path} HTTP/1.1\r\nhost: ${host}\r\n`
+  let head = `${input.method} ${input.path} HTTP/1.1\r\nhost: ${host ?? input.defaultHost}\r\n`
   if (input.upgrade !== null) head += `connection: upgrade\r\nupgrade: ${input.upgrade}\r\n`
   else if (info.reset) head += 'connection: close\r\n'
   if (input.expectContinue) head += 'expect: 100-continue\r\n'

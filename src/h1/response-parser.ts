@@ -9,6 +9,7 @@ import { HTTPParserError, HeadersOverflowError, ResponseContentLengthMismatchErr
 import type { IncomingHeaders } from '../handler.js'
 import { CRLF_CRLF, DEFAULT_MAX_HEADER_SIZE, MAX_CHUNK_LINE_SIZE } from './constants.js'
 import { parseHead } from './parse-head.js'
+import { HeadReader } from './head-reader.js'
 
 /** `onHead` result: read the body as the headers frame it. */
 export const HEAD_BODY = 0
@@ -56,6 +57,7 @@ export class ResponseParser {
   #paused = false
   #eof = false
   #statusCode = 0
+  readonly #heads = new HeadReader()
 
   /**
    * @param sink - receives heads, body slices and message ends
@@ -257,7 +259,7 @@ export class ResponseParser {
   }
 
   #onHead (head: string): void {
-    const parsed = parseHead(head, true)
+    const parsed = this.#heads.read(head)
     const statusCode = parsed.statusCode
     this.#statusCode = statusCode
     this.keepAlive = parsed.keepAlive

@@ -43,13 +43,17 @@ export function toDispatchHandler (handler: DispatchHandler | LegacyDispatchHand
   if (typeof handler !== 'object' || handler === null) {
     throw new TypeError(`dispatch: handler must be an object, got ${describeValue(handler)}`)
   }
-  // A hook that is present but not callable would fail later, deep inside the transport.
+  // A hook that is present but not callable would fail later, deep inside the transport. One
+  // pass checks them and learns the shape: this runs once per request at the public boundary.
   const h = handler as Record<string, unknown>
+  let contract = false
   for (const name of NEW_HOOKS) {
     const hook = h[name]
-    if (hook != null && typeof hook !== 'function') throw new TypeError(`dispatch: handler.${name} must be a function, got ${describeValue(hook)}`)
+    if (hook == null) continue
+    if (typeof hook !== 'function') throw new TypeError(`dispatch: handler.${name} must be a function, got ${describeValue(hook)}`)
+    contract = true
   }
-  return isLegacyHandler(handler) ? new LegacyHandlerAdapter(handler as LegacyDispatchHandler) : handler as DispatchHandler
+  return contract || !isLegacyHandler(handler) ? handler as DispatchHandler : new LegacyHandlerAdapter(handler as LegacyDispatchHandler)
 }
 
 /** Runs an older-shape handler on the dispatch contract (abort function, raw headers, `false` to pause). */

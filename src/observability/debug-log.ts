@@ -1,6 +1,8 @@
 /**
- * `NODE_DEBUG=conduit` (and `NODE_DEBUG=fetch`) line log, driven by the diagnostics channels so
- * the transport itself carries no logging code. It subscribes only when a namespace is enabled,
+ * `NODE_DEBUG=conduit` line log, driven by the diagnostics channels so the transport itself
+ * carries no logging code. A request whose dispatch options carry a caller tag (see
+ * `caller-tag.ts`) is also logged under the namespace the tag names: fetch tags its requests
+ * `fetch`, so `NODE_DEBUG=fetch` shows them alone. It subscribes only when `NODE_DEBUG` is set,
  * so with logging off the channels have no subscribers and publishing costs nothing.
  *
  * Lines: `connecting to <host> using <scheme>:h1`,
@@ -17,7 +19,7 @@ import type { ConnectParams, DiagnosticsRequest } from '../diagnostics.js'
 
 /** The core namespace. */
 export const CORE_NAMESPACE = 'conduit'
-/** The namespace for requests made through fetch(). */
+/** The namespace, and caller tag, of requests made through fetch(). */
 export const FETCH_NAMESPACE = 'fetch'
 
 /** The full URL of a request as log lines show it. */
@@ -37,54 +39,71 @@ export const lines = {
   error: (method: string, url: string, err: Error): string => `request to ${method} ${url} errored - ${err.message}`
 }
 
-interface ConnectMessage { connectParams: ConnectParams, fetch?: boolean, error?: Error }
+interface ConnectMessage { connectParams: ConnectParams, caller?: string | null, error?: Error }
 interface RequestMessage { request: DiagnosticsRequest & { method: string }, response?: { statusCode: number }, error?: Error }
 
-function install (core: DebugLogger, fetchLog: DebugLogger): void {
+/** The logger of each caller tag's namespace, made on first sight; null when it is not enabled. */
+const taggedLoggers = new Map<string, DebugLogger | null>()
+
+function taggedLogger (caller: string | null | undefined): DebugLogger | null {
+  // The core namespace logs every request already.
+  if (caller == null || caller === CORE_NAMESPACE) return null
+  let logger = taggedLoggers.get(caller)
+  if (logger === undefined) {
+    const candidate = debuglog(caller)
+    logger = candidate.enabled ? candidate : null
+    taggedLoggers.set(caller, logger)
+  }
+  return logger
+}
+
+function install (core: DebugLogger): void {
   const coreOn = core.enabled
-  const fetchOn = fetchLog.enabled
-  const write = (forFetch: boolean | undefined, line: string): void => {
+  const write = (caller: string | null | undefined, line: string): void => {
     if (coreOn) core(line)
-    if (fetchOn && forFetch === true) fetchLog(line)
+    taggedLogger(caller)?.(line)
   }
   channels.beforeConnect.subscribe((m) => {
     const msg = m as ConnectMessage
-    write(msg.fetch, lines.connecting(msg.connectParams))
+    write(msg.caller, lines.connecting(msg.connectParams))
   })
   channels.connected.subscribe((m) => {
     const msg = m as ConnectMessage
-    write(msg.fetch, lines.connected(msg.connectParams))
+    write(msg.caller, lines.connected(msg.connectParams))
   })
   channels.connectError.subscribe((m) => {
     const msg = m as ConnectMessage
-    write(msg.fetch, lines.connectError(msg.connectParams, msg.error!))
+    write(msg.caller, lines.connectError(msg.connectParams, msg.error!))
   })
   channels.sendHeaders.subscribe((m) => {
     const { request } = m as RequestMessage
-    write(request.fetch, lines.sending(request.method, requestUrl(request)))
+    write(request.caller, lines.sending(request.method, requestUrl(request)))
   })
   channels.headers.subscribe((m) => {
     const { request, response } = m as RequestMessage
-    write(request.fetch, lines.received(request.method, requestUrl(request), response!.statusCode))
+    write(request.caller, lines.received(request.method, requestUrl(request), response!.statusCode))
   })
   channels.trailers.subscribe((m) => {
     // Published at the end of every response (trailers or not), as undici's log does.
     const { request } = m as RequestMessage
-    write(request.fetch, lines.trailers(request.method, requestUrl(request)))
+    write(request.caller, lines.trailers(request.method, requestUrl(request)))
   })
   channels.error.subscribe((m) => {
     const { request, error } = m as RequestMessage
-    write(request.fetch, lines.error(request.method, requestUrl(request), error!))
+    write(request.caller, lines.error(request.method, requestUrl(request), error!))
   })
 }
 
 let installed = false
 
-/** Subscribes the line log to the channels when `NODE_DEBUG` enables `conduit` or `fetch`; runs once. */
+/**
+ * Subscribes the line log to the channels when `NODE_DEBUG` names any namespace; runs once.
+ * Which namespaces a caller tag names is only known when a tagged request shows up, so any
+ * `NODE_DEBUG` value subscribes; without one the channels stay unobserved.
+ */
 export function installDebugLog (): void {
   if (installed) return
   installed = true
   const core = debuglog(CORE_NAMESPACE)
-  const fetchLog = debuglog(FETCH_NAMESPACE)
-  if (core.enabled || fetchLog.enabled) install(core, fetchLog)
+  if (core.enabled || (process.env.NODE_DEBUG ?? '') !== '') install(core)
 }

@@ -2,8 +2,10 @@ import { describe, it } from 'node:test'
 import type { TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import type { Socket } from 'node:net'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { Client } from '../../../src/index.js'
 import { startHttpServer, startTcpServer } from '../../helpers/servers.js'
+import type { DispatchController, IncomingHeaders } from '../../../src/handler.js'
 import { RecordingHandler } from './recording-handler.js'
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
@@ -12,15 +14,19 @@ async function until (condition: () => boolean): Promise<void> {
   while (!condition()) await tick()
 }
 
-/** A raw server that records sockets and what they received, and answers with `reply` if given. */
-async function silentServer (reply?: string) {
+/**
+ * A raw server that records sockets and what they received, and answers with `reply` if given
+ * (to the first `replies` reads of each connection).
+ */
+async function silentServer (reply?: string, replies = Infinity) {
   let received = 0
   const sockets: Socket[] = []
   const server = await startTcpServer((socket) => {
     sockets.push(socket)
+    let answered = 0
     socket.on('data', () => {
       received++
-      if (reply !== undefined) socket.write(reply)
+      if (reply !== undefined && answered++ < replies) socket.write(reply)
     })
   })
   return { server, received: () => received, sockets }
@@ -28,6 +34,17 @@ async function silentServer (reply?: string) {
 
 function mockTimers (t: TestContext): void {
   t.mock.timers.enable({ apis: ['setTimeout'] })
+}
+
+/** Moves the mocked clock to 1 ms short of `ms` (the dispatch must still wait), then to `ms`: it must fail with `code`. */
+async function failsAtExactly (t: TestContext, ms: number, handler: RecordingHandler, code: string): Promise<void> {
+  const before = [...handler.events]
+  t.mock.timers.tick(ms - 1)
+  await tick()
+  assert.deepEqual(handler.events, before)
+  t.mock.timers.tick(1)
+  await handler.done
+  assert.equal((handler.error as { code?: string }).code, code)
 }
 
 describe('Client timeouts', () => {
@@ -39,12 +56,8 @@ describe('Client timeouts', () => {
     const handler = new RecordingHandler()
     client.dispatch({ path: '/slow', method: 'GET' }, handler)
     await until(() => received() > 0)
-    t.mock.timers.tick(999)
-    await tick()
     assert.deepEqual(handler.events, ['start'])
-    t.mock.timers.tick(1)
-    await handler.done
-    assert.equal((handler.error as { code?: string }).code, 'LIB_ERR_HEADERS_TIMEOUT')
+    await failsAtExactly(t, 1000, handler, 'LIB_ERR_HEADERS_TIMEOUT')
     assert.match(handler.error!.message, /GET \/slow within 1000 ms/)
   })
 
@@ -80,12 +93,8 @@ describe('Client timeouts', () => {
     const handler = new RecordingHandler()
     client.dispatch({ path: '/', method: 'GET' }, handler)
     await until(() => handler.chunks.length > 0)
-    t.mock.timers.tick(499)
-    await tick()
     assert.deepEqual(handler.events, ['start', 'response', 'data'])
-    t.mock.timers.tick(1)
-    await handler.done
-    assert.equal((handler.error as { code?: string }).code, 'LIB_ERR_BODY_TIMEOUT')
+    await failsAtExactly(t, 500, handler, 'LIB_ERR_BODY_TIMEOUT')
     assert.match(handler.error!.message, /within 500 ms \(bodyTimeout\)/)
   })
 
@@ -157,5 +166,45 @@ describe('Client timeouts', () => {
     assert.equal(client.connected, true)
     t.mock.timers.tick(1)
     assert.equal(client.connected, false)
+  })
+
+  it('restarts the body timeout at each later read of the body', async (t) => {
+    // Real timers: the body takes several times bodyTimeout in all, each gap a quarter of it.
+    // Equal timeouts take the path where one Node timer serves headers and body alike.
+    const { server, sockets } = await silentServer('HTTP/1.1 200 OK\r\ncontent-length: 8\r\n\r\na', 1)
+    const client = new Client(server.origin, { headersTimeout: 400, bodyTimeout: 400 })
+    t.after(async () => { await client.destroy(); await server.close() })
+    const handler = new RecordingHandler()
+    client.dispatch({ path: '/', method: 'GET' }, handler)
+    await until(() => handler.chunks.length === 1)
+    for (const byte of 'bcdefgh') {
+      await sleep(100)
+      sockets[0]!.write(byte)
+    }
+    await handler.done
+    assert.deepEqual(handler.events, ['start', 'response', 'data', 'end'])
+    assert.equal(handler.body, 'abcdefgh')
+  })
+
+  it('times the head of a request written while the previous response was read from that moment', async (t) => {
+    mockTimers(t)
+    const { server, received } = await silentServer('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok', 1)
+    const client = new Client(server.origin, { headersTimeout: 1000, bodyTimeout: 1000 })
+    t.after(async () => { await client.destroy(); await server.close() })
+    const second = new RecordingHandler()
+    const first = new RecordingHandler()
+    // Written from the first request's end hook, so inside the socket read that ended it.
+    const end = first.onResponseEnd.bind(first)
+    first.onResponseEnd = (controller: DispatchController, trailers: IncomingHeaders): void => {
+      end(controller, trailers)
+      client.dispatch({ path: '/second', method: 'GET' }, second)
+    }
+    client.dispatch({ path: '/first', method: 'GET' }, first)
+    await first.done
+    assert.equal(first.body, 'ok')
+    await until(() => received() === 2)
+    assert.deepEqual(second.events, ['start'])
+    await failsAtExactly(t, 1000, second, 'LIB_ERR_HEADERS_TIMEOUT')
+    assert.match(second.error!.message, /GET \/second within 1000 ms/)
   })
 })

@@ -55,7 +55,7 @@ describe('fetch over other dispatchers', () => {
   })
   after(async () => { await server.close() })
 
-  it('marks its dispatch options with the conduit.fetch symbol', async () => {
+  it('tags its dispatch options with the fetch caller tag', async () => {
     const dispatcher = new ScriptedDispatcher((_opts, handler) => {
       const controller = new SimpleController()
       handler.onRequestStart?.(controller, {})
@@ -65,7 +65,7 @@ describe('fetch over other dispatchers', () => {
     })
     await (await fetch('http://127.0.0.1:3999/x?y=1', { dispatcher })).text()
     const opts = dispatcher.seen[0]!
-    assert.equal(opts[Symbol.for('conduit.fetch') as unknown as string], true)
+    assert.equal(opts[Symbol.for('conduit.callerTag') as unknown as string], 'fetch')
     assert.equal(opts.origin, 'http://127.0.0.1:3999')
     assert.equal(opts.path, '/x?y=1')
     assert.equal(opts.method, 'GET')

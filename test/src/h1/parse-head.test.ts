@@ -78,4 +78,39 @@ describe('parseHead', () => {
       assert.deepEqual({ ...parseHead(text, true).headers }, expected)
     }))
   })
+
+  it('refuses a control byte, a lone CR or a lone LF anywhere in a field value, naming the field (property)', () => {
+    const name = fc.stringMatching(/^x-[a-z]{1,8}$/)
+    const value = fc.stringMatching(/^[\x21-\x7e]{1,12}$/)
+    const bad = fc.oneof(fc.integer({ min: 0, max: 8 }), fc.integer({ min: 10, max: 31 }), fc.constant(127)).map((code) => String.fromCharCode(code))
+    fc.assert(fc.property(fc.array(fc.tuple(name, value), { minLength: 1, maxLength: 6 }), fc.nat(), fc.nat(), bad, (fields, which, at, byte) => {
+      const target = which % fields.length
+      const lines = fields.map(([n, v], i) => {
+        if (i !== target) return `${n}: ${v}`
+        const cut = at % (v.length + 1)
+        return `${n}: ${v.slice(0, cut)}${byte}${v.slice(cut)}`
+      })
+      const text = `HTTP/1.1 200 OK\r\n${lines.join('\r\n')}`
+      assert.throws(() => parseHead(text, true), (err: Error) => parserError()(err) && err.message.startsWith(`invalid byte in value of header ${fields[target]![0]}`))
+      // The same fields as trailers are refused alike.
+      assert.throws(() => parseHead(lines.join('\r\n'), false), parserError())
+    }))
+  })
+
+  it('refuses a control byte in the reason phrase', () => {
+    assert.throws(() => parseHead('HTTP/1.1 200 O\x01K\r\nA: 1', true), /invalid byte in reason phrase/)
+    assert.throws(() => parseHead('HTTP/1.1 200 O\nK\r\nA: 1', true), /invalid byte in reason phrase/)
+    assert.equal(parseHead('HTTP/1.1 200 O\tK\xe9\r\nA: 1', true).statusText, 'O\tK\xe9')
+  })
+
+  it('reads each response\'s own keep-alive timeout when the values alternate', () => {
+    const hint = (value: string): number => parseHead(`${HEAD}keep-alive: ${value}`, true).keepAliveHintMs
+    for (let round = 0; round < 2; round++) {
+      assert.equal(hint('timeout=5'), 5000)
+      assert.equal(hint('timeout=5'), 5000)
+      assert.equal(hint('max=100'), -1)
+      assert.equal(hint('max=3, timeout=120'), 120_000)
+    }
+    assert.equal(parseHead(`${HEAD}keep-alive: timeout=7\r\nkeep-alive: max=1`, true).keepAliveHintMs, 7000)
+  })
 })

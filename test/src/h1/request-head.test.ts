@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import { buildRequestHead } from '../../../src/h1/request-head.js'
+import { buildRequestHead, validatePath } from '../../../src/h1/request-head.js'
+import { InvalidArgumentError } from '../../../src/errors.js'
 import type { RequestHeadInput } from '../../../src/h1/request-head.js'
 
 const base: RequestHeadInput = {
@@ -55,6 +56,23 @@ describe('buildRequestHead', () => {
       for (const [n, v] of Object.entries(headers)) assert.ok(head.includes(`\r\n${n}: ${v}\r\n`))
       assert.ok(head.endsWith('\r\n\r\n'))
       assert.equal(head.indexOf('\r\n\r\n'), head.length - 4)
+    }))
+  })
+
+  it('refuses exactly the paths holding a control, space, DEL or non-latin1 character (property)', () => {
+    const char = fc.oneof(
+      fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)),
+      fc.integer({ min: 0, max: 0x20 }).map((c) => String.fromCharCode(c)),
+      fc.constantFrom('\x7f', '\x80', '\xff', '\u0100', '\u2028', '\ud83d\ude00')
+    )
+    fc.assert(fc.property(fc.array(char, { maxLength: 40 }), (chars) => {
+      const path = '/' + chars.join('')
+      const bad = /[^\x21-\x7e\x80-\xff]/.test(path)
+      if (bad) {
+        assert.throws(() => validatePath(path, 'GET'), (err: Error) => err instanceof InvalidArgumentError && err.message.includes('contains a control character, space or non-latin1 character'))
+      } else {
+        validatePath(path, 'GET')
+      }
     }))
   })
 })

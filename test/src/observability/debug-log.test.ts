@@ -107,3 +107,20 @@ describe('NODE_DEBUG=fetch', () => {
     }
   })
 })
+
+describe('NODE_DEBUG with a caller tag', () => {
+  it('logs the requests tagged with that name under it, and no others', async () => {
+    const { lines, pid } = await runChild('my-api', `
+      const tagged = await agent.request({ origin, path: '/tagged', method: 'GET', [Symbol.for('conduit.callerTag')]: 'my-api' }); await tagged.body.text()
+      const plain = await agent.request({ origin, path: '/plain', method: 'GET' }); await plain.body.text()
+      const fetched = await conduit.fetch(origin + '/fetched', { dispatcher: agent }); await fetched.text()
+    `)
+    assert.deepEqual(messages(lines, 'MY-API', pid), [
+      'connecting to HOST using http:h1',
+      'connected to HOST using http:h1',
+      'sending request to GET http://HOST/tagged',
+      'received response to GET http://HOST/tagged - HTTP 200',
+      'trailers received from GET http://HOST/tagged'
+    ])
+  })
+})
