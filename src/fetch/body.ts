@@ -150,17 +150,21 @@ export function sourceToStream (source: BodySource): ReadableStream<Uint8Array> 
   return iterableToStream(sourceChunks(source))
 }
 
-async function readAll (source: BodySource): Promise<Buffer[]> {
+// Not async itself: a fetched body's collector promise is handed back as it is, without the
+// extra promise and turns an async wrapper would add to every read.
+function readAll (source: BodySource): Promise<Buffer[]> {
   switch (source.kind) {
-    case 'bytes': return [Buffer.from(source.data.buffer, source.data.byteOffset, source.data.byteLength)]
-    case 'blob': return [Buffer.from(await source.data.arrayBuffer())]
     case 'incoming': return source.data.collect()
-    default: {
-      const chunks: Buffer[] = []
-      for await (const chunk of sourceChunks(source)) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
-      return chunks
-    }
+    case 'bytes': return Promise.resolve([Buffer.from(source.data.buffer, source.data.byteOffset, source.data.byteLength)])
+    default: return readChunks(source)
   }
+}
+
+async function readChunks (source: BodySource): Promise<Buffer[]> {
+  if (source.kind === 'blob') return [Buffer.from(await source.data.arrayBuffer())]
+  const chunks: Buffer[] = []
+  for await (const chunk of sourceChunks(source)) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+  return chunks
 }
 
 function concat (chunks: Buffer[]): Buffer {
@@ -233,12 +237,13 @@ export abstract class BodyMixin {
     return this.#used || (this.#stream !== null && isDisturbed(this.#stream))
   }
 
-  async #consume (method: string): Promise<Buffer[]> {
+  // Only ever awaited by the async consumers, so failing with a rejection is the same as throwing.
+  #consume (method: string): Promise<Buffer[]> {
     if (this.bodyUsed || this.#stream?.locked === true) {
-      throw new TypeError(`${this.#what}.${method}: the body has already been consumed`)
+      return Promise.reject(new TypeError(`${this.#what}.${method}: the body has already been consumed`))
     }
     const source = this.#source
-    if (source === null) return []
+    if (source === null) return Promise.resolve([])
     this.#used = true
     return readAll(source)
   }

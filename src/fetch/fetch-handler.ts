@@ -17,6 +17,7 @@ import { BodyDecoder } from '../content-coding/body-decoder.js'
 import { dispatchOptionsFor } from './dispatch-options.js'
 import { fetchDebug } from './fetch-debug.js'
 import { IncomingBody } from './incoming-body.js'
+import type { BodyFlow } from './incoming-body.js'
 import { matchesIntegrity } from './integrity.js'
 import { applyRedirect } from './redirect.js'
 import type { RequestState } from './request-state.js'
@@ -37,12 +38,39 @@ function collectedBeforeRead (): Error {
 }
 
 /**
+ * Responses handed over while their body was still arriving, as (response, body) pairs. Most
+ * bodies end in the same turn as the head, or are claimed by the caller's first reaction, and
+ * then need no watch: registering every response with the registry costs more than the rest of
+ * settling it. The list holds each response strongly until the check, so none can be collected
+ * unwatched.
+ */
+let awaitingClaim: Array<Response | IncomingBody> = []
+
+function watchUnclaimed (response: Response, body: IncomingBody): void {
+  // Queued after the resolution, so the check runs after the caller's first reaction to it.
+  if (awaitingClaim.length === 0) queueMicrotask(registerUnclaimed)
+  awaitingClaim.push(response, body)
+}
+
+function registerUnclaimed (): void {
+  const pairs = awaitingClaim
+  awaitingClaim = []
+  for (let i = 0; i < pairs.length; i += 2) {
+    const body = pairs[i + 1] as IncomingBody
+    if (body.unclaimed) unreadBodies.register(pairs[i]!, body, body)
+  }
+}
+
+/**
  * The response type (Fetch Standard, main fetch): the request's origin is the first URL's, as
  * there is no client; a response from another origin is `cors`, or `opaque` in `no-cors` mode.
  */
 function responseTainting (state: RequestState): ResponseType {
-  const first = state.urlList[0]!
-  const last = state.urlList[state.urlList.length - 1]!
+  const urlList = state.urlList
+  // Without a redirect the request never left its origin (and origins are costly to serialize).
+  if (urlList.length === 1) return 'basic'
+  const first = urlList[0]!
+  const last = urlList[urlList.length - 1]!
   if (first.origin === last.origin || last.protocol === 'data:') return 'basic'
   return state.mode === 'no-cors' ? 'opaque' : 'cors'
 }
@@ -57,7 +85,7 @@ function single (value: string | string[] | undefined): string | undefined {
 }
 
 /** Runs one fetch over `dispatcher`, hop by hop, and settles `resolve`/`reject` exactly once. */
-export class FetchHandler implements DispatchHandler {
+export class FetchHandler implements DispatchHandler, BodyFlow {
   readonly #state: RequestState
   readonly #dispatcher: Dispatcher
   #resolve: ((response: Response) => void) | null
@@ -173,11 +201,12 @@ export class FetchHandler implements DispatchHandler {
       resolve(createResponse({ type, status: 0, statusText: '', urlList: [], rawHeaders: null, headers: null, guard: 'immutable' }, null))
       return
     }
+    // The state's URL list is this fetch's own copy and no hop follows a settled response, so the response can keep it.
     const response = createResponse({
-      type, status, statusText, urlList: [...urlList], rawHeaders: headers, headers: null, guard: 'immutable'
+      type, status, statusText, urlList, rawHeaders: headers, headers: null, guard: 'immutable'
     }, body === null ? null : { kind: 'incoming', data: body })
-    if (body !== null && !body.settled) unreadBodies.register(response, body, body)
     resolve(response)
+    if (body !== null && !body.settled) watchUnclaimed(response, body)
   }
 
   /** Rejects (before the response) or errors the body (after); `wrap` turns `err` into fetch's network error. */
@@ -207,6 +236,23 @@ export class FetchHandler implements DispatchHandler {
       this.#state.signal?.removeEventListener('abort', this.#onAbort)
       this.#onAbort = null
     }
+  }
+
+  /** The body buffered enough with nobody reading: the connection pauses. */
+  pauseFlow (): void {
+    this.#bodyPaused = true
+    this.#updateFlow()
+  }
+
+  /** The body's reader wants more. */
+  resumeFlow (): void {
+    this.#bodyPaused = false
+    this.#updateFlow()
+  }
+
+  /** The body was cancelled: the fetch is aborted with `reason`. */
+  abortFlow (reason: Error): void {
+    this.#abort(reason)
   }
 
   #updateFlow (): void {
@@ -258,11 +304,7 @@ export class FetchHandler implements DispatchHandler {
     const hasBody = state.method !== 'HEAD' && !NULL_BODY_STATUSES.has(statusCode)
     let body: IncomingBody | null = null
     if (hasBody) {
-      body = new IncomingBody({
-        pause: () => { this.#bodyPaused = true; this.#updateFlow() },
-        resume: () => { this.#bodyPaused = false; this.#updateFlow() },
-        abort: (reason) => this.#abort(reason)
-      })
+      body = new IncomingBody(this)
       this.#body = body
       const encoding = single(headers['content-encoding'])
       if (encoding !== undefined) {

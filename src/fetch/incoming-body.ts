@@ -9,9 +9,9 @@ import { BODY_HIGH_WATER_MARK } from './constants.js'
 
 /** How the body pauses, resumes or cancels the dispatch feeding it. */
 export interface BodyFlow {
-  pause (): void
-  resume (): void
-  abort (reason: Error): void
+  pauseFlow (): void
+  resumeFlow (): void
+  abortFlow (reason: Error): void
 }
 
 type Mode = 'buffer' | 'collect' | 'stream'
@@ -40,17 +40,22 @@ export class IncomingBody {
     return this.#done || this.#failed
   }
 
+  /** True while the body is still arriving and no consumer (collector or stream) has claimed it. */
+  get unclaimed (): boolean {
+    return this.#mode === 'buffer' && !this.#done && !this.#failed
+  }
+
   #pause (): void {
     if (!this.#paused && this.#flow !== null) {
       this.#paused = true
-      this.#flow.pause()
+      this.#flow.pauseFlow()
     }
   }
 
   #resume (): void {
     if (this.#paused) {
       this.#paused = false
-      this.#flow?.resume()
+      this.#flow?.resumeFlow()
     }
   }
 
@@ -123,7 +128,7 @@ export class IncomingBody {
     this.#error = reason
     this.#flow = null
     this.#chunks = []
-    flow?.abort(reason)
+    flow?.abortFlow(reason)
   }
 
   /**
@@ -132,7 +137,7 @@ export class IncomingBody {
    * The reason is made only when needed: most bodies were claimed, and an exception is costly.
    */
   cancelUnclaimed (reason: () => Error): void {
-    if (this.#mode === 'buffer' && !this.settled) this.cancel(reason())
+    if (this.unclaimed) this.cancel(reason())
   }
 
   /** Hands the body over to a new ReadableStream (built once; the caller keeps it). */

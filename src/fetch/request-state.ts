@@ -176,14 +176,17 @@ export function buildRequestState (
   inputState: ((value: unknown) => RequestState | null),
   inputHost: ((value: unknown) => BodyMixin | null)
 ): RequestState {
-  const own = inputState(input)
+  // A string (the usual input) can be neither kind of Request, so those checks are skipped.
+  const own = typeof input === 'string' ? null : inputState(input)
   let state: RequestState
+  let fromRequest = true
   if (own !== null) {
     state = copyState(own)
-  } else if (isForeignRequest(input)) {
+  } else if (typeof input !== 'string' && isForeignRequest(input)) {
     state = fromForeign(input, what)
   } else {
     state = freshState(parseRequestUrl(typeof input === 'string' ? input : String(input), what))
+    fromRequest = false
   }
   const inputBody = state.body
   if (init === undefined || init === null) {
@@ -192,16 +195,20 @@ export function buildRequestState (
   }
   if (typeof init !== 'object') throw new TypeError(`${what}: init must be an object, got ${describeValue(init)}`)
 
-  if (init.window !== undefined && init.window !== null) throw new TypeError(`${what}: window must be null, got ${describeValue(init.window)}`)
-  // Fetch Standard, Request constructor: a non-empty init starts a new request from the input's current URL.
-  if (Object.keys(init).some((key) => (init as Record<string, unknown>)[key] !== undefined)) {
+  // Each member is read once, as a WebIDL dictionary is: a getter on `init` runs once.
+  const windowMember = init.window
+  if (windowMember !== undefined && windowMember !== null) throw new TypeError(`${what}: window must be null, got ${describeValue(windowMember)}`)
+  // Fetch Standard, Request constructor: a non-empty init starts a new request from the input's
+  // current URL. A request made from a URL is in that starting state already.
+  if (fromRequest && hasDefinedMember(init)) {
     if (state.mode === 'navigate') state.mode = 'same-origin'
     state.referrer = 'client'
     state.referrerPolicy = ''
     state.urlList = [state.urlList[state.urlList.length - 1]!]
   }
-  if (init.referrer !== undefined) {
-    const referrer = String(init.referrer)
+  const initReferrer = init.referrer
+  if (initReferrer !== undefined) {
+    const referrer = String(initReferrer)
     if (referrer === '') state.referrer = 'no-referrer'
     else {
       let parsed: URL
@@ -215,52 +222,65 @@ export function buildRequestState (
       state.referrer = isClient ? 'client' : parsed
     }
   }
-  if (init.referrerPolicy !== undefined) state.referrerPolicy = checkEnum(init.referrerPolicy, REFERRER_POLICY, 'referrerPolicy', what)
-  if (init.mode !== undefined) {
-    const mode = checkEnum(init.mode, REQUEST_MODE, 'mode', what)
+  const referrerPolicyMember = init.referrerPolicy
+  if (referrerPolicyMember !== undefined) state.referrerPolicy = checkEnum(referrerPolicyMember, REFERRER_POLICY, 'referrerPolicy', what)
+  const modeMember = init.mode
+  if (modeMember !== undefined) {
+    const mode = checkEnum(modeMember, REQUEST_MODE, 'mode', what)
     if (mode === 'navigate') throw new TypeError(`${what}: mode 'navigate' cannot be set from script`)
     state.mode = mode
   }
-  if (init.credentials !== undefined) state.credentials = checkEnum(init.credentials, REQUEST_CREDENTIALS, 'credentials', what)
-  if (init.cache !== undefined) state.cache = checkEnum(init.cache, REQUEST_CACHE, 'cache', what)
+  const credentialsMember = init.credentials
+  if (credentialsMember !== undefined) state.credentials = checkEnum(credentialsMember, REQUEST_CREDENTIALS, 'credentials', what)
+  const cacheMember = init.cache
+  if (cacheMember !== undefined) state.cache = checkEnum(cacheMember, REQUEST_CACHE, 'cache', what)
   if (state.cache === 'only-if-cached' && state.mode !== 'same-origin') {
     throw new TypeError(`${what}: cache 'only-if-cached' requires mode 'same-origin', got mode '${state.mode}'`)
   }
-  if (init.redirect !== undefined) state.redirect = checkEnum(init.redirect, REQUEST_REDIRECT, 'redirect', what)
-  if (init.integrity !== undefined) state.integrity = String(init.integrity)
-  if (init.keepalive !== undefined) state.keepalive = Boolean(init.keepalive)
-  if (init.method !== undefined) state.method = normalizeMethod(init.method, what)
-  if (init.signal !== undefined) {
-    if (init.signal !== null && !(init.signal instanceof AbortSignal)) {
-      throw new TypeError(`${what}: signal must be an AbortSignal or null, got ${describeValue(init.signal)}`)
+  const redirectMember = init.redirect
+  if (redirectMember !== undefined) state.redirect = checkEnum(redirectMember, REQUEST_REDIRECT, 'redirect', what)
+  const integrity = init.integrity
+  if (integrity !== undefined) state.integrity = String(integrity)
+  const keepalive = init.keepalive
+  if (keepalive !== undefined) state.keepalive = Boolean(keepalive)
+  const method = init.method
+  if (method !== undefined) state.method = normalizeMethod(method, what)
+  const signal = init.signal
+  if (signal !== undefined) {
+    if (signal !== null && !(signal instanceof AbortSignal)) {
+      throw new TypeError(`${what}: signal must be an AbortSignal or null, got ${describeValue(signal)}`)
     }
-    state.signal = init.signal
+    state.signal = signal
   }
-  if (init.duplex !== undefined) checkEnum(init.duplex, REQUEST_DUPLEX, 'duplex', what)
-  if (init.dispatcher !== undefined) {
-    const dispatcher = init.dispatcher as { dispatch?: unknown } | null
-    if (dispatcher === null || typeof dispatcher !== 'object' || typeof dispatcher.dispatch !== 'function') {
-      throw new TypeError(`${what}: dispatcher must be a Dispatcher, got ${describeValue(dispatcher)}`)
+  const duplex = init.duplex
+  if (duplex !== undefined) checkEnum(duplex, REQUEST_DUPLEX, 'duplex', what)
+  const dispatcher = init.dispatcher
+  if (dispatcher !== undefined) {
+    const candidate = dispatcher as { dispatch?: unknown } | null
+    if (candidate === null || typeof candidate !== 'object' || typeof candidate.dispatch !== 'function') {
+      throw new TypeError(`${what}: dispatcher must be a Dispatcher, got ${describeValue(candidate)}`)
     }
-    state.dispatcher = init.dispatcher
+    state.dispatcher = dispatcher
   }
-  if (init.headers !== undefined) state.headers = new Headers(init.headers)
+  const headers = init.headers
+  if (headers !== undefined) state.headers = new Headers(headers)
   if (state.mode === 'no-cors' && !CORS_SAFE_METHODS.has(state.method)) {
     throw new TypeError(`${what}: method ${state.method} is not allowed in 'no-cors' mode`)
   }
 
-  const hasInitBody = init.body !== undefined && init.body !== null
+  const initBody = init.body
+  const hasInitBody = initBody !== undefined && initBody !== null
   if ((hasInitBody || inputBody !== null) && (state.method === 'GET' || state.method === 'HEAD')) {
     throw new TypeError(`${what}: a ${state.method} request cannot have a body`)
   }
   let body = inputBody
   if (hasInitBody) {
-    body = extractBody(init.body, what)
+    body = extractBody(initBody, what)
     if (state.keepalive && isStreamSource(body.source)) throw new TypeError(`${what}: keepalive cannot be used with a streaming body`)
     if (body.type !== null && headersInternals.lookup(state.headers, 'content-type') === null) {
       state.headers.append('content-type', body.type)
     }
-    if (isStreamSource(body.source) && init.duplex === undefined) {
+    if (isStreamSource(body.source) && duplex === undefined) {
       throw new TypeError(`${what}: duplex: 'half' is required when the body is a stream`)
     }
   } else {
@@ -268,6 +288,13 @@ export function buildRequestState (
   }
   state.body = body
   return state
+}
+
+function hasDefinedMember (init: object): boolean {
+  for (const key in init) {
+    if (Object.hasOwn(init, key) && (init as Record<string, unknown>)[key] !== undefined) return true
+  }
+  return false
 }
 
 // A Request built from another Request (or sent by fetch) moves the body out of the input.

@@ -21,7 +21,18 @@ async function runWithGc (script: string): Promise<{ code: number, stdout: strin
 describe('fetch responses dropped unread', () => {
   let server: TestServer
   before(async () => {
-    server = await startHttpServer((_req, res) => {
+    server = await startHttpServer((req, res) => {
+      if (req.url === '/small') {
+        res.end('x'.repeat(1024))
+        return
+      }
+      if (req.url === '/trickle') {
+        // A body that never ends and never fills the buffer: only collection can release it.
+        res.write('tick')
+        const timer = setInterval(() => res.write('tick'), 20)
+        res.on('close', () => clearInterval(timer))
+        return
+      }
       const size = 16 * 1024 * 1024
       res.setHeader('content-length', String(size))
       const chunk = Buffer.alloc(64 * 1024, 1)
@@ -41,12 +52,15 @@ describe('fetch responses dropped unread', () => {
   })
   after(async () => { await server.close() })
 
-  it('releases the connection once a response with an unread body is garbage collected', async () => {
-    // A child process with --expose-gc: drop the response, collect it, and check the agent has nothing in flight.
+  /**
+   * A child process with --expose-gc fetches `path`, drops the response unread and collects it;
+   * `agent.close()` waits for requests in flight, so 'closed' is printed only if the body was cancelled.
+   */
+  async function dropUnreadAndClose (path: string): Promise<void> {
     const script = `
       import { fetch, Agent } from ${JSON.stringify(entry)}
       const agent = new Agent()
-      let response = await fetch(${JSON.stringify(`${server.origin}/big`)}, { dispatcher: agent })
+      let response = await fetch(${JSON.stringify(server.origin)} + ${JSON.stringify(path)}, { dispatcher: agent })
       response = null
       for (let i = 0; i < 20; i++) {
         globalThis.gc()
@@ -56,8 +70,32 @@ describe('fetch responses dropped unread', () => {
       process.stdout.write('closed')`
     const { code, stdout, stderr } = await runWithGc(script)
     assert.equal(code, 0, stderr)
-    // agent.close() waits for requests in flight, so it resolves only if the unread body was cancelled.
     assert.equal(stdout, 'closed')
+  }
+
+  it('releases the connection once a response with an unread body is garbage collected', async () => {
+    await dropUnreadAndClose('/big')
+  })
+
+  it('releases the connection of a response dropped unread while its body still trickles in', async () => {
+    // The body was neither complete nor claimed after the caller's first reaction, so it is watched.
+    await dropUnreadAndClose('/trickle')
+  })
+
+  it('reuses the connection of a small response dropped unread once its body arrived whole', async () => {
+    const script = `
+      import { fetch, Agent } from ${JSON.stringify(entry)}
+      const agent = new Agent({ connections: 1 })
+      const first = await fetch(${JSON.stringify(`${server.origin}/small`)}, { dispatcher: agent })
+      const second = await fetch(${JSON.stringify(`${server.origin}/small`)}, { dispatcher: agent })
+      const text = await second.text()
+      await agent.close()
+      process.stdout.write(first.status + ' ' + text.length)`
+    const { code, stdout, stderr } = await runWithGc(script)
+    assert.equal(code, 0, stderr)
+    // With one connection, the second request is answered only if the first, unread, freed it.
+    assert.equal(stdout, '200 1024')
+    assert.equal(server.requests.filter((r) => r.url === '/small').length >= 2, true)
   })
 
   it('keeps reading a body whose Response was collected while a consumer holds it', async () => {

@@ -57,6 +57,25 @@ describe('Request', () => {
     assert.throws(() => new Request(URL_A, { cache: 'only-if-cached' }), (err: Error) => err instanceof TypeError && err.message.includes('same-origin'))
   })
 
+  it('reads each RequestInit member once, as a WebIDL dictionary is read', async () => {
+    const reads = new Map<string, number>()
+    const values: Record<string, unknown> = {
+      body: 'payload', cache: 'no-store', credentials: 'omit', duplex: 'half', headers: { 'x-a': '1' }, integrity: '',
+      keepalive: false, method: 'POST', mode: 'cors', redirect: 'manual', referrer: '', referrerPolicy: 'no-referrer',
+      signal: new AbortController().signal, window: null
+    }
+    const init = {}
+    for (const [name, value] of Object.entries(values)) {
+      Object.defineProperty(init, name, { enumerable: true, get: () => { reads.set(name, (reads.get(name) ?? 0) + 1); return value } })
+    }
+    const request = new Request(URL_A, init)
+    assert.deepEqual([...reads.entries()].filter(([, count]) => count !== 1), [])
+    assert.equal(reads.size, Object.keys(values).length)
+    assert.equal(request.method, 'POST')
+    assert.equal(request.redirect, 'manual')
+    assert.equal(await request.text(), 'payload')
+  })
+
   it('refuses relative URLs and URLs with credentials', () => {
     assert.throws(() => new Request('/relative'), (err: Error) => err instanceof TypeError && err.message.includes('/relative'))
     assert.throws(() => new Request('http://user:pw@127.0.0.1/'), TypeError)
