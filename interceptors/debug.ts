@@ -9,6 +9,7 @@ import type { DispatchController, DispatchHandler, IncomingHeaders, Interceptor 
 import { InvalidArgumentError } from '../src/errors.js'
 import { CORE_NAMESPACE, lines, requestUrl } from '../src/observability/debug-log.js'
 import { describeValue } from '../src/validation/describe-value.js'
+import { redactUserinfo } from '../src/validation/describe-url.js'
 
 /** Options of {@link debug}. */
 export interface DebugInterceptorOptions {
@@ -67,7 +68,8 @@ export function debug (options: DebugInterceptorOptions = {}): Interceptor {
     throw new InvalidArgumentError(`debug(): logger must be a function, got ${describeValue(logger)}`)
   }
   return (dispatch) => (opts, handler) => {
-    const origin = opts.origin === undefined ? '' : typeof opts.origin === 'string' ? opts.origin.replace(/\/$/, '') : opts.origin.origin
+    // An origin given as http://user:pass@host is logged without its credentials.
+    const origin = opts.origin === undefined ? '' : typeof opts.origin === 'string' ? redactUserinfo(opts.origin.replace(/\/$/, '')) : opts.origin.origin
     const method = opts.method ?? 'GET'
     const url = requestUrl({ origin, path: opts.path })
     logger(lines.sending(method, url))

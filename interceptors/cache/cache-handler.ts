@@ -12,6 +12,7 @@ import type { CacheStatus } from './cache-status.js'
 import { withCacheStatus } from './cache-status.js'
 import { describeKey, log } from './log.js'
 import { decideStorage } from './storage-decision.js'
+import { redirectTrail, redirectedStorageRefusal } from './redirected-storage.js'
 import type { StorageDecision } from './storage-decision.js'
 
 /** What the storing handler needs to know about the request. */
@@ -49,15 +50,23 @@ export class CacheHandler extends DecoratorHandler {
   readonly #ctx: CacheHandlerContext
   #stream: Writable | undefined
   #settled = false
+  #requestContext: unknown
 
   constructor (ctx: CacheHandlerContext, handler: DispatchHandler) {
     super(handler)
     this.#ctx = ctx
   }
 
+  override onRequestStart (controller: DispatchController, context: unknown): void {
+    // A redirect layer below reports the hops it follows here; they are read when the answer comes.
+    this.#requestContext = context
+    super.onRequestStart(controller, context)
+  }
+
   override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
     const ctx = this.#ctx
-    const decision = decideStorageFor(ctx, statusCode, headers, statusMessage ?? '')
+    const redirectRefusal = redirectedStorageRefusal(ctx.key, redirectTrail(this.#requestContext), (redirect) => decideStorageFor(ctx, redirect.statusCode, redirect.headers, ''))
+    const decision: StorageDecision = redirectRefusal === undefined ? decideStorageFor(ctx, statusCode, headers, statusMessage ?? '') : { store: false, reason: redirectRefusal }
     if (decision.store) {
       this.#stream = openWriteStream(ctx.store, ctx.key, decision.value)
       if (this.#stream !== undefined) log('storing %s (status %d): %s', describeKey(ctx.key), statusCode, decision.explanation)

@@ -8,6 +8,7 @@ import type { BuildOptions, Connector } from '../../src/connect.js'
 import type { Dispatcher } from '../../src/dispatcher/dispatcher.js'
 import { InvalidArgumentError } from '../../src/errors.js'
 import { describeValue } from '../../src/validation/describe-value.js'
+import { describeUrl } from '../../src/validation/describe-url.js'
 import { normalizeHeaders } from '../../src/handlers/request-headers.js'
 import { proxyAuthorization } from './proxy-auth.js'
 
@@ -131,23 +132,6 @@ export function defaultPort (protocol: string): number {
 /** The common proxy schemes (`socks:`...`socks4a:`) this module accepts. */
 export const PROXY_SCHEMES: readonly string[] = Object.keys(DEFAULT_PORTS)
 
-/** A URI scheme and the `//` of an authority at the start of a string (RFC 3986 §3). */
-const SCHEME_AND_SLASHES = /^[a-z][a-z0-9+.-]*:\/\//i
-
-/**
- * Shows a proxy URI string that failed validation without its user information. The string is
- * malformed, so no parser can say where the password ends: an unencoded `/`, `#`, `?`, `:` or `@`
- * may be part of it. Everything between the scheme and the LAST `@` is hidden; a host or path
- * that happens to hold an `@` is hidden too, which is the safe side to err on. Without `//` after
- * it, what looks like a scheme may be the user name (`user:password@host`), so it is hidden as well.
- */
-export function redactProxyUri (uri: string): string {
-  const at = uri.lastIndexOf('@')
-  if (at === -1) return uri
-  const scheme = SCHEME_AND_SLASHES.exec(uri)?.[0] ?? ''
-  return `${scheme}***@${uri.slice(at + 1)}`
-}
-
 /** Parses a proxy URI, naming the bad value (credentials hidden) when it is not a usable URL. */
 export function parseProxyUri (uri: unknown, where: string): URL {
   // A URL object gets the same checks as a string: it may name any scheme.
@@ -157,13 +141,13 @@ export function parseProxyUri (uri: unknown, where: string): URL {
   }
   // No `cause`: the parser's TypeError keeps the raw string (credentials included) as `input`.
   const url = URL.canParse(text) ? new URL(text) : null
-  if (url === null) throw new InvalidArgumentError(`${where}: uri must be a valid URL, got ${describeValue(redactProxyUri(text))}`)
+  if (url === null) throw new InvalidArgumentError(`${where}: uri must be a valid URL, got ${describeUrl(text)}`)
   if (!(url.protocol in DEFAULT_PORTS)) {
     // With an `@` in the URI, what parsed as the scheme may be the user name (`user:password@host`).
-    throw new InvalidArgumentError(`${where}: uri protocol must be one of ${PROXY_SCHEMES.join(', ')}, got ${text.includes('@') ? describeValue(redactProxyUri(text)) : JSON.stringify(url.protocol)}`)
+    throw new InvalidArgumentError(`${where}: uri protocol must be one of ${PROXY_SCHEMES.join(', ')}, got ${text.includes('@') ? describeUrl(text) : JSON.stringify(url.protocol)}`)
   }
   if (url.hostname === '') {
-    throw new InvalidArgumentError(`${where}: uri must name a host, got ${describeValue(redactProxyUri(text))}`)
+    throw new InvalidArgumentError(`${where}: uri must name a host, got ${describeUrl(text)}`)
   }
   return url
 }

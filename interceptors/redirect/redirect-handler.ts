@@ -9,8 +9,10 @@ import { debuglog } from 'node:util'
 import type { Dispatch, DispatchBody, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import { AttemptSpanningHandler } from '../../src/handlers/interposed-controller.js'
 import { RedirectError } from '../../src/errors.js'
+import { hrefWithoutCredentials } from '../../src/validation/describe-url.js'
 import { normalizeHeaders } from '../../src/handlers/request-headers.js'
-import { REDIRECT_STATUSES, headersDroppedByRedirect, redirectLocation, redirectsToGet } from '../../src/redirect/rules.js'
+import { FOLLOWED_REDIRECTS, REDIRECT_STATUSES, headersDroppedByRedirect, redirectLocation, redirectsToGet } from '../../src/redirect/rules.js'
+import type { FollowedRedirect } from '../../src/redirect/rules.js'
 
 /** Writes one line when `NODE_DEBUG` lists `conduit:redirect`. */
 export const log = debuglog('conduit:redirect')
@@ -56,6 +58,7 @@ function withoutHash (url: URL): string {
 
 // Lets RedirectContext read the history of its handler without making that part of the handler's API.
 let recordHistoryOf: (handler: RedirectHandler) => URL[]
+let followedOf: (handler: RedirectHandler) => readonly FollowedRedirect[]
 
 /** The context the caller's `onRequestStart` receives: the one from below, plus `history`. */
 class RedirectContext {
@@ -69,6 +72,11 @@ class RedirectContext {
   get history (): URL[] {
     return recordHistoryOf(this.#handler)
   }
+
+  /** The redirect responses followed so far. */
+  get [FOLLOWED_REDIRECTS] (): readonly FollowedRedirect[] {
+    return followedOf(this.#handler)
+  }
 }
 
 /**
@@ -79,6 +87,7 @@ export class RedirectHandler extends AttemptSpanningHandler {
   readonly #dispatch: Dispatch
   readonly #limits: RedirectLimits
   readonly #history: URL[] = []
+  readonly #followed: FollowedRedirect[] = []
   // The hop whose URL is not in #history yet: parsing a URL for every response would cost more
   // than the rest of this handler, so it is done only for redirects or when history is read.
   #unrecorded: DispatchOptions | null = null
@@ -106,6 +115,7 @@ export class RedirectHandler extends AttemptSpanningHandler {
 
   static {
     recordHistoryOf = (handler) => handler.#recordHistory()
+    followedOf = (handler) => handler.#followed
   }
 
   /** The URLs requested so far, the current one included. */
@@ -130,7 +140,7 @@ export class RedirectHandler extends AttemptSpanningHandler {
         return
       }
       if (refusal === null) return
-      log('not following %d from %s: %s', statusCode, current.href, refusal)
+      log('not following %d from %s: %s', statusCode, hrefWithoutCredentials(current), refusal)
     }
     super.onResponseStart(controller, statusCode, headers, statusMessage)
   }
@@ -147,10 +157,12 @@ export class RedirectHandler extends AttemptSpanningHandler {
    */
   #plan (statusCode: number, headers: IncomingHeaders, current: URL): string | Error | null {
     const hops = this.#history.length - 1
+    // An origin given as http://user:pass@host stays in the history, but not in logs or errors.
+    const shownCurrent = hrefWithoutCredentials(current)
     if (hops >= this.#limits.maxRedirections) {
       if (this.#limits.throwOnMaxRedirect) {
-        log('giving up at %s: max redirects (%d) reached', current.href, this.#limits.maxRedirections)
-        return new RedirectError(`max redirects (${this.#limits.maxRedirections}) reached at ${current.href}`)
+        log('giving up at %s: max redirects (%d) reached', shownCurrent, this.#limits.maxRedirections)
+        return new RedirectError(`max redirects (${this.#limits.maxRedirections}) reached at ${shownCurrent}`)
       }
       return `max redirects (${this.#limits.maxRedirections}) reached`
     }
@@ -161,11 +173,12 @@ export class RedirectHandler extends AttemptSpanningHandler {
       return `Location ${JSON.stringify(headers.location)} is not a valid URL`
     }
     if (location === null) return 'no Location'
-    if (location.protocol !== 'http:' && location.protocol !== 'https:') return `${location.href} is not an http(s) URL`
+    if (location.protocol !== 'http:' && location.protocol !== 'https:') return `${hrefWithoutCredentials(location)} is not an http(s) URL`
     const target = withoutHash(location)
     if (this.#history.some((visited) => withoutHash(visited) === target)) {
-      log('giving up at %s: redirect loop back to %s', current.href, target)
-      return new RedirectError(`redirect loop: ${current.href} redirects back to ${target}, already requested`)
+      const shownTarget = hrefWithoutCredentials(new URL(target))
+      log('giving up at %s: redirect loop back to %s', shownCurrent, shownTarget)
+      return new RedirectError(`redirect loop: ${shownCurrent} redirects back to ${shownTarget}, already requested`)
     }
     const opts = this.#opts
     const toGet = redirectsToGet(statusCode, opts.method)
@@ -183,7 +196,8 @@ export class RedirectHandler extends AttemptSpanningHandler {
       body: toGet ? null : opts.body,
       headers: nextHeaders
     }
-    log('following %d from %s to %s%s%s', statusCode, current.href, location.href,
+    this.#followed.push({ statusCode, headers })
+    log('following %d from %s to %s%s%s', statusCode, shownCurrent, hrefWithoutCredentials(location),
       toGet ? ` as GET (was ${opts.method})` : '', crossOrigin ? ', credentials dropped (other origin)' : '')
     return null
   }

@@ -81,9 +81,15 @@ export function headersForMatching (headers: SnapshotHeaders, filters: HeaderFil
   return out
 }
 
-/** The absolute URL of a request (its `query` option serialised into the path). */
+/**
+ * The absolute URL of a request (its `query` option serialised into the path), without user
+ * information: the transport never sends it, and snapshot files are meant to be committed.
+ */
 export function requestUrl (opts: DispatchOptions): URL {
-  return new URL(serializePathWithQuery(opts.path, opts.query), opts.origin === undefined ? undefined : String(opts.origin))
+  const url = new URL(serializePathWithQuery(opts.path, opts.query), opts.origin === undefined ? undefined : String(opts.origin))
+  url.username = ''
+  url.password = ''
+  return url
 }
 
 function bodyForMatching (body: unknown, opts: ResolvedSnapshotOptions): string {

@@ -6,6 +6,7 @@
 
 import { InvalidArgumentError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
+import { describeUrl } from '../validation/describe-url.js'
 
 /** A URL given as parts, as undici's top-level functions accept it. */
 export interface UrlLike {
@@ -44,7 +45,7 @@ function urlFromParts (who: string, parts: UrlLike): URL {
     throw new InvalidArgumentError(`${who}: url.port must be an integer from 0 to 65535, got ${describeValue(port)}`)
   }
   if (!isHttpOrigin(parts.origin ?? parts.protocol ?? '')) {
-    throw new InvalidArgumentError(`${who}: the URL must be http: or https:, got ${describeValue(parts.origin ?? parts.protocol)}`)
+    throw new InvalidArgumentError(`${who}: the URL must be http: or https:, got ${describeUrl(parts.origin ?? parts.protocol)}`)
   }
   const origin = (parts.origin ?? `${parts.protocol}//${parts.hostname ?? ''}:${port ?? (parts.protocol === 'https:' ? 443 : 80)}`).replace(/\/$/, '')
   let path = parts.path ?? `${parts.pathname ?? ''}${parts.search ?? ''}`
@@ -58,9 +59,9 @@ export function parseUrl (who: string, text: string): URL {
   try {
     url = new URL(text)
   } catch {
-    throw new InvalidArgumentError(`${who}: invalid URL ${describeValue(text)}`)
+    throw new InvalidArgumentError(`${who}: invalid URL ${describeUrl(text)}`)
   }
-  if (!isHttpOrigin(url.protocol)) throw new InvalidArgumentError(`${who}: the URL must be http: or https:, got ${describeValue(text)}`)
+  if (!isHttpOrigin(url.protocol)) throw new InvalidArgumentError(`${who}: the URL must be http: or https:, got ${describeUrl(text)}`)
   return url
 }
 
@@ -68,7 +69,7 @@ export function parseUrl (who: string, text: string): URL {
 export function toUrl (who: string, target: Target): URL {
   if (typeof target === 'string') return parseUrl(who, target)
   if (target instanceof URL) {
-    if (!isHttpOrigin(target.protocol)) throw new InvalidArgumentError(`${who}: the URL must be http: or https:, got ${describeValue(target.href)}`)
+    if (!isHttpOrigin(target.protocol)) throw new InvalidArgumentError(`${who}: the URL must be http: or https:, got ${describeUrl(target)}`)
     return target
   }
   return urlFromParts(who, target)

@@ -9,6 +9,7 @@ import type { DispatchHandler, DispatchOptions } from '../handlers/dispatch-cont
 import { ClientClosedError, ClientDestroyedError, InvalidArgumentError, NotSupportedError, SocketError } from '../errors.js'
 import { failDispatch } from '../handlers/fail-dispatch.js'
 import { describeValue } from '../validation/describe-value.js'
+import { describeUrl } from '../validation/describe-url.js'
 import { routeKeyOf } from './route.js'
 import type { DispatchRoute } from './route.js'
 import type { Duplex } from 'node:stream'
@@ -43,13 +44,13 @@ export function parseOrigin (origin: unknown, who: string): URL {
   try {
     url = origin instanceof URL ? origin : new URL(String(origin))
   } catch {
-    throw new InvalidArgumentError(`${who}: invalid origin ${JSON.stringify(String(origin))}`)
+    throw new InvalidArgumentError(`${who}: invalid origin ${describeUrl(String(origin))}`)
   }
   if ((typeof origin !== 'string' && !(origin instanceof URL)) || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new InvalidArgumentError(`${who}: origin must be an http: or https: URL, got ${JSON.stringify(String(origin))}`)
+    throw new InvalidArgumentError(`${who}: origin must be an http: or https: URL, got ${describeUrl(String(origin))}`)
   }
   if ((url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '') {
-    throw new InvalidArgumentError(`${who}: origin must not have a path, query or fragment, got ${JSON.stringify(String(origin))}`)
+    throw new InvalidArgumentError(`${who}: origin must not have a path, query or fragment, got ${describeUrl(String(origin))}`)
   }
   return url
 }

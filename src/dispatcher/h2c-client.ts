@@ -8,6 +8,7 @@ import { Client, parseOrigin } from './client.js'
 import type { ClientOptions } from './client-options.js'
 import { InvalidArgumentError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
+import { describeUrl } from '../validation/describe-url.js'
 
 /** Options of an {@link H2CClient}: those of a Client; `h2c` is always on. */
 export type H2CClientOptions = Omit<ClientOptions, 'h2c' | 'allowH2'>
@@ -15,7 +16,7 @@ export type H2CClientOptions = Omit<ClientOptions, 'h2c' | 'allowH2'>
 function checkCleartext (origin: string | URL): string | URL {
   const url = parseOrigin(origin, 'H2CClient')
   if (url.protocol !== 'http:') {
-    throw new InvalidArgumentError(`H2CClient: origin must be an http: URL (h2c is HTTP/2 without TLS; use allowH2 for https:), got ${describeValue(String(origin))}`)
+    throw new InvalidArgumentError(`H2CClient: origin must be an http: URL (h2c is HTTP/2 without TLS; use allowH2 for https:), got ${describeUrl(String(origin))}`)
   }
   return origin
 }

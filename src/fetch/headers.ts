@@ -7,6 +7,7 @@
 import type { IncomingHeaders } from '../handler.js'
 import { describeValue } from '../validation/describe-value.js'
 import { LiveIterator, PAIR_PROJECTIONS } from './live-iterator.js'
+import { describeBadHeaderValue } from '../validation/describe-header-value.js'
 import { requireArguments, toDOMString } from './webidl.js'
 import { trimHttpWhitespace } from './whitespace.js'
 
@@ -33,7 +34,7 @@ function normalizeValue (value: unknown, name: string, method: string): string {
   const text = toDOMString(value, `Headers.${method}`)
   const trimmed = trimHttpWhitespace(text)
   if (INVALID_VALUE.test(trimmed)) {
-    throw new TypeError(`Headers.${method}: invalid value for header "${name}": ${describeValue(text)}`)
+    throw new TypeError(`Headers.${method}: invalid value for header "${name}": ${describeBadHeaderValue(trimmed, INVALID_VALUE)}`)
   }
   return trimmed
 }

@@ -10,6 +10,7 @@ import { isStreamSource } from './body.js'
 import { MAX_REDIRECTS } from './constants.js'
 import { headersInternals } from './headers.js'
 import { parseReferrerPolicyHeader } from './referrer.js'
+import { hrefWithoutCredentials } from '../validation/describe-url.js'
 import type { RequestState } from './request-state.js'
 
 /**
@@ -18,7 +19,7 @@ import type { RequestState } from './request-state.js'
  */
 export function applyRedirect (state: RequestState, status: number, location: URL, responseHeaders: IncomingHeaders): Error | null {
   if (location.protocol !== 'http:' && location.protocol !== 'https:') {
-    return new Error(`redirect to a non-HTTP(S) URL: ${location.href}`)
+    return new Error(`redirect to a non-HTTP(S) URL: ${hrefWithoutCredentials(location)}`)
   }
   if (state.urlList.length > MAX_REDIRECTS) return new Error(`redirect count exceeded (more than ${MAX_REDIRECTS})`)
   if (location.username !== '' || location.password !== '') {

@@ -17,6 +17,7 @@ import type {
 import { Headers, headersInternals } from './headers.js'
 import type { HeadersInit } from './headers.js'
 import { describeValue } from '../validation/describe-value.js'
+import { redactUserinfo } from '../validation/describe-url.js'
 
 /** The second argument of `fetch()` and of `new Request()`. */
 export interface RequestInit {
@@ -83,14 +84,16 @@ function checkEnum<T extends string> (value: unknown, allowed: readonly T[], fie
 
 /** Parses a URL the way fetch does: absolute only, no embedded credentials. */
 export function parseRequestUrl (input: string, what: string): URL {
+  // The input may hold a password (`user:pass@host`), so messages show it without user
+  // information, and the parser's own error (whose `input` keeps the whole string) is no cause.
   let url: URL
   try {
     url = new URL(input)
-  } catch (err) {
-    throw new TypeError(`${what}: failed to parse URL from ${input}`, { cause: err })
+  } catch {
+    throw new TypeError(`${what}: failed to parse URL from ${redactUserinfo(input)}`)
   }
   if (url.username !== '' || url.password !== '') {
-    throw new TypeError(`${what}: a request URL may not include credentials: ${input}`)
+    throw new TypeError(`${what}: a request URL may not include credentials: ${redactUserinfo(input)}`)
   }
   return url
 }

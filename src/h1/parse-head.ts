@@ -7,6 +7,7 @@
 import { HTTPParserError } from '../errors.js'
 import type { IncomingHeaders } from '../handler.js'
 import { INVALID_VALUE_RE, TOKEN_RE } from './constants.js'
+import { describeBadHeaderValue } from '../validation/describe-header-value.js'
 
 /** What the parser needs from a head besides the headers themselves. */
 export interface ParsedHead {
@@ -185,7 +186,10 @@ export function parseHead (text: string, withStatusLine: boolean): ParsedHead {
     while (start < end && (text.charCodeAt(start) === 32 || text.charCodeAt(start) === 9)) start++
     while (end > start && (text.charCodeAt(end - 1) === 32 || text.charCodeAt(end - 1) === 9)) end--
     const value = text.slice(start, end)
-    if (checkValues && INVALID_VALUE_RE.test(value)) fail(`invalid byte in value of header ${name}`, value)
+    if (checkValues && INVALID_VALUE_RE.test(value)) {
+      // Not the value itself: a set-cookie or token header would carry a session into logs.
+      throw new HTTPParserError(`invalid byte in value of header ${name}: ${describeBadHeaderValue(value, INVALID_VALUE_RE)}`, 'LIB_ERR_HTTP_PARSER')
+    }
     addHeader(headers, key, value)
     pos = eol + 2
     if (!withStatusLine) continue

@@ -7,6 +7,7 @@
 import { InvalidArgumentError, RequestContentLengthMismatchError } from '../errors.js'
 import type { OutgoingHeaders } from '../handler.js'
 import { describeValue } from '../validation/describe-value.js'
+import { describeBadHeaderValue } from '../validation/describe-header-value.js'
 import { INVALID_VALUE_RE, TOKEN_RE } from './constants.js'
 import { isHeadersIterable } from '../handlers/request-headers.js'
 
@@ -105,7 +106,7 @@ function headerLine (name: string, value: unknown, info: RequestHeadInfo): strin
   }
   const text = typeof value === 'string' ? value : String(value)
   if (INVALID_VALUE_RE.test(text)) {
-    throw new InvalidArgumentError(`invalid value for header ${name}: ${describeValue(text)} (contains CR, LF, NUL or another control character)`)
+    throw new InvalidArgumentError(`invalid value for header ${name}: contains CR, LF, NUL or another control character (${describeBadHeaderValue(text, INVALID_VALUE_RE)})`)
   }
   // Framing and connection headers are the transport's to write; the checks below keep them consistent.
   if (name.length >= 4 && name.length <= 17) {

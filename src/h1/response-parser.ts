@@ -337,7 +337,8 @@ function parseChunkSize (data: Buffer, start: number, lf: number): number {
     size = size * 16 + digit
   }
   if (i === start) throw parserError('invalid chunk size', data.toString('latin1', start, end))
-  while (i < end && (data[i] === 32 || data[i] === 9)) i++
+  // No whitespace after the size, not even before `;`: parsers that disagree on it are a
+  // smuggling vector, and undici refuses it too.
   if (i < end && data[i] !== 59) throw parserError('invalid chunk size', data.toString('latin1', start, end))
   for (; i < end; i++) {
     const c = data[i]!

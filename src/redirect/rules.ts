@@ -14,6 +14,19 @@ export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 30
 /** Request headers that describe the body; removed when a redirect drops the body. */
 export const REQUEST_BODY_HEADERS = ['content-encoding', 'content-language', 'content-location', 'content-type', 'content-length'] as const
 
+/** A redirect response that was followed: its status and head, for layers that must judge it. */
+export interface FollowedRedirect {
+  statusCode: number
+  headers: IncomingHeaders
+}
+
+/**
+ * Key of the request context property (set by the redirect interceptor next to `history`) that
+ * lists the redirect responses followed so far, so a cache above can tell whether each of them
+ * allowed storing the final answer under the first URL.
+ */
+export const FOLLOWED_REDIRECTS: unique symbol = Symbol.for('conduit.followedRedirects')
+
 /** Request headers that carry credentials; removed when a redirect leaves the origin. */
 export const CROSS_ORIGIN_STRIPPED_HEADERS = ['authorization', 'cookie', 'proxy-authorization'] as const
 

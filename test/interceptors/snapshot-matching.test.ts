@@ -167,6 +167,29 @@ describe('snapshot options against a real server', () => {
     assert.equal(content.includes('set-cookie'), false)
   })
 
+  it('records an origin with user:password without it, and plays it back for the same origin with or without it', async (t) => {
+    const dir = await mkdtemp(join(tmpdir(), 'conduit-snapshot-'))
+    const file = join(dir, 'snap.json')
+    const server = await startHttpServer((_req, res) => res.end('recorded'))
+    const base = new Agent()
+    t.after(async () => { await base.close(); await server.close(); await rm(dir, { recursive: true, force: true }) })
+    const withPassword = `http://user:Sn4pPw@127.0.0.1:${server.port}`
+    const recording = snapshot({ mode: 'record', snapshotPath: file })
+    await (await base.compose(recording).request({ origin: withPassword, path: '/a?q=1', method: 'GET' })).body.dump()
+    await recording.recorder.close()
+    const content = await readFile(file, 'utf8')
+    assert.equal(content.includes('Sn4pPw'), false)
+    assert.equal(content.includes('user:'), false)
+    assert.ok(content.includes(`"http://127.0.0.1:${server.port}/a?q=1"`), content)
+    await server.close()
+    const playback = snapshot({ mode: 'playback', snapshotPath: file })
+    t.after(() => playback.recorder.close())
+    for (const origin of [withPassword, `http://127.0.0.1:${server.port}`]) {
+      const res = await base.compose(playback).request({ origin, path: '/a?q=1', method: 'GET' })
+      assert.equal(await res.body.text(), 'recorded')
+    }
+  })
+
   it('passes excluded URLs through to the network in playback and records nothing for them', async (t) => {
     const dir = await mkdtemp(join(tmpdir(), 'conduit-snapshot-'))
     const file = join(dir, 'snap.json')

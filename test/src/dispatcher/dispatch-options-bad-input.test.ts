@@ -52,15 +52,14 @@ describe('dispatch options bad input', () => {
 })
 
 describe('bad values in messages', () => {
-  it('shows a long string value by its start and length, so a large bad value does not flood the message', async (t) => {
+  it('names a bad string value by its bad character and length only, so neither a secret nor a large value reaches the message', async (t) => {
     const server = await startTcpServer(() => {})
     const client = new Client(server.origin)
     t.after(async () => { await client.destroy(); await server.close() })
     const long = 'a'.repeat(10_000) + '\n'
     assert.throws(() => client.dispatch({ method: 'GET', path: '/', headers: { 'x-a': long } }, new RecordingHandler()), (err: Error & { code?: string }) => {
       assert.equal(err.code, 'LIB_ERR_INVALID_ARG')
-      assert.ok(err.message.startsWith(`invalid value for header x-a: "${'a'.repeat(200)}"... (10001 characters)`), err.message.slice(0, 300))
-      assert.ok(err.message.length < 400)
+      assert.equal(err.message, 'invalid value for header x-a: contains CR, LF, NUL or another control character (character U+000A at index 10000 of 10001; the value is not shown, as it may be a credential)')
       return true
     })
   })

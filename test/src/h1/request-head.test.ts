@@ -45,7 +45,7 @@ describe('buildRequestHead', () => {
   })
 
   it('throws InvalidArgumentError naming a header value with CR or LF', () => {
-    assert.throws(() => buildRequestHead({ ...base, headers: { 'x-a': 'a\r\nb' } }), { code: 'LIB_ERR_INVALID_ARG', message: /invalid value for header x-a: "a\\r\\nb"/ })
+    assert.throws(() => buildRequestHead({ ...base, headers: { 'x-a': 'a\r\nb' } }), { code: 'LIB_ERR_INVALID_ARG', message: 'invalid value for header x-a: contains CR, LF, NUL or another control character (character U+000D at index 1 of 4; the value is not shown, as it may be a credential)' })
   })
 
   it('writes every safe header once, as given, and ends the head with one empty line', () => {

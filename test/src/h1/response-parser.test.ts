@@ -120,9 +120,19 @@ describe('ResponseParser', () => {
     assert.match(err.message, /invalid chunk size: "zz"/)
   })
 
+  it('rejects whitespace after a chunk size, with or without an extension after it', () => {
+    for (const line of ['2 ', '2\t', '2 ;a=b', '2\t;a=b']) {
+      const err = parseError(`HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n${line}\r\nok\r\n0\r\n\r\n`)
+      assert.equal(err.code, 'LIB_ERR_HTTP_PARSER')
+      assert.equal(err.message, `invalid chunk size: ${JSON.stringify(line)}`)
+    }
+  })
+
   it('rejects invalid header names and values and bad status lines', () => {
     assert.match(parseError('HTTP/1.1 200 OK\r\nbad name: 1\r\n\r\n').message, /invalid header name: "bad name"/)
-    assert.match(parseError('HTTP/1.1 200 OK\r\nx: a\x00b\r\n\r\n').message, /invalid byte in value of header x/)
+    assert.equal(parseError('HTTP/1.1 200 OK\r\nx: a\x00b\r\n\r\n').message, 'invalid byte in value of header x: character U+0000 at index 1 of 3; the value is not shown, as it may be a credential')
+    const cookie = parseError('HTTP/1.1 200 OK\r\nset-cookie: sid=Zk3Secret\x7f\r\n\r\n') as unknown as Record<string, unknown>
+    assert.equal(JSON.stringify(Object.getOwnPropertyNames(cookie).map((key) => cookie[key])).includes('Zk3Secret'), false)
     assert.match(parseError('HTTP/2.0 200 OK\r\n\r\n').message, /invalid status line/)
     assert.match(parseError('HTTP/1.1 20x OK\r\n\r\n').message, /invalid status code/)
     assert.match(parseError('HTTP/1.1 200 OK\r\nx: 1\r\n folded\r\n\r\n').message, /obsolete line folding/)
