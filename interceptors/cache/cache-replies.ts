@@ -43,7 +43,8 @@ export function playReply (target: ReplyTarget, reply: Reply): void {
     controller: target.controller,
     signal: target.signal,
     method: target.method,
-    onLateHandlerError: reportLateHandlerError
+    onLateHandlerError: reportLateHandlerError,
+    deferBody: true
   }).play(reply)
 }
 

@@ -45,6 +45,13 @@ export interface ResponsePlayerOptions {
   method?: string | undefined
   /** Told about an exception from `onResponseEnd` or `onResponseError`, which cannot end the reply any more. */
   onLateHandlerError?: ((hook: 'onResponseEnd' | 'onResponseError', err: Error) => void) | undefined
+  /**
+   * `play()` delivers the body and the end on a microtask, after the head: the order of a cache
+   * hit from a synchronous store in undici, so a handler may still set up what its data and end
+   * hooks need once `dispatch()` returned.
+   * @defaultValue false: a body in memory is delivered before `play()` returns
+   */
+  deferBody?: boolean | undefined
 }
 
 /** The reason phrase of a status code, or `unknown` for codes without one. */
@@ -107,10 +114,11 @@ export class ResponsePlayer {
 
   /**
    * Plays `response` now: start (unless continuing an existing controller), head, then the body;
-   * a body in memory is delivered before this returns unless the handler pauses. Never throws.
+   * a body in memory is delivered before this returns unless the handler pauses or `deferBody`
+   * was given. Never throws.
    */
   play (response: PlayedResponse, context: unknown = {}): void {
-    if (this.#start(context)) this.#respond(response)
+    if (this.#start(context)) this.#respond(response, this.#options.deferBody === true)
   }
 
   /**
@@ -198,7 +206,7 @@ export class ResponsePlayer {
     produced.then((response) => this.#respond(response), (err: unknown) => this.fail(toError(err)))
   }
 
-  #respond (response: PlayedResponse): void {
+  #respond (response: PlayedResponse, deferBody = false): void {
     if (this.#ended) return
     let body = response.body
     if (this.#options.method === 'HEAD') {
@@ -222,7 +230,8 @@ export class ResponsePlayer {
     this.#trailers = response.trailers
     const statusMessage = response.statusMessage ?? statusText(response.statusCode)
     if (!this.#call(() => this.#handler.onResponseStart?.(this.#controller, response.statusCode, response.headers, statusMessage))) return
-    this.#flow()
+    if (deferBody) queueMicrotask(() => this.#flow())
+    else this.#flow()
   }
 
   /** Delivers what is available while the handler is not paused; resume() comes back here. */

@@ -91,6 +91,16 @@ describe('ResponsePlayer: bodies in memory', () => {
     })
   }
 
+  it('with deferBody, starts and gives the head before play() returns, and the body and end on a microtask', async () => {
+    const seen = record()
+    new ResponsePlayer(seen.handler, { deferBody: true }).play(response([Buffer.from('he'), Buffer.from('llo')]))
+    assert.deepEqual(seen.events, ['start', 'head 200 OK'])
+    assert.equal(seen.body(), '')
+    await Promise.resolve()
+    assert.equal(seen.events.at(-1), 'end')
+    assert.equal(seen.body(), 'hello')
+  })
+
   it('delivers no body to a HEAD request, and ends', () => {
     const seen = record()
     new ResponsePlayer(seen.handler, { method: 'HEAD' }).play(response('hello'))
