@@ -7,7 +7,8 @@
 
 import { debuglog } from 'node:util'
 import type { Dispatch, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders, Interceptor } from '../src/handler.js'
-import { DecoratorHandler, SimpleController } from '../src/handler.js'
+import { SimpleController } from '../src/handler.js'
+import { InterposedControllerHandler } from '../src/handlers/interposed-controller.js'
 import { InvalidArgumentError, RequestAbortedError } from '../src/errors.js'
 import { describeValue } from '../src/validation/describe-value.js'
 
@@ -34,10 +35,9 @@ function checkMaxSize (value: unknown, who: string): number {
 }
 
 /** Delivers the head and the end of a response, never its body. */
-class DumpHandler extends DecoratorHandler {
+class DumpHandler extends InterposedControllerHandler {
   readonly #maxSize: number
-  readonly #controller: SimpleController
-  #upstream: DispatchController | null = null
+  protected readonly callerController: SimpleController
   #size = 0
   // An abort by the caller waits for the body to be read, so the connection stays usable.
   #abortReason: Error | null = null
@@ -45,20 +45,11 @@ class DumpHandler extends DecoratorHandler {
   constructor (handler: DispatchHandler, maxSize: number) {
     super(handler)
     this.#maxSize = maxSize
-    this.#controller = new SimpleController({
+    this.callerController = new SimpleController({
       abort: (reason) => { this.#abortReason = reason },
-      pause: () => this.#upstream?.pause(),
-      resume: () => this.#upstream?.resume()
+      pause: () => this.upstream?.pause(),
+      resume: () => this.upstream?.resume()
     })
-  }
-
-  protected override controllerFor (): DispatchController {
-    return this.#controller
-  }
-
-  override onRequestStart (controller: DispatchController, context: unknown): void {
-    this.#upstream = controller
-    super.onRequestStart(controller, context)
   }
 
   override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {

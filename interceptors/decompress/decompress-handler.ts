@@ -6,7 +6,7 @@
 
 import { debuglog } from 'node:util'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
-import { DecoratorHandler } from '../../src/handler.js'
+import { InterposedControllerHandler } from '../../src/handlers/interposed-controller.js'
 import { RequestAbortedError, ResponseExceededMaxSizeError } from '../../src/errors.js'
 import { BodyDecoder } from '../../src/content-coding/body-decoder.js'
 import type { ResolvedDecompressOptions } from './options.js'
@@ -53,11 +53,11 @@ let abortOf: (handler: DecompressHandler, reason: Error) => void
 let resumeOf: (handler: DecompressHandler) => void
 
 /** Decodes one response body, if it is encoded and not skipped by the options. */
-export class DecompressHandler extends DecoratorHandler {
+export class DecompressHandler extends InterposedControllerHandler {
   readonly #options: ResolvedDecompressOptions
   readonly #method: string
-  readonly #controller: DecodingController = new DecodingController(this)
-  #upstream: DispatchController | null = null
+  // The caller's pause must hold back decoded data, not only the network: hence a controller of its own.
+  protected readonly callerController: DecodingController = new DecodingController(this)
   #decoder: BodyDecoder | null = null
   #queue: Buffer[] = []
   #decoded = 0
@@ -80,29 +80,19 @@ export class DecompressHandler extends DecoratorHandler {
   }
 
   static {
-    upstreamOf = (handler) => handler.#upstream
+    upstreamOf = (handler) => handler.upstream
     abortOf = (handler, reason) => handler.#abort(reason)
     resumeOf = (handler) => handler.#resume()
   }
 
-  // The caller's pause must hold back decoded data, not only the network.
-  protected override controllerFor (): DispatchController {
-    return this.#controller
-  }
-
-  override onRequestStart (controller: DispatchController, context: unknown): void {
-    this.#upstream = controller
-    super.onRequestStart(controller, context)
-  }
-
   override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
-    this.#upstream = controller
+    this.upstream = controller
     const raw = headers['content-encoding']
     const encoding = Array.isArray(raw) ? raw.join(', ') : raw
     const skip = this.#skipReason(statusCode, encoding)
     if (skip !== undefined) {
       if (encoding !== undefined) log('leaving %s body of a %d answer encoded: %s', encoding, statusCode, skip)
-      super.onResponseStart(this.#controller, statusCode, headers, statusMessage)
+      super.onResponseStart(this.callerController, statusCode, headers, statusMessage)
       return
     }
     let decoder: BodyDecoder | null
@@ -119,13 +109,13 @@ export class DecompressHandler extends DecoratorHandler {
     }
     if (decoder === null) {
       log('leaving %s body of a %d answer encoded: not a coding this runtime decodes', encoding, statusCode)
-      super.onResponseStart(this.#controller, statusCode, headers, statusMessage)
+      super.onResponseStart(this.callerController, statusCode, headers, statusMessage)
       return
     }
     this.#decoder = decoder
     log('decoding %s body of a %d answer', encoding, statusCode)
     const { 'content-encoding': _encoding, 'content-length': _length, ...decodedHeaders } = headers
-    super.onResponseStart(this.#controller, statusCode, decodedHeaders, statusMessage)
+    super.onResponseStart(this.callerController, statusCode, decodedHeaders, statusMessage)
   }
 
   #skipReason (statusCode: number, encoding: string | undefined): string | undefined {
@@ -140,7 +130,7 @@ export class DecompressHandler extends DecoratorHandler {
   override onResponseData (controller: DispatchController, chunk: Buffer): void {
     const decoder = this.#decoder
     if (decoder === null) {
-      super.onResponseData(this.#controller, chunk)
+      super.onResponseData(this.callerController, chunk)
       return
     }
     if (this.#done) return
@@ -150,7 +140,7 @@ export class DecompressHandler extends DecoratorHandler {
       controller.pause()
       decoder.onDrain(() => {
         this.#inputBlocked = false
-        if (!this.#controller.paused && !this.#done) this.#upstream?.resume()
+        if (!this.callerController.paused && !this.#done) this.upstream?.resume()
       })
     }
   }
@@ -158,7 +148,7 @@ export class DecompressHandler extends DecoratorHandler {
   override onResponseEnd (_controller: DispatchController, trailers: IncomingHeaders): void {
     const decoder = this.#decoder
     if (decoder === null) {
-      super.onResponseEnd(this.#controller, trailers)
+      super.onResponseEnd(this.callerController, trailers)
       return
     }
     if (this.#done) return
@@ -177,7 +167,7 @@ export class DecompressHandler extends DecoratorHandler {
     if (this.#done) return
     this.#done = true
     this.#decoder?.destroy()
-    super.onResponseError(this.#controller, error)
+    super.onResponseError(this.callerController, error)
   }
 
   #push (chunk: Buffer): void {
@@ -188,8 +178,8 @@ export class DecompressHandler extends DecoratorHandler {
       this.#fail(new ResponseExceededMaxSizeError(`decompress(): decoded body exceeds maxSize (${max} bytes)`))
       return
     }
-    if (this.#controller.paused || this.#queue.length > 0) this.#queue.push(chunk)
-    else super.onResponseData(this.#controller, chunk)
+    if (this.callerController.paused || this.#queue.length > 0) this.#queue.push(chunk)
+    else super.onResponseData(this.callerController, chunk)
   }
 
   #decoderEnded (): void {
@@ -198,42 +188,42 @@ export class DecompressHandler extends DecoratorHandler {
   }
 
   #flush (): void {
-    while (this.#queue.length > 0 && !this.#controller.paused && !this.#done) {
-      super.onResponseData(this.#controller, this.#queue.shift()!)
+    while (this.#queue.length > 0 && !this.callerController.paused && !this.#done) {
+      super.onResponseData(this.callerController, this.#queue.shift()!)
     }
-    if (this.#finishing && this.#queue.length === 0 && !this.#controller.paused && !this.#done) {
+    if (this.#finishing && this.#queue.length === 0 && !this.callerController.paused && !this.#done) {
       this.#done = true
-      super.onResponseEnd(this.#controller, this.#trailers)
+      super.onResponseEnd(this.callerController, this.#trailers)
     }
   }
 
   #resume (): void {
     this.#flush()
-    if (!this.#inputBlocked && !this.#done) this.#upstream?.resume()
+    if (!this.#inputBlocked && !this.#done) this.upstream?.resume()
   }
 
   #fail (err: Error): void {
     if (this.#done) return
     log('decoding failed: %s', err.message)
-    if (!this.#inputEnded && this.#upstream !== null && !this.#upstream.aborted) {
+    if (!this.#inputEnded && this.upstream !== null && !this.upstream.aborted) {
       // The transport answers the abort with onResponseError, which reports err once.
-      this.#upstream.abort(err)
+      this.upstream.abort(err)
       return
     }
     this.#done = true
     this.#decoder?.destroy()
-    super.onResponseError(this.#controller, err)
+    super.onResponseError(this.callerController, err)
   }
 
   #abort (reason: Error): void {
     if (this.#done) return
-    if (!this.#inputEnded && this.#upstream !== null) {
-      this.#upstream.abort(reason)
+    if (!this.#inputEnded && this.upstream !== null) {
+      this.upstream.abort(reason)
       return
     }
     // The network part is over; only the decoding is left to stop.
     this.#done = true
     this.#decoder?.destroy()
-    super.onResponseError(this.#controller, reason)
+    super.onResponseError(this.callerController, reason)
   }
 }
