@@ -108,6 +108,32 @@ describe('cache() on a Client: conduit and undici agree', () => {
     }
     assert.deepEqual(bodies, ['n=1', 'n=1', 'n=2', 'n=2'])
   })
+
+  it('plays a hit from the memory store in the same order relative to dispatch() returning', async (t) => {
+    const server = await startHttpServer((_req, res) => { res.setHeader('cache-control', 'max-age=60'); res.end('stored') })
+    const ours = new Client(server.origin)
+    const theirs = new undici.Client(server.origin)
+    t.after(async () => { await ours.close(); await theirs.close(); await server.close() })
+    const orders: string[][] = []
+    for (const dispatcher of [ours.compose(interceptors.cache({ cacheStatus: false })), theirs.compose(undici.interceptors.cache())]) {
+      await observe(dispatcher as never, { origin: server.origin, path: '/hit' })
+      const events: string[] = []
+      const done = new Promise<void>((resolve) => {
+        (dispatcher as { dispatch: (opts: object, handler: object) => boolean }).dispatch({ origin: server.origin, path: '/hit', method: 'GET' }, {
+          onRequestStart: () => { events.push('start') },
+          onResponseStart: (_c: unknown, statusCode: number) => { events.push(`head ${statusCode}`) },
+          onResponseData: (_c: unknown, chunk: Buffer) => { events.push(`data ${chunk.toString()}`) },
+          onResponseEnd: () => { events.push('end'); resolve() },
+          onResponseError: (_c: unknown, err: Error) => { events.push(`error ${err.message}`); resolve() }
+        })
+        events.push('dispatch returned')
+      })
+      await done
+      orders.push(events)
+    }
+    assert.deepEqual(orders[0], orders[1])
+    assert.deepEqual(orders[0], ['start', 'head 200', 'dispatch returned', 'data stored', 'end'])
+  })
 })
 
 describe('retry(): conduit and undici agree', () => {
