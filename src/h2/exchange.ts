@@ -17,6 +17,8 @@ import { ConnectionTimer, T_BODY, T_HEADERS } from '../h1/connection-timer.js'
 import type { ResponseLimits } from '../h1/response-limits.js'
 import { h2RequestHeaders } from './request-headers.js'
 import { rstCodeName } from './error-codes.js'
+import { ResponseSequence } from './response-sequence.js'
+import type { SequenceSink } from './response-sequence.js'
 
 const { NGHTTP2_CANCEL, NGHTTP2_NO_ERROR, NGHTTP2_REFUSED_STREAM } = http2.constants
 
@@ -49,8 +51,12 @@ function toIncomingHeaders (headers: IncomingHttpHeaders, max: number): Incoming
   return size > max ? null : out
 }
 
-/** A request in flight on an HTTP/2 session. */
-export class H2Exchange implements BodyWriterOwner {
+/**
+ * A request in flight on an HTTP/2 session. Its stream's events may arrive in any order (see
+ * {@link ResponseSequence}); the handler still gets the head, then the body, then one end or one
+ * error, and nothing once the request ended.
+ */
+export class H2Exchange implements BodyWriterOwner, SequenceSink {
   readonly req: ClientRequest
   readonly #owner: ExchangeOwner
   /** Largest header (or trailer) block accepted, bytes. */
@@ -58,8 +64,9 @@ export class H2Exchange implements BodyWriterOwner {
   #stream: ClientHttp2Stream | null = null
   #body: BodyWriter | null = null
   #bodyDone = false
-  #responded = false
   #done = false
+  /** Body chunks and the end, held until the head (and a paused handler) lets them through. */
+  readonly #sequence = new ResponseSequence(this)
   readonly #timer: ConnectionTimer
   /** `maxInformationalResponses` and `maxResponseSize`, counted for this stream. */
   readonly #limits: ResponseLimits
@@ -144,10 +151,38 @@ export class H2Exchange implements BodyWriterOwner {
     if (this.#timer.kind === T_BODY) this.#timer.disarm()
   }
 
+  /** The handler resumed: what arrived while it was paused comes first, then the stream reads again. */
   resume (): void {
     if (this.#done) return
-    if (this.#responded) this.#timer.arm(T_BODY, this.req.bodyTimeout)
+    this.#sequence.flush()
+    if (this.#done || this.req.paused) return
+    if (this.#sequence.headDelivered) this.#timer.arm(T_BODY, this.req.bodyTimeout)
     this.#stream?.resume()
+  }
+
+  // --- sequence sink -------------------------------------------------------------------------
+
+  get paused (): boolean { return this.req.paused }
+
+  get done (): boolean { return this.#done }
+
+  deliverData (chunk: Buffer): void {
+    this.req.onData(chunk)
+  }
+
+  deliverEnd (): void {
+    const stream = this.#stream!
+    this.#done = true
+    this.#timer.clear()
+    if (!this.#bodyDone) {
+      // The answer is complete before the body was sent: stop sending it (RFC 9113 section 8.1).
+      this.#body?.abort()
+      this.#body = null
+      if (!stream.closed) stream.close(NGHTTP2_NO_ERROR)
+    }
+    this.#detach()
+    this.#owner.onExchangeDone(this)
+    this.req.end(this.#trailers)
   }
 
   /** Ends the request with `err` and resets its stream with CANCEL. */
@@ -159,8 +194,9 @@ export class H2Exchange implements BodyWriterOwner {
 
   readonly #onInformation = (headers: IncomingHttpHeaders): void => {
     const status = Number(headers[':status'])
-    // 100 Continue is consumed by the stream ('continue'); the others are information for the handler.
-    if (status <= 100 || status >= 200 || this.#done) return
+    // 100 Continue is consumed by the stream ('continue'); the others are information for the
+    // handler, and only before the final head.
+    if (status <= 100 || status >= 200 || this.#done || this.#sequence.headDelivered) return
     if (!this.#within(() => this.#limits.informational(this.req))) return
     const fields = this.#checked(headers, 'informational response')
     if (fields !== null) this.req.onInformation(status, fields)
@@ -174,17 +210,20 @@ export class H2Exchange implements BodyWriterOwner {
   }
 
   readonly #onResponse = (headers: IncomingHttpHeaders): void => {
-    if (this.#done) return
+    // A second final head on one stream is not HTTP: the first one stands.
+    if (this.#done || this.#sequence.headDelivered) return
     const req = this.req
     const status = Number(headers[':status'])
     const fields = this.#checked(headers, 'response')
     if (fields === null) return
-    this.#responded = true
     if (req.method === 'CONNECT' && status >= 200 && status < 300) {
       this.#timer.clear()
       const stream = this.#stream!
       this.#detach()
       this.#done = true
+      // Tunnel bytes read before the head belong to the tunnel: put them back, in order.
+      const early = this.#sequence.takeQueued()
+      for (let i = early.length - 1; i >= 0; i--) stream.unshift(early[i])
       this.#owner.onExchangeDone(this)
       this.#owner.onTunnel(stream)
       req.upgraded(status, fields, stream)
@@ -194,6 +233,7 @@ export class H2Exchange implements BodyWriterOwner {
     if (!req.completed) req.onHead(status, fields, '')
     if (this.#done || req.completed) return
     if (req.paused) this.pause()
+    this.#sequence.onHeadDelivered()
   }
 
   /** Runs a limit check; when it throws, the request fails with its error and false is returned. */
@@ -211,51 +251,43 @@ export class H2Exchange implements BodyWriterOwner {
     if (this.#done) return
     if (!this.#within(() => this.#limits.body(this.req, chunk.length))) return
     if (this.#timer.kind === T_BODY) this.#timer.refresh()
-    this.req.onData(chunk)
+    this.#sequence.onData(chunk)
   }
 
   #trailers: IncomingHeaders = {}
 
   readonly #onTrailers = (headers: IncomingHttpHeaders): void => {
+    if (this.#done) return
     this.#trailers = this.#checked(headers, 'trailer') ?? {}
   }
 
   readonly #onEnd = (): void => {
-    if (this.#done) return
-    if (!this.#responded) {
-      this.#finish(new SocketError('HTTP/2 stream ended without a response'))
-      return
-    }
-    const stream = this.#stream!
+    if (this.#done || this.#sequence.ended) return
     // node:http2 ends the readable side of every stream of a session that went away; only an
     // end that leaves the stream alive is the server's END_STREAM.
-    if (stream.destroyed) {
+    if (this.#stream!.destroyed) {
       this.#finish(new SocketError(`the HTTP/2 session with ${this.req.origin} closed before the response ended`))
       return
     }
-    this.#done = true
-    this.#timer.clear()
-    if (!this.#bodyDone) {
-      // The answer is complete before the body was sent: stop sending it (RFC 9113 section 8.1).
-      this.#body?.abort()
-      this.#body = null
-      stream.close(NGHTTP2_NO_ERROR)
-    }
-    this.#detach()
-    this.#owner.onExchangeDone(this)
-    this.req.end(this.#trailers)
+    this.#sequence.onEnd()
   }
 
   readonly #onError = (err: Error & { code?: string }): void => {
-    // A reset by the peer is reported again by 'close', with the code that decides what to do.
-    if (err.code === 'ERR_HTTP2_STREAM_ERROR') return
+    // A reset by the peer is reported again by 'close', with the code that decides what to do;
+    // a response whose end arrived is complete, whatever happens to its stream afterwards.
+    if (err.code === 'ERR_HTTP2_STREAM_ERROR' || this.#sequence.ended) return
     this.#finish(new SocketError(`HTTP/2 stream error: ${err.message}`, null, { cause: err }))
   }
 
   readonly #onClose = (): void => {
-    if (this.#done) return
+    // After the end, the stream may close while chunks still wait for a paused handler.
+    if (this.#done || (this.#sequence.ended && this.#sequence.headDelivered)) return
+    if (this.#sequence.ended) {
+      this.#finish(new SocketError('HTTP/2 stream ended without a response'))
+      return
+    }
     const code = this.#stream?.rstCode ?? NGHTTP2_NO_ERROR
-    if (code === NGHTTP2_REFUSED_STREAM && !this.#responded && this.req.replayable) {
+    if (code === NGHTTP2_REFUSED_STREAM && !this.#sequence.headDelivered && this.req.replayable) {
       // RFC 9113 section 8.7: a refused stream was not processed, so it is safe to send again.
       this.#done = true
       this.#timer.clear()

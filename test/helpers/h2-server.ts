@@ -57,14 +57,14 @@ function track (server: http2.Http2Server | http2.Http2SecureServer, handler: H2
   })
 }
 
-/** Starts an h2c server (HTTP/2 without TLS, prior knowledge). */
-export function startH2cServer (handler: H2StreamHandler, settings?: http2.Settings): Promise<H2TestServer> {
-  return track(http2.createServer({ settings }), handler, 'http', '127.0.0.1')
+/** Starts an h2c server (HTTP/2 without TLS, prior knowledge); `options` go to node:http2 as they are. */
+export function startH2cServer (handler: H2StreamHandler, settings?: http2.Settings, options: http2.ServerOptions = {}): Promise<H2TestServer> {
+  return track(http2.createServer({ ...options, settings }), handler, 'http', '127.0.0.1')
 }
 
 /** Starts an HTTP/2 server over TLS; with `allowHTTP1` an HTTP/1.1 client is served too (by `handler1`). */
-export function startH2sServer (handler: H2StreamHandler, options: { allowHTTP1?: boolean, settings?: http2.Settings } = {}): Promise<H2TestServer> {
-  const server = http2.createSecureServer({ key: serverKey, cert: serverCrt, allowHTTP1: options.allowHTTP1 ?? false, settings: options.settings })
+export function startH2sServer (handler: H2StreamHandler, options: { allowHTTP1?: boolean, settings?: http2.Settings, maxSessionMemory?: number } = {}): Promise<H2TestServer> {
+  const server = http2.createSecureServer({ key: serverKey, cert: serverCrt, allowHTTP1: options.allowHTTP1 ?? false, settings: options.settings, maxSessionMemory: options.maxSessionMemory })
   return track(server, handler, 'https', 'localhost')
 }
 
