@@ -18,6 +18,7 @@ import { ResponseLimits } from '../h1/response-limits.js'
 import { H2Exchange } from './exchange.js'
 import type { ExchangeOwner } from './exchange.js'
 import { rstCodeName } from './error-codes.js'
+import { noteResend, RESEND_CLOSED, RESEND_GOAWAY, RESEND_REFUSED } from './resend-budget.js'
 
 function noop (): void {}
 
@@ -121,10 +122,13 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
   }
 
   onExchangeRefused (exchange: H2Exchange): void {
-    if (this.#exchanges.get(exchange.req) !== exchange) return
-    this.#exchanges.delete(exchange.req)
-    exchange.req.runner = null
-    this.#owner.onConnectionRequeue(this, [exchange.req])
+    const req = exchange.req
+    if (this.#exchanges.get(req) !== exchange) return
+    this.#exchanges.delete(req)
+    req.runner = null
+    const giveUp = noteResend(req, exchange.startedAt, RESEND_REFUSED)
+    if (giveUp === null) this.#owner.onConnectionRequeue(this, [req])
+    else req.fail(giveUp)
     this.#afterStreamEnded()
   }
 
@@ -194,21 +198,23 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
     // RFC 9113 section 6.8: streams above lastStreamID (and those never sent) were not processed
     // and can be sent again on a new session, whatever their method.
     const requeue: ClientRequest[] = []
-    const failing: H2Exchange[] = []
+    const failing: Array<[H2Exchange, Error]> = []
+    const code = rstCodeName(errorCode)
     for (const exchange of this.#exchanges.values()) {
       const id = exchange.streamId
-      if (id === undefined || id > lastStreamID) {
-        if (exchange.req.replayable) requeue.push(exchange.req)
-        else failing.push(exchange)
-      }
+      if (id !== undefined && id <= lastStreamID) continue
+      const giveUp = exchange.req.replayable
+        ? noteResend(exchange.req, exchange.startedAt, RESEND_GOAWAY, code)
+        : new SocketError(`the server sent GOAWAY (${code}) before processing the request`, socketInfo(this.socket))
+      if (giveUp === null) requeue.push(exchange.req)
+      else failing.push([exchange, giveUp])
     }
     for (const req of requeue) {
       this.#exchanges.get(req)!.release()
       this.#exchanges.delete(req)
       req.runner = null
     }
-    const reason = `the server sent GOAWAY (${rstCodeName(errorCode)}) before processing the request`
-    for (const exchange of failing) exchange.fail(new SocketError(reason, socketInfo(this.socket)))
+    for (const [exchange, err] of failing) exchange.fail(err)
     if (this.#dead) return
     if (this.live === 0) {
       this.#teardown(null, true, requeue)
@@ -251,10 +257,17 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
     session.off('frameError', this.#onFrameError)
     session.on('error', noop)
     this.socket.on('error', noop)
-    const failing: H2Exchange[] = []
+    const failing: Array<[H2Exchange, Error | null]> = []
     for (const exchange of this.#exchanges.values()) {
-      if (requeue && exchange.streamId === undefined && exchange.req.replayable) retry.push(exchange.req)
-      else failing.push(exchange)
+      if (requeue && exchange.streamId === undefined && exchange.req.replayable) {
+        // Never sent: it may go again, a bounded number of times (a server that drops every
+        // session at once would otherwise be reconnected to forever).
+        const giveUp = noteResend(exchange.req, exchange.startedAt, RESEND_CLOSED)
+        if (giveUp === null) retry.push(exchange.req)
+        else failing.push([exchange, giveUp])
+      } else {
+        failing.push([exchange, null])
+      }
     }
     for (const req of retry) {
       this.#exchanges.get(req)?.release()
@@ -268,6 +281,6 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
     if (!session.destroyed) session.destroy()
     this.socket.destroy()
     this.#owner.onConnectionClosed(this, error, retry)
-    for (const exchange of failing) exchange.fail(error!)
+    for (const [exchange, own] of failing) exchange.fail(own ?? error!)
   }
 }

@@ -8,7 +8,7 @@
 import http2 from 'node:http2'
 import type { ClientHttp2Session, ClientHttp2Stream, IncomingHttpHeaders } from 'node:http2'
 import type { IncomingHeaders } from '../handler.js'
-import { BodyTimeoutError, HeadersOverflowError, HeadersTimeoutError, NotSupportedError, SocketError } from '../errors.js'
+import { BodyTimeoutError, HeadersOverflowError, NotSupportedError, SocketError } from '../errors.js'
 import type { ClientRequest } from '../h1/client-request.js'
 import { BODY_BYTES, BODY_NONE, bodyBytes } from '../h1/request-body.js'
 import { BodyWriter } from '../h1/body-writer.js'
@@ -19,6 +19,7 @@ import { h2RequestHeaders } from './request-headers.js'
 import { rstCodeName } from './error-codes.js'
 import { ResponseSequence } from './response-sequence.js'
 import type { SequenceSink } from './response-sequence.js'
+import { headersTimeLeft, headersTimeoutError } from './resend-budget.js'
 
 const { NGHTTP2_CANCEL, NGHTTP2_NO_ERROR, NGHTTP2_REFUSED_STREAM } = http2.constants
 
@@ -79,6 +80,9 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     this.#timer = new ConnectionTimer(this.#onTimer)
   }
 
+  /** When this attempt started (`Date.now()`): a request sent again keeps its first attempt's. */
+  startedAt = 0
+
   /** The stream's id once the session sent its HEADERS frame; undefined before. */
   get streamId (): number | undefined {
     return this.#stream?.id
@@ -92,6 +96,14 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
       this.#finish(new NotSupportedError(`upgrade to ${JSON.stringify(req.upgrade)} is not supported over HTTP/2: use an HTTP/1.1 connection (allowH2: false) for upgrades`))
       return
     }
+    this.startedAt = Date.now()
+    // headersTimeout counts from the first attempt: a request the server keeps refusing does not
+    // get a fresh timeout with each new stream or session.
+    const headersMs = headersTimeLeft(req, this.startedAt)
+    if (headersMs < 0) {
+      this.#finish(headersTimeoutError(req))
+      return
+    }
     const endStream = req.bodyKind === BODY_NONE && req.method !== 'CONNECT'
     let stream: ClientHttp2Stream
     try {
@@ -102,7 +114,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     }
     this.#stream = stream
     for (const [event, listener] of this.#listeners) stream.on(event, listener)
-    this.#timer.arm(T_HEADERS, req.headersTimeout)
+    this.#timer.arm(T_HEADERS, headersMs)
     if (req.paused) stream.pause()
     if (endStream || req.method === 'CONNECT') {
       this.#bodyDone = true
@@ -305,7 +317,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     if (this.#done) return
     const req = this.req
     if (kind === T_HEADERS) {
-      this.#finish(new HeadersTimeoutError(`no response head from ${req.origin} for ${req.method} ${req.path} within ${this.#timer.ms} ms (headersTimeout)`))
+      this.#finish(headersTimeoutError(req))
     } else if (!req.paused) {
       this.#finish(new BodyTimeoutError(`no response body data from ${req.origin} for ${req.method} ${req.path} within ${this.#timer.ms} ms (bodyTimeout)`))
     }
