@@ -10,7 +10,7 @@ import http2 from 'node:http2'
 import type { ClientHttp2Session, ClientHttp2Stream } from 'node:http2'
 import type { Duplex } from 'node:stream'
 import type { Socket } from 'node:net'
-import { SocketError } from '../errors.js'
+import { HeadersOverflowError, SocketError } from '../errors.js'
 import type { ClientRequest, RequestRunner } from '../h1/client-request.js'
 import type { ClientConnection, ConnectionOwner } from '../h1/client-connection.js'
 import { socketInfo } from '../h1/socket-info.js'
@@ -19,11 +19,13 @@ import { H2Exchange } from './exchange.js'
 import type { ExchangeOwner } from './exchange.js'
 import { rstCodeName } from './error-codes.js'
 import { noteResend, RESEND_CLOSED, RESEND_GOAWAY, RESEND_REFUSED } from './resend-budget.js'
+import { StallProbe, STALL_PROBE_MS } from './stall-probe.js'
+import type { StallProbeOwner } from './stall-probe.js'
 
 function noop (): void {}
 
 /** An open HTTP/2 session. */
-export class H2Connection implements ClientConnection, RequestRunner, ExchangeOwner {
+export class H2Connection implements ClientConnection, RequestRunner, ExchangeOwner, StallProbeOwner {
   readonly protocol = 'h2'
   readonly socket: Duplex
   readonly #owner: ConnectionOwner
@@ -37,6 +39,8 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
   #error: Error | null = null
   #idleTimer: NodeJS.Timeout | null = null
   #pingTimer: NodeJS.Timeout | null = null
+  /** Notices the session stopping silently while a request waits for its head. */
+  readonly #probe: StallProbe
 
   constructor (owner: ConnectionOwner, socket: Duplex, origin: URL) {
     this.#owner = owner
@@ -54,6 +58,7 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
       }
     })
     const session = this.#session
+    this.#probe = new StallProbe(session, socket, this)
     session.on('error', this.#onError)
     session.on('goaway', this.#onGoaway)
     session.on('close', this.#onClose)
@@ -95,6 +100,7 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
     this.#exchanges.set(req, exchange)
     this.#active()
     exchange.start(this.#session, this.#scheme)
+    if (!this.#dead) this.#probe.start()
   }
 
   // --- controller calls ---------------------------------------------------------------------
@@ -154,6 +160,28 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
   }
 
   // --- idle and liveness --------------------------------------------------------------------
+
+  get awaitingHead (): boolean {
+    for (const exchange of this.#exchanges.values()) if (exchange.awaitingHead) return true
+    return false
+  }
+
+  onStalled (bytesUnanswered: number): void {
+    if (this.#dead) return
+    // Nothing new goes to this session while its requests fail.
+    this.#goingAway = true
+    const stopped = `the HTTP/2 session stopped (a PING went unanswered and nothing was read for ${STALL_PROBE_MS} ms)`
+    const maxHeaderSize = this.#owner.config.maxHeaderSize
+    if (bytesUnanswered >= maxHeaderSize) {
+      // node:http2 stops a session silently on a header block it cannot take: bytes enough for
+      // an oversized head arrived and nothing came of them.
+      for (const exchange of [...this.#exchanges.values()]) {
+        if (!exchange.awaitingHead) continue
+        exchange.fail(new HeadersOverflowError(`response headers from ${exchange.req.origin} exceed maxHeaderSize (${maxHeaderSize} bytes): ${bytesUnanswered} bytes arrived without a response head, then ${stopped}`))
+      }
+    }
+    this.destroy(new SocketError(stopped, socketInfo(this.socket)))
+  }
 
   #active (): void {
     if (this.#idleTimer !== null) {
@@ -250,6 +278,7 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
     this.#dead = true
     if (this.#idleTimer !== null) clearTimeout(this.#idleTimer)
     if (this.#pingTimer !== null) clearInterval(this.#pingTimer)
+    this.#probe.stop()
     const session = this.#session
     session.off('error', this.#onError)
     session.off('goaway', this.#onGoaway)

@@ -16,7 +16,7 @@ import type { BodyWriterOwner } from '../h1/body-writer.js'
 import { ConnectionTimer, T_BODY, T_HEADERS } from '../h1/connection-timer.js'
 import type { ResponseLimits } from '../h1/response-limits.js'
 import { h2RequestHeaders } from './request-headers.js'
-import { rstCodeName } from './error-codes.js'
+import { describeStreamReset } from './error-codes.js'
 import { ResponseSequence } from './response-sequence.js'
 import type { SequenceSink } from './response-sequence.js'
 import { headersTimeLeft, headersTimeoutError } from './resend-budget.js'
@@ -63,6 +63,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
   /** Largest header (or trailer) block accepted, bytes. */
   readonly #maxHeaderSize: number
   #stream: ClientHttp2Stream | null = null
+  #session: ClientHttp2Session | null = null
   #body: BodyWriter | null = null
   #bodyDone = false
   #done = false
@@ -82,6 +83,11 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
 
   /** When this attempt started (`Date.now()`): a request sent again keeps its first attempt's. */
   startedAt = 0
+
+  /** True while the request is in flight and its response head has not arrived. */
+  get awaitingHead (): boolean {
+    return !this.#done && !this.#sequence.headDelivered
+  }
 
   /** The stream's id once the session sent its HEADERS frame; undefined before. */
   get streamId (): number | undefined {
@@ -105,6 +111,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
       return
     }
     const endStream = req.bodyKind === BODY_NONE && req.method !== 'CONNECT'
+    this.#session = session
     let stream: ClientHttp2Stream
     try {
       stream = session.request(h2RequestHeaders(req, scheme), { endStream })
@@ -274,13 +281,10 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
   }
 
   readonly #onEnd = (): void => {
-    if (this.#done || this.#sequence.ended) return
-    // node:http2 ends the readable side of every stream of a session that went away; only an
-    // end that leaves the stream alive is the server's END_STREAM.
-    if (this.#stream!.destroyed) {
-      this.#finish(new SocketError(`the HTTP/2 session with ${this.req.origin} closed before the response ended`))
-      return
-    }
+    // node:http2 also ends the readable side of a stream it destroys (reset, or its session went
+    // away): only an end that leaves the stream alive is the server's END_STREAM. For the
+    // others, 'close' says what happened.
+    if (this.#done || this.#sequence.ended || this.#stream!.destroyed) return
     this.#sequence.onEnd()
   }
 
@@ -307,10 +311,9 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
       this.#owner.onExchangeRefused(this)
       return
     }
-    const reason = code === NGHTTP2_NO_ERROR
-      ? 'HTTP/2 stream closed before the response ended'
-      : `HTTP/2 stream reset by the server (RST_STREAM ${rstCodeName(code)})`
-    this.#finish(new SocketError(reason))
+    this.#finish(new SocketError(this.#session?.destroyed === true
+      ? `the HTTP/2 session with ${this.req.origin} closed before the response ended`
+      : describeStreamReset(code)))
   }
 
   readonly #onTimer = (kind: number): void => {
