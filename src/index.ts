@@ -54,8 +54,10 @@ export { setGlobalDispatcher, getGlobalDispatcher } from './global.js'
 export { request, stream, pipeline, upgrade, connect } from './api/top-level.js'
 export type { TopLevelRequestOptions, TopLevelExtras, UrlLike } from './api/top-level.js'
 export type { UpgradeOptions, UpgradeData, UpgradeCallback } from './api/upgrade.js'
-export { channels as diagnosticsChannels } from './diagnostics.js'
+export { channels as diagnosticsChannels, undiciChannels } from './diagnostics.js'
 export type { ConnectParams, DiagnosticsRequest } from './diagnostics.js'
+export { setUndiciChannels } from './observability/undici-channels.js'
+export type { UndiciRequestView } from './observability/undici-request-view.js'
 
 // --- interceptors and stores ----------------------------------------------------------------
 export * as interceptors from '../interceptors/index.js'

@@ -17,6 +17,7 @@ import { ConnectionTimer, T_BODY, T_HEADERS } from '../h1/connection-timer.js'
 import type { ResponseLimits } from '../h1/response-limits.js'
 import { h2RequestHeaders } from './request-headers.js'
 import { rstCodeName } from './error-codes.js'
+import { publishBodySent, publishSendHeaders } from '../observability/request-events.js'
 
 const { NGHTTP2_CANCEL, NGHTTP2_NO_ERROR, NGHTTP2_REFUSED_STREAM } = http2.constants
 
@@ -94,11 +95,13 @@ export class H2Exchange implements BodyWriterOwner {
       return
     }
     this.#stream = stream
+    publishSendHeaders(req, session.socket)
     for (const [event, listener] of this.#listeners) stream.on(event, listener)
     this.#timer.arm(T_HEADERS, req.headersTimeout)
     if (req.paused) stream.pause()
     if (endStream || req.method === 'CONNECT') {
       this.#bodyDone = true
+      if (endStream) publishBodySent(req)
       return
     }
     if (req.expectContinue) stream.once('continue', () => this.#sendBody(stream))
@@ -113,6 +116,7 @@ export class H2Exchange implements BodyWriterOwner {
       req.bodyChunkSent(bytes)
       this.#bodyDone = true
       stream.end(bytes)
+      publishBodySent(req)
       return
     }
     this.#body = new BodyWriter(stream, req.body, req.bodyKind, req.bodyLength, this, false)
@@ -129,6 +133,7 @@ export class H2Exchange implements BodyWriterOwner {
     this.#bodyDone = true
     this.#body = null
     this.#stream?.end()
+    publishBodySent(this.req)
   }
 
   onBodyError (err: Error): void {
