@@ -10,7 +10,9 @@ import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node'
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base'
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici'
-import { Agent, Client, fetch, interceptors, ProxyAgent, request } from '../../../src/index.js'
+import { Readable, Writable } from 'node:stream'
+import { pipeline as pipelined } from 'node:stream/promises'
+import { Agent, Client, fetch, interceptors, pipeline, ProxyAgent, request, stream } from '../../../src/index.js'
 import { startHttpServer } from '../../helpers/servers.js'
 import type { TestServer } from '../../helpers/servers.js'
 import { respond, startH2sServer } from '../../helpers/h2-server.js'
@@ -94,6 +96,25 @@ describe('OpenTelemetry undici instrumentation sees conduit as it sees undici', 
     assert.equal(theirs.length, 1)
     assert.deepEqual(withoutAgent(ours), withoutAgent(theirs))
     assert.equal(ours[0]!.propagated, true)
+  })
+
+  it('stream() and pipeline(): one span each, as undici gives', async (t) => {
+    const server = await startHttpServer((req, res) => ok(res))
+    t.after(() => server.close())
+    const sink = (): Writable => new Writable({ write (_chunk, _enc, done) { done() } })
+    const viaStream = (fn: typeof stream) => async () => fn(`${server.origin}/s`, { method: 'GET' }, () => sink())
+    const viaPipeline = (fn: typeof pipeline) => async () => {
+      const duplex = fn(`${server.origin}/p`, { method: 'GET' }, ({ body }) => body)
+      await pipelined(Readable.from([]), duplex, sink())
+    }
+    const theirStream = await traced([server], viaStream(undici.stream as unknown as typeof stream))
+    const ourStream = await traced([server], viaStream(stream))
+    const theirPipeline = await traced([server], viaPipeline(undici.pipeline as unknown as typeof pipeline))
+    const ourPipeline = await traced([server], viaPipeline(pipeline))
+    assert.equal(theirStream.length, 1)
+    assert.equal(theirPipeline.length, 1)
+    assert.deepEqual(ourStream, theirStream)
+    assert.deepEqual(ourPipeline, theirPipeline)
   })
 
   it('a composed retry(): one span per attempt, as undici gives', async (t) => {
