@@ -128,3 +128,7 @@ export type { Socks5ProxyAgentOptions } from './presets/socks5-proxy-agent.js'
 export type { ProxyOptions, ProxyTlsOptions, ProxyClientFactory, ProxyEnvOptions, ProxyConnectedMessage, ProxyConnectParams } from '../interceptors/proxy/index.js'
 export { SnapshotAgent } from './presets/snapshot-agent.js'
 export type { SnapshotAgentOptions } from './presets/snapshot-agent.js'
+
+// --- server-sent events ----------------------------------------------------------------------
+export { EventSource } from './eventsource/event-source.js'
+export type { EventSourceInit, EventSourceHandler } from './eventsource/event-source.js'
