@@ -7,7 +7,8 @@
  *
  * Transport options: `--runs=N` (whole runs, fresh processes each, medians of them), `--rounds=N`, `--scale=F`, `--only=small,medium,large,post,cache`,
  * `--clients=conduit-request,...`, `--cpu-prof=conduit-request,...`, `--cpu-prof-dir=DIR`, `--json`,
- * `--memory` (in-memory sockets instead of the server: the libraries' own CPU cost only).
+ * `--memory` (in-memory sockets instead of the server: the libraries' own CPU cost only),
+ * `--otel` (every client process traced by OpenTelemetry's undici instrumentation).
  * @module
  */
 
@@ -83,9 +84,12 @@ async function main (): Promise<void> {
       'cpu-prof': { type: 'string' },
       'cpu-prof-dir': { type: 'string' },
       json: { type: 'boolean' },
-      memory: { type: 'boolean' }
+      memory: { type: 'boolean' },
+      otel: { type: 'boolean' }
     }
   })
+  // Client processes inherit the environment: with --otel each registers OpenTelemetry's undici instrumentation.
+  if (values.otel === true) process.env.BENCH_OTEL = '1'
   // The default run: the HTTP/1.1 transport sequence, then the HTTP/2 rows.
   const names = positionals.length === 0 ? ['transport', 'h2'] : positionals
   for (const name of names) {

@@ -51,6 +51,40 @@ export const channels = {
 /** The names of all channels above, for subscribers (and tests) that want every one. */
 export const CHANNEL_NAMES: readonly string[] = Object.values(channels).map((channel) => String(channel.name))
 
+/**
+ * undici's channel names, published with undici's message shapes for tracing tools written for
+ * undici (see `src/observability/undici-channels.ts`), by the short names of {@link channels}.
+ */
+export const undiciChannels = {
+  /** A connection is about to be opened. */
+  beforeConnect: diagnosticsChannel.channel('undici:client:beforeConnect'),
+  /** A connection was opened. */
+  connected: diagnosticsChannel.channel('undici:client:connected'),
+  /** A connection could not be opened. */
+  connectError: diagnosticsChannel.channel('undici:client:connectError'),
+  /** A request head is being written. */
+  sendHeaders: diagnosticsChannel.channel('undici:client:sendHeaders'),
+  /** A request was accepted by a Client; subscribers may add headers with `request.addHeader()`. */
+  create: diagnosticsChannel.channel('undici:request:create'),
+  /** A request body was completely written. */
+  bodySent: diagnosticsChannel.channel('undici:request:bodySent'),
+  /** A chunk of a request body was written. */
+  bodyChunkSent: diagnosticsChannel.channel('undici:request:bodyChunkSent'),
+  /** A chunk of a response body arrived. */
+  bodyChunkReceived: diagnosticsChannel.channel('undici:request:bodyChunkReceived'),
+  /** A response head arrived. */
+  headers: diagnosticsChannel.channel('undici:request:headers'),
+  /** A response ended. */
+  trailers: diagnosticsChannel.channel('undici:request:trailers'),
+  /** A request failed. */
+  error: diagnosticsChannel.channel('undici:request:error'),
+  /** A tunnel through a proxy was established. */
+  proxyConnected: diagnosticsChannel.channel('undici:proxy:connected')
+} as const
+
+/** The names of all undici channels conduit publishes on. */
+export const UNDICI_CHANNEL_NAMES: readonly string[] = Object.values(undiciChannels).map((channel) => String(channel.name))
+
 /** What connect events describe: where the client connects to. */
 export interface ConnectParams {
   /** `host[:port]` as in the origin. */

@@ -54,8 +54,10 @@ export { setGlobalDispatcher, getGlobalDispatcher } from './global.js'
 export { request, stream, pipeline, upgrade, connect } from './api/top-level.js'
 export type { TopLevelRequestOptions, TopLevelExtras, UrlLike } from './api/top-level.js'
 export type { UpgradeOptions, UpgradeData, UpgradeCallback } from './api/upgrade.js'
-export { channels as diagnosticsChannels } from './diagnostics.js'
+export { channels as diagnosticsChannels, undiciChannels } from './diagnostics.js'
 export type { ConnectParams, DiagnosticsRequest } from './diagnostics.js'
+export { setUndiciChannels } from './observability/undici-channels.js'
+export type { UndiciRequestView } from './observability/undici-request-view.js'
 
 // --- interceptors and stores ----------------------------------------------------------------
 export * as interceptors from '../interceptors/index.js'
@@ -126,3 +128,7 @@ export type { Socks5ProxyAgentOptions } from './presets/socks5-proxy-agent.js'
 export type { ProxyOptions, ProxyTlsOptions, ProxyClientFactory, ProxyEnvOptions, ProxyConnectedMessage, ProxyConnectParams } from '../interceptors/proxy/index.js'
 export { SnapshotAgent } from './presets/snapshot-agent.js'
 export type { SnapshotAgentOptions } from './presets/snapshot-agent.js'
+
+// --- server-sent events ----------------------------------------------------------------------
+export { EventSource } from './eventsource/event-source.js'
+export type { EventSourceInit, EventSourceHandler } from './eventsource/event-source.js'

@@ -7,6 +7,7 @@
  * @module
  */
 
+import './tracing.js'
 import { Agent, cacheStores, fetch, interceptors } from '../../src/index.js'
 import { memoryConnector } from './memory-socket.js'
 import { serveRounds } from './measure.js'

@@ -6,6 +6,7 @@
  * @module
  */
 
+import './tracing.js'
 import { Agent, cacheStores, fetch, interceptors } from 'undici'
 import { memoryConnector } from './memory-socket.js'
 import { serveRounds } from './measure.js'

@@ -7,7 +7,8 @@
 
 import { debuglog } from 'node:util'
 import type { Duplex } from 'node:stream'
-import { channels } from '../../src/diagnostics.js'
+import { channels, undiciChannels } from '../../src/diagnostics.js'
+import { activeUndiciChannel } from '../../src/observability/undici-channels.js'
 
 /** Debug namespace of the proxy interceptor. */
 export const PROXY_DEBUG_NAMESPACE = 'conduit:proxy'
@@ -61,4 +62,6 @@ export function proxyDebug (message: string): void {
 export function publishTunnel (message: ProxyConnectedMessage): void {
   proxyDebug(`tunnel to ${message.target} established through ${message.proxy} (${message.via})`)
   if (connectedChannel.hasSubscribers) connectedChannel.publish(message)
+  const undici = activeUndiciChannel(undiciChannels.proxyConnected)
+  if (undici !== null) undici.publish({ socket: message.socket, connectParams: message.connectParams })
 }

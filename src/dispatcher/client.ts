@@ -22,7 +22,7 @@ import type { TLSSocket } from 'node:tls'
 import { resolveClientOptions } from './client-options.js'
 import type { ClientConfig, ClientOptions } from './client-options.js'
 import type { ConnectOptions } from '../connect.js'
-import { channels } from '../diagnostics.js'
+import { publishConnectEvent } from '../observability/request-events.js'
 import type { ConnectParams } from '../diagnostics.js'
 import { installDebugLog } from '../observability/debug-log.js'
 import { toUrl } from '../api/url-like.js'
@@ -274,7 +274,7 @@ export class Client extends DispatcherBase {
     this.#connectCaller = this.#queue[0]?.callerTag ?? null
     const params = this.#connectParams
     const connector = this.#config.connector
-    if (channels.beforeConnect.hasSubscribers) channels.beforeConnect.publish({ connectParams: params, connector, caller: this.#connectCaller })
+    publishConnectEvent('beforeConnect', () => ({ connectParams: params, connector, caller: this.#connectCaller }))
     const abort = new AbortController()
     this.#connectAbort = abort
     const options: ConnectOptions = {
@@ -314,9 +314,7 @@ export class Client extends DispatcherBase {
     }
     if (err !== null || socket === null) {
       const error = err ?? new SocketError('connector returned no socket')
-      if (channels.connectError.hasSubscribers) {
-        channels.connectError.publish({ connectParams: this.#connectParams, connector: this.#config.connector, error, caller: this.#connectCaller })
-      }
+      publishConnectEvent('connectError', () => ({ connectParams: this.#connectParams, connector: this.#config.connector, error, caller: this.#connectCaller }))
       // Nothing was sent, so every waiting request fails with the connect error itself
       // (ECONNREFUSED, ConnectTimeoutError, ...): retry logic matches on these codes.
       const failed = this.#queue.splice(0)
@@ -328,10 +326,12 @@ export class Client extends DispatcherBase {
     const h2 = (socket as TLSSocket).alpnProtocol === 'h2' || (this.#config.h2c && this.#url.protocol === 'http:')
     this.#protocol = h2 ? 'h2' : 'h1'
     this.#conn = h2 ? new H2Connection(this.#owner, socket, this.#url) : new H1Connection(this.#owner, socket)
-    if (channels.connected.hasSubscribers) {
-      const connectParams = h2 ? { ...this.#connectParams, version: 'h2' } : this.#connectParams
-      channels.connected.publish({ connectParams, connector: this.#config.connector, socket, caller: this.#connectCaller })
-    }
+    publishConnectEvent('connected', () => ({
+      connectParams: h2 ? { ...this.#connectParams, version: 'h2' } : this.#connectParams,
+      connector: this.#config.connector,
+      socket,
+      caller: this.#connectCaller
+    }))
     emitSafely(this, 'connect', this.#url, [this])
     this.#resume()
   }

@@ -11,8 +11,9 @@ import { InvalidArgumentError, RequestAbortedError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
 import { appendQuery, buildRequestHead, normalizeMethod, validateMethod, validatePath } from './request-head.js'
 import { BODY_NONE, BODY_READABLE, bodyKind, bodyLength, isReplayable } from './request-body.js'
-import { channels } from '../diagnostics.js'
 import type { DiagnosticsRequest } from '../diagnostics.js'
+import { publishBodyChunkReceived, publishBodyChunkSent, publishCreate, publishRequestError, publishResponseHeaders, publishTrailers } from '../observability/request-events.js'
+import { UndiciRequestView } from '../observability/undici-request-view.js'
 import { redactHead, SENSITIVE_HEADERS, sensitiveHeaderNames } from '../observability/sensitive-headers.js'
 import { callerTagOf } from '../observability/caller-tag.js'
 import { requestView } from '../observability/request-view.js'
@@ -66,8 +67,8 @@ export class ClientRequest implements DispatchController {
   readonly callerTag: string | null
   /** The TLS server name (SNI) a connection opened for this request uses, when the origin is an address. */
   readonly servername: string | null
-  /** The complete head, final CRLF included. */
-  readonly head: string
+  /** The complete head, final CRLF included (headers a diagnostics subscriber added included). */
+  head: string
   /** The connection closes after this request. */
   readonly reset: boolean
   /** A body/content-length mismatch found while preparing; reported when the request starts. */
@@ -95,6 +96,7 @@ export class ClientRequest implements DispatchController {
   /** Passed to `onRequestStart`. */
   readonly #startContext: unknown
   #view: DiagnosticsRequest | null = null
+  #undiciView: UndiciRequestView | null = null
 
   /** Validates and prepares everything; throws {@link InvalidArgumentError} before anything is sent. */
   constructor (target: RequestTarget, opts: DispatchOptions, handler: DispatchHandler) {
@@ -169,7 +171,8 @@ export class ClientRequest implements DispatchController {
       this.#onBodyError = (err: Error) => this.abort(err)
       ;(opts.body as NodeJS.ReadableStream).on('error', this.#onBodyError)
     }
-    if (channels.create.hasSubscribers) channels.create.publish({ request: this.diagnostics() })
+    const added = publishCreate(this)
+    if (added !== null) this.head = withAddedHeaders(this.head, added)
   }
 
   /**
@@ -180,6 +183,23 @@ export class ClientRequest implements DispatchController {
   diagnostics (): DiagnosticsRequest {
     this.#view ??= requestView(this, this.#sensitive, this.callerTag)
     return this.#view
+  }
+
+  /** The request as undici's diagnostics messages show it; one object for all of its events. */
+  undiciView (): UndiciRequestView {
+    this.#undiciView ??= new UndiciRequestView(this, {
+      origin: this.origin,
+      method: this.method,
+      path: this.path,
+      headers: this.headers,
+      sensitive: sensitiveHeaderNames(this.#sensitive),
+      idempotent: this.idempotent,
+      blocking: this.blocking,
+      upgrade: this.upgrade,
+      expectContinue: this.expectContinue,
+      servername: this.servername
+    })
+    return this.#undiciView
   }
 
   /** The head as written, with credentials redacted, for the `sendHeaders` diagnostics message. */
@@ -245,6 +265,7 @@ export class ClientRequest implements DispatchController {
   /** A chunk of the request body goes to the socket: tells handlers that still listen for it. */
   bodyChunkSent (chunk: Uint8Array | string): void {
     if (this.completed) return
+    publishBodyChunkSent(this, chunk)
     this.#handler.onBodySent?.(chunk)
   }
 
@@ -256,14 +277,13 @@ export class ClientRequest implements DispatchController {
   /** Delivers the response head. */
   onHead (statusCode: number, headers: IncomingHeaders, statusText: string): void {
     this.responseStarted = true
-    if (channels.headers.hasSubscribers) {
-      channels.headers.publish({ request: this.diagnostics(), response: { statusCode, statusText, headers } })
-    }
+    publishResponseHeaders(this, statusCode, statusText, headers)
     this.#handler.onResponseStart?.(this, statusCode, headers, statusText)
   }
 
   /** Delivers a body chunk. */
   onData (chunk: Buffer): void {
+    publishBodyChunkReceived(this, chunk)
     this.#handler.onResponseData?.(this, chunk)
   }
 
@@ -272,7 +292,7 @@ export class ClientRequest implements DispatchController {
     if (this.completed) return
     this.completed = true
     this.#cleanup()
-    if (channels.trailers.hasSubscribers) channels.trailers.publish({ request: this.diagnostics(), trailers })
+    publishTrailers(this, trailers)
     this.#handler.onResponseEnd?.(this, trailers)
   }
 
@@ -281,7 +301,7 @@ export class ClientRequest implements DispatchController {
     if (this.completed) return
     this.completed = true
     this.#cleanup()
-    if (channels.error.hasSubscribers) channels.error.publish({ request: this.diagnostics(), error: err })
+    publishRequestError(this, err)
     this.#handler.onResponseError?.(this, err)
   }
 
@@ -293,9 +313,7 @@ export class ClientRequest implements DispatchController {
     }
     this.completed = true
     this.#cleanup()
-    if (channels.headers.hasSubscribers) {
-      channels.headers.publish({ request: this.diagnostics(), response: { statusCode, statusText: '', headers } })
-    }
+    publishResponseHeaders(this, statusCode, '', headers)
     this.#upgrading = true
     try {
       this.#handler.onRequestUpgrade!(this, statusCode, headers, socket)
@@ -317,6 +335,13 @@ export class ClientRequest implements DispatchController {
       this.#onSignal = null
     }
   }
+}
+
+/** The head with `added` header lines before its final CRLF; names and values were checked by `addHeader`. */
+function withAddedHeaders (head: string, added: Array<[string, string]>): string {
+  let lines = ''
+  for (const [name, value] of added) lines += `${name}: ${value}\r\n`
+  return head.slice(0, -2) + lines + '\r\n'
 }
 
 function toError (reason: unknown): Error {

@@ -10,7 +10,7 @@ import { BodyWriter } from './body-writer.js'
 import type { BodyWriterOwner } from './body-writer.js'
 import { BODY_BYTES, BODY_NONE, bodyBytes } from './request-body.js'
 import type { ClientRequest } from './client-request.js'
-import { channels } from '../diagnostics.js'
+import { publishBodySent, publishSendHeaders } from '../observability/request-events.js'
 
 /** What the request writer reports to its connection. */
 export interface RequestWriterOwner {
@@ -47,7 +47,7 @@ export class H1RequestWriter implements BodyWriterOwner {
   /** Writes the head of `req`, and its body unless that streams or waits for `100 Continue`. */
   write (req: ClientRequest): void {
     const socket = this.#socket
-    if (channels.sendHeaders.hasSubscribers) channels.sendHeaders.publish({ request: req.diagnostics(), headers: req.diagnosticsHead(), socket })
+    publishSendHeaders(req, socket)
     const kind = req.bodyKind
     if (kind === BODY_NONE) {
       socket.write(req.head, 'latin1')
@@ -116,7 +116,7 @@ export class H1RequestWriter implements BodyWriterOwner {
   }
 
   #bodySent (req: ClientRequest): void {
-    if (channels.bodySent.hasSubscribers) channels.bodySent.publish({ request: req.diagnostics() })
+    publishBodySent(req)
   }
 
   /** From the body writer: a chunk of the streamed body goes out now. */

@@ -20,6 +20,7 @@ import { describeStreamReset } from './error-codes.js'
 import { ResponseSequence } from './response-sequence.js'
 import type { SequenceSink } from './response-sequence.js'
 import { headersTimeLeft, headersTimeoutError } from './resend-budget.js'
+import { publishBodySent, publishSendHeaders } from '../observability/request-events.js'
 
 const { NGHTTP2_CANCEL, NGHTTP2_NO_ERROR, NGHTTP2_REFUSED_STREAM } = http2.constants
 
@@ -120,11 +121,13 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
       return
     }
     this.#stream = stream
+    publishSendHeaders(req, session.socket)
     for (const [event, listener] of this.#listeners) stream.on(event, listener)
     this.#timer.arm(T_HEADERS, headersMs)
     if (req.paused) stream.pause()
     if (endStream || req.method === 'CONNECT') {
       this.#bodyDone = true
+      if (endStream) publishBodySent(req)
       return
     }
     if (req.expectContinue) stream.once('continue', () => this.#sendBody(stream))
@@ -139,6 +142,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
       req.bodyChunkSent(bytes)
       this.#bodyDone = true
       stream.end(bytes)
+      publishBodySent(req)
       return
     }
     this.#body = new BodyWriter(stream, req.body, req.bodyKind, req.bodyLength, this, false)
@@ -155,6 +159,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     this.#bodyDone = true
     this.#body = null
     this.#stream?.end()
+    publishBodySent(this.req)
   }
 
   onBodyError (err: Error): void {
