@@ -1,0 +1,91 @@
+/**
+ * Hostile HTTP/2 servers through undici and conduit (`H2CClient`): a server that answers every
+ * session with GOAWAY, one that refuses every stream, and one that sends a 1 MiB response header.
+ * What a user sees is compared: whether the request fails or hangs, the error's class and code,
+ * and how many sessions and streams it cost. The differences are intended and listed in
+ * docs/undici-differences.md: conduit sends a request the server did not process again (a few
+ * times at most), and fails an oversized head at once instead of at headersTimeout.
+ */
+
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import http2 from 'node:http2'
+import { both, caught } from './harness.js'
+import type { Lib } from './harness.js'
+import { MAX_H2_RESENDS } from '../../src/h2/resend-budget.js'
+import { startH2cServer } from '../helpers/h2-server.js'
+import { FLAG, FRAME, literalField, STATUS_200, startRawH2Server } from '../src/h2/raw-h2-server.js'
+
+const { NGHTTP2_NO_ERROR, NGHTTP2_REFUSED_STREAM } = http2.constants
+const HEADERS_TIMEOUT_MS = 3_000
+/** Past headersTimeout: a request still pending then would wait until the server gives up. */
+const HANG_BOUND_MS = 3 * HEADERS_TIMEOUT_MS
+
+interface Outcome {
+  /** `fails`, `succeeds`, or `hangs` (still pending well past headersTimeout). */
+  result: string
+  error?: string
+  code?: string | undefined
+  sessions: number
+  streams: number
+}
+
+/** Sends one GET through `lib`'s H2CClient to `origin` and reports how it ended. */
+async function observe (lib: Lib, origin: string, counts: () => { sessions: number, streams: number }): Promise<Outcome> {
+  const client = new lib.H2CClient(origin, { headersTimeout: HEADERS_TIMEOUT_MS })
+  let timer: NodeJS.Timeout | undefined
+  const hang = new Promise<'hangs'>((resolve) => { timer = setTimeout(() => resolve('hangs'), HANG_BOUND_MS) })
+  const settled = await Promise.race([caught(client.request({ path: '/', method: 'GET' })), hang])
+  clearTimeout(timer)
+  await client.destroy().catch(() => {})
+  if (settled === 'hangs') return { result: 'hangs', ...counts() }
+  if ('value' in settled) return { result: 'succeeds', ...counts() }
+  return { result: 'fails', error: settled.error, code: settled.code, ...counts() }
+}
+
+describe('hostile HTTP/2 servers compared with undici', () => {
+  it('a server answering every session with GOAWAY: both fail with a SocketError; conduit after a bounded few sessions', async () => {
+    const seen = await both(async (lib) => {
+      const server = await startH2cServer(() => {})
+      server.server.on('session', (session: http2.ServerHttp2Session) => session.goaway(NGHTTP2_NO_ERROR, 0))
+      try {
+        return await observe(lib, server.origin, () => ({ sessions: server.sessions, streams: server.streams.length }))
+      } finally {
+        await server.close()
+      }
+    })
+    assert.deepEqual(seen.undici, { result: 'fails', error: 'SocketError', code: 'LIB_ERR_SOCKET', sessions: 1, streams: 0 })
+    assert.deepEqual(seen.conduit, { result: 'fails', error: 'SocketError', code: 'LIB_ERR_SOCKET', sessions: 1 + MAX_H2_RESENDS, streams: 0 })
+  })
+
+  it('a server refusing every stream: both fail; undici with the stream error at once, conduit with a SocketError after a bounded few streams', async () => {
+    const seen = await both(async (lib) => {
+      const server = await startH2cServer((stream) => stream.close(NGHTTP2_REFUSED_STREAM))
+      try {
+        return await observe(lib, server.origin, () => ({ sessions: server.sessions, streams: server.streams.length }))
+      } finally {
+        await server.close()
+      }
+    })
+    assert.deepEqual(seen.undici, { result: 'fails', error: 'Error', code: 'ERR_HTTP2_STREAM_ERROR', sessions: 1, streams: 1 })
+    assert.deepEqual(seen.conduit, { result: 'fails', error: 'SocketError', code: 'LIB_ERR_SOCKET', sessions: 1, streams: 1 + MAX_H2_RESENDS })
+  })
+
+  it('a 1 MiB response header: undici fails at headersTimeout, conduit at once with HeadersOverflowError', async () => {
+    const seen = await both(async (lib) => {
+      let streams = 0
+      const server = await startRawH2Server((conn, streamId) => {
+        streams++
+        conn.sendHeaderBlock(streamId, Buffer.concat([STATUS_200, literalField('x-big', 'a'.repeat(1 << 20))]), false)
+        conn.send(FRAME.DATA, FLAG.END_STREAM, streamId, Buffer.from('ok'))
+      })
+      try {
+        return await observe(lib, server.origin, () => ({ sessions: server.connections, streams }))
+      } finally {
+        await server.close()
+      }
+    })
+    assert.deepEqual(seen.undici, { result: 'fails', error: 'HeadersTimeoutError', code: 'LIB_ERR_HEADERS_TIMEOUT', sessions: 1, streams: 1 })
+    assert.deepEqual(seen.conduit, { result: 'fails', error: 'HeadersOverflowError', code: 'LIB_ERR_HEADERS_OVERFLOW', sessions: 1, streams: 1 })
+  })
+})
