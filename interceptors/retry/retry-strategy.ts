@@ -103,9 +103,5 @@ export function askRetry (
   }
 }
 
-/** `METHOD origin/path` of a request, for messages and log lines. */
-export function describeRequest (opts: DispatchOptions): string {
-  const origin = opts.origin
-  const base = origin instanceof URL ? origin.origin : (origin ?? '')
-  return `${opts.method} ${base}${opts.path ?? ''}`
-}
+/** `METHOD origin/path` of a request, for messages and log lines, user information hidden. */
+export { showRequest as describeRequest } from '../../src/observability/redaction.js'

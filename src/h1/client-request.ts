@@ -13,7 +13,7 @@ import { appendQuery, buildRequestHead, normalizeMethod, validateMethod, validat
 import { BODY_NONE, BODY_READABLE, bodyKind, bodyLength, isReplayable } from './request-body.js'
 import { channels } from '../diagnostics.js'
 import type { DiagnosticsRequest } from '../diagnostics.js'
-import { redactHead, SENSITIVE_HEADERS, sensitiveHeaderNames } from '../observability/sensitive-headers.js'
+import { redactHead, redactHeaders, SENSITIVE_HEADERS, sensitiveHeaderNames } from '../observability/redaction.js'
 import { callerTagOf } from '../observability/caller-tag.js'
 import { requestView } from '../observability/request-view.js'
 import { MAX_TIMER_MS } from '../validation/timer-limit.js'
@@ -257,7 +257,7 @@ export class ClientRequest implements DispatchController {
   onHead (statusCode: number, headers: IncomingHeaders, statusText: string): void {
     this.responseStarted = true
     if (channels.headers.hasSubscribers) {
-      channels.headers.publish({ request: this.diagnostics(), response: { statusCode, statusText, headers } })
+      channels.headers.publish({ request: this.diagnostics(), response: { statusCode, statusText, headers: redactHeaders(headers) } })
     }
     this.#handler.onResponseStart?.(this, statusCode, headers, statusText)
   }

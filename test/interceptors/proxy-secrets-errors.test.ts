@@ -4,7 +4,7 @@ import fc from 'fast-check'
 import { EnvHttpProxyAgent, interceptors, ProxyAgent, Socks5ProxyAgent } from '../../src/index.js'
 import { InvalidArgumentError } from '../../src/errors.js'
 import type { Dispatcher } from '../../src/index.js'
-import { redactUserinfo as redactProxyUri } from '../../src/validation/describe-url.js'
+import { redactUserinfo as redactProxyUri } from '../../src/observability/redaction.js'
 import { freePort } from '../helpers/free-port.js'
 import { errorRenderings, secretsIn } from '../helpers/secret-scan.js'
 

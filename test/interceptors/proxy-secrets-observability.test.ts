@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process'
 import diagnosticsChannel from 'node:diagnostics_channel'
 import { fileURLToPath } from 'node:url'
 import { CHANNEL_NAMES } from '../../src/diagnostics.js'
-import { REDACTED } from '../../src/observability/sensitive-headers.js'
+import { REDACTED } from '../../src/observability/redaction.js'
 import { reachableText, secretsIn } from '../helpers/secret-scan.js'
 import { runProxiedSecretTraffic, SECRETS } from './proxy-secret-traffic.js'
 
