@@ -3,7 +3,7 @@
  * @module
  */
 
-import type { DispatchOptions, IncomingHeaders } from '../../src/handler.js'
+import type { IncomingHeaders } from '../../src/handler.js'
 import type { ResolvedRetryOptions, RetryCallback, RetryContext } from './retry-options.js'
 import { retryAfterMs } from './retry-after.js'
 
