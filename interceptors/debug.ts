@@ -9,7 +9,7 @@ import type { DispatchController, DispatchHandler, IncomingHeaders, Interceptor 
 import { InvalidArgumentError } from '../src/errors.js'
 import { CORE_NAMESPACE, lines, requestUrl } from '../src/observability/debug-log.js'
 import { describeValue } from '../src/validation/describe-value.js'
-import { redactUserinfo } from '../src/validation/describe-url.js'
+import { showOrigin } from '../src/observability/redaction.js'
 
 /** Options of {@link debug}. */
 export interface DebugInterceptorOptions {
@@ -69,7 +69,7 @@ export function debug (options: DebugInterceptorOptions = {}): Interceptor {
   }
   return (dispatch) => (opts, handler) => {
     // An origin given as http://user:pass@host is logged without its credentials.
-    const origin = opts.origin === undefined ? '' : typeof opts.origin === 'string' ? redactUserinfo(opts.origin.replace(/\/$/, '')) : opts.origin.origin
+    const origin = showOrigin(opts.origin)
     const method = opts.method ?? 'GET'
     const url = requestUrl({ origin, path: opts.path })
     logger(lines.sending(method, url))

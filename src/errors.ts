@@ -5,6 +5,8 @@
  */
 
 import type { IncomingHeaders } from './handlers/dispatch-contract.js'
+// An error is logged and serialized whole: the response headers it carries are shown as people may see them.
+import { redactHeaders } from './observability/redaction.js'
 
 /** Prefix of undici's error codes, which name the same errors as conduit's `LIB_` codes. */
 const UNDICI_CODE_PREFIX = 'UND_'
@@ -169,7 +171,7 @@ export class ResponseExceededMaxSizeError extends LibraryError {
 export class RequestRetryError extends LibraryError {
   /** Status code of the last response, when there was one. */
   statusCode: number
-  /** Headers of the last response, when there was one. */
+  /** Headers of the last response, when there was one; credential values (`set-cookie`...) show as `[redacted]`. */
   headers: IncomingHeaders | null
   /** Details of the retrying. */
   data: {
@@ -181,7 +183,7 @@ export class RequestRetryError extends LibraryError {
     this.name = 'RequestRetryError'
     this.code = 'LIB_ERR_REQ_RETRY'
     this.statusCode = statusCode
-    this.headers = options.headers ?? null
+    this.headers = redactHeaders(options.headers ?? null) as IncomingHeaders | null
     this.data = options.data
   }
 }
@@ -190,7 +192,7 @@ export class RequestRetryError extends LibraryError {
 export class ResponseError extends LibraryError {
   /** Status code of the response. */
   statusCode: number
-  /** Headers of the response. */
+  /** Headers of the response; credential values (`set-cookie`...) show as `[redacted]`. */
   headers: IncomingHeaders | null
   /** The response body, when it was read. */
   body: unknown
@@ -199,7 +201,7 @@ export class ResponseError extends LibraryError {
     this.name = 'ResponseError'
     this.code = 'LIB_ERR_RESPONSE'
     this.statusCode = statusCode
-    this.headers = options.headers ?? null
+    this.headers = redactHeaders(options.headers ?? null) as IncomingHeaders | null
     this.body = options.body
   }
 }

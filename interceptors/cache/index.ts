@@ -10,7 +10,7 @@ import type { Dispatch, DispatchHandler, DispatchOptions, IncomingHeaders, Inter
 import { normalizeHeaders } from '../../src/handlers/request-headers.js'
 import { CacheHandler } from './cache-handler.js'
 import type { CacheHandlerContext } from './cache-handler.js'
-import { customizeKey, makeCacheKey, originAllowed } from './cache-key.js'
+import { customizeKey, makeCacheKey, originAllowed, overriddenHost } from './cache-key.js'
 import { PostResponseHandler } from './post-response-handler.js'
 import { CacheRevalidationHandler } from './cache-revalidation-handler.js'
 import type { CacheStatus } from './cache-status.js'
@@ -21,6 +21,7 @@ import { RequestAbortedError } from '../../src/errors.js'
 import { HeadFresheningHandler } from './head-freshening-handler.js'
 import { InvalidationHandler } from './invalidation-handler.js'
 import { describeKey, log, logEnabled } from './log.js'
+import { showRequest } from '../../src/observability/redaction.js'
 import type { CacheInterceptorOptions } from './options.js'
 import { SAFE_METHODS, readCacheMode, resolveCacheOptions } from './options.js'
 import type { RequestPolicy } from './request-policy.js'
@@ -339,6 +340,11 @@ export function cache (options?: CacheInterceptorOptions): Interceptor {
       const mode = readCacheMode(opts.cacheMode)
       // A composed Client or Pool fills in its own origin; a request with none has no key to cache under.
       if (opts.upgrade != null || opts.origin == null || !originAllowed(config.origins, opts.origin)) return dispatch(opts, handler)
+      const otherHost = overriddenHost(opts)
+      if (otherHost !== undefined) {
+        log('leaving %s alone: its Host header names %s, not the origin', showRequest(opts), otherHost)
+        return dispatch(opts, handler)
+      }
       const method = opts.method
       if (!SAFE_METHODS.has(method)) {
         const unsafeHeaders = config.cachePostResponses && method === 'POST' ? normalizeHeaders(opts.headers) : {}

@@ -6,6 +6,7 @@
 
 import type { CacheKey, CacheStore } from '../../src/contracts/cache-store.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
+import { showOrigin } from '../../src/observability/redaction.js'
 import { DecoratorHandler } from '../../src/handler.js'
 import { describeKey, log } from './log.js'
 import { deleteQuietly } from './store-calls.js'
@@ -43,7 +44,7 @@ export class InvalidationHandler extends DecoratorHandler {
       }
       const pending: Array<Promise<void>> = []
       for (const key of keys) {
-        log('invalidating %s%s after %s answered %d', key.origin, key.path, this.#target.method, statusCode)
+        log('invalidating %s%s after %s answered %d', showOrigin(key.origin), key.path, this.#target.method, statusCode)
         const result = deleteQuietly(this.#store, key)
         if (result !== undefined) pending.push(result)
       }

@@ -6,6 +6,7 @@
 
 import { debuglog } from 'node:util'
 import type { CacheKey } from '../../src/contracts/cache-store.js'
+import { showRequest } from '../../src/observability/redaction.js'
 
 /** Writes one line when `NODE_DEBUG` lists `conduit:cache`. */
 export const log = debuglog('conduit:cache')
@@ -16,7 +17,7 @@ export const log = debuglog('conduit:cache')
  */
 export const logEnabled: boolean = log.enabled
 
-/** `GET http://host/path`, for log lines. */
+/** `GET http://host/path`, for log lines (user information of an origin that is no URL hidden). */
 export function describeKey (key: CacheKey): string {
-  return `${key.method} ${key.origin}${key.path}`
+  return showRequest(key)
 }

@@ -7,6 +7,7 @@
  */
 
 import type { CacheKey } from '../../src/contracts/cache-store.js'
+import { showOrigin } from '../../src/observability/redaction.js'
 // The credentials a cross-origin redirect drops are the ones that tie a response to its sender.
 import { CROSS_ORIGIN_STRIPPED_HEADERS as CREDENTIAL_HEADERS, FOLLOWED_REDIRECTS } from '../../src/redirect/rules.js'
 import type { FollowedRedirect } from '../../src/redirect/rules.js'
@@ -44,7 +45,7 @@ export function redirectedStorageRefusal (key: CacheKey, trail: RedirectTrail, s
     return 'the request carried credentials and was redirected; the answer may belong to that user only'
   }
   const foreign = history.find((hop) => hop.origin !== key.origin)
-  if (foreign !== undefined) return `a redirect went through another origin (${foreign.origin})`
+  if (foreign !== undefined) return `a redirect went through another origin (${showOrigin(foreign.origin)})`
   // Each redirect must itself be storable and fresh, or an answer it did not allow (private,
   // no-store, never fresh) would be kept under its URL.
   if (followed === undefined) return 'a redirect was followed by a layer that does not report its responses'

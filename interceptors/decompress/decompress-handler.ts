@@ -9,6 +9,7 @@ import type { DispatchController, DispatchHandler, IncomingHeaders } from '../..
 import { InterposedControllerHandler } from '../../src/handlers/interposed-controller.js'
 import { RequestAbortedError, ResponseExceededMaxSizeError } from '../../src/errors.js'
 import { BodyDecoder } from '../../src/content-coding/body-decoder.js'
+import { maxResponseSizeOf } from '../../src/dispatcher/client-options.js'
 import type { ResolvedDecompressOptions } from './options.js'
 
 /** Writes one line when `NODE_DEBUG` lists `conduit:decompress`. */
@@ -52,6 +53,16 @@ let upstreamOf: (handler: DecompressHandler) => DispatchController | null
 let abortOf: (handler: DecompressHandler, reason: Error) => void
 let resumeOf: (handler: DecompressHandler) => void
 
+/**
+ * The error for `decoded` bytes of decoded body, or null while it is within both limits:
+ * `maxSize` (0: none) and the transport's `maxResponseSize` (-1: none).
+ */
+function decodedLimitExceeded (decoded: number, maxSize: number, maxResponseSize: number): ResponseExceededMaxSizeError | null {
+  if (maxSize > 0 && decoded > maxSize) return new ResponseExceededMaxSizeError(`decompress(): decoded response body exceeds maxSize (${maxSize} bytes)`)
+  if (maxResponseSize >= 0 && decoded > maxResponseSize) return new ResponseExceededMaxSizeError(`decompress(): decoded response body exceeds maxResponseSize (${maxResponseSize} bytes)`)
+  return null
+}
+
 /** Decodes one response body, if it is encoded and not skipped by the options. */
 export class DecompressHandler extends InterposedControllerHandler {
   readonly #options: ResolvedDecompressOptions
@@ -61,6 +72,8 @@ export class DecompressHandler extends InterposedControllerHandler {
   #decoder: BodyDecoder | null = null
   #queue: Buffer[] = []
   #decoded = 0
+  /** The transport's `maxResponseSize` (-1: none): it bounds the bytes received, and here the decoded ones. */
+  #maxResponseSize = -1
   #wrote = false
   #inputEnded = false
   #inputBlocked = false
@@ -83,6 +96,11 @@ export class DecompressHandler extends InterposedControllerHandler {
     upstreamOf = (handler) => handler.upstream
     abortOf = (handler, reason) => handler.#abort(reason)
     resumeOf = (handler) => handler.#resume()
+  }
+
+  override onRequestStart (controller: DispatchController, context: unknown): void {
+    this.#maxResponseSize = maxResponseSizeOf(context)
+    super.onRequestStart(controller, context)
   }
 
   override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
@@ -173,9 +191,10 @@ export class DecompressHandler extends InterposedControllerHandler {
   #push (chunk: Buffer): void {
     if (this.#done) return
     this.#decoded += chunk.length
-    const max = this.#options.maxSize
-    if (max > 0 && this.#decoded > max) {
-      this.#fail(new ResponseExceededMaxSizeError(`decompress(): decoded body exceeds maxSize (${max} bytes)`))
+    // A few compressed bytes can decode to gigabytes: the limit on received bytes holds for the decoded ones too.
+    const exceeded = decodedLimitExceeded(this.#decoded, this.#options.maxSize, this.#maxResponseSize)
+    if (exceeded !== null) {
+      this.#fail(exceeded)
       return
     }
     if (this.callerController.paused || this.#queue.length > 0) this.#queue.push(chunk)

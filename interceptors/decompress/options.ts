@@ -20,7 +20,8 @@ export interface DecompressInterceptorOptions {
   skipStatusCodes?: readonly number[] | undefined
   /**
    * Most decoded bytes one response may produce; past it the request fails with
-   * `ResponseExceededMaxSizeError`. 0 means no limit.
+   * `ResponseExceededMaxSizeError`. 0 means no limit. The dispatcher's `maxResponseSize`, when
+   * set, bounds the decoded bytes as well; the smaller limit applies.
    * @defaultValue 0
    */
   maxSize?: number | undefined

@@ -7,7 +7,8 @@
 import { debuglog } from 'node:util'
 import type { Dispatch, DispatchHandler, DispatchOptions, IncomingHeaders, Interceptor } from '../../src/handler.js'
 import { normalizeHeaders } from '../../src/handlers/request-headers.js'
-import { normalizeOrigin, pathWithQuery } from '../cache/cache-key.js'
+import { normalizeOrigin, overriddenHost, pathWithQuery } from '../cache/cache-key.js'
+import { showRequest } from '../../src/observability/redaction.js'
 import { resolveDeduplicateOptions } from './options.js'
 import type { DeduplicateInterceptorOptions, ResolvedDeduplicateOptions } from './options.js'
 import { SharedResponse } from './shared-response.js'
@@ -16,11 +17,15 @@ export type { DeduplicateInterceptorOptions } from './options.js'
 
 const log = debuglog('conduit:deduplicate')
 
-/** The identity of a request: origin, method, path with query, and its headers in a fixed order. */
+/**
+ * The identity of a request: origin, the authority its own `Host` names when that is another
+ * (the cache's rule: such a request has another effective request URI, whatever
+ * `excludeHeaderNames` says), method, path with query, and its headers in a fixed order.
+ */
 function requestKey (opts: DispatchOptions, headers: IncomingHeaders, excluded: ReadonlySet<string>): string {
   const fields: Array<[string, string | string[]]> = []
   for (const name of Object.keys(headers).sort()) if (!excluded.has(name)) fields.push([name, headers[name]!])
-  return JSON.stringify([normalizeOrigin(opts.origin), opts.method, pathWithQuery(opts), fields])
+  return JSON.stringify([normalizeOrigin(opts.origin), overriddenHost(opts) ?? null, opts.method, pathWithQuery(opts), fields])
 }
 
 function shouldShare (opts: DispatchOptions, headers: IncomingHeaders, options: ResolvedDeduplicateOptions): boolean {
@@ -51,7 +56,7 @@ export function deduplicate (options?: DeduplicateInterceptorOptions): Intercept
       const key = requestKey(opts, headers, resolved.excludeHeaderNames)
       const shared = inFlight.get(key)
       if (shared !== undefined && shared.join(handler)) {
-        log('%s %s%s joins the identical request in flight (%d callers)', opts.method, normalizeOrigin(opts.origin), pathWithQuery(opts), shared.size)
+        log('%s joins the identical request in flight (%d callers)', showRequest({ method: opts.method, origin: opts.origin, path: pathWithQuery(opts) }), shared.size)
         return true
       }
       const response = new SharedResponse(handler, resolved.maxBufferSize, () => {

@@ -9,7 +9,7 @@ import { AttemptSpanningHandler } from '../../src/handlers/interposed-controller
 import type { DnsRecord } from './records.js'
 import type { DnsResolver } from './resolver.js'
 import { addressOrigin, log } from './resolver.js'
-import { redactUserinfo } from '../../src/validation/describe-url.js'
+import { showOrigin } from '../../src/observability/redaction.js'
 
 /** Connection errors that say "this address does not answer", worth trying the other family for. */
 const FAILOVER_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'LIB_ERR_CONNECT_TIMEOUT'])
@@ -54,7 +54,7 @@ export class DnsHandler extends AttemptSpanningHandler {
     }
     this.#failedOver = true
     const origin = addressOrigin(attempt.origin, next)
-    log('%s refused %s (%s); trying %s', redactUserinfo(String(attempt.opts.origin)), attempt.origin.host, code, origin)
+    log('%s refused %s (%s); trying %s', showOrigin(attempt.opts.origin), attempt.origin.host, code, origin)
     try {
       attempt.dispatch({ ...attempt.opts, origin }, this)
     } catch (err) {

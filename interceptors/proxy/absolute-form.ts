@@ -7,7 +7,7 @@
 
 import { ProxyConnectionError } from '../../src/errors.js'
 import { DecoratorHandler } from '../../src/handler.js'
-import { SENSITIVE_HEADERS } from '../../src/observability/sensitive-headers.js'
+import { SENSITIVE_HEADERS } from '../../src/observability/redaction.js'
 import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import { asProxyError } from './proxy-errors.js'
 import type { ResolvedProxy } from './proxy-options.js'

@@ -11,6 +11,7 @@
  * @module
  */
 
+import { describeUrl, showRequest } from '../../src/observability/redaction.js'
 import { EventEmitter } from 'node:events'
 import type { AgentOptions } from '../../src/dispatcher/agent.js'
 import { ClientClosedError, InvalidArgumentError } from '../../src/errors.js'
@@ -90,8 +91,9 @@ function targetOf (opts: DispatchOptions): URL {
   if (typeof origin === 'string') {
     try {
       return new URL(origin)
-    } catch (cause) {
-      throw new InvalidArgumentError(`proxy(): origin must be a valid URL, got ${JSON.stringify(origin)}`, { cause })
+    } catch {
+      // The parser's error keeps the whole input (a password included): it is not passed on as the cause.
+      throw new InvalidArgumentError(`proxy(): origin must be a valid URL, got ${describeUrl(origin)}`)
     }
   }
   throw new InvalidArgumentError(`proxy(): dispatch options need an origin, got ${describeValue(origin)}`)
@@ -151,7 +153,7 @@ export function proxy (options: string | URL | ProxyInterceptorOptions): ProxyIn
   const interceptor = (dispatch: Dispatch): Dispatch => Object.assign((request: DispatchOptions, handler: DispatchHandler): boolean => {
     const { target, origin, host, port, route, why } = decide(request)
     if (route === null) {
-      if (proxyDebugEnabled()) proxyDebug(`${request.method} ${origin}${request.path}: direct (${why})`)
+      if (proxyDebugEnabled()) proxyDebug(`${showRequest({ method: request.method, origin, path: request.path })}: direct (${why})`)
       return dispatch(request, handler)
     }
     const headers = normalizeHeaders(request.headers)
@@ -161,7 +163,7 @@ export function proxy (options: string | URL | ProxyInterceptorOptions): ProxyIn
       return true
     }
     headers.host ??= host
-    if (proxyDebugEnabled()) proxyDebug(`${request.method} ${origin}${request.path}: ${route.describe(target, port, request)}`)
+    if (proxyDebugEnabled()) proxyDebug(`${showRequest({ method: request.method, origin, path: request.path })}: ${route.describe(target, port, request)}`)
     return route.dispatch(dispatch, request, handler, target, origin, headers)
   }, {
     // compose() calls these, so closing the composed dispatcher closes the proxy connections too.

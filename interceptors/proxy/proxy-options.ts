@@ -8,7 +8,7 @@ import type { BuildOptions, Connector } from '../../src/connect.js'
 import type { Dispatcher } from '../../src/dispatcher/dispatcher.js'
 import { InvalidArgumentError } from '../../src/errors.js'
 import { describeValue } from '../../src/validation/describe-value.js'
-import { describeUrl } from '../../src/validation/describe-url.js'
+import { describeUrl } from '../../src/observability/redaction.js'
 import { normalizeHeaders } from '../../src/handlers/request-headers.js'
 import { proxyAuthorization } from './proxy-auth.js'
 

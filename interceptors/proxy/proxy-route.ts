@@ -22,9 +22,8 @@ import { AbsoluteFormHandler, absoluteFormOptions } from './absolute-form.js'
 import { defaultPort } from './proxy-options.js'
 import type { ResolvedProxy } from './proxy-options.js'
 import { publishTunnel } from './proxy-log.js'
-import { redactHeaders, sensitiveHeaderNames } from '../../src/observability/sensitive-headers.js'
+import { redactHeaders, sensitiveHeaderNames } from '../../src/observability/redaction.js'
 import type { ProxyConnectParams } from './proxy-log.js'
-import { REDACTED } from '../../src/observability/sensitive-headers.js'
 import { openSocksTunnel } from './socks.js'
 import { authority } from './tunnel-target.js'
 import type { TunnelTarget } from './tunnel-target.js'
@@ -212,9 +211,9 @@ export class ProxyRoute {
   /** What a tunnel to `target` is asked with, proxy header values redacted (for the diagnostics message). */
   #connectParams (target: TunnelTarget): ProxyConnectParams {
     const path = authority(target)
-    const headers = this.proxy.socks === null ? connectHeaders(this.proxy, path, this.#keepAlive) : {}
+    const sent = this.proxy.socks === null ? connectHeaders(this.proxy, path, this.#keepAlive) : {}
     // The proxy headers are the caller's (credentials, API keys): their names are shown, not their values.
-    for (const name of Object.keys(this.proxy.headers)) if (name in headers) headers[name] = REDACTED
+    const headers = redactHeaders(sent, sensitiveHeaderNames(Object.keys(this.proxy.headers))) as Record<string, string>
     const servername = this.proxy.url.protocol === 'https:' ? (this.proxy.proxyTls?.servername ?? this.proxy.url.hostname) : null
     return { origin: this.proxy.origin, port: this.proxy.port, path, headers, servername }
   }

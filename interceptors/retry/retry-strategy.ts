@@ -3,7 +3,7 @@
  * @module
  */
 
-import type { DispatchOptions, IncomingHeaders } from '../../src/handler.js'
+import type { IncomingHeaders } from '../../src/handler.js'
 import type { ResolvedRetryOptions, RetryCallback, RetryContext } from './retry-options.js'
 import { retryAfterMs } from './retry-after.js'
 
@@ -103,9 +103,5 @@ export function askRetry (
   }
 }
 
-/** `METHOD origin/path` of a request, for messages and log lines. */
-export function describeRequest (opts: DispatchOptions): string {
-  const origin = opts.origin
-  const base = origin instanceof URL ? origin.origin : (origin ?? '')
-  return `${opts.method} ${base}${opts.path ?? ''}`
-}
+/** `METHOD origin/path` of a request, for messages and log lines, user information hidden. */
+export { showRequest as describeRequest } from '../../src/observability/redaction.js'

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { showUrl } from '../../src/observability/redaction.js'
 import { debuglog } from 'node:util'
 import { SnapshotNotFoundError } from '../../src/errors.js'
 import type { Dispatch, DispatchHandler, DispatchOptions } from '../../src/handler.js'
@@ -27,7 +28,7 @@ export function toMockResponse (response: SnapshotResponse): PlayedResponse {
 
 function notFound (recorder: SnapshotRecorder, opts: DispatchOptions): SnapshotNotFoundError {
   const method = typeof opts.method === 'string' ? opts.method : 'GET'
-  let message = `No snapshot found for ${method} ${requestUrl(opts).toString()}`
+  let message = `No snapshot found for ${method} ${showUrl(requestUrl(opts))}`
   if (!recorder.options.shouldPlayback(opts)) return new SnapshotNotFoundError(`${message} (shouldPlayback returned false)`)
   const closest = recorder.closestSnapshot(opts)
   if (closest === undefined) {
@@ -36,7 +37,7 @@ function notFound (recorder: SnapshotRecorder, opts: DispatchOptions): SnapshotN
     }
     return new SnapshotNotFoundError(message)
   }
-  message += `\n  closest recorded request: ${closest.request.method} ${closest.request.url}\n  differs in: ${closest.differences.join('; ')}`
+  message += `\n  closest recorded request: ${closest.request.method} ${showUrl(closest.request.url)}\n  differs in: ${closest.differences.join('; ')}`
   return new SnapshotNotFoundError(message, closest.differences)
 }
 

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { showHeaderValue, showOrigin } from '../../src/observability/redaction.js'
 import { createHash } from 'node:crypto'
 import type { DispatchOptions, OutgoingHeaders } from '../../src/handler.js'
 import type { SnapshotHeaders, SnapshotRequest } from '../../stores/snapshot-file-store.js'
@@ -156,7 +157,7 @@ export function describeDifferences (wanted: SnapshotRequest, recorded: Snapshot
   if (wanted.method !== recorded.method) diffs.push(`method (${wanted.method} vs recorded ${recorded.method})`)
   const a = new URL(wanted.url)
   const b = new URL(recorded.url)
-  if (a.origin !== b.origin) diffs.push(`origin (${a.origin} vs recorded ${b.origin})`)
+  if (a.origin !== b.origin) diffs.push(`origin (${showOrigin(a)} vs recorded ${showOrigin(b)})`)
   if (a.pathname !== b.pathname) diffs.push(`path (${a.pathname} vs recorded ${b.pathname})`)
   if (a.search !== b.search) diffs.push(`query (${a.search || '(none)'} vs recorded ${b.search || '(none)'})`)
   const names = new Set([...Object.keys(wanted.headers), ...Object.keys(recorded.headers)])
@@ -164,7 +165,7 @@ export function describeDifferences (wanted: SnapshotRequest, recorded: Snapshot
     const x = wanted.headers[name]
     const y = recorded.headers[name]
     if (String(x) === String(y)) continue
-    diffs.push(x === undefined ? `header ${name} (only in the recording)` : y === undefined ? `header ${name} (not in the recording)` : `header ${name} (${String(x)} vs recorded ${String(y)})`)
+    diffs.push(x === undefined ? `header ${name} (only in the recording)` : y === undefined ? `header ${name} (not in the recording)` : `header ${name} (${showHeaderValue(name, x)} vs recorded ${showHeaderValue(name, y)})`)
   }
   if ((wanted.body ?? '') !== (recorded.body ?? '')) diffs.push(`body (${(wanted.body ?? '').length} vs recorded ${(recorded.body ?? '').length} characters)`)
   return diffs

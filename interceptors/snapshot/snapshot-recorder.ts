@@ -4,6 +4,7 @@
  * @module
  */
 
+import { describeUrl } from '../../src/observability/redaction.js'
 import { debuglog } from 'node:util'
 import { InvalidArgumentError } from '../../src/errors.js'
 import { describeValue } from '../../src/validation/describe-value.js'
@@ -208,7 +209,8 @@ export class SnapshotRecorder {
       return this.#key(opts)
     } catch (err) {
       if (!(err instanceof TypeError)) throw err
-      throw new InvalidArgumentError(`${who}: requestOpts must name a URL by origin and path, got origin ${describeValue(opts.origin)} and path ${describeValue(opts.path)}`, { cause: err })
+      // The parser's error keeps the whole input (a password included): it is not passed on as the cause.
+      throw new InvalidArgumentError(`${who}: requestOpts must name a URL by origin and path, got origin ${describeUrl(opts.origin)} and path ${describeValue(opts.path)}`)
     }
   }
 

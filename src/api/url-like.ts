@@ -6,7 +6,7 @@
 
 import { InvalidArgumentError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
-import { describeUrl } from '../validation/describe-url.js'
+import { describeUrl } from '../observability/redaction.js'
 
 /** A URL given as parts, as undici's top-level functions accept it. */
 export interface UrlLike {

@@ -9,7 +9,7 @@ import type { DispatchHandler, DispatchOptions } from '../handlers/dispatch-cont
 import { ClientClosedError, ClientDestroyedError, InvalidArgumentError, NotSupportedError, SocketError } from '../errors.js'
 import { failDispatch } from '../handlers/fail-dispatch.js'
 import { describeValue } from '../validation/describe-value.js'
-import { describeUrl } from '../validation/describe-url.js'
+import { describeUrl } from '../observability/redaction.js'
 import { routeKeyOf } from './route.js'
 import type { DispatchRoute } from './route.js'
 import type { Duplex } from 'node:stream'

@@ -8,7 +8,7 @@ import { Client, parseOrigin } from './client.js'
 import type { ClientOptions } from './client-options.js'
 import { InvalidArgumentError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
-import { describeUrl } from '../validation/describe-url.js'
+import { describeUrl } from '../observability/redaction.js'
 
 /** Options of an {@link H2CClient}: those of a Client; `h2c` is always on. */
 export type H2CClientOptions = Omit<ClientOptions, 'h2c' | 'allowH2'>

@@ -15,7 +15,7 @@ import type { StreamEvent } from './event-stream-parser.js'
 import { readEventSourceInit } from './event-source-init.js'
 import { mimeEssence } from '../fetch/mime.js'
 import { MAX_TIMER_MS } from '../validation/timer-limit.js'
-import { describeUrl } from '../validation/describe-url.js'
+import { describeUrl } from '../observability/redaction.js'
 
 const CONNECTING = 0
 const OPEN = 1

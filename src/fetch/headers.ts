@@ -7,7 +7,7 @@
 import type { IncomingHeaders } from '../handler.js'
 import { describeValue } from '../validation/describe-value.js'
 import { LiveIterator, PAIR_PROJECTIONS } from './live-iterator.js'
-import { describeBadHeaderValue } from '../validation/describe-header-value.js'
+import { describeBadHeaderValue } from '../observability/redaction.js'
 import { requireArguments, toDOMString } from './webidl.js'
 import { trimHttpWhitespace } from './whitespace.js'
 

@@ -10,7 +10,7 @@ import { isStreamSource } from './body.js'
 import { MAX_REDIRECTS } from './constants.js'
 import { headersInternals } from './headers.js'
 import { parseReferrerPolicyHeader } from './referrer.js'
-import { hrefWithoutCredentials } from '../validation/describe-url.js'
+import { hrefWithoutCredentials } from '../observability/redaction.js'
 import type { RequestState } from './request-state.js'
 
 /**

@@ -17,7 +17,7 @@ import type {
 import { Headers, headersInternals } from './headers.js'
 import type { HeadersInit } from './headers.js'
 import { describeValue } from '../validation/describe-value.js'
-import { redactUserinfo } from '../validation/describe-url.js'
+import { redactUserinfo } from '../observability/redaction.js'
 
 /** The second argument of `fetch()` and of `new Request()`. */
 export interface RequestInit {
@@ -214,8 +214,9 @@ export function buildRequestState (
       let parsed: URL
       try {
         parsed = new URL(referrer)
-      } catch (err) {
-        throw new TypeError(`${what}: referrer is not a valid URL: ${referrer}`, { cause: err })
+      } catch {
+        // The parser's error keeps the whole input (a password included): it is not passed on as the cause.
+        throw new TypeError(`${what}: referrer is not a valid URL: ${redactUserinfo(referrer)}`)
       }
       // 'about:client' may also be written with an authority ('about://client'): both mean the client.
       const isClient = parsed.protocol === 'about:' && (parsed.pathname === 'client' || (parsed.hostname === 'client' && parsed.pathname === ''))

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { showUrl } from '../observability/redaction.js'
 import type { IncomingHeaders } from '../handler.js'
 import { BodyMixin, bodyInternals, extractBody } from './body.js'
 import type { BodyInit, BodySource } from './body.js'
@@ -125,8 +126,9 @@ export class Response extends BodyMixin {
     let parsed: URL
     try {
       parsed = new URL(String(url))
-    } catch (err) {
-      throw new TypeError(`Response.redirect: failed to parse URL from ${String(url)}`, { cause: err })
+    } catch {
+      // The parser's error keeps the whole input (a password included): it is not passed on as the cause.
+      throw new TypeError(`Response.redirect: failed to parse URL from ${showUrl(url)}`)
     }
     if (!REDIRECT_STATUSES.has(status)) {
       throw new RangeError(`Response.redirect: status must be one of ${[...REDIRECT_STATUSES].join(', ')}, got ${status}`)

@@ -14,7 +14,7 @@ import { BODY_NONE, BODY_READABLE, bodyKind, bodyLength, isReplayable } from './
 import type { DiagnosticsRequest } from '../diagnostics.js'
 import { publishBodyChunkReceived, publishBodyChunkSent, publishCreate, publishRequestError, publishResponseHeaders, publishTrailers } from '../observability/request-events.js'
 import { UndiciRequestView } from '../observability/undici-request-view.js'
-import { redactHead, SENSITIVE_HEADERS, sensitiveHeaderNames } from '../observability/sensitive-headers.js'
+import { redactHead, SENSITIVE_HEADERS, sensitiveHeaderNames } from '../observability/redaction.js'
 import { callerTagOf } from '../observability/caller-tag.js'
 import { requestView } from '../observability/request-view.js'
 import { MAX_TIMER_MS } from '../validation/timer-limit.js'

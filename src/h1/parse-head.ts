@@ -7,7 +7,7 @@
 import { HTTPParserError } from '../errors.js'
 import type { IncomingHeaders } from '../handler.js'
 import { INVALID_VALUE_RE, TOKEN_RE } from './constants.js'
-import { describeBadHeaderValue } from '../validation/describe-header-value.js'
+import { describeBadHeaderValue } from '../observability/redaction.js'
 
 /** What the parser needs from a head besides the headers themselves. */
 export interface ParsedHead {

@@ -7,7 +7,7 @@
 import { InvalidArgumentError, RequestContentLengthMismatchError } from '../errors.js'
 import type { OutgoingHeaders } from '../handler.js'
 import { describeValue } from '../validation/describe-value.js'
-import { describeBadHeaderValue } from '../validation/describe-header-value.js'
+import { describeBadHeaderValue } from '../observability/redaction.js'
 import { INVALID_VALUE_RE, TOKEN_RE } from './constants.js'
 import { isHeadersIterable } from '../handlers/request-headers.js'
 

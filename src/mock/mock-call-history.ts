@@ -3,6 +3,7 @@
  * @module
  */
 
+import { describeUrl } from '../observability/redaction.js'
 import { InvalidArgumentError } from '../errors.js'
 import type { DispatchOptions, IncomingHeaders } from '../handler.js'
 import { normalizeHeaders } from '../handlers/request-headers.js'
@@ -63,8 +64,9 @@ export class MockCallHistoryLog {
     let url: URL
     try {
       url = new URL(serializePathWithQuery(opts.path, opts.query), opts.origin)
-    } catch (cause) {
-      throw new InvalidArgumentError(`MockCallHistoryLog: cannot build a URL from origin ${String(opts.origin)} and path ${String(opts.path)}`, { cause })
+    } catch {
+      // The parser's error keeps the whole input (a password included): it is not passed on as the cause.
+      throw new InvalidArgumentError(`MockCallHistoryLog: cannot build a URL from origin ${describeUrl(opts.origin)} and path ${describeValue(opts.path)}`)
     }
     this.protocol = url.protocol
     this.host = url.host

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { redactHeaders, showRequest } from '../observability/redaction.js'
 import { DispatcherBase } from '../dispatcher/dispatcher.js'
 import type { Dispatcher } from '../dispatcher/dispatcher.js'
 import type { DispatchHandler, DispatchOptions } from '../handler.js'
@@ -79,7 +80,7 @@ function describeMiss (stage: MismatchStage, request: MockRequestKey): string {
       const body = request.body ?? ''
       return `body '${body.length > 200 ? `${body.slice(0, 200)}...` : body}' ${path}`
     }
-    case 'headers': return `headers '${JSON.stringify(request.headers)}' ${path}`
+    case 'headers': return `headers '${JSON.stringify(redactHeaders(request.headers))}' ${path}`
   }
 }
 
@@ -219,7 +220,7 @@ export class MockDispatcher extends DispatcherBase {
       total += list.total
     }
     const message = `Mock dispatch not matched for ${describeMiss(found.stage, request)}: ` +
-      `${request.method} ${origin}${request.path} was not allowed (${refusal}), ` +
+      `${showRequest({ method: request.method, origin, path: request.path })} was not allowed (${refusal}), ` +
       `${remaining} interceptor(s) remaining out of ${total} defined`
     this.#newReply(handler).runError(new MockNotMatchedError(message))
     return true

@@ -15,6 +15,7 @@
 import { debuglog } from 'node:util'
 import type { DebugLogger } from 'node:util'
 import { channels } from '../diagnostics.js'
+import { showOrigin, showUrl } from './redaction.js'
 import type { ConnectParams, DiagnosticsRequest } from '../diagnostics.js'
 
 /** The core namespace. */
@@ -22,10 +23,10 @@ export const CORE_NAMESPACE = 'conduit'
 /** The namespace, and caller tag, of requests made through fetch(). */
 export const FETCH_NAMESPACE = 'fetch'
 
-/** The full URL of a request as log lines show it. */
-export function requestUrl (request: { origin: string, path: string }): string {
+/** The full URL of a request as log lines show it, user information hidden. */
+export function requestUrl (request: { origin: unknown, path: string }): string {
   const path = request.path
-  return path.startsWith('http://') || path.startsWith('https://') ? path : `${request.origin}${path}`
+  return path.startsWith('http://') || path.startsWith('https://') ? showUrl(path) : `${showOrigin(request.origin)}${path}`
 }
 
 /** Line texts shared by the channel log and the debug interceptor, so both print the same shapes. */

@@ -12,6 +12,7 @@ import { channels, undiciChannels } from '../diagnostics.js'
 import type { DiagnosticsRequest } from '../diagnostics.js'
 import { activeUndiciChannel } from './undici-channels.js'
 import { rawHeaderList } from './undici-request-view.js'
+import { redactHeaders } from './redaction.js'
 import type { UndiciRequestView } from './undici-request-view.js'
 
 /** What a request offers the publishers: its two views and its head as written, redacted. */
@@ -60,12 +61,17 @@ export function publishBodySent (req: ObservedRequest): void {
 /** `request:headers`: the response head arrived. */
 export function publishResponseHeaders (req: ObservedRequest, statusCode: number, statusText: string, headers: IncomingHeaders): void {
   if (channels.headers.hasSubscribers) {
-    channels.headers.publish({ request: req.diagnostics(), response: { statusCode, statusText, headers } })
+    channels.headers.publish({ request: req.diagnostics(), response: { statusCode, statusText, headers: shown(headers) } })
   }
   const undici = activeUndiciChannel(undiciChannels.headers)
   if (undici !== null) {
-    undici.publish({ request: req.undiciView(), response: { statusCode, statusText, headers: rawHeaderList(headers) } })
+    undici.publish({ request: req.undiciView(), response: { statusCode, statusText, headers: rawHeaderList(shown(headers)) } })
   }
+}
+
+/** Response headers (or trailers) as observers may see them: `set-cookie` and other credentials redacted. */
+function shown (headers: IncomingHeaders): IncomingHeaders {
+  return redactHeaders(headers) as IncomingHeaders
 }
 
 /** `request:bodyChunkReceived`: a chunk of the response body arrived. */
@@ -76,9 +82,9 @@ export function publishBodyChunkReceived (req: ObservedRequest, chunk: Buffer): 
 
 /** `request:trailers`: the response ended. */
 export function publishTrailers (req: ObservedRequest, trailers: IncomingHeaders): void {
-  if (channels.trailers.hasSubscribers) channels.trailers.publish({ request: req.diagnostics(), trailers })
+  if (channels.trailers.hasSubscribers) channels.trailers.publish({ request: req.diagnostics(), trailers: shown(trailers) })
   const undici = activeUndiciChannel(undiciChannels.trailers)
-  if (undici !== null) undici.publish({ request: req.undiciView(), trailers: rawHeaderList(trailers) })
+  if (undici !== null) undici.publish({ request: req.undiciView(), trailers: rawHeaderList(shown(trailers)) })
 }
 
 /** `request:error`: the request failed. */

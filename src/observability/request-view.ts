@@ -8,7 +8,7 @@
 import type { DiagnosticsRequest } from '../diagnostics.js'
 import type { DispatchOptions } from '../handler.js'
 import { FETCH_NAMESPACE } from './debug-log.js'
-import { redactHeaders, sensitiveHeaderNames } from './sensitive-headers.js'
+import { redactHeaders, sensitiveHeaderNames } from './redaction.js'
 
 /** What the view is made of: the request as the transport prepared it. */
 export interface ViewedRequest {

@@ -11,7 +11,7 @@
 import type { IncomingHeaders, OutgoingHeaders } from '../handler.js'
 import { InvalidArgumentError } from '../errors.js'
 import { isHeadersIterable } from '../handlers/request-headers.js'
-import { REDACTED } from './sensitive-headers.js'
+import { isCredentialHeader, REDACTED } from './redaction.js'
 
 /** What the view reads live from the request it shows. */
 export interface UndiciViewedRequest {
@@ -44,7 +44,7 @@ export interface UndiciViewInit {
   path: string
   /** The headers as the caller gave them. */
   headers: OutgoingHeaders | null | undefined
-  /** Lower-case names whose values are shown as `[redacted]`. */
+  /** Lower-case names whose values are shown as `[redacted]`, besides the credential headers. */
   sensitive: ReadonlySet<string>
   idempotent: boolean
   blocking: boolean
@@ -134,7 +134,7 @@ export class UndiciRequestView {
 }
 
 function shown (name: string, value: unknown, sensitive: ReadonlySet<string>): string | string[] {
-  if (sensitive.has(name.toLowerCase())) return Array.isArray(value) ? value.map(() => REDACTED) : REDACTED
+  if (isCredentialHeader(name) || sensitive.has(name.toLowerCase())) return Array.isArray(value) ? value.map(() => REDACTED) : REDACTED
   return Array.isArray(value) ? value.map(String) : String(value)
 }
 

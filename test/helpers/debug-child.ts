@@ -3,7 +3,8 @@
  * debug log lines (which `debuglog` decides once per process, at its first use).
  */
 
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 
 /** The URL of the compiled package entry point, to import from a child script. */
 export const indexUrl = new URL('../../src/index.js', import.meta.url).href
@@ -21,4 +22,21 @@ export async function runWithNodeDebug (script: string, nodeDebug: string): Prom
   child.stderr.on('data', (c: Buffer) => { stderr += c.toString() })
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
   return { code, stderr }
+}
+
+/** What a finished child script printed, and its exit status. */
+export interface ScriptResult {
+  status: number | null
+  stdout: string
+  stderr: string
+}
+
+/** Runs the compiled script at `url` (a file URL) with `NODE_DEBUG=nodeDebug`, killed after `timeoutMs`. */
+export function runScriptWithNodeDebug (url: URL, nodeDebug: string, timeoutMs: number): ScriptResult {
+  const result = spawnSync(process.execPath, [fileURLToPath(url)], {
+    env: { ...process.env, NODE_DEBUG: nodeDebug },
+    encoding: 'utf8',
+    timeout: timeoutMs
+  })
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }

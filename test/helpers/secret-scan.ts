@@ -67,3 +67,8 @@ export function errorRenderings (err: unknown): Record<string, string> {
   }
   return renderings
 }
+
+/** The secrets found in any rendering of `err` (message, stack, inspect, JSON, cause chain) or anywhere inside it, each once. */
+export function errorLeaks (err: unknown, secrets: readonly string[]): string[] {
+  return [...new Set([...secretsIn(errorRenderings(err), secrets), ...secretsIn(err, secrets)])]
+}

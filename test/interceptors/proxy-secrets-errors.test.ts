@@ -4,9 +4,9 @@ import fc from 'fast-check'
 import { EnvHttpProxyAgent, interceptors, ProxyAgent, Socks5ProxyAgent } from '../../src/index.js'
 import { InvalidArgumentError } from '../../src/errors.js'
 import type { Dispatcher } from '../../src/index.js'
-import { redactUserinfo as redactProxyUri } from '../../src/validation/describe-url.js'
+import { redactUserinfo as redactProxyUri } from '../../src/observability/redaction.js'
 import { freePort } from '../helpers/free-port.js'
-import { errorRenderings, secretsIn } from '../helpers/secret-scan.js'
+import { errorLeaks } from '../helpers/secret-scan.js'
 
 // Every fragment of the password between special characters is a secret of its own.
 const user = 'usrQ4wz'
@@ -51,7 +51,7 @@ const CONSTRUCTORS: Array<[string, (uri: string) => unknown]> = [
 ]
 
 function leaksOf (err: unknown): string[] {
-  return [...new Set([...secretsIn(errorRenderings(err), SECRETS), ...secretsIn(err, SECRETS)])]
+  return errorLeaks(err, SECRETS)
 }
 
 describe('proxy credentials in errors', () => {

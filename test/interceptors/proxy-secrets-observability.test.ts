@@ -1,10 +1,9 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
 import diagnosticsChannel from 'node:diagnostics_channel'
-import { fileURLToPath } from 'node:url'
 import { CHANNEL_NAMES } from '../../src/diagnostics.js'
-import { REDACTED } from '../../src/observability/sensitive-headers.js'
+import { REDACTED } from '../../src/observability/redaction.js'
+import { runScriptWithNodeDebug } from '../helpers/debug-child.js'
 import { reachableText, secretsIn } from '../helpers/secret-scan.js'
 import { runProxiedSecretTraffic, SECRETS } from './proxy-secret-traffic.js'
 
@@ -37,12 +36,7 @@ describe('proxy credentials and observability', () => {
   })
 
   it('keeps the NODE_DEBUG log free of proxy credentials', () => {
-    const script = fileURLToPath(new URL('./proxy-secret-traffic-child.js', import.meta.url))
-    const result = spawnSync(process.execPath, [script], {
-      env: { ...process.env, NODE_DEBUG: 'conduit,conduit:proxy,fetch' },
-      encoding: 'utf8',
-      timeout: 30_000
-    })
+    const result = runScriptWithNodeDebug(new URL('./proxy-secret-traffic-child.js', import.meta.url), 'conduit,conduit:proxy,fetch', 30_000)
     assert.equal(result.status, 0, result.stderr)
     assert.match(result.stderr, /CONDUIT:PROXY \d+: tunnel to 127\.0\.0\.1:\d+ established/)
     assert.match(result.stderr, /CONDUIT \d+: sending request to CONNECT/)

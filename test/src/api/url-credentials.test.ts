@@ -5,9 +5,9 @@ import { fetch as undiciFetch } from 'undici'
 import { Agent, Client, fetch, H2CClient, Pool, ProxyAgent, request, Request } from '../../../src/index.js'
 import { InvalidArgumentError, LibraryError } from '../../../src/errors.js'
 import { CHANNEL_NAMES } from '../../../src/diagnostics.js'
-import { redactUserinfo } from '../../../src/validation/describe-url.js'
+import { redactUserinfo } from '../../../src/observability/redaction.js'
 import { runWithNodeDebug, indexUrl } from '../../helpers/debug-child.js'
-import { errorRenderings, secretsIn } from '../../helpers/secret-scan.js'
+import { errorLeaks, secretsIn } from '../../helpers/secret-scan.js'
 import { startHttpServer, startTcpServer } from '../../helpers/servers.js'
 
 // Every fragment of the password between special characters is a secret of its own.
@@ -31,7 +31,7 @@ const BAD_ORIGINS = [
 const ORIGINS_WITH_PATH = [`http://u:${PASSWORD}@127.0.0.1:80/path`, `http://u:${PASSWORD}@127.0.0.1:80?q=1`]
 
 function leaksOf (err: unknown): string[] {
-  return [...new Set([...secretsIn(errorRenderings(err), SECRETS), ...secretsIn(err, SECRETS)])]
+  return errorLeaks(err, SECRETS)
 }
 
 async function errorOf (attempt: () => unknown): Promise<unknown> {
