@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { ProxyAgent } from '../../../src/presets/proxy-agent.js'
+import { ProxyAgent } from '../../../presets/proxy-agent.js'
 import type { DispatchHandler } from '../../../src/handler.js'
 import { caCrt } from '../../helpers/certs.js'
 import { startHttpServer, startHttpsServer } from '../../helpers/servers.js'

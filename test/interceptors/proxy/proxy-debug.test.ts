@@ -4,13 +4,13 @@ import { spawn } from 'node:child_process'
 import diagnosticsChannel from 'node:diagnostics_channel'
 import { PROXY_CONNECTED_CHANNEL } from '../../../interceptors/proxy/index.js'
 import type { ProxyConnectedMessage } from '../../../interceptors/proxy/index.js'
-import { ProxyAgent } from '../../../src/presets/proxy-agent.js'
+import { ProxyAgent } from '../../../presets/proxy-agent.js'
 import { caCrt } from '../../helpers/certs.js'
 import { startHttpServer, startHttpsServer } from '../../helpers/servers.js'
 import { startHttpProxy } from '../../helpers/http-proxy.js'
 import { startSocks5Server } from '../../helpers/socks5-server.js'
 
-const presetUrl = new URL('../../../src/presets/proxy-agent.js', import.meta.url).href
+const presetUrl = new URL('../../../presets/proxy-agent.js', import.meta.url).href
 const agentUrl = new URL('../../../src/dispatcher/agent.js', import.meta.url).href
 const interceptorUrl = new URL('../../../interceptors/proxy/index.js', import.meta.url).href
 

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import type { Socket } from 'node:net'
-import { ProxyAgent } from '../../../src/presets/proxy-agent.js'
+import { ProxyAgent } from '../../../presets/proxy-agent.js'
 import type { DispatchHandler } from '../../../src/handler.js'
 import { caCrt, otherCaCrt, wrongCrt, wrongKey } from '../../helpers/certs.js'
 import { startHttpServer, startHttpsServer, startTcpServer } from '../../helpers/servers.js'

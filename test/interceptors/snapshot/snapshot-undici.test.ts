@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import * as undici from 'undici'
-import { SnapshotAgent } from '../../../src/presets/snapshot-agent.js'
+import { SnapshotAgent } from '../../../presets/snapshot-agent.js'
 import type { RequestOptions } from '../../../src/api/request.js'
 import { startHttpServer } from '../../helpers/servers.js'
 

@@ -4,14 +4,14 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
-import { SnapshotAgent } from '../../../src/presets/snapshot-agent.js'
-import type { SnapshotAgentOptions } from '../../../src/presets/snapshot-agent.js'
-import { MockAgent } from '../../../src/mock/mock-agent.js'
-import { snapshot } from '../../../interceptors/snapshot/index.js'
-import { fetch } from '../../../src/fetch/fetch.js'
-import type { Dispatcher } from '../../../src/dispatcher/dispatcher.js'
-import type { RequestOptions } from '../../../src/api/request.js'
-import { startHttpServer } from '../../helpers/servers.js'
+import { SnapshotAgent } from '../../presets/snapshot-agent.js'
+import type { SnapshotAgentOptions } from '../../presets/snapshot-agent.js'
+import { MockAgent } from '../../src/mock/mock-agent.js'
+import { snapshot } from '../../interceptors/snapshot/index.js'
+import { fetch } from '../../src/fetch/fetch.js'
+import type { Dispatcher } from '../../src/dispatcher/dispatcher.js'
+import type { RequestOptions } from '../../src/api/request.js'
+import { startHttpServer } from '../helpers/servers.js'
 
 type T = { after: (fn: () => unknown) => void }
 
@@ -38,7 +38,7 @@ async function text (dispatcher: Dispatcher, origin: string, path: string, extra
 
 describe('SnapshotAgent', () => {
   it('emits one ExperimentalWarning per process, however many agents are built', () => {
-    const moduleUrl = new URL('../../../src/presets/snapshot-agent.js', import.meta.url).href
+    const moduleUrl = new URL('../../presets/snapshot-agent.js', import.meta.url).href
     const script = `
       const { SnapshotAgent } = await import(${JSON.stringify(moduleUrl)})
       let warnings = 0

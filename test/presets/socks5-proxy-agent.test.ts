@@ -1,10 +1,10 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { Agent } from '../../../src/dispatcher/agent.js'
-import { proxy } from '../../../interceptors/proxy/index.js'
-import { Socks5ProxyAgent } from '../../../src/presets/socks5-proxy-agent.js'
-import { startHttpServer } from '../../helpers/servers.js'
-import { startSocks5Server } from '../../helpers/socks5-server.js'
+import { Agent } from '../../src/dispatcher/agent.js'
+import { proxy } from '../../interceptors/proxy/index.js'
+import { Socks5ProxyAgent } from '../../presets/socks5-proxy-agent.js'
+import { startHttpServer } from '../helpers/servers.js'
+import { startSocks5Server } from '../helpers/socks5-server.js'
 
 describe('Socks5ProxyAgent', () => {
   it('answers like new Agent().compose(interceptors.proxy()) with the same SOCKS5 URI', async (t) => {

@@ -4,10 +4,10 @@
  * @module
  */
 
-import { ProxiedDispatcher } from '../../interceptors/proxy/proxy-dispatcher.js'
-import type { ProxyOptions } from '../../interceptors/proxy/index.js'
-import type { AgentOptions } from '../dispatcher/agent.js'
-import { InvalidArgumentError } from '../errors.js'
+import { ProxiedDispatcher } from './proxy-dispatcher.js'
+import type { ProxyOptions } from '../interceptors/proxy/index.js'
+import type { AgentOptions } from '../src/dispatcher/agent.js'
+import { InvalidArgumentError } from '../src/errors.js'
 
 /** Options of {@link ProxyAgent}: the proxy options plus the agent options (`connect` excepted). */
 export interface ProxyAgentOptions extends ProxyOptions, Omit<AgentOptions, 'connect'> {

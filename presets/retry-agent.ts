@@ -4,13 +4,13 @@
  * @module
  */
 
-import { ComposedDispatcher, Dispatcher, composeChain } from '../dispatcher/dispatcher.js'
-import { InvalidArgumentError } from '../errors.js'
-import { retryWithOptions } from '../../interceptors/retry/index.js'
-import type { RetryOptions } from '../../interceptors/retry/index.js'
-import { resolveRetryOptions } from '../../interceptors/retry/retry-options.js'
-import { defaultRetry } from '../../interceptors/retry/retry-strategy.js'
-import { describeValue } from '../validation/describe-value.js'
+import { ComposedDispatcher, Dispatcher, composeChain } from '../src/dispatcher/dispatcher.js'
+import { InvalidArgumentError } from '../src/errors.js'
+import { retryWithOptions } from '../interceptors/retry/index.js'
+import type { RetryOptions } from '../interceptors/retry/index.js'
+import { resolveRetryOptions } from '../interceptors/retry/retry-options.js'
+import { defaultRetry } from '../interceptors/retry/retry-strategy.js'
+import { describeValue } from '../src/validation/describe-value.js'
 
 /**
  * Wraps a dispatcher so that every request is retried per {@link RetryOptions}; behaves as

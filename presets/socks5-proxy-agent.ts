@@ -4,12 +4,12 @@
  * @module
  */
 
-import { ProxiedDispatcher } from '../../interceptors/proxy/proxy-dispatcher.js'
-import { parseProxyUri } from '../../interceptors/proxy/proxy-options.js'
-import type { BuildOptions, Connector } from '../connect.js'
-import type { AgentOptions } from '../dispatcher/agent.js'
-import { InvalidArgumentError } from '../errors.js'
-import { describeValue } from '../validation/describe-value.js'
+import { ProxiedDispatcher } from './proxy-dispatcher.js'
+import { parseProxyUri } from '../interceptors/proxy/proxy-options.js'
+import type { BuildOptions, Connector } from '../src/connect.js'
+import type { AgentOptions } from '../src/dispatcher/agent.js'
+import { InvalidArgumentError } from '../src/errors.js'
+import { describeValue } from '../src/validation/describe-value.js'
 
 /** Schemes a SOCKS5 proxy URI may use; `socks5h:` lets the proxy resolve target names. */
 const SOCKS5_SCHEMES: readonly string[] = ['socks5:', 'socks5h:', 'socks:']

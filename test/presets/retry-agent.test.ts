@@ -3,9 +3,9 @@ import assert from 'node:assert/strict'
 import { Readable } from 'node:stream'
 import { execFile } from 'node:child_process'
 import type http from 'node:http'
-import { Agent, MockAgent, RetryAgent, fetch, interceptors } from '../../../src/index.js'
-import type { Dispatcher, RetryEvent, RetryOptions } from '../../../src/index.js'
-import { startHttpServer } from '../../helpers/servers.js'
+import { Agent, MockAgent, RetryAgent, fetch, interceptors } from '../../src/index.js'
+import type { Dispatcher, RetryEvent, RetryOptions } from '../../src/index.js'
+import { startHttpServer } from '../helpers/servers.js'
 
 type Make = (options: RetryOptions) => Dispatcher
 const variants: Array<[string, Make]> = [
@@ -250,7 +250,7 @@ describe('RetryAgent lifecycle', () => {
   it('leaves nothing that keeps the process alive once destroy() ended a wait of an hour', async () => {
     const script = `
       const http = await import('node:http')
-      const { Agent, RetryAgent } = await import(${JSON.stringify(new URL('../../../src/index.js', import.meta.url).href)})
+      const { Agent, RetryAgent } = await import(${JSON.stringify(new URL('../../src/index.js', import.meta.url).href)})
       const server = http.createServer((_req, res) => { res.writeHead(503, { 'retry-after': '3600' }); res.end() })
       await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
       const agent = new RetryAgent(new Agent(), { maxTimeout: 3_600_000, onRetry: () => { void agent.destroy() } })

@@ -1,14 +1,14 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { Agent } from '../../../src/dispatcher/agent.js'
-import { proxy } from '../../../interceptors/proxy/index.js'
-import { ProxyAgent } from '../../../src/presets/proxy-agent.js'
-import { fetch } from '../../../src/fetch/fetch.js'
-import { getGlobalDispatcher, setGlobalDispatcher } from '../../../src/global.js'
-import { request } from '../../../src/api/top-level.js'
-import { caCrt } from '../../helpers/certs.js'
-import { startHttpServer, startHttpsServer } from '../../helpers/servers.js'
-import { startHttpProxy } from '../../helpers/http-proxy.js'
+import { Agent } from '../../src/dispatcher/agent.js'
+import { proxy } from '../../interceptors/proxy/index.js'
+import { ProxyAgent } from '../../presets/proxy-agent.js'
+import { fetch } from '../../src/fetch/fetch.js'
+import { getGlobalDispatcher, setGlobalDispatcher } from '../../src/global.js'
+import { request } from '../../src/api/top-level.js'
+import { caCrt } from '../helpers/certs.js'
+import { startHttpServer, startHttpsServer } from '../helpers/servers.js'
+import { startHttpProxy } from '../helpers/http-proxy.js'
 
 describe('ProxyAgent', () => {
   it('throws InvalidArgumentError without a proxy uri', () => {

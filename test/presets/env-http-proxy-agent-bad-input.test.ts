@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { EnvHttpProxyAgent } from '../../../src/index.js'
-import type { EnvHttpProxyAgentOptions } from '../../../src/index.js'
+import { EnvHttpProxyAgent } from '../../src/index.js'
+import type { EnvHttpProxyAgentOptions } from '../../src/index.js'
 
 /** Explicit proxy choices of the wrong type, with the message each must be refused with. */
 const BAD_OPTIONS: Array<[unknown, string]> = [

@@ -4,12 +4,12 @@
  * @module
  */
 
-import { Agent } from '../../src/dispatcher/agent.js'
-import type { AgentOptions } from '../../src/dispatcher/agent.js'
-import { ComposedDispatcher, composeChain } from '../../src/dispatcher/dispatcher.js'
-import { agentOptionsOf, proxy } from './index.js'
-import type { ProxyInterceptorOptions } from './index.js'
-import { FORWARDED_EVENTS } from './proxy-route.js'
+import { Agent } from '../src/dispatcher/agent.js'
+import type { AgentOptions } from '../src/dispatcher/agent.js'
+import { ComposedDispatcher, composeChain } from '../src/dispatcher/dispatcher.js'
+import { agentOptionsOf, proxy } from '../interceptors/proxy/index.js'
+import type { ProxyInterceptorOptions } from '../interceptors/proxy/index.js'
+import { FORWARDED_EVENTS } from '../interceptors/proxy/proxy-route.js'
 
 /** Options of {@link ProxiedDispatcher}: `connect` applies to direct routes only (tunnels bring their own). */
 export interface ProxiedDispatcherOptions extends ProxyInterceptorOptions {

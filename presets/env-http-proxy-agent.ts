@@ -4,11 +4,11 @@
  * @module
  */
 
-import { ProxiedDispatcher } from '../../interceptors/proxy/proxy-dispatcher.js'
-import { readProxyEnv } from '../../interceptors/proxy/proxy-env.js'
-import type { ProxyEnvOptions } from '../../interceptors/proxy/proxy-env.js'
-import type { ProxyOptions } from '../../interceptors/proxy/index.js'
-import type { AgentOptions } from '../dispatcher/agent.js'
+import { ProxiedDispatcher } from './proxy-dispatcher.js'
+import { readProxyEnv } from '../interceptors/proxy/proxy-env.js'
+import type { ProxyEnvOptions } from '../interceptors/proxy/proxy-env.js'
+import type { ProxyOptions } from '../interceptors/proxy/index.js'
+import type { AgentOptions } from '../src/dispatcher/agent.js'
 
 /**
  * Options of {@link EnvHttpProxyAgent}: explicit proxies override the environment; agent options

@@ -2,10 +2,10 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import diagnosticsChannel from 'node:diagnostics_channel'
 import type { AddressInfo } from 'node:net'
-import { ProxyAgent } from '../../../src/index.js'
-import type { ProxyConnectedMessage } from '../../../src/index.js'
-import { startHttpServer, startTcpServer, trustTestCa } from '../../helpers/servers.js'
-import { startHttpProxy } from '../../helpers/http-proxy.js'
+import { ProxyAgent } from '../../src/index.js'
+import type { ProxyConnectedMessage } from '../../src/index.js'
+import { startHttpServer, startTcpServer, trustTestCa } from '../helpers/servers.js'
+import { startHttpProxy } from '../helpers/http-proxy.js'
 
 describe('ProxyAgent connection to the proxy', () => {
   it('applies connectTimeout to an https: proxy reached without a tunnel', async (t) => {

@@ -1,11 +1,11 @@
 import { describe, it } from 'node:test'
 import type { TestContext } from 'node:test'
 import assert from 'node:assert/strict'
-import { EnvHttpProxyAgent } from '../../../src/presets/env-http-proxy-agent.js'
-import { caCrt } from '../../helpers/certs.js'
-import { startHttpServer, startHttpsServer } from '../../helpers/servers.js'
-import { startHttpProxy } from '../../helpers/http-proxy.js'
-import { startSocks5Server } from '../../helpers/socks5-server.js'
+import { EnvHttpProxyAgent } from '../../presets/env-http-proxy-agent.js'
+import { caCrt } from '../helpers/certs.js'
+import { startHttpServer, startHttpsServer } from '../helpers/servers.js'
+import { startHttpProxy } from '../helpers/http-proxy.js'
+import { startSocks5Server } from '../helpers/socks5-server.js'
 
 const NAMES = ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY', 'no_proxy', 'NO_PROXY']
 
