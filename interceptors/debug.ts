@@ -4,12 +4,8 @@
  * @module
  */
 
-import { DecoratorHandler } from '../src/handler.js'
+import { DecoratorHandler, InvalidArgumentError, CORE_NAMESPACE, lines, requestUrl, describeValue, redactUserinfo } from '../src/handler.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders, Interceptor } from '../src/handler.js'
-import { InvalidArgumentError } from '../src/errors.js'
-import { CORE_NAMESPACE, lines, requestUrl } from '../src/observability/debug-log.js'
-import { describeValue } from '../src/validation/describe-value.js'
-import { redactUserinfo } from '../src/validation/describe-url.js'
 
 /** Options of {@link debug}. */
 export interface DebugInterceptorOptions {

@@ -6,11 +6,8 @@
  */
 
 import { debuglog } from 'node:util'
+import { SimpleController, InterposedControllerHandler, InvalidArgumentError, RequestAbortedError, describeValue } from '../src/handler.js'
 import type { Dispatch, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders, Interceptor } from '../src/handler.js'
-import { SimpleController } from '../src/handler.js'
-import { InterposedControllerHandler } from '../src/handlers/interposed-controller.js'
-import { InvalidArgumentError, RequestAbortedError } from '../src/errors.js'
-import { describeValue } from '../src/validation/describe-value.js'
 
 const log = debuglog('conduit:dump')
 

@@ -6,10 +6,8 @@
  */
 
 import { debuglog } from 'node:util'
+import { DecoratorHandler, InvalidArgumentError, ResponseError, describeValue } from '../src/handler.js'
 import type { Dispatch, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders, Interceptor } from '../src/handler.js'
-import { DecoratorHandler } from '../src/handler.js'
-import { InvalidArgumentError, ResponseError } from '../src/errors.js'
-import { describeValue } from '../src/validation/describe-value.js'
 
 const log = debuglog('conduit:response-error')
 

@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events'
 import type { Writable } from 'node:stream'
 import { LRUCache } from 'lru-cache'
-import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/contracts/cache-store.js'
+import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/handler.js'
 import { assertCacheValue, assertKey, assertNonNegativeInteger } from './store-arguments.js'
 import { urlOf, varyMatches } from './vary-match.js'
 import { createBufferedEntryStream } from './buffered-entry-stream.js'

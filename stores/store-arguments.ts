@@ -3,8 +3,8 @@
  * @module
  */
 
-import type { CacheKey, CacheValue } from '../src/contracts/cache-store.js'
-import { describeValue } from '../src/validation/describe-value.js'
+import { describeValue } from '../src/handler.js'
+import type { CacheKey, CacheValue } from '../src/handler.js'
 
 /** Returns `value`, or `fallback` when it is undefined; throws a `TypeError` naming the option otherwise. */
 export function assertNonNegativeInteger (owner: string, name: string, value: unknown, fallback: number): number {

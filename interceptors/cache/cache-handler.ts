@@ -5,9 +5,8 @@
  */
 
 import type { Writable } from 'node:stream'
-import type { CacheKey, CacheStore, CacheValue } from '../../src/contracts/cache-store.js'
-import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
 import { DecoratorHandler } from '../../src/handler.js'
+import type { CacheKey, CacheStore, CacheValue, DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
 import type { CacheStatus } from './cache-status.js'
 import { withCacheStatus } from './cache-status.js'
 import { describeKey, log } from './log.js'

@@ -3,10 +3,8 @@
  * @module
  */
 
-import type { CacheKey } from '../../src/contracts/cache-store.js'
-import type { DispatchOptions, IncomingHeaders } from '../../src/handler.js'
-import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/validation/describe-value.js'
+import { InvalidArgumentError, describeValue } from '../../src/handler.js'
+import type { CacheKey, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 
 // Origins repeat endlessly; parsing each once keeps URL parsing off the hot path.
 const originCache = new Map<string, string>()

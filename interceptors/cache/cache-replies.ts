@@ -4,14 +4,12 @@
  * @module
  */
 
-import type { CacheValue, GetResult } from '../../src/contracts/cache-store.js'
-import type { DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
-import type { ForwardingController } from '../../src/handlers/forwarding-controller.js'
+import { ResponsePlayer } from '../../src/handler.js'
+import type { CacheValue, GetResult, DispatchHandler, DispatchOptions, IncomingHeaders, ForwardingController } from '../../src/handler.js'
 import type { CacheStatus } from './cache-status.js'
 import { appendCacheStatus, withCacheStatus } from './cache-status.js'
 import { timing } from './reuse-decision.js'
 import { log } from './log.js'
-import { ResponsePlayer } from '../../src/replay/response-player.js'
 
 /** Where a reply goes and how. */
 export interface ReplyTarget {

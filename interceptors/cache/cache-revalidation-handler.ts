@@ -5,13 +5,11 @@
  * @module
  */
 
-import type { CacheKey, CacheStore, GetResult } from '../../src/contracts/cache-store.js'
-import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import { DecoratorHandler } from '../../src/handler.js'
+import type { CacheKey, CacheStore, GetResult, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders, ForwardingController } from '../../src/handler.js'
 import { CacheHandler, openWriteStream } from './cache-handler.js'
 import type { CacheStatus } from './cache-status.js'
 import { withCacheStatus } from './cache-status.js'
-import type { ForwardingController } from '../../src/handlers/forwarding-controller.js'
 import { weakMatch } from './entity-tags.js'
 import { describeKey, log } from './log.js'
 import { timing } from './reuse-decision.js'

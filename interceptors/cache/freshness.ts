@@ -4,8 +4,7 @@
  * @module
  */
 
-import type { CacheControlDirectives, CacheValue } from '../../src/contracts/cache-store.js'
-import type { IncomingHeaders } from '../../src/handler.js'
+import type { CacheControlDirectives, CacheValue, IncomingHeaders } from '../../src/handler.js'
 import { parseAge } from './delta-seconds.js'
 import { parseHttpDate } from './http-date.js'
 

@@ -4,9 +4,8 @@
  * @module
  */
 
-import type { CacheKey, CacheStore, GetResult } from '../../src/contracts/cache-store.js'
-import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
 import { DecoratorHandler } from '../../src/handler.js'
+import type { CacheKey, CacheStore, GetResult, DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
 import { writeWhole } from './cache-handler.js'
 import { describeKey, log } from './log.js'
 import { collectBody, deleteQuietly, lookup } from './store-calls.js'

@@ -5,19 +5,16 @@
  * @module
  */
 
-import type { CacheKey, GetResult } from '../../src/contracts/cache-store.js'
-import type { Dispatch, DispatchHandler, DispatchOptions, IncomingHeaders, Interceptor } from '../../src/handler.js'
-import { normalizeHeaders } from '../../src/handlers/request-headers.js'
+import { normalizeHeaders, ForwardingController, RequestAbortedError } from '../../src/handler.js'
+import type { CacheKey, GetResult, Dispatch, DispatchHandler, DispatchOptions, IncomingHeaders, Interceptor } from '../../src/handler.js'
 import { CacheHandler } from './cache-handler.js'
 import type { CacheHandlerContext } from './cache-handler.js'
 import { customizeKey, makeCacheKey, originAllowed } from './cache-key.js'
 import { PostResponseHandler } from './post-response-handler.js'
 import { CacheRevalidationHandler } from './cache-revalidation-handler.js'
 import type { CacheStatus } from './cache-status.js'
-import { ForwardingController } from '../../src/handlers/forwarding-controller.js'
 import { MissCoalescer } from './miss-coalescer.js'
 import type { LeaderOutcome } from './miss-coalescer.js'
-import { RequestAbortedError } from '../../src/errors.js'
 import { HeadFresheningHandler } from './head-freshening-handler.js'
 import { InvalidationHandler } from './invalidation-handler.js'
 import { describeKey, log, logEnabled } from './log.js'

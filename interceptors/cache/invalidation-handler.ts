@@ -4,9 +4,8 @@
  * @module
  */
 
-import type { CacheKey, CacheStore } from '../../src/contracts/cache-store.js'
-import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
 import { DecoratorHandler } from '../../src/handler.js'
+import type { CacheKey, CacheStore, DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
 import { describeKey, log } from './log.js'
 import { deleteQuietly } from './store-calls.js'
 

@@ -5,7 +5,7 @@
  */
 
 import { debuglog } from 'node:util'
-import type { CacheKey } from '../../src/contracts/cache-store.js'
+import type { CacheKey } from '../../src/handler.js'
 
 /** Writes one line when `NODE_DEBUG` lists `conduit:cache`. */
 export const log = debuglog('conduit:cache')

@@ -3,10 +3,8 @@
  * @module
  */
 
-import type { CacheKey, CacheStore } from '../../src/contracts/cache-store.js'
-import type { DispatchOptions } from '../../src/handler.js'
-import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/validation/describe-value.js'
+import { InvalidArgumentError, describeValue } from '../../src/handler.js'
+import type { CacheKey, CacheStore, DispatchOptions } from '../../src/handler.js'
 import { MemoryCacheStore } from '../../stores/memory-cache-store.js'
 
 /** Methods whose responses may be cached: the safe methods (RFC 9110 §9.2.1). */

@@ -3,7 +3,7 @@
  * @module
  */
 
-import type { CacheControlDirectives } from '../../src/contracts/cache-store.js'
+import type { CacheControlDirectives } from '../../src/handler.js'
 import { parseDeltaSeconds } from './delta-seconds.js'
 
 const NUMERIC = new Set(['max-age', 's-maxage', 'max-stale', 'min-fresh', 'stale-while-revalidate', 'stale-if-error'])

@@ -6,10 +6,8 @@
  * @module
  */
 
-import type { CacheKey, CacheValue } from '../../src/contracts/cache-store.js'
-import { PARTIAL_METHOD } from '../../src/contracts/cache-store.js'
-import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
-import { DecoratorHandler } from '../../src/handler.js'
+import { PARTIAL_METHOD, DecoratorHandler } from '../../src/handler.js'
+import type { CacheKey, CacheValue, DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
 import { CacheHandler, decideStorageFor, writeWhole } from './cache-handler.js'
 import type { CacheHandlerContext } from './cache-handler.js'
 import { formatContentRange, joinRanges, parseContentRange } from './byte-ranges.js'

@@ -5,11 +5,10 @@
  * @module
  */
 
-import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
 import { DecoratorHandler } from '../../src/handler.js'
+import type { DispatchController, DispatchHandler, IncomingHeaders, CacheValue } from '../../src/handler.js'
 import type { CacheHandlerContext } from './cache-handler.js'
 import { decideStorageFor, writeWhole } from './cache-handler.js'
-import type { CacheValue } from '../../src/contracts/cache-store.js'
 import { describeKey, log } from './log.js'
 import { parseCacheControl } from './parse-cache-control.js'
 

@@ -6,8 +6,7 @@
  */
 
 import { randomBytes } from 'node:crypto'
-import type { CacheValue } from '../../src/contracts/cache-store.js'
-import type { IncomingHeaders } from '../../src/handler.js'
+import type { CacheValue, IncomingHeaders } from '../../src/handler.js'
 import { formatContentRange, parseContentRange, parseRangeHeader, resolveRanges } from './byte-ranges.js'
 import type { ByteRange } from './byte-ranges.js'
 import { strongMatch } from './entity-tags.js'

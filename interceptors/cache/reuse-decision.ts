@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { CacheValue } from '../../src/contracts/cache-store.js'
+import type { CacheValue } from '../../src/handler.js'
 import { currentAge } from './freshness.js'
 import type { RequestPolicy } from './request-policy.js'
 

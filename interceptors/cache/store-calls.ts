@@ -5,7 +5,7 @@
  */
 
 import { Readable } from 'node:stream'
-import type { CacheKey, CacheStore, GetResult } from '../../src/contracts/cache-store.js'
+import type { CacheKey, CacheStore, GetResult } from '../../src/handler.js'
 import { describeKey, log } from './log.js'
 import { storedEntryProblem } from './stored-entry-check.js'
 

@@ -5,8 +5,8 @@
  */
 
 import { debuglog } from 'node:util'
+import { normalizeHeaders } from '../../src/handler.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, IncomingHeaders, Interceptor } from '../../src/handler.js'
-import { normalizeHeaders } from '../../src/handlers/request-headers.js'
 import { normalizeOrigin, pathWithQuery } from '../cache/cache-key.js'
 import { resolveDeduplicateOptions } from './options.js'
 import type { DeduplicateInterceptorOptions, ResolvedDeduplicateOptions } from './options.js'

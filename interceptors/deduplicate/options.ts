@@ -3,8 +3,7 @@
  * @module
  */
 
-import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/validation/describe-value.js'
+import { InvalidArgumentError, describeValue } from '../../src/handler.js'
 import { SAFE_METHODS } from '../cache/options.js'
 
 /** Options of `interceptors.deduplicate()`; all optional. */

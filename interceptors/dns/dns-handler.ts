@@ -4,12 +4,11 @@
  * @module
  */
 
+import { AttemptSpanningHandler, redactUserinfo } from '../../src/handler.js'
 import type { Dispatch, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
-import { AttemptSpanningHandler } from '../../src/handlers/interposed-controller.js'
 import type { DnsRecord } from './records.js'
 import type { DnsResolver } from './resolver.js'
 import { addressOrigin, log } from './resolver.js'
-import { redactUserinfo } from '../../src/validation/describe-url.js'
 
 /** Connection errors that say "this address does not answer", worth trying the other family for. */
 const FAILOVER_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'LIB_ERR_CONNECT_TIMEOUT'])

@@ -6,11 +6,8 @@
  */
 
 import { isIP } from 'node:net'
+import { SimpleController, InvalidArgumentError, describeValue, normalizeHeaders } from '../../src/handler.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
-import { SimpleController } from '../../src/handler.js'
-import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/validation/describe-value.js'
-import { normalizeHeaders } from '../../src/handlers/request-headers.js'
 import { DnsHandler } from './dns-handler.js'
 import { resolveDnsOptions, resolveDnsRequestOptions } from './options.js'
 import type { DnsInterceptorOptions, DnsRequestOptions } from './options.js'

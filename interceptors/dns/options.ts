@@ -4,8 +4,7 @@
  */
 
 import type { LookupOptions } from 'node:dns'
-import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/validation/describe-value.js'
+import { InvalidArgumentError, describeValue } from '../../src/handler.js'
 import type { DnsOriginRecords, DnsRecord, DnsStorage } from './records.js'
 
 /** Resolves the host of `origin`; the callback gets every address found. */

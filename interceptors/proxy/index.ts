@@ -12,11 +12,8 @@
  */
 
 import { EventEmitter } from 'node:events'
-import type { AgentOptions } from '../../src/dispatcher/agent.js'
-import { ClientClosedError, InvalidArgumentError } from '../../src/errors.js'
-import { failDispatch } from '../../src/handler.js'
-import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
-import { normalizeHeaders } from '../../src/handlers/request-headers.js'
+import { ClientClosedError, InvalidArgumentError, failDispatch, normalizeHeaders, describeValue } from '../../src/handler.js'
+import type { AgentOptions, Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
 import { parseNoProxy } from './no-proxy.js'
 import { assertNoProxyAuthorization } from './proxy-auth.js'
 import type { ProxyEnvOptions } from './proxy-env.js'
@@ -24,7 +21,6 @@ import { proxyDebug, proxyDebugEnabled } from './proxy-log.js'
 import { defaultPort, PROXY_OPTION_KEYS, resolveProxy } from './proxy-options.js'
 import type { ProxyOptions } from './proxy-options.js'
 import { ProxyRoute } from './proxy-route.js'
-import { describeValue } from '../../src/validation/describe-value.js'
 
 export { parseNoProxy } from './no-proxy.js'
 export type { NoProxyMatcher } from './no-proxy.js'

@@ -5,8 +5,7 @@
  * @module
  */
 
-import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/validation/describe-value.js'
+import { InvalidArgumentError, describeValue } from '../../src/handler.js'
 
 /** Proxy choices per target protocol; `null` means direct. */
 export interface ProxyEnvOptions {

@@ -7,7 +7,7 @@
 
 import { debuglog } from 'node:util'
 import type { Duplex } from 'node:stream'
-import { channels } from '../../src/diagnostics.js'
+import { channels } from '../../src/handler.js'
 
 /** Debug namespace of the proxy interceptor. */
 export const PROXY_DEBUG_NAMESPACE = 'conduit:proxy'

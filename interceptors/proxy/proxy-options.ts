@@ -4,12 +4,8 @@
  * @module
  */
 
-import type { BuildOptions, Connector } from '../../src/connect.js'
-import type { Dispatcher } from '../../src/dispatcher/dispatcher.js'
-import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/validation/describe-value.js'
-import { describeUrl } from '../../src/validation/describe-url.js'
-import { normalizeHeaders } from '../../src/handlers/request-headers.js'
+import { InvalidArgumentError, describeValue, describeUrl, normalizeHeaders } from '../../src/handler.js'
+import type { BuildOptions, Connector, Dispatcher } from '../../src/handler.js'
 import { proxyAuthorization } from './proxy-auth.js'
 
 /** TLS options for one side of a proxied connection (the proxy itself, or the target through a tunnel). */

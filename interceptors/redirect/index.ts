@@ -4,9 +4,8 @@
  * @module
  */
 
+import { InvalidArgumentError, describeValue } from '../../src/handler.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
-import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/validation/describe-value.js'
 import { RedirectHandler } from './redirect-handler.js'
 
 export { RedirectHandler } from './redirect-handler.js'

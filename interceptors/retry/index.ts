@@ -5,10 +5,8 @@
  * @module
  */
 
+import { failDispatch, InvalidArgumentError, describeValue } from '../../src/handler.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
-import { failDispatch } from '../../src/handler.js'
-import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/validation/describe-value.js'
 import { RetryHandler } from './retry-handler.js'
 import { resolveRetryOptions } from './retry-options.js'
 import type { ResolvedRetryOptions, RetryOptions } from './retry-options.js'

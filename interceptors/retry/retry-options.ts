@@ -3,10 +3,8 @@
  * @module
  */
 
-import { fromUndiciCode } from '../../src/errors.js'
+import { fromUndiciCode, InvalidArgumentError, MAX_TIMER_MS } from '../../src/handler.js'
 import type { DispatchHandler, DispatchOptions, Dispatch } from '../../src/handler.js'
-import { InvalidArgumentError } from '../../src/errors.js'
-import { MAX_TIMER_MS } from '../../src/validation/timer-limit.js'
 
 /** State of the retry loop handed to a `retry` callback. */
 export interface RetryState {

@@ -4,8 +4,7 @@
  * @module
  */
 
-import { InvalidArgumentError } from '../../src/errors.js'
-import { MAX_TIMER_MS } from '../../src/validation/timer-limit.js'
+import { InvalidArgumentError, MAX_TIMER_MS } from '../../src/handler.js'
 import type { DispatchOptions } from '../../src/handler.js'
 
 /** The snapshot modes. */

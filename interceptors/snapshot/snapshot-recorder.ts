@@ -5,8 +5,7 @@
  */
 
 import { debuglog } from 'node:util'
-import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/validation/describe-value.js'
+import { InvalidArgumentError, describeValue } from '../../src/handler.js'
 import type { DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import { loadSnapshotFile, parseSnapshotData, saveSnapshotFile } from '../../stores/snapshot-file-store.js'
 import type { SnapshotEntry, SnapshotRecord, SnapshotRequest, SnapshotResponse } from '../../stores/snapshot-file-store.js'

@@ -6,7 +6,7 @@
 
 import type { Redis, RedisOptions } from 'ioredis'
 import { assertNonNegativeInteger, describeValue } from '../store-arguments.js'
-import { MAX_TIMER_MS } from '../../src/validation/timer-limit.js'
+import { MAX_TIMER_MS } from '../../src/handler.js'
 import { DEFAULT_KEY_PREFIX } from './key-layout.js'
 import { DEFAULT_TIER_HEARTBEAT_MS, DEFAULT_TIER_MAX_COUNT, DEFAULT_TIER_MAX_SIZE } from './memory-tier.js'
 import type { RedisMemoryTierOptions } from './memory-tier.js'

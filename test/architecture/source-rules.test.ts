@@ -39,6 +39,24 @@ describe('the library sources', () => {
     assert.deepEqual(offending, [])
   })
 
+  it('let interceptors and stores reach the core only through src/handler.ts', () => {
+    const offending: string[] = []
+    for (const file of graph.values()) {
+      if (!file.path.startsWith('interceptors/') && !file.path.startsWith('stores/')) continue
+      for (const target of file.imports) {
+        if (target.startsWith('src/') && target !== 'src/handler.ts') offending.push(`${file.path} -> ${target}`)
+      }
+    }
+    assert.deepEqual(offending, [])
+  })
+
+  it('keep src/handler.ts on top of the core: no core file but the public index imports it', () => {
+    const importers = [...graph.values()]
+      .filter((file) => file.path.startsWith('src/') && file.path !== 'src/index.ts' && file.imports.includes('src/handler.ts'))
+      .map((file) => file.path)
+    assert.deepEqual(importers, [])
+  })
+
   it('import nothing that does not exist', () => {
     const missing: string[] = []
     for (const file of graph.values()) {
