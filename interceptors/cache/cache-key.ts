@@ -54,10 +54,12 @@ export function makeCacheKey (opts: DispatchOptions, headers: IncomingHeaders): 
 }
 
 /**
- * Applies the `cacheKey` option to the key the cache made; throws {@link InvalidArgumentError}
+ * The key a request is stored under: the one the cache makes, passed through the `cacheKey`
+ * option when set. Throws {@link InvalidArgumentError}
  * naming the value when the hook returns something that is not a key.
  */
-export function customizeKey (hook: ((key: CacheKey, opts: DispatchOptions) => CacheKey) | undefined, key: CacheKey, opts: DispatchOptions): CacheKey {
+export function requestCacheKey (hook: ((key: CacheKey, opts: DispatchOptions) => CacheKey) | undefined, opts: DispatchOptions, headers: IncomingHeaders): CacheKey {
+  const key = makeCacheKey(opts, headers)
   if (hook === undefined) return key
   const custom: unknown = hook(key, opts)
   const fields = typeof custom === 'object' && custom !== null ? custom as Record<string, unknown> : undefined

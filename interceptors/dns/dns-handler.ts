@@ -46,7 +46,7 @@ export class DnsHandler extends AttemptSpanningHandler {
     const attempt = this.#attempt
     const code = (error as { code?: unknown }).code
     if (code === 'ENOTFOUND') attempt.resolver.forget(attempt.origin.hostname)
-    const next = this.#failoverTarget(typeof code === 'string' ? code : '')
+    const next = this.#failoverRecord(typeof code === 'string' ? code : '')
     if (next === null) {
       super.onResponseError(controller, error)
       return
@@ -61,7 +61,7 @@ export class DnsHandler extends AttemptSpanningHandler {
     }
   }
 
-  #failoverTarget (code: string): DnsRecord | null {
+  #failoverRecord (code: string): DnsRecord | null {
     const attempt = this.#attempt
     if (!attempt.dualStack || this.#failedOver || this.#answered || this.callerController.reason !== null || !FAILOVER_CODES.has(code)) return null
     return attempt.resolver.other(attempt.origin.hostname, attempt.record.family === 4 ? 6 : 4)

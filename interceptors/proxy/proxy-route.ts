@@ -80,7 +80,7 @@ export class ProxyRoute {
     await this.#client?.destroy(err)
   }
 
-  #forward (dispatcher: Dispatcher): Dispatcher {
+  #relayEvents (dispatcher: Dispatcher): Dispatcher {
     for (const event of FORWARDED_EVENTS) {
       dispatcher.on(event, (...args: unknown[]) => this.#events.emit(event, ...args))
     }
@@ -91,7 +91,7 @@ export class ProxyRoute {
     if (this.#client === null) {
       const connect = this.proxy.proxyTls === undefined ? undefined : { ...this.proxy.proxyTls }
       const factory = this.proxy.clientFactory ?? ((origin: URL, opts: { connect?: object | undefined }) => new Pool(origin, opts))
-      this.#client = this.#forward(factory(new URL(this.proxy.origin), { connect }))
+      this.#client = this.#relayEvents(factory(new URL(this.proxy.origin), { connect }))
     }
     return this.#client
   }
