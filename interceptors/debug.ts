@@ -4,7 +4,7 @@
  * @module
  */
 
-import { DecoratorHandler, InvalidArgumentError, CORE_NAMESPACE, lines, requestUrl, describeValue, redactUserinfo } from '../src/handler.js'
+import { DecoratorHandler, CORE_NAMESPACE, lines, requestUrl, redactUserinfo, failOption } from '../src/handler.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders, Interceptor } from '../src/handler.js'
 
 /** Options of {@link debug}. */
@@ -57,11 +57,11 @@ class DebugHandler extends DecoratorHandler {
  */
 export function debug (options: DebugInterceptorOptions = {}): Interceptor {
   if (options === null || typeof options !== 'object') {
-    throw new InvalidArgumentError(`debug(): options must be an object, got ${describeValue(options)}`)
+    failOption('debug()', 'options', 'an object', options)
   }
   const logger = options.logger ?? stderrLogger
   if (typeof logger !== 'function') {
-    throw new InvalidArgumentError(`debug(): logger must be a function, got ${describeValue(logger)}`)
+    failOption('debug()', 'logger', 'a function', logger)
   }
   return (dispatch) => (opts, handler) => {
     // An origin given as http://user:pass@host is logged without its credentials.

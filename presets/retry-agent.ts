@@ -5,12 +5,11 @@
  */
 
 import { ComposedDispatcher, Dispatcher, composeChain } from '../src/dispatcher/dispatcher.js'
-import { InvalidArgumentError } from '../src/errors.js'
 import { retryWithOptions } from '../interceptors/retry/index.js'
 import type { RetryOptions } from '../interceptors/retry/index.js'
 import { resolveRetryOptions } from '../interceptors/retry/retry-options.js'
 import { defaultRetry } from '../interceptors/retry/retry-strategy.js'
-import { describeValue } from '../src/validation/describe-value.js'
+import { failOption } from '../src/validation/options.js'
 
 /**
  * Wraps a dispatcher so that every request is retried per {@link RetryOptions}; behaves as
@@ -22,7 +21,7 @@ import { describeValue } from '../src/validation/describe-value.js'
  */
 export class RetryAgent extends ComposedDispatcher {
   constructor (dispatcher: Dispatcher, options?: RetryOptions) {
-    if (!(dispatcher instanceof Dispatcher)) throw new InvalidArgumentError(`RetryAgent: dispatcher must be a Dispatcher, got ${describeValue(dispatcher)}`)
+    if (!(dispatcher instanceof Dispatcher)) failOption('RetryAgent', 'dispatcher', 'a Dispatcher', dispatcher)
     const { dispatch, lifecycles } = composeChain(dispatcher, [retryWithOptions(resolveRetryOptions(options, defaultRetry, 'RetryAgent'))])
     super(dispatcher, dispatch, lifecycles)
   }

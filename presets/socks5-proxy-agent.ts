@@ -9,7 +9,7 @@ import { parseProxyUri } from '../interceptors/proxy/proxy-options.js'
 import type { BuildOptions, Connector } from '../src/connect.js'
 import type { AgentOptions } from '../src/dispatcher/agent.js'
 import { InvalidArgumentError } from '../src/errors.js'
-import { describeValue } from '../src/validation/describe-value.js'
+import { failOption } from '../src/validation/options.js'
 
 /** Schemes a SOCKS5 proxy URI may use; `socks5h:` lets the proxy resolve target names. */
 const SOCKS5_SCHEMES: readonly string[] = ['socks5:', 'socks5h:', 'socks:']
@@ -47,7 +47,7 @@ export class Socks5ProxyAgent extends ProxiedDispatcher {
 function withCredentials (uri: string | URL, username: unknown, password: unknown): string | URL {
   if (username == null && password == null) return uri
   for (const [name, value] of [['username', username], ['password', password]] as const) {
-    if (value != null && typeof value !== 'string') throw new InvalidArgumentError(`Socks5ProxyAgent: ${name} must be a string, got ${describeValue(value)}`)
+    if (value != null && typeof value !== 'string') failOption('Socks5ProxyAgent', name, 'a string', value)
   }
   const url = new URL(String(uri))
   // The URL setters percent-encode; the proxy options decode again.

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { failDispatch, InvalidArgumentError, describeValue } from '../../src/handler.js'
+import { failDispatch, failOption } from '../../src/handler.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
 import { RetryHandler } from './retry-handler.js'
 import { resolveRetryOptions } from './retry-options.js'
@@ -45,7 +45,7 @@ function retryDispatch (dispatch: Dispatch, options: ResolvedRetryOptions, track
     if (perRequest !== undefined) {
       // Spread below, a string or number would silently become options with keys "0", "1"...
       if (perRequest !== null && (typeof perRequest !== 'object' || Array.isArray(perRequest))) {
-        throw new InvalidArgumentError(`retry(): retryOptions must be an object, got ${describeValue(perRequest)}`)
+        failOption('retry()', 'retryOptions', 'an object', perRequest)
       }
       resolved = resolveRetryOptions({ ...options, ...perRequest }, defaultRetry, 'retry()')
       opts = { ...opts, retryOptions: undefined }

@@ -1,6 +1,8 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { findCycles, readSourceGraph } from './source-graph.js'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { REPO_ROOT, findCycles, readSourceGraph } from './source-graph.js'
 import type { SourceFile } from './source-graph.js'
 
 const MAX_LINES = 400
@@ -55,6 +57,16 @@ describe('the library sources', () => {
       .filter((file) => file.path.startsWith('src/') && file.path !== 'src/index.ts' && file.imports.includes('src/handler.ts'))
       .map((file) => file.path)
     assert.deepEqual(importers, [])
+  })
+
+  it('word every bad option through the one validation module, in every options file that checks one', () => {
+    const handWritten = [...graph.keys()]
+      .filter((path) => /options\.ts$/.test(path) && path !== 'src/validation/options.ts')
+      .filter((path) => {
+        const text = readFileSync(join(REPO_ROOT, path), 'utf8')
+        return /must be [^`]*, got \$\{/.test(text) || !/failOption\(/.test(text) && / must be /.test(text)
+      })
+    assert.deepEqual(handWritten, [])
   })
 
   it('import nothing that does not exist', () => {
