@@ -41,12 +41,12 @@ describe('the library sources', () => {
     assert.deepEqual(offending, [])
   })
 
-  it('let interceptors and stores reach the core only through src/handler.ts', () => {
+  it('let interceptors and stores reach the core only through src/handler.ts, and import no preset', () => {
     const offending: string[] = []
     for (const file of graph.values()) {
       if (!file.path.startsWith('interceptors/') && !file.path.startsWith('stores/')) continue
       for (const target of file.imports) {
-        if (target.startsWith('src/') && target !== 'src/handler.ts') offending.push(`${file.path} -> ${target}`)
+        if ((target.startsWith('src/') && target !== 'src/handler.ts') || target.startsWith('presets/')) offending.push(`${file.path} -> ${target}`)
       }
     }
     assert.deepEqual(offending, [])
