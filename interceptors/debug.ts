@@ -4,12 +4,8 @@
  * @module
  */
 
-import { DecoratorHandler } from '../src/handler.js'
+import { DecoratorHandler, CORE_NAMESPACE, lines, requestUrl, failOption, showOrigin } from '../src/handler.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders, Interceptor } from '../src/handler.js'
-import { InvalidArgumentError } from '../src/errors.js'
-import { CORE_NAMESPACE, lines, requestUrl } from '../src/observability/debug-log.js'
-import { describeValue } from '../src/validation/describe-value.js'
-import { showOrigin } from '../src/observability/redaction.js'
 
 /** Options of {@link debug}. */
 export interface DebugInterceptorOptions {
@@ -61,11 +57,11 @@ class DebugHandler extends DecoratorHandler {
  */
 export function debug (options: DebugInterceptorOptions = {}): Interceptor {
   if (options === null || typeof options !== 'object') {
-    throw new InvalidArgumentError(`debug(): options must be an object, got ${describeValue(options)}`)
+    failOption('debug()', 'options', 'an object', options)
   }
   const logger = options.logger ?? stderrLogger
   if (typeof logger !== 'function') {
-    throw new InvalidArgumentError(`debug(): logger must be a function, got ${describeValue(logger)}`)
+    failOption('debug()', 'logger', 'a function', logger)
   }
   return (dispatch) => (opts, handler) => {
     // An origin given as http://user:pass@host is logged without its credentials.

@@ -6,11 +6,8 @@
  */
 
 import { debuglog } from 'node:util'
+import { SimpleController, InterposedControllerHandler, InvalidArgumentError, RequestAbortedError, describeValue, failOption } from '../src/handler.js'
 import type { Dispatch, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders, Interceptor } from '../src/handler.js'
-import { SimpleController } from '../src/handler.js'
-import { InterposedControllerHandler } from '../src/handlers/interposed-controller.js'
-import { InvalidArgumentError, RequestAbortedError } from '../src/errors.js'
-import { describeValue } from '../src/validation/describe-value.js'
 
 const log = debuglog('conduit:dump')
 
@@ -95,7 +92,7 @@ class DumpHandler extends InterposedControllerHandler {
  */
 export function dump (options: DumpInterceptorOptions = {}): Interceptor {
   if (options === null || typeof options !== 'object') {
-    throw new InvalidArgumentError(`dump(): options must be an object, got ${describeValue(options)}`)
+    failOption('dump()', 'options', 'an object', options)
   }
   const defaultMax = options.maxSize === undefined ? DEFAULT_DUMP_MAX_SIZE : checkMaxSize(options.maxSize, 'dump(): maxSize')
   return (dispatch: Dispatch): Dispatch => function dumpingDispatch (opts: DispatchOptions, handler: DispatchHandler): boolean {

@@ -6,10 +6,8 @@
  */
 
 import { debuglog } from 'node:util'
+import { DecoratorHandler, ResponseError, failOption } from '../src/handler.js'
 import type { Dispatch, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders, Interceptor } from '../src/handler.js'
-import { DecoratorHandler } from '../src/handler.js'
-import { InvalidArgumentError, ResponseError } from '../src/errors.js'
-import { describeValue } from '../src/validation/describe-value.js'
 
 const log = debuglog('conduit:response-error')
 
@@ -94,11 +92,11 @@ class ResponseErrorHandler extends DecoratorHandler {
  */
 export function responseError (options: ResponseErrorInterceptorOptions = {}): Interceptor {
   if (options === null || typeof options !== 'object') {
-    throw new InvalidArgumentError(`responseError(): options must be an object, got ${describeValue(options)}`)
+    failOption('responseError()', 'options', 'an object', options)
   }
   const throwOnError = options.throwOnError ?? true
   if (typeof throwOnError !== 'boolean') {
-    throw new InvalidArgumentError(`responseError(): throwOnError must be a boolean, got ${describeValue(throwOnError)}`)
+    failOption('responseError()', 'throwOnError', 'a boolean', throwOnError)
   }
   return (dispatch: Dispatch): Dispatch => {
     if (!throwOnError) return dispatch

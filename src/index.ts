@@ -118,16 +118,16 @@ export type { SnapshotRecorder, ResolvedSnapshotOptions, ClosestSnapshot, Captur
 export type { SnapshotRecord, SnapshotEntry, SnapshotRequest, SnapshotResponse, SnapshotHeaders } from '../stores/snapshot-file-store.js'
 
 // --- presets ---------------------------------------------------------------------------------
-export { RetryAgent } from './presets/retry-agent.js'
-export { ProxyAgent } from './presets/proxy-agent.js'
-export type { ProxyAgentOptions } from './presets/proxy-agent.js'
-export { EnvHttpProxyAgent } from './presets/env-http-proxy-agent.js'
-export type { EnvHttpProxyAgentOptions } from './presets/env-http-proxy-agent.js'
-export { Socks5ProxyAgent } from './presets/socks5-proxy-agent.js'
-export type { Socks5ProxyAgentOptions } from './presets/socks5-proxy-agent.js'
+export { RetryAgent } from '../presets/retry-agent.js'
+export { ProxyAgent } from '../presets/proxy-agent.js'
+export type { ProxyAgentOptions } from '../presets/proxy-agent.js'
+export { EnvHttpProxyAgent } from '../presets/env-http-proxy-agent.js'
+export type { EnvHttpProxyAgentOptions } from '../presets/env-http-proxy-agent.js'
+export { Socks5ProxyAgent } from '../presets/socks5-proxy-agent.js'
+export type { Socks5ProxyAgentOptions } from '../presets/socks5-proxy-agent.js'
 export type { ProxyOptions, ProxyTlsOptions, ProxyClientFactory, ProxyEnvOptions, ProxyConnectedMessage, ProxyConnectParams } from '../interceptors/proxy/index.js'
-export { SnapshotAgent } from './presets/snapshot-agent.js'
-export type { SnapshotAgentOptions } from './presets/snapshot-agent.js'
+export { SnapshotAgent } from '../presets/snapshot-agent.js'
+export type { SnapshotAgentOptions } from '../presets/snapshot-agent.js'
 
 // --- server-sent events ----------------------------------------------------------------------
 export { EventSource } from './eventsource/event-source.js'

@@ -4,7 +4,7 @@
  */
 
 import { Writable } from 'node:stream'
-import type { CacheKey, CacheValue } from '../src/contracts/cache-store.js'
+import type { CacheKey, CacheValue } from '../src/handler.js'
 
 /** Receives the copied key and value and the whole body once the stream finishes. */
 export type CommitEntry = (key: CacheKey, value: CacheValue, body: Buffer) => void

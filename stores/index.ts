@@ -3,7 +3,7 @@
  * @module
  */
 
-export type { CacheKey, CacheValue, GetResult, CacheStore, CacheControlDirectives } from '../src/contracts/cache-store.js'
+export type { CacheKey, CacheValue, GetResult, CacheStore, CacheControlDirectives } from '../src/handler.js'
 export { MemoryCacheStore } from './memory-cache-store.js'
 export type { MemoryCacheStoreOptions, MaxSizeExceededInfo } from './memory-cache-store.js'
 export { RedisCacheStore } from './redis-cache-store.js'

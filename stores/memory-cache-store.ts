@@ -7,11 +7,11 @@
 import { EventEmitter } from 'node:events'
 import type { Writable } from 'node:stream'
 import { LRUCache } from 'lru-cache'
-import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/contracts/cache-store.js'
+import { STORE_OPTION_FAILURE, failOption } from '../src/handler.js'
+import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/handler.js'
 import { assertCacheValue, assertKey, assertNonNegativeInteger } from './store-arguments.js'
 import { urlOf, varyMatches } from './vary-match.js'
 import { createBufferedEntryStream } from './buffered-entry-stream.js'
-import { describeValue } from './store-arguments.js'
 
 /** Default of {@link MemoryCacheStoreOptions.maxCount}. */
 export const MEMORY_STORE_MAX_COUNT = 1024
@@ -90,13 +90,13 @@ export class MemoryCacheStore extends EventEmitter implements CacheStore {
   constructor (options: MemoryCacheStoreOptions = {}) {
     super()
     if (typeof options !== 'object' || options === null) {
-      throw new TypeError(`MemoryCacheStore: options must be an object, got ${describeValue(options)}`)
+      failOption('MemoryCacheStore', 'options', 'an object', options, STORE_OPTION_FAILURE)
     }
     this.#maxCount = assertNonNegativeInteger('MemoryCacheStore', 'maxCount', options.maxCount, MEMORY_STORE_MAX_COUNT)
     this.#maxSize = assertNonNegativeInteger('MemoryCacheStore', 'maxSize', options.maxSize, MEMORY_STORE_MAX_SIZE)
     this.#maxEntrySize = assertNonNegativeInteger('MemoryCacheStore', 'maxEntrySize', options.maxEntrySize, MEMORY_STORE_MAX_ENTRY_SIZE)
     if (options.errorCallback !== undefined && typeof options.errorCallback !== 'function') {
-      throw new TypeError(`MemoryCacheStore: errorCallback must be a function, got ${describeValue(options.errorCallback)}`)
+      failOption('MemoryCacheStore', 'errorCallback', 'a function', options.errorCallback, STORE_OPTION_FAILURE)
     }
     this.#errorCallback = options.errorCallback
     this.#urls = new LRUCache<string, MemoryEntry[]>({

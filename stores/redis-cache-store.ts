@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto'
 import { debuglog } from 'node:util'
 import type { Writable } from 'node:stream'
 import type { Redis } from 'ioredis'
-import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/contracts/cache-store.js'
+import { STORE_OPTION_FAILURE, failOption } from '../src/handler.js'
+import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/handler.js'
 import { assertCacheValue, assertKey, describeValue } from './store-arguments.js'
 import { varyMatches } from './vary-match.js'
 import { decodeMeta, encodeMeta, parseTags } from './redis/entry-codec.js'
@@ -295,7 +296,7 @@ export class RedisCacheStore implements CacheStore {
    * error, if any, went to `errorCallback`).
    */
   deleteTags (tags: readonly string[]): Promise<boolean> {
-    if (!Array.isArray(tags)) throw new TypeError(`RedisCacheStore.deleteTags: tags must be an array of non-empty strings, got ${describeValue(tags)}`)
+    if (!Array.isArray(tags)) failOption('RedisCacheStore.deleteTags', 'tags', 'an array of non-empty strings', tags, STORE_OPTION_FAILURE)
     const bad = tags.findIndex((tag) => typeof tag !== 'string' || tag.trim() === '')
     if (bad !== -1) {
       throw new TypeError(`RedisCacheStore.deleteTags: tags must be an array of non-empty strings, got ${describeValue(tags[bad])} at index ${bad}`)

@@ -9,7 +9,7 @@
 import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises'
 import { randomBytes } from 'node:crypto'
 import { basename, dirname, join, resolve } from 'node:path'
-import { SnapshotFileError } from '../src/errors.js'
+import { SnapshotFileError } from '../src/handler.js'
 
 /** Header record of a snapshot: lower-case names. */
 export type SnapshotHeaders = Record<string, string | string[]>

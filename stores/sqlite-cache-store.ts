@@ -7,8 +7,8 @@
 import { createRequire } from 'node:module'
 import type { Writable } from 'node:stream'
 import type BetterSqlite3 from 'better-sqlite3'
-import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/contracts/cache-store.js'
-import { InvalidArgumentError, NotSupportedError } from '../src/errors.js'
+import { InvalidArgumentError, NotSupportedError, STORE_OPTION_FAILURE, failOption } from '../src/handler.js'
+import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/handler.js'
 import { assertCacheValue, assertKey, assertNonNegativeInteger, describeValue } from './store-arguments.js'
 import { urlOf, varyMatches } from './vary-match.js'
 import { createBufferedEntryStream } from './buffered-entry-stream.js'
@@ -143,11 +143,11 @@ export class SqliteCacheStore implements CacheStore {
 
   constructor (options: SqliteCacheStoreOptions = {}) {
     if (typeof options !== 'object' || options === null) {
-      throw new TypeError(`SqliteCacheStore: options must be an object, got ${describeValue(options)}`)
+      failOption('SqliteCacheStore', 'options', 'an object', options, STORE_OPTION_FAILURE)
     }
     const location = options.location ?? ':memory:'
     if (typeof location !== 'string' || location === '') {
-      throw new TypeError(`SqliteCacheStore: location must be a non-empty string, got ${describeValue(location)}`)
+      failOption('SqliteCacheStore', 'location', 'a non-empty string', location, STORE_OPTION_FAILURE)
     }
     this.#maxCount = options.maxCount === Infinity ? Infinity : assertNonNegativeInteger('SqliteCacheStore', 'maxCount', options.maxCount, Infinity)
     this.#maxEntrySize = assertNonNegativeInteger('SqliteCacheStore', 'maxEntrySize', options.maxEntrySize, SQLITE_STORE_MAX_ENTRY_SIZE)

@@ -3,14 +3,14 @@
  * @module
  */
 
-import type { CacheKey, CacheValue } from '../src/contracts/cache-store.js'
-import { describeValue } from '../src/validation/describe-value.js'
+import { STORE_OPTION_FAILURE, describeValue, failOption } from '../src/handler.js'
+import type { CacheKey, CacheValue } from '../src/handler.js'
 
 /** Returns `value`, or `fallback` when it is undefined; throws a `TypeError` naming the option otherwise. */
 export function assertNonNegativeInteger (owner: string, name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-    throw new TypeError(`${owner}: ${name} must be a non-negative integer, got ${describeValue(value)}`)
+    failOption(owner, name, 'a non-negative integer', value, STORE_OPTION_FAILURE)
   }
   return value
 }
@@ -21,23 +21,23 @@ export function assertNonNegativeInteger (owner: string, name: string, value: un
  */
 export function assertCacheValue (operation: string, value: unknown): asserts value is CacheValue {
   if (typeof value !== 'object' || value === null) {
-    throw new TypeError(`${operation}: value must be an object, got ${describeValue(value)}`)
+    failOption(operation, 'value', 'an object', value, STORE_OPTION_FAILURE)
   }
   const v = value as Record<string, unknown>
   for (const field of ['statusCode', 'cachedAt', 'staleAt', 'deleteAt']) {
     if (typeof v[field] !== 'number' || !Number.isFinite(v[field])) {
-      throw new TypeError(`${operation}: value.${field} must be a finite number, got ${describeValue(v[field])}`)
+      failOption(operation, `value.${field}`, 'a finite number', v[field], STORE_OPTION_FAILURE)
     }
   }
   if (typeof v.headers !== 'object' || v.headers === null) {
-    throw new TypeError(`${operation}: value.headers must be an object, got ${describeValue(v.headers)}`)
+    failOption(operation, 'value.headers', 'an object', v.headers, STORE_OPTION_FAILURE)
   }
 }
 
 /** Throws a `TypeError` unless `key` is an object with string `origin`, `method` and `path`. */
 export function assertKey (operation: string, key: unknown): asserts key is CacheKey {
   if (typeof key !== 'object' || key === null) {
-    throw new TypeError(`${operation}: key must be an object, got ${describeValue(key)}`)
+    failOption(operation, 'key', 'an object', key, STORE_OPTION_FAILURE)
   }
   const { origin, method, path } = key as Record<string, unknown>
   if (typeof origin !== 'string' || typeof method !== 'string' || typeof path !== 'string') {

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { CacheKey, CacheValue } from '../src/contracts/cache-store.js'
+import type { CacheKey, CacheValue } from '../src/handler.js'
 
 /**
  * Content-negotiation fields whose list members are case-insensitive tokens and whose order

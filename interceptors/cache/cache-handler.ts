@@ -5,10 +5,9 @@
  */
 
 import type { Writable } from 'node:stream'
-import type { CacheKey, CacheStore, CacheValue } from '../../src/contracts/cache-store.js'
-import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
 import { DecoratorHandler } from '../../src/handler.js'
-import type { CacheStatus } from './cache-status.js'
+import type { CacheKey, CacheStore, CacheValue, DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
+import type { OriginReason } from './cache-status.js'
 import { withCacheStatus } from './cache-status.js'
 import { describeKey, log } from './log.js'
 import { decideStorage } from './storage-decision.js'
@@ -16,7 +15,7 @@ import { redirectTrail, redirectedStorageRefusal } from './redirected-storage.js
 import type { StorageDecision } from './storage-decision.js'
 
 /** What the storing handler needs to know about the request. */
-export interface CacheHandlerContext {
+export interface StorageContext {
   store: CacheStore
   key: CacheKey
   shared: boolean
@@ -24,7 +23,7 @@ export interface CacheHandlerContext {
   /** Add a `cache-status` header to the response. */
   cacheStatus: boolean
   /** Why the request went to the origin, for `cache-status`. */
-  fwd: NonNullable<CacheStatus['fwd']>
+  originReason: OriginReason
   /** When the request was sent (ms since the epoch). */
   requestTime: number
   /** Told once whether the response ended up committed to the store (for coalesced requests). */
@@ -32,7 +31,7 @@ export interface CacheHandlerContext {
 }
 
 /** The storage decision for a response arriving now for the request of `ctx`. */
-export function decideStorageFor (ctx: CacheHandlerContext, statusCode: number, headers: IncomingHeaders, statusMessage: string): StorageDecision {
+export function decideStorageFor (ctx: StorageContext, statusCode: number, headers: IncomingHeaders, statusMessage: string): StorageDecision {
   return decideStorage({
     statusCode,
     statusMessage,
@@ -47,12 +46,12 @@ export function decideStorageFor (ctx: CacheHandlerContext, statusCode: number, 
 
 /** Stores cacheable responses while passing them on unchanged (plus `cache-status`). */
 export class CacheHandler extends DecoratorHandler {
-  readonly #ctx: CacheHandlerContext
+  readonly #ctx: StorageContext
   #stream: Writable | undefined
   #settled = false
   #requestContext: unknown
 
-  constructor (ctx: CacheHandlerContext, handler: DispatchHandler) {
+  constructor (ctx: StorageContext, handler: DispatchHandler) {
     super(handler)
     this.#ctx = ctx
   }
@@ -78,7 +77,7 @@ export class CacheHandler extends DecoratorHandler {
       this.#stream.once('finish', () => this.#settle(true))
       this.#stream.once('close', () => this.#settle(false))
     }
-    const out = ctx.cacheStatus ? withCacheStatus(headers, { fwd: ctx.fwd, fwdStatus: statusCode, stored: this.#stream !== undefined }) : headers
+    const out = ctx.cacheStatus ? withCacheStatus(headers, { fwd: ctx.originReason, fwdStatus: statusCode, stored: this.#stream !== undefined }) : headers
     super.onResponseStart(controller, statusCode, out, statusMessage)
   }
 

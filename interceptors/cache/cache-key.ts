@@ -4,10 +4,8 @@
  * @module
  */
 
-import type { CacheKey } from '../../src/contracts/cache-store.js'
-import type { DispatchOptions, IncomingHeaders } from '../../src/handler.js'
-import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/validation/describe-value.js'
+import { InvalidArgumentError, describeValue } from '../../src/handler.js'
+import type { CacheKey, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 
 // Origins repeat endlessly; parsing each once keeps URL parsing off the hot path.
 const originCache = new Map<string, string>()
@@ -123,10 +121,12 @@ export function makeCacheKey (opts: DispatchOptions, headers: IncomingHeaders): 
 }
 
 /**
- * Applies the `cacheKey` option to the key the cache made; throws {@link InvalidArgumentError}
+ * The key a request is stored under: the one the cache makes, passed through the `cacheKey`
+ * option when set. Throws {@link InvalidArgumentError}
  * naming the value when the hook returns something that is not a key.
  */
-export function customizeKey (hook: ((key: CacheKey, opts: DispatchOptions) => CacheKey) | undefined, key: CacheKey, opts: DispatchOptions): CacheKey {
+export function requestCacheKey (hook: ((key: CacheKey, opts: DispatchOptions) => CacheKey) | undefined, opts: DispatchOptions, headers: IncomingHeaders): CacheKey {
+  const key = makeCacheKey(opts, headers)
   if (hook === undefined) return key
   const custom: unknown = hook(key, opts)
   const fields = typeof custom === 'object' && custom !== null ? custom as Record<string, unknown> : undefined

@@ -5,19 +5,17 @@
  * @module
  */
 
-import type { CacheKey, CacheStore, GetResult } from '../../src/contracts/cache-store.js'
-import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import { DecoratorHandler } from '../../src/handler.js'
+import type { CacheKey, CacheStore, GetResult, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders, ForwardingController } from '../../src/handler.js'
 import { CacheHandler, openWriteStream } from './cache-handler.js'
-import type { CacheStatus } from './cache-status.js'
+import type { OriginReason } from './cache-status.js'
 import { withCacheStatus } from './cache-status.js'
-import type { ForwardingController } from '../../src/handlers/forwarding-controller.js'
 import { weakMatch } from './entity-tags.js'
 import { describeKey, log } from './log.js'
 import { timing } from './reuse-decision.js'
 import type { MustRevalidate } from './reuse-decision.js'
 import { playReply, replyGatewayTimeout } from './cache-replies.js'
-import type { ReplyTarget } from './cache-replies.js'
+import type { ReplyDestination } from './cache-replies.js'
 import { collectBody, deleteQuietly } from './store-calls.js'
 import { updateStored } from './stored-update.js'
 
@@ -40,7 +38,7 @@ export interface RevalidationContext {
   cacheByDefault: number | undefined
   cacheStatus: boolean
   requestTime: number
-  fwd: NonNullable<CacheStatus['fwd']>
+  originReason: OriginReason
   /** Until when (ms since the epoch) the stale response may replace an origin error; undefined: never. */
   staleIfErrorUntil: number | undefined
   /** Set when the stored response may not be served stale: an unreachable origin then yields a 504. */
@@ -50,7 +48,7 @@ export interface RevalidationContext {
   signal: DispatchOptions['signal']
 }
 
-type Phase = 'waiting' | 'not-modified' | 'stale-if-error' | 'forward'
+type Phase = 'waiting' | 'not-modified' | 'stale-if-error' | 'replaced'
 
 /** Turns the origin's answer to a revalidation into the caller's response. */
 export class CacheRevalidationHandler extends DecoratorHandler {
@@ -89,7 +87,7 @@ export class CacheRevalidationHandler extends DecoratorHandler {
       log('origin answered %d for %s; serving the stale response (stale-if-error)', statusCode, describeKey(ctx.key))
       return
     }
-    this.#phase = 'forward'
+    this.#phase = 'replaced'
     log('revalidation of %s answered %d: the new response replaces the stored one', describeKey(ctx.key), statusCode)
     this.#next = new CacheHandler({
       store: ctx.store,
@@ -97,7 +95,7 @@ export class CacheRevalidationHandler extends DecoratorHandler {
       shared: ctx.shared,
       cacheByDefault: ctx.cacheByDefault,
       cacheStatus: ctx.cacheStatus,
-      fwd: ctx.fwd,
+      originReason: ctx.originReason,
       requestTime: ctx.requestTime
     }, this.handler)
     this.#next.onResponseStart(ctx.controller, statusCode, headers, statusMessage)
@@ -154,14 +152,14 @@ export class CacheRevalidationHandler extends DecoratorHandler {
   }
 
   /** Where replies made here go: the caller, on the controller it already holds. */
-  #target (): ReplyTarget {
+  #replyDestination (): ReplyDestination {
     const ctx = this.#ctx
     return { handler: this.handler, signal: ctx.signal, method: ctx.key.method, cacheStatus: ctx.cacheStatus, controller: ctx.controller }
   }
 
   #gatewayTimeout (reason: MustRevalidate): void {
     const ctx = this.#ctx
-    replyGatewayTimeout(this.#target(), {
+    replyGatewayTimeout(this.#replyDestination(), {
       fwd: 'stale',
       ttl: timing(ctx.stored, Date.now()).ttl,
       detail: reason
@@ -209,7 +207,7 @@ export class CacheRevalidationHandler extends DecoratorHandler {
         deleteQuietly(ctx.store, ctx.key)
         headers = merged
       }
-      if (ctx.cacheStatus) headers = withCacheStatus(headers, { fwd: ctx.fwd, fwdStatus: 304, ttl, stored: storedAgain })
+      if (ctx.cacheStatus) headers = withCacheStatus(headers, { fwd: ctx.originReason, fwdStatus: 304, ttl, stored: storedAgain })
       this.#serve(headers, body)
     }, (err: Error) => {
       log('could not read the stored body of %s after a 304: %s', describeKey(ctx.key), err.message)
@@ -219,6 +217,6 @@ export class CacheRevalidationHandler extends DecoratorHandler {
 
   #serve (headers: IncomingHeaders, body: GetResult['body']): void {
     const { stored } = this.#ctx
-    playReply(this.#target(), { statusCode: stored.statusCode, statusMessage: stored.statusMessage, headers, body })
+    playReply(this.#replyDestination(), { statusCode: stored.statusCode, statusMessage: stored.statusMessage, headers, body })
   }
 }

@@ -7,6 +7,9 @@
 import type { IncomingHeaders } from '../../src/handler.js'
 import { CACHE_STATUS_NAME } from './options.js'
 
+/** Why a request went to the origin: the `fwd` parameter of its `cache-status` entry. */
+export type OriginReason = NonNullable<CacheStatus['fwd']>
+
 /** One `cache-status` entry's parameters (RFC 9211 §2). */
 export interface CacheStatus {
   /** Served from the cache without going to the origin. */

@@ -18,7 +18,7 @@ export function failWith (handler: DispatchHandler, err: Error): void {
 }
 
 /** Calls the next dispatch from an asynchronous path, where a synchronous throw must become onResponseError. */
-export function dispatchLater (dispatch: Dispatch, opts: DispatchOptions, handler: DispatchHandler): void {
+export function dispatchOrFail (dispatch: Dispatch, opts: DispatchOptions, handler: DispatchHandler): void {
   try {
     dispatch(opts, handler)
   } catch (err) {

@@ -4,10 +4,10 @@
  * @module
  */
 
-import type { CacheControlDirectives, CacheValue } from '../../src/contracts/cache-store.js'
-import type { IncomingHeaders } from '../../src/handler.js'
+import type { CacheControlDirectives, CacheValue, IncomingHeaders } from '../../src/handler.js'
 import { parseAge } from './delta-seconds.js'
 import { parseHttpDate } from './http-date.js'
+import { firstHeaderValue } from './header-value.js'
 
 /** Status codes cacheable by heuristic freshness (RFC 9110 §15.1), less 206 which is never stored. */
 export const HEURISTICALLY_CACHEABLE = new Set([200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501])
@@ -33,10 +33,6 @@ export interface FreshnessInput {
   cacheByDefault: number | undefined
 }
 
-function single (value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value
-}
-
 /** The freshness lifetime in seconds (RFC 9111 §4.2.1) and where it came from. */
 export function freshnessLifetime (input: FreshnessInput): { seconds: number, source: FreshnessSource } {
   const { directives, headers, shared } = input
@@ -44,15 +40,15 @@ export function freshnessLifetime (input: FreshnessInput): { seconds: number, so
   if (directives['max-age'] !== undefined) return { seconds: directives['max-age'], source: 'max-age' }
   if (headers.expires !== undefined) {
     // §5.3: an invalid Expires (such as "0") means already expired. Multiple values: use the first.
-    const expires = parseHttpDate(single(headers.expires))
+    const expires = parseHttpDate(firstHeaderValue(headers.expires))
     if (expires === undefined) return { seconds: 0, source: 'expires' }
-    const date = parseHttpDate(single(headers.date)) ?? input.responseTime
+    const date = parseHttpDate(firstHeaderValue(headers.date)) ?? input.responseTime
     return { seconds: Math.max(0, (expires - date) / 1000), source: 'expires' }
   }
   if (HEURISTICALLY_CACHEABLE.has(input.statusCode) || directives.public === true) {
-    const lastModified = parseHttpDate(single(headers['last-modified']))
+    const lastModified = parseHttpDate(firstHeaderValue(headers['last-modified']))
     if (lastModified !== undefined) {
-      const date = parseHttpDate(single(headers.date)) ?? input.responseTime
+      const date = parseHttpDate(firstHeaderValue(headers.date)) ?? input.responseTime
       if (date > lastModified) {
         return { seconds: Math.min(MAX_HEURISTIC_SECONDS, Math.floor((date - lastModified) / 1000 * HEURISTIC_FRACTION)), source: 'heuristic' }
       }
@@ -67,7 +63,7 @@ export function freshnessLifetime (input: FreshnessInput): { seconds: number, so
  * implies and the Age header plus the time the response took to arrive.
  */
 export function initialAge (headers: IncomingHeaders, requestTime: number, responseTime: number): number {
-  const date = parseHttpDate(single(headers.date))
+  const date = parseHttpDate(firstHeaderValue(headers.date))
   const apparentAge = date === undefined ? 0 : Math.max(0, (responseTime - date) / 1000)
   const ageValue = parseAge(headers.age) ?? 0
   const responseDelay = Math.max(0, (responseTime - requestTime) / 1000)
@@ -79,7 +75,7 @@ export function initialAge (headers: IncomingHeaders, requestTime: number, respo
  * header) plus the time it has spent in the cache.
  */
 export function currentAge (value: CacheValue, now: number): number {
-  const stored = single(value.headers.age)
+  const stored = firstHeaderValue(value.headers.age)
   const initial = stored !== undefined && /^\d+$/.test(stored) ? Number(stored) : 0
   return initial + Math.max(0, (now - value.cachedAt) / 1000)
 }

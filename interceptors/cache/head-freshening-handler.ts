@@ -4,13 +4,13 @@
  * @module
  */
 
-import type { CacheKey, CacheStore, GetResult } from '../../src/contracts/cache-store.js'
-import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
 import { DecoratorHandler } from '../../src/handler.js'
+import type { CacheKey, CacheStore, GetResult, DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
 import { writeWhole } from './cache-handler.js'
 import { describeKey, log } from './log.js'
-import { collectBody, deleteQuietly, lookup } from './store-calls.js'
+import { collectBody, deleteQuietly, readStore } from './store-calls.js'
 import { updateStored } from './stored-update.js'
+import { firstHeaderValue } from './header-value.js'
 
 /** What the handler needs besides the response. */
 export interface HeadFresheningContext {
@@ -22,10 +22,6 @@ export interface HeadFresheningContext {
   requestTime: number
 }
 
-function single (value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value
-}
-
 /**
  * True when the HEAD response describes the stored one: same status, equal values for each
  * validator the HEAD response carries (and at least one validator when the stored response has
@@ -33,13 +29,13 @@ function single (value: string | string[] | undefined): string | undefined {
  */
 export function headConfirms (stored: GetResult, body: Buffer, statusCode: number, headers: IncomingHeaders): boolean {
   if (statusCode !== stored.statusCode) return false
-  const etag = single(headers.etag)
-  const lastModified = single(headers['last-modified'])
-  const storedLastModified = single(stored.headers['last-modified'])
+  const etag = firstHeaderValue(headers.etag)
+  const lastModified = firstHeaderValue(headers['last-modified'])
+  const storedLastModified = firstHeaderValue(stored.headers['last-modified'])
   if (etag === undefined && lastModified === undefined && (stored.etag !== undefined || storedLastModified !== undefined)) return false
   if (etag !== undefined && etag !== stored.etag) return false
   if (lastModified !== undefined && lastModified !== storedLastModified) return false
-  const length = single(headers['content-length'])
+  const length = firstHeaderValue(headers['content-length'])
   return length === undefined || Number(length) === body.length
 }
 
@@ -81,7 +77,7 @@ export class HeadFresheningHandler extends DecoratorHandler {
 
   async #freshen (): Promise<void> {
     const ctx = this.#ctx
-    const { result: stored } = await lookup(ctx.store, ctx.getKey)
+    const { result: stored } = await readStore(ctx.store, ctx.getKey)
     if (stored === undefined) return
     const id = describeKey(ctx.getKey)
     const body = await collectBody(stored.body)

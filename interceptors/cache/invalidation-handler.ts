@@ -4,47 +4,42 @@
  * @module
  */
 
-import type { CacheKey, CacheStore } from '../../src/contracts/cache-store.js'
-import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
-import { showOrigin } from '../../src/observability/redaction.js'
-import { DecoratorHandler } from '../../src/handler.js'
+import { DecoratorHandler, showOrigin } from '../../src/handler.js'
+import type { CacheKey, CacheStore, DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
 import { describeKey, log } from './log.js'
 import { deleteQuietly } from './store-calls.js'
-
-function single (value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value
-}
+import { firstHeaderValue } from './header-value.js'
 
 /** Deletes the affected URLs when the response is 2xx or 3xx, and holds the end until that is done. */
 export class InvalidationHandler extends DecoratorHandler {
   readonly #store: CacheStore
-  readonly #target: CacheKey
+  readonly #key: CacheKey
   #pending: Promise<unknown> | undefined
 
-  constructor (store: CacheStore, target: CacheKey, handler: DispatchHandler) {
+  constructor (store: CacheStore, key: CacheKey, handler: DispatchHandler) {
     super(handler)
     this.#store = store
-    this.#target = target
+    this.#key = key
   }
 
   override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
     if (statusCode >= 200 && statusCode < 400) {
-      const keys = [this.#target]
-      const base = `${this.#target.origin}${this.#target.path}`
+      const keys = [this.#key]
+      const base = `${this.#key.origin}${this.#key.path}`
       for (const name of ['location', 'content-location']) {
-        const value = single(headers[name])
+        const value = firstHeaderValue(headers[name])
         if (value === undefined) continue
         try {
           const url = new URL(value, base)
-          // §4.4: only URIs with the same origin as the target may be invalidated.
-          if (url.origin === this.#target.origin) keys.push({ origin: url.origin, method: 'GET', path: `${url.pathname}${url.search}` })
+          // §4.4: only URIs with the same origin as the request may be invalidated.
+          if (url.origin === this.#key.origin) keys.push({ origin: url.origin, method: 'GET', path: `${url.pathname}${url.search}` })
         } catch {
-          log('ignoring an unparsable %s header %j on %s', name, value, describeKey(this.#target))
+          log('ignoring an unparsable %s header %j on %s', name, value, describeKey(this.#key))
         }
       }
       const pending: Array<Promise<void>> = []
       for (const key of keys) {
-        log('invalidating %s%s after %s answered %d', showOrigin(key.origin), key.path, this.#target.method, statusCode)
+        log('invalidating %s%s after %s answered %d', showOrigin(key.origin), key.path, this.#key.method, statusCode)
         const result = deleteQuietly(this.#store, key)
         if (result !== undefined) pending.push(result)
       }

@@ -5,8 +5,8 @@
  */
 
 import { debuglog } from 'node:util'
-import type { CacheKey } from '../../src/contracts/cache-store.js'
-import { showRequest } from '../../src/observability/redaction.js'
+import type { CacheKey } from '../../src/handler.js'
+import { showRequest } from '../../src/handler.js'
 
 /** Writes one line when `NODE_DEBUG` lists `conduit:cache`. */
 export const log = debuglog('conduit:cache')

@@ -3,10 +3,8 @@
  * @module
  */
 
-import type { CacheKey, CacheStore } from '../../src/contracts/cache-store.js'
-import type { DispatchOptions } from '../../src/handler.js'
-import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/validation/describe-value.js'
+import { InvalidArgumentError, describeValue, failOption } from '../../src/handler.js'
+import type { CacheKey, CacheStore, DispatchOptions } from '../../src/handler.js'
 import { MemoryCacheStore } from '../../stores/memory-cache-store.js'
 
 /** Methods whose responses may be cached: the safe methods (RFC 9110 §9.2.1). */
@@ -104,7 +102,7 @@ export interface ResolvedCacheOptions {
 export function resolveCacheOptions (options: CacheInterceptorOptions | undefined): ResolvedCacheOptions {
   if (options === undefined) options = {}
   if (typeof options !== 'object' || options === null) {
-    throw new InvalidArgumentError(`cache(): options must be an object, got ${describeValue(options)}`)
+    failOption('cache()', 'options', 'an object', options)
   }
   const store = options.store ?? new MemoryCacheStore()
   for (const method of ['get', 'createWriteStream', 'delete'] as const) {
@@ -113,7 +111,7 @@ export function resolveCacheOptions (options: CacheInterceptorOptions | undefine
     }
   }
   const methods = options.methods ?? DEFAULT_CACHE_METHODS
-  if (!Array.isArray(methods)) throw new InvalidArgumentError(`cache(): methods must be an array of method names, got ${describeValue(methods)}`)
+  if (!Array.isArray(methods)) failOption('cache()', 'methods', 'an array of method names', methods)
   for (const method of methods) {
     if (typeof method !== 'string' || !SAFE_METHODS.has(method)) {
       throw new InvalidArgumentError(`cache(): methods may only contain safe methods (GET, HEAD, OPTIONS, TRACE), got ${describeValue(method)}`)
@@ -121,32 +119,32 @@ export function resolveCacheOptions (options: CacheInterceptorOptions | undefine
   }
   const type = options.type ?? 'shared'
   if (type !== 'shared' && type !== 'private') {
-    throw new InvalidArgumentError(`cache(): type must be 'shared' or 'private', got ${describeValue(type)}`)
+    failOption('cache()', 'type', `'shared' or 'private'`, type)
   }
   const cacheByDefault = options.cacheByDefault
   if (cacheByDefault !== undefined && (typeof cacheByDefault !== 'number' || !Number.isInteger(cacheByDefault) || cacheByDefault < 0)) {
-    throw new InvalidArgumentError(`cache(): cacheByDefault must be a non-negative integer (seconds), got ${describeValue(cacheByDefault)}`)
+    failOption('cache()', 'cacheByDefault', 'a non-negative integer (seconds)', cacheByDefault)
   }
   const cacheStatus = options.cacheStatus ?? true
   if (typeof cacheStatus !== 'boolean') {
-    throw new InvalidArgumentError(`cache(): cacheStatus must be a boolean, got ${describeValue(cacheStatus)}`)
+    failOption('cache()', 'cacheStatus', 'a boolean', cacheStatus)
   }
   const origins = options.origins
   if (origins !== undefined) {
-    if (!Array.isArray(origins)) throw new InvalidArgumentError(`cache(): origins must be an array of strings and RegExps, got ${describeValue(origins)}`)
+    if (!Array.isArray(origins)) failOption('cache()', 'origins', 'an array of strings and RegExps', origins)
     origins.forEach((origin: unknown, i: number) => {
       if (typeof origin !== 'string' && !(origin instanceof RegExp)) {
-        throw new InvalidArgumentError(`cache(): origins[${i}] must be a string or a RegExp, got ${describeValue(origin)}`)
+        failOption('cache()', `origins[${i}]`, 'a string or a RegExp', origin)
       }
     })
   }
   const cacheKey = options.cacheKey
   if (cacheKey !== undefined && typeof cacheKey !== 'function') {
-    throw new InvalidArgumentError(`cache(): cacheKey must be a function, got ${describeValue(cacheKey)}`)
+    failOption('cache()', 'cacheKey', 'a function', cacheKey)
   }
   const cachePostResponses = options.cachePostResponses ?? false
   if (typeof cachePostResponses !== 'boolean') {
-    throw new InvalidArgumentError(`cache(): cachePostResponses must be a boolean, got ${describeValue(cachePostResponses)}`)
+    failOption('cache()', 'cachePostResponses', 'a boolean', cachePostResponses)
   }
   return { store, methods: new Set(methods), shared: type === 'shared', cacheByDefault, cacheStatus, origins: origins?.map((o) => typeof o === 'string' ? o.toLowerCase() : o), cacheKey, cachePostResponses }
 }
@@ -155,7 +153,7 @@ export function resolveCacheOptions (options: CacheInterceptorOptions | undefine
 export function readCacheMode (value: unknown): CacheMode {
   if (value === undefined || value === null) return 'default'
   if (typeof value !== 'string' || !CACHE_MODES.has(value)) {
-    throw new InvalidArgumentError(`cache(): cacheMode must be one of ${[...CACHE_MODES].join(', ')}, got ${describeValue(value)}`)
+    failOption('cache()', 'cacheMode', `one of ${[...CACHE_MODES].join(', ')}`, value)
   }
   return value as CacheMode
 }

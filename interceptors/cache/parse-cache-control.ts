@@ -3,7 +3,7 @@
  * @module
  */
 
-import type { CacheControlDirectives } from '../../src/contracts/cache-store.js'
+import type { CacheControlDirectives } from '../../src/handler.js'
 import { parseDeltaSeconds } from './delta-seconds.js'
 
 const NUMERIC = new Set(['max-age', 's-maxage', 'max-stale', 'min-fresh', 'stale-while-revalidate', 'stale-if-error'])
@@ -84,19 +84,19 @@ export function parseCacheControl (header: string | string[] | undefined | null)
   const directives: CacheControlDirectives = {}
   if (header == null) return directives
   const text = Array.isArray(header) ? header.join(',') : header
-  const target = directives as Record<string, unknown>
+  const byName = directives as Record<string, unknown>
   for (const [name, value] of tokenize(text)) {
-    if (Object.hasOwn(target, name)) continue
+    if (Object.hasOwn(byName, name)) continue
     if (NUMERIC.has(name)) {
-      target[name] = numericValue(name, value)
+      byName[name] = numericValue(name, value)
     } else if (FLAGS.has(name)) {
-      target[name] = true
+      byName[name] = true
     } else if (FIELD_LISTS.has(name)) {
       if (value === undefined || value === MALFORMED) {
-        target[name] = true
+        byName[name] = true
       } else {
         const fields = value.split(',').map((field) => field.trim().toLowerCase()).filter((field) => field !== '')
-        target[name] = fields.length === 0 ? true : fields
+        byName[name] = fields.length === 0 ? true : fields
       }
     }
   }

@@ -6,18 +6,16 @@
  * @module
  */
 
-import type { CacheKey, CacheValue } from '../../src/contracts/cache-store.js'
-import { PARTIAL_METHOD } from '../../src/contracts/cache-store.js'
-import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
-import { DecoratorHandler } from '../../src/handler.js'
+import { PARTIAL_METHOD, DecoratorHandler } from '../../src/handler.js'
+import type { CacheKey, CacheValue, DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
 import { CacheHandler, decideStorageFor, writeWhole } from './cache-handler.js'
-import type { CacheHandlerContext } from './cache-handler.js'
+import type { StorageContext } from './cache-handler.js'
 import { formatContentRange, joinRanges, parseContentRange } from './byte-ranges.js'
 import type { ByteRange } from './byte-ranges.js'
 import { withCacheStatus } from './cache-status.js'
 import { isStrong } from './entity-tags.js'
 import { describeKey, log } from './log.js'
-import { collectBody, lookup } from './store-calls.js'
+import { collectBody, readStore } from './store-calls.js'
 
 /** The key a URL's partial response is stored under. */
 export function partialKey (key: CacheKey): CacheKey {
@@ -34,11 +32,11 @@ interface Part {
 
 /** Stores the 200 or 206 answer to a ranged GET while passing it on unchanged (plus `cache-status`). */
 export class PartialContentHandler extends DecoratorHandler {
-  readonly #ctx: CacheHandlerContext
+  readonly #ctx: StorageContext
   #full: CacheHandler | undefined
   #part: Part | undefined
 
-  constructor (ctx: CacheHandlerContext, handler: DispatchHandler) {
+  constructor (ctx: StorageContext, handler: DispatchHandler) {
     super(handler)
     this.#ctx = ctx
   }
@@ -52,7 +50,7 @@ export class PartialContentHandler extends DecoratorHandler {
       return
     }
     if (statusCode === 206) this.#part = this.#storablePart(headers, statusMessage ?? '')
-    const out = ctx.cacheStatus ? withCacheStatus(headers, { fwd: ctx.fwd, fwdStatus: statusCode, stored: this.#part !== undefined }) : headers
+    const out = ctx.cacheStatus ? withCacheStatus(headers, { fwd: ctx.originReason, fwdStatus: statusCode, stored: this.#part !== undefined }) : headers
     super.onResponseStart(controller, statusCode, out, statusMessage)
   }
 
@@ -121,7 +119,7 @@ export class PartialContentHandler extends DecoratorHandler {
       return
     }
     let range = part.range
-    const held = (await lookup(ctx.store, partialKey(ctx.key))).result
+    const held = (await readStore(ctx.store, partialKey(ctx.key))).result
     const heldRange = held === undefined ? undefined : parseContentRange(held.headers['content-range'])
     // §3.4: parts may be joined only when they are of the same representation (same strong validator).
     if (held !== undefined && heldRange !== undefined && held.etag === part.value.etag && heldRange.length === part.length) {

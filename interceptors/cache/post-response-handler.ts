@@ -1,27 +1,23 @@
 /**
  * Caching a POST response for later GETs (RFC 9110 §9.3.3, RFC 9111 §4 note): allowed only
- * when the response has explicit freshness and a `Content-Location` naming the request target,
- * i.e. the origin says "this is the current representation of the target".
+ * when the response has explicit freshness and a `Content-Location` naming the request's URL,
+ * i.e. the origin says "this is the current representation of that URL".
  * @module
  */
 
-import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
 import { DecoratorHandler } from '../../src/handler.js'
-import type { CacheHandlerContext } from './cache-handler.js'
+import type { DispatchController, DispatchHandler, IncomingHeaders, CacheValue } from '../../src/handler.js'
+import type { StorageContext } from './cache-handler.js'
 import { decideStorageFor, writeWhole } from './cache-handler.js'
-import type { CacheValue } from '../../src/contracts/cache-store.js'
 import { describeKey, log } from './log.js'
 import { parseCacheControl } from './parse-cache-control.js'
+import { firstHeaderValue } from './header-value.js'
 
-function single (value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value
-}
-
-/** True when `Content-Location` resolves to the target URL itself. */
-export function namesTarget (contentLocation: string | undefined, target: string): boolean {
+/** True when `Content-Location` resolves to the request's own URL. */
+export function namesRequestUrl (contentLocation: string | undefined, requestUrl: string): boolean {
   if (contentLocation === undefined) return false
   try {
-    return new URL(contentLocation, target).href === new URL(target).href
+    return new URL(contentLocation, requestUrl).href === new URL(requestUrl).href
   } catch {
     return false
   }
@@ -34,25 +30,25 @@ export function hasExplicitFreshness (headers: IncomingHeaders, shared: boolean)
 }
 
 /**
- * Stores a qualifying POST response under the GET key of the target. Placed inside the
+ * Stores a qualifying POST response under the GET key of its URL. Placed inside the
  * invalidation handler, whose end waits for the removal of older entries, so the new entry is
  * written after them and survives.
  */
 export class PostResponseHandler extends DecoratorHandler {
-  readonly #ctx: CacheHandlerContext
+  readonly #ctx: StorageContext
   #value: CacheValue | undefined
   #chunks: Buffer[] = []
 
-  /** `ctx.key` is the GET key of the target. */
-  constructor (ctx: CacheHandlerContext, handler: DispatchHandler) {
+  /** `ctx.key` is the GET key of the request's URL. */
+  constructor (ctx: StorageContext, handler: DispatchHandler) {
     super(handler)
     this.#ctx = ctx
   }
 
   override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
     const ctx = this.#ctx
-    const target = `${ctx.key.origin}${ctx.key.path}`
-    if (statusCode >= 200 && statusCode < 300 && hasExplicitFreshness(headers, ctx.shared) && namesTarget(single(headers['content-location']), target)) {
+    const requestUrl = `${ctx.key.origin}${ctx.key.path}`
+    if (statusCode >= 200 && statusCode < 300 && hasExplicitFreshness(headers, ctx.shared) && namesRequestUrl(firstHeaderValue(headers['content-location']), requestUrl)) {
       const decision = decideStorageFor(ctx, statusCode, headers, statusMessage ?? '')
       if (decision.store) {
         this.#value = decision.value

@@ -6,12 +6,12 @@
  */
 
 import { randomBytes } from 'node:crypto'
-import type { CacheValue } from '../../src/contracts/cache-store.js'
-import type { IncomingHeaders } from '../../src/handler.js'
+import type { CacheValue, IncomingHeaders } from '../../src/handler.js'
 import { formatContentRange, parseContentRange, parseRangeHeader, resolveRanges } from './byte-ranges.js'
 import type { ByteRange } from './byte-ranges.js'
 import { strongMatch } from './entity-tags.js'
 import { parseHttpDate } from './http-date.js'
+import { firstHeaderValue } from './header-value.js'
 
 /** What to send for a ranged request: the stored response as it is, or a generated one. */
 export type RangeAnswer =
@@ -21,25 +21,21 @@ export type RangeAnswer =
 /** Representation fields that describe the whole body and must not be copied onto a part. */
 const WHOLE_BODY_FIELDS = ['content-length', 'content-range', 'content-type']
 
-function single (value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value
-}
-
 /**
  * §13.1.5: the range applies only when If-Range names the stored response by a strong entity
  * tag, or by a Last-Modified date that exactly matches and is strong (at least a second
  * before the response's Date).
  */
 export function ifRangeHolds (ifRange: string | string[] | undefined, stored: CacheValue): boolean {
-  const condition = single(ifRange)?.trim()
+  const condition = firstHeaderValue(ifRange)?.trim()
   if (condition === undefined) return true
   if (condition.startsWith('"') || condition.startsWith('W/')) {
     return stored.etag !== undefined && strongMatch(condition, stored.etag)
   }
   const since = parseHttpDate(condition)
-  const lastModified = parseHttpDate(single(stored.headers['last-modified']))
+  const lastModified = parseHttpDate(firstHeaderValue(stored.headers['last-modified']))
   if (since === undefined || lastModified === undefined || since !== lastModified) return false
-  const date = parseHttpDate(single(stored.headers.date))
+  const date = parseHttpDate(firstHeaderValue(stored.headers.date))
   return date !== undefined && date - lastModified >= 1000
 }
 
@@ -75,7 +71,7 @@ export function answerRange (requestHeaders: IncomingHeaders, stored: CacheValue
     headers['content-length'] = '0'
     return { kind: 'generated', statusCode: 416, statusMessage: 'Range Not Satisfiable', headers, body: Buffer.alloc(0) }
   }
-  const contentType = single(stored.headers['content-type'])
+  const contentType = firstHeaderValue(stored.headers['content-type'])
   if (ranges.length === 1) {
     const [range] = ranges
     const part = body.subarray(range.start, range.end + 1)
@@ -104,7 +100,7 @@ export function answerFromPart (requestHeaders: IncomingHeaders, held: CacheValu
   const offset = heldRange.range.start
   const part = heldBody.subarray(range.start - offset, range.end - offset + 1)
   const headers = baseHeaders(held)
-  const contentType = single(held.headers['content-type'])
+  const contentType = firstHeaderValue(held.headers['content-type'])
   if (contentType !== undefined) headers['content-type'] = contentType
   headers['content-range'] = formatContentRange(range, heldRange.length)
   headers['content-length'] = String(part.length)

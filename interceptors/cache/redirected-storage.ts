@@ -6,11 +6,10 @@
  * @module
  */
 
-import type { CacheKey } from '../../src/contracts/cache-store.js'
-import { showOrigin } from '../../src/observability/redaction.js'
+import { CROSS_ORIGIN_STRIPPED_HEADERS as CREDENTIAL_HEADERS, FOLLOWED_REDIRECTS } from '../../src/handler.js'
+import type { CacheKey, FollowedRedirect } from '../../src/handler.js'
+import { showOrigin } from '../../src/handler.js'
 // The credentials a cross-origin redirect drops are the ones that tie a response to its sender.
-import { CROSS_ORIGIN_STRIPPED_HEADERS as CREDENTIAL_HEADERS, FOLLOWED_REDIRECTS } from '../../src/redirect/rules.js'
-import type { FollowedRedirect } from '../../src/redirect/rules.js'
 import type { StorageDecision } from './storage-decision.js'
 
 /** What a redirect layer below reported in the request context: the URLs and the redirects followed. */

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { CacheValue } from '../../src/contracts/cache-store.js'
+import type { CacheValue } from '../../src/handler.js'
 import { currentAge } from './freshness.js'
 import type { RequestPolicy } from './request-policy.js'
 
@@ -12,7 +12,7 @@ import type { RequestPolicy } from './request-policy.js'
 export type Reuse =
   | { action: 'hit', reason: string }
   | { action: 'stale-while-revalidate', reason: string }
-  | { action: 'revalidate', fwd: 'stale' | 'request', reason: string, staleIfErrorUntil: number | undefined, mustRevalidate?: MustRevalidate | undefined }
+  | { action: 'revalidate', originReason: 'stale' | 'request', reason: string, staleIfErrorUntil: number | undefined, mustRevalidate?: MustRevalidate | undefined }
   | { action: 'gateway-timeout', reason: string }
 
 /** The directive that forbids serving a stale response when the origin cannot be reached. */
@@ -59,13 +59,13 @@ export function decideReuse (value: CacheValue, policy: RequestPolicy, shared: b
   if (fresh) {
     // RFC 8246: an immutable response is not revalidated while fresh, even on a reload.
     const requestMayForce = !(d.immutable === true && (policy.noCacheFromHeaders || !policy.noCache))
-    if (requestMayForce && policy.noCache) return { action: 'revalidate', fwd: 'request', reason: 'the request asked for no-cache', staleIfErrorUntil }
+    if (requestMayForce && policy.noCache) return { action: 'revalidate', originReason: 'request', reason: 'the request asked for no-cache', staleIfErrorUntil }
     // Ages are known to the second at best, so max-age=0 (what a reload sends) always revalidates.
     if (requestMayForce && policy.maxAge !== undefined && (policy.maxAge === 0 || age > policy.maxAge)) {
-      return { action: 'revalidate', fwd: 'request', reason: `age ${Math.floor(age)}s exceeds the request's max-age=${policy.maxAge}`, staleIfErrorUntil }
+      return { action: 'revalidate', originReason: 'request', reason: `age ${Math.floor(age)}s exceeds the request's max-age=${policy.maxAge}`, staleIfErrorUntil }
     }
     if (policy.minFresh !== undefined && ttl < policy.minFresh) {
-      return { action: 'revalidate', fwd: 'request', reason: `fresh for ${Math.floor(ttl)}s, less than the request's min-fresh=${policy.minFresh}`, staleIfErrorUntil }
+      return { action: 'revalidate', originReason: 'request', reason: `fresh for ${Math.floor(ttl)}s, less than the request's min-fresh=${policy.minFresh}`, staleIfErrorUntil }
     }
     return { action: 'hit', reason: `fresh for ${Math.floor(ttl)}s` }
   }
@@ -81,6 +81,6 @@ export function decideReuse (value: CacheValue, policy: RequestPolicy, shared: b
     }
   }
   if (policy.onlyIfCached) return { action: 'gateway-timeout', reason: 'only-if-cached and the stored response cannot be used without the origin' }
-  if (alwaysRevalidate) return { action: 'revalidate', fwd: 'stale', reason: 'the response said no-cache', staleIfErrorUntil, mustRevalidate }
-  return { action: 'revalidate', fwd: 'stale', reason: `stale by ${Math.ceil(-ttl)}s${strict ? ' and must be revalidated' : ''}`, staleIfErrorUntil, mustRevalidate }
+  if (alwaysRevalidate) return { action: 'revalidate', originReason: 'stale', reason: 'the response said no-cache', staleIfErrorUntil, mustRevalidate }
+  return { action: 'revalidate', originReason: 'stale', reason: `stale by ${Math.ceil(-ttl)}s${strict ? ' and must be revalidated' : ''}`, staleIfErrorUntil, mustRevalidate }
 }

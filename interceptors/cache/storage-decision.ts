@@ -3,8 +3,7 @@
  * @module
  */
 
-import type { CacheControlDirectives, CacheValue } from '../../src/contracts/cache-store.js'
-import type { IncomingHeaders } from '../../src/handler.js'
+import type { CacheControlDirectives, CacheValue, IncomingHeaders } from '../../src/handler.js'
 import { HEURISTICALLY_CACHEABLE, freshnessLifetime, initialAge } from './freshness.js'
 import { parseCacheControl } from './parse-cache-control.js'
 import { parseVary, varyValues } from './vary.js'

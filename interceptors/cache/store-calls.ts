@@ -5,25 +5,25 @@
  */
 
 import { Readable } from 'node:stream'
-import type { CacheKey, CacheStore, GetResult } from '../../src/contracts/cache-store.js'
+import type { CacheKey, CacheStore, GetResult } from '../../src/handler.js'
 import { describeKey, log } from './log.js'
 import { storedEntryProblem } from './stored-entry-check.js'
 
-/** What a store lookup found: the stored response (undefined when there is none), or that the store failed. */
-export interface Lookup {
+/** What reading the store found: the stored response (undefined when there is none), or that the store failed. */
+export interface StoreRead {
   result: GetResult | undefined
   failed: boolean
 }
 
-const STORE_FAILED: Lookup = Object.freeze({ result: undefined, failed: true })
-const NOT_FOUND: Lookup = Object.freeze({ result: undefined, failed: false })
+const STORE_FAILED: StoreRead = Object.freeze({ result: undefined, failed: true })
+const NOT_FOUND: StoreRead = Object.freeze({ result: undefined, failed: false })
 
-function storeFailed (key: CacheKey, err: unknown): Lookup {
+function storeFailed (key: CacheKey, err: unknown): StoreRead {
   log('store error in get for %s, bypassing the cache: %s', describeKey(key), (err as Error | undefined)?.message)
   return STORE_FAILED
 }
 
-function checked (key: CacheKey, result: GetResult | null | undefined): Lookup {
+function checked (key: CacheKey, result: GetResult | null | undefined): StoreRead {
   if (result == null) return NOT_FOUND
   let problem: string | null
   try {
@@ -45,7 +45,7 @@ function checked (key: CacheKey, result: GetResult | null | undefined): Lookup {
  * entry. A store that answers synchronously is answered synchronously, so a hit costs no promise
  * round trip; an asynchronous store gets a promise. Never throws, never rejects.
  */
-export function lookup (store: CacheStore, key: CacheKey): Lookup | Promise<Lookup> {
+export function readStore (store: CacheStore, key: CacheKey): StoreRead | Promise<StoreRead> {
   let answer: ReturnType<CacheStore['get']>
   try {
     answer = store.get(key)
@@ -94,20 +94,4 @@ export async function collectBody (body: GetResult['body']): Promise<Buffer> {
     for (const chunk of body as Iterable<Buffer | string>) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk))
   }
   return Buffer.concat(chunks)
-}
-
-/**
- * Runs `next` with what a {@link lookup} found: within this call when the store answered
- * synchronously, otherwise once it settles. A throw from `next` goes to `onError`.
- */
-export function whenFound (found: Lookup | Promise<Lookup>, next: (found: Lookup) => void, onError: (err: Error) => void): void {
-  if (isPending(found)) {
-    found.then(next).then(undefined, onError)
-    return
-  }
-  try {
-    next(found)
-  } catch (err) {
-    onError(err as Error)
-  }
 }

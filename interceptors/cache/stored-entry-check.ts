@@ -6,9 +6,8 @@
  * @module
  */
 
-import type { GetResult } from '../../src/contracts/cache-store.js'
-import { INVALID_VALUE_RE, TOKEN_RE } from '../../src/h1/constants.js'
-import { describeValue } from '../../src/validation/describe-value.js'
+import { INVALID_VALUE_RE, TOKEN_RE, describeValue } from '../../src/handler.js'
+import type { GetResult } from '../../src/handler.js'
 
 function isFiniteNumber (value: unknown): boolean {
   return typeof value === 'number' && Number.isFinite(value)

@@ -4,10 +4,10 @@
  * @module
  */
 
-import type { CacheValue } from '../../src/contracts/cache-store.js'
-import type { IncomingHeaders } from '../../src/handler.js'
+import type { CacheValue, IncomingHeaders } from '../../src/handler.js'
 import { parseEntityTagList, weakMatch } from './entity-tags.js'
 import { parseHttpDate } from './http-date.js'
+import { firstHeaderValue } from './header-value.js'
 
 /** Fields a 304 repeats from the full response (RFC 9110 §15.4.5). */
 const NOT_MODIFIED_FIELDS = ['cache-control', 'content-location', 'date', 'etag', 'expires', 'vary']
@@ -18,10 +18,6 @@ export const ORIGIN_PRECONDITIONS = ['if-match', 'if-unmodified-since', 'if-rang
 /** True when the request carries `If-None-Match` or `If-Modified-Since`. */
 export function hasCacheablePrecondition (headers: IncomingHeaders): boolean {
   return headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined
-}
-
-function single (value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value
 }
 
 /**
@@ -37,9 +33,9 @@ export function notModified (requestHeaders: IncomingHeaders, stored: CacheValue
     const etag = stored.etag
     return etag !== undefined && tags.some((tag) => weakMatch(tag, etag))
   }
-  const since = parseHttpDate(single(requestHeaders['if-modified-since']))
+  const since = parseHttpDate(firstHeaderValue(requestHeaders['if-modified-since']))
   if (since === undefined) return false
-  const modified = parseHttpDate(single(stored.headers['last-modified'])) ?? parseHttpDate(single(stored.headers.date)) ?? stored.cachedAt
+  const modified = parseHttpDate(firstHeaderValue(stored.headers['last-modified'])) ?? parseHttpDate(firstHeaderValue(stored.headers.date)) ?? stored.cachedAt
   return modified <= since
 }
 

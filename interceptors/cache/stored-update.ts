@@ -4,8 +4,7 @@
  * @module
  */
 
-import type { CacheValue } from '../../src/contracts/cache-store.js'
-import type { IncomingHeaders } from '../../src/handler.js'
+import type { CacheValue, IncomingHeaders } from '../../src/handler.js'
 import { decideStorage } from './storage-decision.js'
 import type { StorageDecision } from './storage-decision.js'
 

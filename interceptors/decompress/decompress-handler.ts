@@ -5,11 +5,8 @@
  */
 
 import { debuglog } from 'node:util'
+import { InterposedControllerHandler, RequestAbortedError, ResponseExceededMaxSizeError, BodyDecoder, maxResponseSizeOf } from '../../src/handler.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
-import { InterposedControllerHandler } from '../../src/handlers/interposed-controller.js'
-import { RequestAbortedError, ResponseExceededMaxSizeError } from '../../src/errors.js'
-import { BodyDecoder } from '../../src/content-coding/body-decoder.js'
-import { maxResponseSizeOf } from '../../src/dispatcher/client-options.js'
 import type { ResolvedDecompressOptions } from './options.js'
 
 /** Writes one line when `NODE_DEBUG` lists `conduit:decompress`. */

@@ -3,8 +3,7 @@
  * @module
  */
 
-import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/validation/describe-value.js'
+import { InvalidArgumentError, describeValue, failOption } from '../../src/handler.js'
 
 /** Options of `interceptors.decompress()`; all optional. */
 export interface DecompressInterceptorOptions {
@@ -41,15 +40,15 @@ export const DEFAULT_SKIP_STATUS_CODES: readonly number[] = [204, 304]
 export function resolveDecompressOptions (options: DecompressInterceptorOptions | undefined): ResolvedDecompressOptions {
   if (options === undefined) options = {}
   if (options === null || typeof options !== 'object') {
-    throw new InvalidArgumentError(`decompress(): options must be an object, got ${describeValue(options)}`)
+    failOption('decompress()', 'options', 'an object', options)
   }
   const skipErrorResponses = options.skipErrorResponses ?? true
   if (typeof skipErrorResponses !== 'boolean') {
-    throw new InvalidArgumentError(`decompress(): skipErrorResponses must be a boolean, got ${describeValue(skipErrorResponses)}`)
+    failOption('decompress()', 'skipErrorResponses', 'a boolean', skipErrorResponses)
   }
   const skipStatusCodes = options.skipStatusCodes ?? DEFAULT_SKIP_STATUS_CODES
   if (!Array.isArray(skipStatusCodes)) {
-    throw new InvalidArgumentError(`decompress(): skipStatusCodes must be an array of status codes, got ${describeValue(skipStatusCodes)}`)
+    failOption('decompress()', 'skipStatusCodes', 'an array of status codes', skipStatusCodes)
   }
   for (const status of skipStatusCodes) {
     if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 999) {
@@ -58,7 +57,7 @@ export function resolveDecompressOptions (options: DecompressInterceptorOptions 
   }
   const maxSize = options.maxSize ?? 0
   if (typeof maxSize !== 'number' || !Number.isSafeInteger(maxSize) || maxSize < 0) {
-    throw new InvalidArgumentError(`decompress(): maxSize must be a non-negative integer (0: no limit), got ${describeValue(maxSize)}`)
+    failOption('decompress()', 'maxSize', 'a non-negative integer (0: no limit)', maxSize)
   }
   return { skipErrorResponses, skipStatusCodes: new Set(skipStatusCodes), maxSize }
 }

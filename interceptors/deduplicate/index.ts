@@ -5,10 +5,9 @@
  */
 
 import { debuglog } from 'node:util'
+import { normalizeHeaders, showRequest } from '../../src/handler.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, IncomingHeaders, Interceptor } from '../../src/handler.js'
-import { normalizeHeaders } from '../../src/handlers/request-headers.js'
 import { normalizeOrigin, overriddenHost, pathWithQuery } from '../cache/cache-key.js'
-import { showRequest } from '../../src/observability/redaction.js'
 import { resolveDeduplicateOptions } from './options.js'
 import type { DeduplicateInterceptorOptions, ResolvedDeduplicateOptions } from './options.js'
 import { SharedResponse } from './shared-response.js'

@@ -3,8 +3,7 @@
  * @module
  */
 
-import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/validation/describe-value.js'
+import { InvalidArgumentError, describeValue, failOption } from '../../src/handler.js'
 import { SAFE_METHODS } from '../cache/options.js'
 
 /** Options of `interceptors.deduplicate()`; all optional. */
@@ -44,7 +43,7 @@ export const DEFAULT_DEDUPLICATE_BUFFER = 5 * 1024 * 1024
 
 function names (value: unknown, option: string): ReadonlySet<string> {
   if (value === undefined) return new Set()
-  if (!Array.isArray(value)) throw new InvalidArgumentError(`deduplicate(): ${option} must be an array of header names, got ${describeValue(value)}`)
+  if (!Array.isArray(value)) failOption('deduplicate()', option, 'an array of header names', value)
   for (const name of value) {
     if (typeof name !== 'string' || name === '') throw new InvalidArgumentError(`deduplicate(): ${option} must hold header names, got ${describeValue(name)}`)
   }
@@ -55,10 +54,10 @@ function names (value: unknown, option: string): ReadonlySet<string> {
 export function resolveDeduplicateOptions (options: DeduplicateInterceptorOptions | undefined): ResolvedDeduplicateOptions {
   if (options === undefined) options = {}
   if (options === null || typeof options !== 'object') {
-    throw new InvalidArgumentError(`deduplicate(): options must be an object, got ${describeValue(options)}`)
+    failOption('deduplicate()', 'options', 'an object', options)
   }
   const methods = options.methods ?? ['GET']
-  if (!Array.isArray(methods)) throw new InvalidArgumentError(`deduplicate(): methods must be an array of method names, got ${describeValue(methods)}`)
+  if (!Array.isArray(methods)) failOption('deduplicate()', 'methods', 'an array of method names', methods)
   for (const method of methods) {
     if (typeof method !== 'string' || !SAFE_METHODS.has(method)) {
       throw new InvalidArgumentError(`deduplicate(): methods may only contain safe methods (GET, HEAD, OPTIONS, TRACE), got ${describeValue(method)}`)
@@ -66,7 +65,7 @@ export function resolveDeduplicateOptions (options: DeduplicateInterceptorOption
   }
   const maxBufferSize = options.maxBufferSize ?? DEFAULT_DEDUPLICATE_BUFFER
   if (typeof maxBufferSize !== 'number' || !Number.isSafeInteger(maxBufferSize) || maxBufferSize < 1) {
-    throw new InvalidArgumentError(`deduplicate(): maxBufferSize must be a positive integer (bytes), got ${describeValue(maxBufferSize)}`)
+    failOption('deduplicate()', 'maxBufferSize', 'a positive integer (bytes)', maxBufferSize)
   }
   return {
     methods: new Set(methods),

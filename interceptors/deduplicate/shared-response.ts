@@ -5,9 +5,8 @@
  * @module
  */
 
+import { SimpleController, toDispatchHandler, RequestAbortedError } from '../../src/handler.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
-import { SimpleController, toDispatchHandler } from '../../src/handler.js'
-import { RequestAbortedError } from '../../src/errors.js'
 
 type Pending = { kind: 'data', chunk: Buffer } | { kind: 'end', trailers: IncomingHeaders } | { kind: 'error', error: Error }
 

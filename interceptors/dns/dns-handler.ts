@@ -4,12 +4,11 @@
  * @module
  */
 
+import { AttemptSpanningHandler, showOrigin } from '../../src/handler.js'
 import type { Dispatch, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
-import { AttemptSpanningHandler } from '../../src/handlers/interposed-controller.js'
 import type { DnsRecord } from './records.js'
 import type { DnsResolver } from './resolver.js'
 import { addressOrigin, log } from './resolver.js'
-import { showOrigin } from '../../src/observability/redaction.js'
 
 /** Connection errors that say "this address does not answer", worth trying the other family for. */
 const FAILOVER_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'LIB_ERR_CONNECT_TIMEOUT'])
@@ -47,7 +46,7 @@ export class DnsHandler extends AttemptSpanningHandler {
     const attempt = this.#attempt
     const code = (error as { code?: unknown }).code
     if (code === 'ENOTFOUND') attempt.resolver.forget(attempt.origin.hostname)
-    const next = this.#failoverTarget(typeof code === 'string' ? code : '')
+    const next = this.#failoverRecord(typeof code === 'string' ? code : '')
     if (next === null) {
       super.onResponseError(controller, error)
       return
@@ -62,7 +61,7 @@ export class DnsHandler extends AttemptSpanningHandler {
     }
   }
 
-  #failoverTarget (code: string): DnsRecord | null {
+  #failoverRecord (code: string): DnsRecord | null {
     const attempt = this.#attempt
     if (!attempt.dualStack || this.#failedOver || this.#answered || this.callerController.reason !== null || !FAILOVER_CODES.has(code)) return null
     return attempt.resolver.other(attempt.origin.hostname, attempt.record.family === 4 ? 6 : 4)

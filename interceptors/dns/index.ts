@@ -6,11 +6,8 @@
  */
 
 import { isIP } from 'node:net'
+import { SimpleController, normalizeHeaders, failOption } from '../../src/handler.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
-import { SimpleController } from '../../src/handler.js'
-import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/validation/describe-value.js'
-import { normalizeHeaders } from '../../src/handlers/request-headers.js'
 import { DnsHandler } from './dns-handler.js'
 import { resolveDnsOptions, resolveDnsRequestOptions } from './options.js'
 import type { DnsInterceptorOptions, DnsRequestOptions } from './options.js'
@@ -46,7 +43,7 @@ export function dns (options?: DnsInterceptorOptions): Interceptor {
     if (origin === null || isIP(origin.hostname.replace(/^\[|\]$/g, '')) !== 0) return dispatch(opts, handler)
     let request: DnsRequestOptions = resolved
     if (opts.dns != null) {
-      if (typeof opts.dns !== 'object') throw new InvalidArgumentError(`dns(): the dns request option must be an object, got ${describeValue(opts.dns)}`)
+      if (typeof opts.dns !== 'object') failOption('dns()', 'the dns request option', 'an object', opts.dns)
       request = resolveDnsRequestOptions(opts.dns as Record<string, unknown>, resolved, 'dns()')
     }
     resolver.resolve(origin, request, (err, record) => {

@@ -4,8 +4,7 @@
  */
 
 import type { LookupOptions } from 'node:dns'
-import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/validation/describe-value.js'
+import { failOption } from '../../src/handler.js'
 import type { DnsOriginRecords, DnsRecord, DnsStorage } from './records.js'
 
 /** Resolves the host of `origin`; the callback gets every address found. */
@@ -73,20 +72,16 @@ export interface ResolvedDnsOptions extends DnsRequestOptions {
 /** Default of {@link DnsInterceptorOptions.maxTTL}, in milliseconds. */
 export const DEFAULT_DNS_MAX_TTL = 10_000
 
-function fail (who: string, name: string, expected: string, value: unknown): never {
-  throw new InvalidArgumentError(`${who}: ${name} must be ${expected}, got ${describeValue(value)}`)
-}
-
 /** Checks the options a request may override and fills in the rest from `base`. */
 export function resolveDnsRequestOptions (options: Partial<Record<keyof DnsRequestOptions, unknown>>, base: DnsRequestOptions | null, who: string): DnsRequestOptions {
   const dualStack = options.dualStack ?? base?.dualStack ?? true
-  if (typeof dualStack !== 'boolean') fail(who, 'dualStack', 'a boolean', dualStack)
+  if (typeof dualStack !== 'boolean') failOption(who, 'dualStack', 'a boolean', dualStack)
   const affinity = options.affinity ?? (options.dualStack === undefined ? base?.affinity : undefined) ?? (dualStack ? null : 4)
-  if (affinity !== null && affinity !== 4 && affinity !== 6) fail(who, 'affinity', '4 or 6', affinity)
+  if (affinity !== null && affinity !== 4 && affinity !== 6) failOption(who, 'affinity', '4 or 6', affinity)
   const lookup = options.lookup ?? base?.lookup
-  if (lookup !== undefined && typeof lookup !== 'function') fail(who, 'lookup', 'a function', lookup)
+  if (lookup !== undefined && typeof lookup !== 'function') failOption(who, 'lookup', 'a function', lookup)
   const pick = options.pick ?? base?.pick
-  if (pick !== undefined && typeof pick !== 'function') fail(who, 'pick', 'a function', pick)
+  if (pick !== undefined && typeof pick !== 'function') failOption(who, 'pick', 'a function', pick)
   return { dualStack, affinity: affinity as 4 | 6 | null, lookup: lookup as DnsLookup | undefined, pick: pick as DnsPick | undefined }
 }
 
@@ -94,15 +89,15 @@ export function resolveDnsRequestOptions (options: Partial<Record<keyof DnsReque
 export function resolveDnsOptions (options: DnsInterceptorOptions | undefined): ResolvedDnsOptions {
   const who = 'dns()'
   if (options === undefined) options = {}
-  if (options === null || typeof options !== 'object') fail(who, 'options', 'an object', options)
+  if (options === null || typeof options !== 'object') failOption(who, 'options', 'an object', options)
   const maxTTL = options.maxTTL ?? DEFAULT_DNS_MAX_TTL
-  if (typeof maxTTL !== 'number' || !Number.isSafeInteger(maxTTL) || maxTTL < 0) fail(who, 'maxTTL', 'a non-negative integer (milliseconds)', maxTTL)
+  if (typeof maxTTL !== 'number' || !Number.isSafeInteger(maxTTL) || maxTTL < 0) failOption(who, 'maxTTL', 'a non-negative integer (milliseconds)', maxTTL)
   const maxItems = options.maxItems ?? Infinity
-  if (typeof maxItems !== 'number' || !(Number.isSafeInteger(maxItems) || maxItems === Infinity) || maxItems < 1) fail(who, 'maxItems', 'a positive integer', maxItems)
+  if (typeof maxItems !== 'number' || !(Number.isSafeInteger(maxItems) || maxItems === Infinity) || maxItems < 1) failOption(who, 'maxItems', 'a positive integer', maxItems)
   const storage = options.storage
   if (storage !== undefined) {
     for (const method of ['get', 'set', 'delete', 'full'] as const) {
-      if (storage === null || typeof storage !== 'object' || typeof storage[method] !== 'function') fail(who, 'storage', `an object with get, set, delete and full methods (no ${method})`, storage)
+      if (storage === null || typeof storage !== 'object' || typeof storage[method] !== 'function') failOption(who, 'storage', `an object with get, set, delete and full methods (no ${method})`, storage)
     }
   }
   return { ...resolveDnsRequestOptions(options, null, who), maxTTL, maxItems, storage }

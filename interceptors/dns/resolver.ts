@@ -6,7 +6,7 @@
 
 import { lookup as systemLookup } from 'node:dns'
 import { debuglog } from 'node:util'
-import { InformationalError } from '../../src/errors.js'
+import { InformationalError } from '../../src/handler.js'
 import type { DnsLookup, DnsRequestOptions, ResolvedDnsOptions } from './options.js'
 import type { DnsRecord, DnsStorage } from './records.js'
 import { MemoryDnsStorage, groupRecords, nextOfFamily, roundRobinPick } from './records.js'

@@ -5,9 +5,7 @@
  * @module
  */
 
-import { ProxyConnectionError } from '../../src/errors.js'
-import { DecoratorHandler } from '../../src/handler.js'
-import { SENSITIVE_HEADERS } from '../../src/observability/redaction.js'
+import { ProxyConnectionError, DecoratorHandler, SENSITIVE_HEADERS } from '../../src/handler.js'
 import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import { asProxyError } from './proxy-errors.js'
 import type { ResolvedProxy } from './proxy-options.js'

@@ -11,21 +11,15 @@
  * @module
  */
 
-import { describeUrl, showRequest } from '../../src/observability/redaction.js'
 import { EventEmitter } from 'node:events'
-import type { AgentOptions } from '../../src/dispatcher/agent.js'
-import { ClientClosedError, InvalidArgumentError } from '../../src/errors.js'
-import { failDispatch } from '../../src/handler.js'
-import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
-import { normalizeHeaders } from '../../src/handlers/request-headers.js'
-import { parseNoProxy } from './no-proxy.js'
+import { ClientClosedError, InvalidArgumentError, failDispatch, normalizeHeaders, describeValue, describeUrl, showRequest } from '../../src/handler.js'
+import type { AgentOptions, Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
 import { assertNoProxyAuthorization } from './proxy-auth.js'
 import type { ProxyEnvOptions } from './proxy-env.js'
 import { proxyDebug, proxyDebugEnabled } from './proxy-log.js'
-import { defaultPort, PROXY_OPTION_KEYS, resolveProxy } from './proxy-options.js'
+import { PROXY_OPTION_KEYS } from './proxy-options.js'
 import type { ProxyOptions } from './proxy-options.js'
-import { ProxyRoute } from './proxy-route.js'
-import { describeValue } from '../../src/validation/describe-value.js'
+import { ProxyRouter } from './proxy-router.js'
 
 export { parseNoProxy } from './no-proxy.js'
 export type { NoProxyMatcher } from './no-proxy.js'
@@ -51,21 +45,6 @@ export interface ProxyInterceptor extends Interceptor {
   readonly events: EventEmitter
 }
 
-/** Origins whose routing decision is kept; the cache is cleared when full. */
-const DECISION_CACHE_SIZE = 256
-
-/** Where requests to one origin go: a proxy route, or direct (`route` null, `why` says why). */
-interface Decision {
-  target: URL
-  /** `target.origin`, computed once (URL getters are slow on a hot path). */
-  origin: string
-  /** `target.host`, for the derived `host` header. */
-  host: string
-  port: number
-  route: ProxyRoute | null
-  why: string
-}
-
 function toOptions (options: unknown): ProxyInterceptorOptions {
   if (typeof options === 'string' || options instanceof URL) return { uri: options }
   if (typeof options !== 'object' || options === null) {
@@ -85,20 +64,6 @@ export function agentOptionsOf (options: ProxyInterceptorOptions): AgentOptions 
   return rest as AgentOptions
 }
 
-function targetOf (opts: DispatchOptions): URL {
-  const origin = opts.origin
-  if (origin instanceof URL) return origin
-  if (typeof origin === 'string') {
-    try {
-      return new URL(origin)
-    } catch {
-      // The parser's error keeps the whole input (a password included): it is not passed on as the cause.
-      throw new InvalidArgumentError(`proxy(): origin must be a valid URL, got ${describeUrl(origin)}`)
-    }
-  }
-  throw new InvalidArgumentError(`proxy(): dispatch options need an origin, got ${describeValue(origin)}`)
-}
-
 /**
  * Creates the proxy interceptor. Closing or destroying a dispatcher it is composed on closes its
  * proxy connections too; `close()` / `destroy()` on the interceptor itself do the same directly.
@@ -115,43 +80,11 @@ export function proxy (options: string | URL | ProxyInterceptorOptions): ProxyIn
   const opts = toOptions(options)
   const agentOptions = agentOptionsOf(opts)
   const events = new EventEmitter()
-  const routes = new Map<string, ProxyRoute>()
-  const routeOf = (uri: string | URL | null | undefined): ProxyRoute | null => {
-    if (uri === null || uri === undefined) return null
-    const resolved = resolveProxy(uri, opts)
-    const key = resolved.url.href
-    let route = routes.get(key)
-    if (route === undefined) {
-      route = new ProxyRoute(resolved, agentOptions, events)
-      routes.set(key, route)
-    }
-    return route
-  }
-  const byProtocol: Readonly<Record<string, ProxyRoute | null>> = {
-    'http:': routeOf('httpProxy' in opts ? opts.httpProxy : opts.uri),
-    'https:': routeOf('httpsProxy' in opts ? opts.httpsProxy : opts.uri)
-  }
-  const noProxy = parseNoProxy(opts.noProxy)
-  // Origins repeat far more than they vary, so the URL parse and the NO_PROXY walk run once per origin.
-  const decisions = new Map<string, Decision>()
-  const decide = (request: DispatchOptions): Decision => {
-    const key = request.origin instanceof URL ? request.origin.href : request.origin
-    let decision = typeof key === 'string' ? decisions.get(key) : undefined
-    if (decision === undefined) {
-      const target = targetOf(request)
-      const port = Number(target.port) || defaultPort(target.protocol)
-      const route = byProtocol[target.protocol] ?? null
-      const bypass = route !== null && noProxy.matches(target.hostname, port)
-      decision = { target, origin: target.origin, host: target.host, port, route: bypass ? null : route, why: route === null ? `no proxy for ${target.protocol}` : 'matches NO_PROXY' }
-      if (decisions.size >= DECISION_CACHE_SIZE) decisions.clear()
-      decisions.set(key as string, decision)
-    }
-    return decision
-  }
+  const router = new ProxyRouter(opts, agentOptions, events)
   let closed = false
 
   const interceptor = (dispatch: Dispatch): Dispatch => Object.assign((request: DispatchOptions, handler: DispatchHandler): boolean => {
-    const { target, origin, host, port, route, why } = decide(request)
+    const { target, origin, host, port, route, why } = router.decide(request)
     if (route === null) {
       if (proxyDebugEnabled()) proxyDebug(`${showRequest({ method: request.method, origin, path: request.path })}: direct (${why})`)
       return dispatch(request, handler)
@@ -171,16 +104,15 @@ export function proxy (options: string | URL | ProxyInterceptorOptions): ProxyIn
     onDestroy: (reason: Error) => { void self.destroy(reason) }
   })
 
-  const unique = (): ProxyRoute[] => [...routes.values()]
   const self: ProxyInterceptor = Object.assign(interceptor, {
     events,
     async close (): Promise<void> {
       closed = true
-      await Promise.all(unique().map((route) => route.close()))
+      await Promise.all(router.routes().map((route) => route.close()))
     },
     async destroy (err?: Error | null): Promise<void> {
       closed = true
-      await Promise.all(unique().map((route) => route.destroy(err ?? null)))
+      await Promise.all(router.routes().map((route) => route.destroy(err ?? null)))
     }
   })
   return self

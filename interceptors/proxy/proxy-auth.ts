@@ -4,7 +4,7 @@
  * @module
  */
 
-import { InvalidArgumentError } from '../../src/errors.js'
+import { InvalidArgumentError } from '../../src/handler.js'
 import type { IncomingHeaders } from '../../src/handler.js'
 
 /** Where proxy credentials may come from; the URI parts are already URL-decoded. */

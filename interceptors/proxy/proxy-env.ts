@@ -5,8 +5,7 @@
  * @module
  */
 
-import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/validation/describe-value.js'
+import { failOption } from '../../src/handler.js'
 
 /** Proxy choices per target protocol; `null` means direct. */
 export interface ProxyEnvOptions {
@@ -45,16 +44,16 @@ function read (env: NodeJS.ProcessEnv, name: string): string | undefined {
 /** Explicit choices are checked here, where they are first read, so a bad one is named before any environment value replaces it. */
 function checkProxyEnvOptions (options: ProxyEnvOptions): void {
   if (options === null || typeof options !== 'object') {
-    throw new InvalidArgumentError(`EnvHttpProxyAgent: options must be an object, got ${describeValue(options)}`)
+    failOption('EnvHttpProxyAgent', 'options', 'an object', options)
   }
   for (const name of ['httpProxy', 'httpsProxy'] as const) {
     const value = options[name]
     if (value != null && typeof value !== 'string' && !(value instanceof URL)) {
-      throw new InvalidArgumentError(`EnvHttpProxyAgent: ${name} must be a proxy URL string, a URL or null, got ${describeValue(value)}`)
+      failOption('EnvHttpProxyAgent', name, 'a proxy URL string, a URL or null', value)
     }
   }
   if (options.noProxy !== undefined && typeof options.noProxy !== 'string') {
-    throw new InvalidArgumentError(`EnvHttpProxyAgent: noProxy must be a string, got ${describeValue(options.noProxy)}`)
+    failOption('EnvHttpProxyAgent', 'noProxy', 'a string', options.noProxy)
   }
 }
 

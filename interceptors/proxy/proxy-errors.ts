@@ -3,7 +3,7 @@
  * @module
  */
 
-import { SecureProxyConnectionError } from '../../src/errors.js'
+import { SecureProxyConnectionError } from '../../src/handler.js'
 import type { ResolvedProxy } from './proxy-options.js'
 
 /** OpenSSL verification codes Node reports for a certificate it does not accept. */

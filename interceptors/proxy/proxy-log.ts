@@ -7,8 +7,7 @@
 
 import { debuglog } from 'node:util'
 import type { Duplex } from 'node:stream'
-import { channels, undiciChannels } from '../../src/diagnostics.js'
-import { activeUndiciChannel } from '../../src/observability/undici-channels.js'
+import { activeUndiciChannel, channels, undiciChannels } from '../../src/handler.js'
 
 /** Debug namespace of the proxy interceptor. */
 export const PROXY_DEBUG_NAMESPACE = 'conduit:proxy'

@@ -4,12 +4,8 @@
  * @module
  */
 
-import type { BuildOptions, Connector } from '../../src/connect.js'
-import type { Dispatcher } from '../../src/dispatcher/dispatcher.js'
-import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/validation/describe-value.js'
-import { describeUrl } from '../../src/observability/redaction.js'
-import { normalizeHeaders } from '../../src/handlers/request-headers.js'
+import { InvalidArgumentError, describeValue, describeUrl, failOption, normalizeHeaders } from '../../src/handler.js'
+import type { BuildOptions, Connector, Dispatcher, OptionFailure } from '../../src/handler.js'
 import { proxyAuthorization } from './proxy-auth.js'
 
 /** TLS options for one side of a proxied connection (the proxy itself, or the target through a tunnel). */
@@ -132,6 +128,10 @@ export function defaultPort (protocol: string): number {
 /** The common proxy schemes (`socks:`...`socks4a:`) this module accepts. */
 export const PROXY_SCHEMES: readonly string[] = Object.keys(DEFAULT_PORTS)
 
+// A proxy URI is shown with its credentials masked.
+const SHOWN_AS_URL: OptionFailure = Object.freeze({ show: describeUrl })
+const SHOWN_AS_RENDERED: OptionFailure = Object.freeze({ show: String })
+
 /** Parses a proxy URI, naming the bad value (credentials hidden) when it is not a usable URL. */
 export function parseProxyUri (uri: unknown, where: string): URL {
   // A URL object gets the same checks as a string: it may name any scheme.
@@ -141,10 +141,10 @@ export function parseProxyUri (uri: unknown, where: string): URL {
   }
   // No `cause`: the parser's TypeError keeps the raw string (credentials included) as `input`.
   const url = URL.canParse(text) ? new URL(text) : null
-  if (url === null) throw new InvalidArgumentError(`${where}: uri must be a valid URL, got ${describeUrl(text)}`)
+  if (url === null) failOption(where, 'uri', 'a valid URL', text, SHOWN_AS_URL)
   if (!(url.protocol in DEFAULT_PORTS)) {
     // With an `@` in the URI, what parsed as the scheme may be the user name (`user:password@host`).
-    throw new InvalidArgumentError(`${where}: uri protocol must be one of ${PROXY_SCHEMES.join(', ')}, got ${text.includes('@') ? describeUrl(text) : JSON.stringify(url.protocol)}`)
+    failOption(where, 'uri protocol', `one of ${PROXY_SCHEMES.join(', ')}`, text.includes('@') ? describeUrl(text) : JSON.stringify(url.protocol), SHOWN_AS_RENDERED)
   }
   if (url.hostname === '') {
     throw new InvalidArgumentError(`${where}: uri must name a host, got ${describeUrl(text)}`)
@@ -169,7 +169,7 @@ function checkHeaders (headers: Record<string, string | string[]>, where: string
 
 function optionalString (value: unknown, name: string, where: string): string | undefined {
   if (value === undefined || value === null) return undefined
-  if (typeof value !== 'string') throw new InvalidArgumentError(`${where}: ${name} must be a string, got ${describeValue(value)}`)
+  if (typeof value !== 'string') failOption(where, name, 'a string', value)
   return value
 }
 
@@ -195,21 +195,21 @@ export function resolveProxy (uri: unknown, options: ProxyOptions, where = 'prox
   }
   const { clientFactory, socksConnect, proxyTunnel, requestTls, proxyTls } = options
   if (socksConnect !== undefined && typeof socksConnect !== 'function') {
-    throw new InvalidArgumentError(`${where}: socksConnect must be a function, got ${describeValue(socksConnect)}`)
+    failOption(where, 'socksConnect', 'a function', socksConnect)
   }
   if (clientFactory !== undefined && typeof clientFactory !== 'function') {
-    throw new InvalidArgumentError(`${where}: clientFactory must be a function, got ${describeValue(clientFactory)}`)
+    failOption(where, 'clientFactory', 'a function', clientFactory)
   }
   if (proxyTunnel !== undefined && typeof proxyTunnel !== 'boolean') {
-    throw new InvalidArgumentError(`${where}: proxyTunnel must be a boolean, got ${describeValue(proxyTunnel)}`)
+    failOption(where, 'proxyTunnel', 'a boolean', proxyTunnel)
   }
   for (const [name, value] of [['requestTls', requestTls], ['proxyTls', proxyTls]] as const) {
     if (value !== undefined && (typeof value !== 'object' || value === null)) {
-      throw new InvalidArgumentError(`${where}: ${name} must be an object of TLS options, got ${describeValue(value)}`)
+      failOption(where, name, 'an object of TLS options', value)
     }
   }
   if (options.headers !== undefined && options.headers !== null && typeof options.headers !== 'object') {
-    throw new InvalidArgumentError(`${where}: headers must be an object, got ${describeValue(options.headers)}`)
+    failOption(where, 'headers', 'an object', options.headers)
   }
 
   const username = decode(url.username, 'user name', where)

@@ -10,19 +10,12 @@
 
 import type { EventEmitter } from 'node:events'
 import type { Duplex } from 'node:stream'
-import { buildConnector } from '../../src/connect.js'
-import type { ConnectCallback, ConnectOptions, Connector } from '../../src/connect.js'
-import type { AgentOptions } from '../../src/dispatcher/agent.js'
-import { Pool } from '../../src/dispatcher/pool.js'
-import type { Dispatcher } from '../../src/dispatcher/dispatcher.js'
-import type { DirectConnection, DispatchRoute } from '../../src/dispatcher/route.js'
-import { ConnectTimeoutError } from '../../src/errors.js'
-import type { Dispatch, DispatchHandler, DispatchOptions, DispatchTarget } from '../../src/handler.js'
+import { buildConnector, Pool, ConnectTimeoutError, redactHeaders, sensitiveHeaderNames, REDACTED } from '../../src/handler.js'
+import type { ConnectCallback, ConnectOptions, Connector, AgentOptions, Dispatcher, DirectConnection, DispatchRoute, Dispatch, DispatchHandler, DispatchOptions, DispatchTarget } from '../../src/handler.js'
 import { AbsoluteFormHandler, absoluteFormOptions } from './absolute-form.js'
 import { defaultPort } from './proxy-options.js'
 import type { ResolvedProxy } from './proxy-options.js'
 import { publishTunnel } from './proxy-log.js'
-import { redactHeaders, sensitiveHeaderNames } from '../../src/observability/redaction.js'
 import type { ProxyConnectParams } from './proxy-log.js'
 import { openSocksTunnel } from './socks.js'
 import { authority } from './tunnel-target.js'
@@ -87,7 +80,7 @@ export class ProxyRoute {
     await this.#client?.destroy(err)
   }
 
-  #forward (dispatcher: Dispatcher): Dispatcher {
+  #relayEvents (dispatcher: Dispatcher): Dispatcher {
     for (const event of FORWARDED_EVENTS) {
       dispatcher.on(event, (...args: unknown[]) => this.#events.emit(event, ...args))
     }
@@ -98,7 +91,7 @@ export class ProxyRoute {
     if (this.#client === null) {
       const connect = this.proxy.proxyTls === undefined ? undefined : { ...this.proxy.proxyTls }
       const factory = this.proxy.clientFactory ?? ((origin: URL, opts: { connect?: object | undefined }) => new Pool(origin, opts))
-      this.#client = this.#forward(factory(new URL(this.proxy.origin), { connect }))
+      this.#client = this.#relayEvents(factory(new URL(this.proxy.origin), { connect }))
     }
     return this.#client
   }

@@ -6,8 +6,7 @@
  */
 
 import type { Duplex } from 'node:stream'
-import { ProxyConnectionError } from '../../src/errors.js'
-import { SENSITIVE_HEADERS } from '../../src/observability/redaction.js'
+import { ProxyConnectionError, SENSITIVE_HEADERS } from '../../src/handler.js'
 import type { DispatchController, DispatchHandler, DispatchTarget, IncomingHeaders } from '../../src/handler.js'
 import { asProxyError } from './proxy-errors.js'
 import type { ResolvedProxy } from './proxy-options.js'

@@ -4,9 +4,8 @@
  * @module
  */
 
+import { failOption } from '../../src/handler.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
-import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/validation/describe-value.js'
 import { RedirectHandler } from './redirect-handler.js'
 
 export { RedirectHandler } from './redirect-handler.js'
@@ -31,14 +30,14 @@ export interface RedirectInterceptorOptions {
 function checkMax (value: unknown, who: string): number | undefined {
   if (value === undefined || value === null) return undefined
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new InvalidArgumentError(`${who}: maxRedirections must be a non-negative integer, got ${describeValue(value)}`)
+    failOption(who, 'maxRedirections', 'a non-negative integer', value)
   }
   return value
 }
 
 function checkThrow (value: unknown, who: string): boolean | undefined {
   if (value === undefined || value === null) return undefined
-  if (typeof value !== 'boolean') throw new InvalidArgumentError(`${who}: throwOnMaxRedirect must be a boolean, got ${describeValue(value)}`)
+  if (typeof value !== 'boolean') failOption(who, 'throwOnMaxRedirect', 'a boolean', value)
   return value
 }
 
@@ -55,7 +54,7 @@ function checkThrow (value: unknown, who: string): boolean | undefined {
  */
 export function redirect (options: RedirectInterceptorOptions = {}): Interceptor {
   if (options === null || typeof options !== 'object') {
-    throw new InvalidArgumentError(`redirect(): options must be an object, got ${describeValue(options)}`)
+    failOption('redirect()', 'options', 'an object', options)
   }
   const defaultMax = checkMax(options.maxRedirections, 'redirect()')
   const defaultThrow = checkThrow(options.throwOnMaxRedirect, 'redirect()') ?? false

@@ -6,13 +6,8 @@
  */
 
 import { debuglog } from 'node:util'
-import type { Dispatch, DispatchBody, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
-import { AttemptSpanningHandler } from '../../src/handlers/interposed-controller.js'
-import { RedirectError } from '../../src/errors.js'
-import { hrefWithoutCredentials } from '../../src/observability/redaction.js'
-import { normalizeHeaders } from '../../src/handlers/request-headers.js'
-import { FOLLOWED_REDIRECTS, REDIRECT_STATUSES, headersDroppedByRedirect, redirectLocation, redirectsToGet } from '../../src/redirect/rules.js'
-import type { FollowedRedirect } from '../../src/redirect/rules.js'
+import { AttemptSpanningHandler, RedirectError, hrefWithoutCredentials, normalizeHeaders, FOLLOWED_REDIRECTS, REDIRECT_STATUSES, headersDroppedByRedirect, redirectLocation, redirectsToGet } from '../../src/handler.js'
+import type { Dispatch, DispatchBody, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders, FollowedRedirect } from '../../src/handler.js'
 
 /** Writes one line when `NODE_DEBUG` lists `conduit:redirect`. */
 export const log = debuglog('conduit:redirect')

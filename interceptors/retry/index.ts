@@ -5,10 +5,8 @@
  * @module
  */
 
+import { failDispatch, failOption } from '../../src/handler.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
-import { failDispatch } from '../../src/handler.js'
-import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/validation/describe-value.js'
 import { RetryHandler } from './retry-handler.js'
 import { resolveRetryOptions } from './retry-options.js'
 import type { ResolvedRetryOptions, RetryOptions } from './retry-options.js'
@@ -47,7 +45,7 @@ function retryDispatch (dispatch: Dispatch, options: ResolvedRetryOptions, track
     if (perRequest !== undefined) {
       // Spread below, a string or number would silently become options with keys "0", "1"...
       if (perRequest !== null && (typeof perRequest !== 'object' || Array.isArray(perRequest))) {
-        throw new InvalidArgumentError(`retry(): retryOptions must be an object, got ${describeValue(perRequest)}`)
+        failOption('retry()', 'retryOptions', 'an object', perRequest)
       }
       resolved = resolveRetryOptions({ ...options, ...perRequest }, defaultRetry, 'retry()')
       opts = { ...opts, retryOptions: undefined }

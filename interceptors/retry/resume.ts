@@ -5,10 +5,9 @@
  * @module
  */
 
+import { RequestRetryError, normalizeHeaders } from '../../src/handler.js'
 import type { IncomingHeaders, OutgoingHeaders } from '../../src/handler.js'
 import { debuglog } from 'node:util'
-import { RequestRetryError } from '../../src/errors.js'
-import { normalizeHeaders } from '../../src/handlers/request-headers.js'
 
 /** Where a delivered body stands: enough to ask for the rest and to check the answer. */
 export interface ResumePoint {

@@ -3,10 +3,8 @@
  * @module
  */
 
-import { fromUndiciCode } from '../../src/errors.js'
-import type { DispatchHandler, DispatchOptions, Dispatch } from '../../src/handler.js'
-import { InvalidArgumentError } from '../../src/errors.js'
-import { MAX_TIMER_MS } from '../../src/validation/timer-limit.js'
+import { describeValueWithItems, failOption, fromUndiciCode, MAX_TIMER_MS } from '../../src/handler.js'
+import type { DispatchHandler, DispatchOptions, Dispatch, InvalidArgumentError, OptionFailure } from '../../src/handler.js'
 
 /** State of the retry loop handed to a `retry` callback. */
 export interface RetryState {
@@ -166,35 +164,25 @@ export const RETRY_DEFAULTS = Object.freeze({
   jitter: false
 })
 
-function show (value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value)
-  if (typeof value === 'function') return 'a function'
-  if (Array.isArray(value)) return `an array (${JSON.stringify(value)})`
-  if (value === null) return 'null'
-  if (typeof value === 'object') return 'an object'
-  return String(value)
-}
-
-function fail (where: string, name: string, rule: string, value: unknown): never {
-  throw new InvalidArgumentError(`${where}: ${name} must be ${rule}, got ${show(value)}`)
-}
+// Retry's messages show an array with its items: which status code or error code was wrong.
+const SHOWN_WITH_ITEMS: OptionFailure = Object.freeze({ show: describeValueWithItems })
 
 function pick<T> (value: T | undefined, fallback: T): T {
   return value === undefined ? fallback : value
 }
 
 function number (where: string, name: string, value: unknown, rule: string, ok: (n: number) => boolean): number {
-  if (typeof value !== 'number' || !ok(value)) fail(where, name, rule, value)
+  if (typeof value !== 'number' || !ok(value)) failOption(where, name, rule, value, SHOWN_WITH_ITEMS)
   return value
 }
 
 function boolean (where: string, name: string, value: unknown): boolean {
-  if (typeof value !== 'boolean') fail(where, name, 'a boolean', value)
+  if (typeof value !== 'boolean') failOption(where, name, 'a boolean', value, SHOWN_WITH_ITEMS)
   return value
 }
 
 function list<T> (where: string, name: string, value: unknown, rule: string, ok: (item: unknown) => boolean): readonly T[] {
-  if (!Array.isArray(value) || !value.every(ok)) fail(where, name, rule, value)
+  if (!Array.isArray(value) || !value.every(ok)) failOption(where, name, rule, value, SHOWN_WITH_ITEMS)
   return Object.freeze([...value] as T[])
 }
 
@@ -216,12 +204,12 @@ export function resolveRetryOptions (
 ): ResolvedRetryOptions {
   if (options === undefined || options === null) options = {}
   if (RESOLVED.has(options)) return options as ResolvedRetryOptions
-  if (typeof options !== 'object' || Array.isArray(options)) fail(where, 'options', 'an object', options)
+  if (typeof options !== 'object' || Array.isArray(options)) failOption(where, 'options', 'an object', options, SHOWN_WITH_ITEMS)
   const o = options as RetryOptions
   const retry = pick<unknown>(o.retry, defaultRetry)
-  if (typeof retry !== 'function') fail(where, 'retry', 'a function (err, context, callback)', retry)
+  if (typeof retry !== 'function') failOption(where, 'retry', 'a function (err, context, callback)', retry, SHOWN_WITH_ITEMS)
   const onRetry: unknown = o.onRetry
-  if (onRetry !== undefined && typeof onRetry !== 'function') fail(where, 'onRetry', 'a function', onRetry)
+  if (onRetry !== undefined && typeof onRetry !== 'function') failOption(where, 'onRetry', 'a function', onRetry, SHOWN_WITH_ITEMS)
   const deadlineMs: unknown = o.deadlineMs
   if (deadlineMs !== undefined) number(where, 'deadlineMs', deadlineMs, 'a positive number of milliseconds', (n) => n > 0 && !Number.isNaN(n))
   const resolved: ResolvedRetryOptions = Object.freeze({
@@ -249,12 +237,12 @@ export function resolveRetryOptions (
 
 /** Checks the arguments of `new RetryHandler(opts, handlers)`; throws {@link InvalidArgumentError} naming the bad value. */
 export function checkRetryHandlerArgs (opts: unknown, handlers: unknown): void {
-  if (typeof opts !== 'object' || opts === null) fail('RetryHandler', 'options', 'an object', opts)
+  if (typeof opts !== 'object' || opts === null) failOption('RetryHandler', 'options', 'an object', opts, SHOWN_WITH_ITEMS)
   const dispatch = (handlers as Partial<RetryHandlers> | null)?.dispatch
-  if (typeof dispatch !== 'function') fail('RetryHandler', 'handlers.dispatch', 'a function', dispatch)
+  if (typeof dispatch !== 'function') failOption('RetryHandler', 'handlers.dispatch', 'a function', dispatch, SHOWN_WITH_ITEMS)
   const method = (opts as { method?: unknown }).method
   // Absent means GET, as undici's RetryHandler assumes.
-  if (method !== undefined && (typeof method !== 'string' || method === '')) fail('RetryHandler', 'options.method', 'a non-empty string', method)
+  if (method !== undefined && (typeof method !== 'string' || method === '')) failOption('RetryHandler', 'options.method', 'a non-empty string', method, SHOWN_WITH_ITEMS)
 }
 
 /** Dispatch options of a retried request: the usual ones plus the retry options. */

@@ -6,9 +6,8 @@
  */
 
 import type { Duplex } from 'node:stream'
+import { DecoratorHandler, ClientClosedError, ClientDestroyedError } from '../../src/handler.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
-import { DecoratorHandler } from '../../src/handler.js'
-import { ClientClosedError, ClientDestroyedError } from '../../src/errors.js'
 import type { RetryHandler } from './retry-handler.js'
 
 // Tells the tracker when the caller's handler has seen the end of its dispatch.

@@ -3,7 +3,7 @@
  * @module
  */
 
-import { RequestAbortedError } from '../../src/errors.js'
+import { RequestAbortedError } from '../../src/handler.js'
 import type { DispatchOptions } from '../../src/handler.js'
 
 /** A cancellable wait between attempts that also listens to the request's signal. */

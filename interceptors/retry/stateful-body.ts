@@ -4,8 +4,8 @@
  * @module
  */
 
+import { RequestRetryError } from '../../src/handler.js'
 import type { IncomingHeaders } from '../../src/handler.js'
-import { RequestRetryError } from '../../src/errors.js'
 
 /**
  * True when sending `body` consumes it, so a retry could not send the same bytes again:

@@ -9,8 +9,7 @@
  */
 
 import type { SnapshotHeaders } from '../../stores/snapshot-file-store.js'
-import { ACCEPT_ENCODING } from '../../src/content-coding/body-decoder.js'
-import { FETCH_USER_AGENT } from '../../src/fetch/dispatch-options.js'
+import { ACCEPT_ENCODING, FETCH_USER_AGENT } from '../../src/handler.js'
 
 // What undici's fetch sends for these headers when the caller sets none.
 const UNDICI_FETCH_DEFAULTS: ReadonlyMap<string, { conduit: string, undici: string }> = new Map([

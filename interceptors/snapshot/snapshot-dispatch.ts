@@ -6,11 +6,8 @@
 
 import { showUrl } from '../../src/observability/redaction.js'
 import { debuglog } from 'node:util'
-import { SnapshotNotFoundError } from '../../src/errors.js'
-import type { Dispatch, DispatchHandler, DispatchOptions } from '../../src/handler.js'
-import { ResponsePlayer } from '../../src/replay/response-player.js'
-import type { PlayedResponse } from '../../src/replay/response-player.js'
-import { collectBody, isBufferedBody } from '../../src/replay/request-body.js'
+import { SnapshotNotFoundError, ResponsePlayer, collectBody, isBufferedBody } from '../../src/handler.js'
+import type { Dispatch, DispatchHandler, DispatchOptions, PlayedResponse } from '../../src/handler.js'
 import type { SnapshotResponse } from '../../stores/snapshot-file-store.js'
 import { RecordingHandler } from './snapshot-handler.js'
 import type { SnapshotRecorder } from './snapshot-recorder.js'

@@ -7,9 +7,9 @@
 
 import { showHeaderValue, showOrigin } from '../../src/observability/redaction.js'
 import { createHash } from 'node:crypto'
+import { serializePathWithQuery } from '../../src/handler.js'
 import type { DispatchOptions, OutgoingHeaders } from '../../src/handler.js'
 import type { SnapshotHeaders, SnapshotRequest } from '../../stores/snapshot-file-store.js'
-import { serializePathWithQuery } from '../../src/replay/path-with-query.js'
 import type { ResolvedSnapshotOptions } from './snapshot-options.js'
 import { withSharedFetchDefaults } from './fetch-defaults.js'
 

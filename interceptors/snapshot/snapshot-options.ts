@@ -4,9 +4,8 @@
  * @module
  */
 
-import { InvalidArgumentError } from '../../src/errors.js'
-import { MAX_TIMER_MS } from '../../src/validation/timer-limit.js'
-import type { DispatchOptions } from '../../src/handler.js'
+import { InvalidArgumentError, MAX_TIMER_MS, describeValueKind, failOption } from '../../src/handler.js'
+import type { DispatchOptions, OptionFailure } from '../../src/handler.js'
 
 /** The snapshot modes. */
 export const SNAPSHOT_MODES: readonly SnapshotMode[] = ['record', 'playback', 'update']
@@ -130,16 +129,13 @@ export interface ResolvedSnapshotOptions {
   excludeUrls: Array<string | RegExp>
 }
 
-function show (value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' || typeof value === 'function' ? typeof value : String(value)
-}
+// The snapshot options' messages show a bad value by its kind only.
+const SHOWN_BY_KIND: OptionFailure = Object.freeze({ show: describeValueKind })
 
 /** Applies defaults and validates; `who` prefixes error messages (e.g. `snapshot()` or `SnapshotAgent`). */
 export function resolveSnapshotOptions (opts: SnapshotOptions, who: string): ResolvedSnapshotOptions {
-  if (opts === null || typeof opts !== 'object') throw new InvalidArgumentError(`${who}: options must be an object, got ${show(opts)}`)
-  const fail = (name: string, what: string, value: unknown): never => {
-    throw new InvalidArgumentError(`${who}: ${name} must be ${what}, got ${show(value)}`)
-  }
+  const fail = (name: string, rule: string, value: unknown): never => failOption(who, name, rule, value, SHOWN_BY_KIND)
+  if (opts === null || typeof opts !== 'object') fail('options', 'an object', opts)
   const bool = (name: keyof SnapshotOptions, fallback: boolean): boolean => {
     const value = opts[name]
     if (value === undefined) return fallback

@@ -6,8 +6,7 @@
 
 import { describeUrl } from '../../src/observability/redaction.js'
 import { debuglog } from 'node:util'
-import { InvalidArgumentError } from '../../src/errors.js'
-import { describeValue } from '../../src/validation/describe-value.js'
+import { InvalidArgumentError, describeValue, failOption } from '../../src/handler.js'
 import type { DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import { loadSnapshotFile, parseSnapshotData, saveSnapshotFile } from '../../stores/snapshot-file-store.js'
 import type { SnapshotEntry, SnapshotRecord, SnapshotRequest, SnapshotResponse } from '../../stores/snapshot-file-store.js'
@@ -202,7 +201,7 @@ export class SnapshotRecorder {
    */
   #callerKey (requestOpts: unknown, who: string): { request: SnapshotRequest, hash: string } {
     if (requestOpts === null || typeof requestOpts !== 'object') {
-      throw new InvalidArgumentError(`${who}: requestOpts must be dispatch options (an object with origin and path), got ${describeValue(requestOpts)}`)
+      failOption(who, 'requestOpts', 'dispatch options (an object with origin and path)', requestOpts)
     }
     const opts = requestOpts as DispatchOptions
     try {
@@ -243,7 +242,7 @@ export class SnapshotRecorder {
 
   #path (filePath: string | undefined, who: string): string {
     if (filePath != null && (typeof filePath !== 'string' || filePath === '')) {
-      throw new InvalidArgumentError(`${who}: filePath must be a non-empty string, got ${describeValue(filePath)}`)
+      failOption(who, 'filePath', 'a non-empty string', filePath)
     }
     const path = filePath ?? this.#opts.snapshotPath
     if (path === null || path === '') throw new InvalidArgumentError(`${who}: a snapshot path is required (pass one or set snapshotPath)`)

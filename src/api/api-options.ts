@@ -6,7 +6,7 @@
 
 import type { DispatchOptions } from '../handlers/dispatch-contract.js'
 import { InvalidArgumentError } from '../errors.js'
-import { describeValue } from '../validation/describe-value.js'
+import { failOption } from '../validation/options.js'
 import { checkSignal, isEventTargetSignal } from './abort-signal.js'
 import type { ApiSignal } from './abort-signal.js'
 
@@ -21,7 +21,7 @@ export interface ApiOptions {
 export function checkApiOptions (who: string, opts: ApiOptions): void {
   checkSignal(who, opts.signal)
   if (opts.onInfo != null && typeof opts.onInfo !== 'function') {
-    throw new InvalidArgumentError(`${who}: onInfo must be a function, got ${describeValue(opts.onInfo)}`)
+    failOption(who, 'onInfo', 'a function', opts.onInfo)
   }
   if (opts.method === 'CONNECT') {
     throw new InvalidArgumentError(`${who}: method "CONNECT" is not supported here; use connect()`)

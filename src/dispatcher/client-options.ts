@@ -8,7 +8,7 @@ import { buildConnector, DEFAULT_CONNECT_TIMEOUT } from '../connect.js'
 import type { BuildOptions, Connector } from '../connect.js'
 import type { DirectConnection } from './route.js'
 import { InvalidArgumentError } from '../errors.js'
-import { describeValue } from '../validation/describe-value.js'
+import { failOption } from '../validation/options.js'
 import { DEFAULT_MAX_HEADER_SIZE } from '../h1/constants.js'
 import { timerMilliseconds } from '../validation/timer-limit.js'
 
@@ -190,7 +190,7 @@ export interface ClientConfig {
 function nonNegative (who: string, name: string, value: unknown, fallback: number, integer = false): number {
   if (value === undefined || value === null) return fallback
   if (typeof value !== 'number' || Number.isNaN(value) || value < 0 || (integer && !Number.isInteger(value))) {
-    throw new InvalidArgumentError(`${who}: ${name} must be a non-negative ${integer ? 'integer' : 'number'}, got ${describeValue(value)}`)
+    failOption(who, name, `a non-negative ${integer ? 'integer' : 'number'}`, value)
   }
   return value
 }
@@ -201,7 +201,7 @@ function nonNegative (who: string, name: string, value: unknown, fallback: numbe
  */
 export function resolveClientOptions (opts: ClientOptions | undefined, who = 'Client'): ClientConfig {
   if (opts !== undefined && (opts === null || typeof opts !== 'object')) {
-    throw new InvalidArgumentError(`${who}: options must be an object, got ${describeValue(opts)}`)
+    failOption(who, 'options', 'an object', opts)
   }
   const o = opts ?? {}
   const pipelining = nonNegative(who, 'pipelining', o.pipelining, 1, true)
@@ -210,20 +210,20 @@ export function resolveClientOptions (opts: ClientOptions | undefined, who = 'Cl
   const keepAliveTimeout = timerMilliseconds(who, 'keepAliveTimeout', o.keepAliveTimeout, DEFAULT_KEEP_ALIVE_TIMEOUT)
   const connectTimeout = timerMilliseconds(who, 'connectTimeout', o.connectTimeout, DEFAULT_CONNECT_TIMEOUT)
   if (o.socketPath != null && (typeof o.socketPath !== 'string' || o.socketPath === '')) {
-    throw new InvalidArgumentError(`${who}: socketPath must be a non-empty string, got ${describeValue(o.socketPath)}`)
+    failOption(who, 'socketPath', 'a non-empty string', o.socketPath)
   }
   if (o.localAddress != null && (typeof o.localAddress !== 'string' || isIP(o.localAddress) === 0)) {
-    throw new InvalidArgumentError(`${who}: localAddress must be an IP address, got ${describeValue(o.localAddress)}`)
+    failOption(who, 'localAddress', 'an IP address', o.localAddress)
   }
   if (o.maxResponseSize != null && (typeof o.maxResponseSize !== 'number' || !Number.isInteger(o.maxResponseSize) || o.maxResponseSize < -1)) {
-    throw new InvalidArgumentError(`${who}: maxResponseSize must be an integer of bytes, or -1 for no limit, got ${describeValue(o.maxResponseSize)}`)
+    failOption(who, 'maxResponseSize', 'an integer of bytes, or -1 for no limit', o.maxResponseSize)
   }
   if (o.strictContentLength != null && typeof o.strictContentLength !== 'boolean') {
-    throw new InvalidArgumentError(`${who}: strictContentLength must be a boolean, got ${describeValue(o.strictContentLength)}`)
+    failOption(who, 'strictContentLength', 'a boolean', o.strictContentLength)
   }
   for (const name of ['allowH2', 'h2c'] as const) {
     if (o[name] != null && typeof o[name] !== 'boolean') {
-      throw new InvalidArgumentError(`${who}: ${name} must be a boolean, got ${describeValue(o[name])}`)
+      failOption(who, name, 'a boolean', o[name])
     }
   }
   const allowH2 = o.allowH2 === true
@@ -259,7 +259,7 @@ export function resolveClientOptions (opts: ClientOptions | undefined, who = 'Cl
 function windowSize (who: string, name: string, value: unknown, fallback: number): number {
   if (value == null) return fallback
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 65_535 || value > MAX_WINDOW_SIZE) {
-    throw new InvalidArgumentError(`${who}: ${name} must be an integer from 65535 to ${MAX_WINDOW_SIZE}, got ${describeValue(value)}`)
+    failOption(who, name, `an integer from 65535 to ${MAX_WINDOW_SIZE}`, value)
   }
   return value
 }
@@ -288,7 +288,7 @@ export function directConnection (o: ClientOptions, who: string, connectTimeout 
     })
     return { connector, timeoutMs }
   }
-  throw new InvalidArgumentError(`${who}: connect must be a function or an object of TLS options, got ${describeValue(o.connect)}`)
+  failOption(who, 'connect', 'a function or an object of TLS options', o.connect)
 }
 
 /**

@@ -18,3 +18,24 @@ export function describeValue (value: unknown): string {
   if (typeof value === 'function') return `[function ${value.name === '' ? '(anonymous)' : value.name}]`
   return String(value)
 }
+
+/**
+ * Renders `value` by its kind, an array with its items: `"5"`, `-1`, `null`, `an array ([503,700])`,
+ * `an object`, `a function`. The wording of the retry options' messages.
+ */
+export function describeValueWithItems (value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value)
+  if (typeof value === 'function') return 'a function'
+  if (Array.isArray(value)) return `an array (${JSON.stringify(value)})`
+  if (value === null) return 'null'
+  if (typeof value === 'object') return 'an object'
+  return String(value)
+}
+
+/**
+ * Renders `value` by its kind only: `"5"`, `-1`, `null`, `an array`, `object`, `function`. The
+ * wording of the snapshot options' messages.
+ */
+export function describeValueKind (value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' || typeof value === 'function' ? typeof value : String(value)
+}

@@ -4,8 +4,7 @@
  * @module
  */
 
-import { InvalidArgumentError } from '../errors.js'
-import { describeValue } from './describe-value.js'
+import { failOption } from './options.js'
 
 /** 2^31 - 1 milliseconds, about 24.8 days: the largest delay `setTimeout` keeps. */
 export const MAX_TIMER_MS = 2_147_483_647
@@ -18,7 +17,7 @@ export const MAX_TIMER_MS = 2_147_483_647
 export function timerMilliseconds<F extends number | undefined> (where: string, name: string, value: unknown, fallback: F): number | F {
   if (value === undefined || value === null) return fallback
   if (typeof value !== 'number' || Number.isNaN(value) || value < 0 || value > MAX_TIMER_MS) {
-    throw new InvalidArgumentError(`${where}: ${name} must be a number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${describeValue(value)}`)
+    failOption(where, name, `a number of milliseconds from 0 to ${MAX_TIMER_MS}`, value)
   }
   return value
 }

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { CacheValue } from '../../src/contracts/cache-store.js'
+import type { CacheValue } from '../../src/handler.js'
 
 /** A variant's metadata as read back from Redis. */
 export interface StoredMeta {

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { StoreTimeoutError } from '../../src/errors.js'
+import { StoreTimeoutError } from '../../src/handler.js'
 
 /** What {@link FailOpen} needs from the store. */
 export interface FailOpenOptions {

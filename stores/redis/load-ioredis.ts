@@ -6,7 +6,7 @@
 
 import { createRequire } from 'node:module'
 import type { Redis, RedisOptions } from 'ioredis'
-import { NotSupportedError } from '../../src/errors.js'
+import { NotSupportedError } from '../../src/handler.js'
 
 /** The ioredis client constructor. */
 export type RedisConstructor = new (...args: [RedisOptions] | [string, RedisOptions]) => Redis

@@ -5,8 +5,8 @@
  */
 
 import type { Redis, RedisOptions } from 'ioredis'
-import { assertNonNegativeInteger, describeValue } from '../store-arguments.js'
-import { MAX_TIMER_MS } from '../../src/validation/timer-limit.js'
+import { assertNonNegativeInteger } from '../store-arguments.js'
+import { MAX_TIMER_MS, STORE_OPTION_FAILURE, failOption } from '../../src/handler.js'
 import { DEFAULT_KEY_PREFIX } from './key-layout.js'
 import { DEFAULT_TIER_HEARTBEAT_MS, DEFAULT_TIER_MAX_COUNT, DEFAULT_TIER_MAX_SIZE } from './memory-tier.js'
 import type { RedisMemoryTierOptions } from './memory-tier.js'
@@ -123,7 +123,7 @@ function isObject (value: unknown): value is Record<string, unknown> {
 function positiveInteger (name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new TypeError(`${OWNER}: ${name} must be a positive integer, got ${describeValue(value)}`)
+    failOption(OWNER, name, 'a positive integer', value, STORE_OPTION_FAILURE)
   }
   return value
 }
@@ -131,7 +131,7 @@ function positiveInteger (name: string, value: unknown, fallback: number): numbe
 /** A positive integer that is used as a timer delay, so it must fit in one. */
 function timerDelay (name: string, value: unknown, fallback: number): number {
   const ms = positiveInteger(name, value, fallback)
-  if (ms > MAX_TIMER_MS) throw new TypeError(`${OWNER}: ${name} must be at most ${MAX_TIMER_MS} (milliseconds), got ${ms}`)
+  if (ms > MAX_TIMER_MS) failOption(OWNER, name, `at most ${MAX_TIMER_MS} (milliseconds)`, ms, STORE_OPTION_FAILURE)
   return ms
 }
 
@@ -139,7 +139,7 @@ function resolveClient (value: unknown): Redis | undefined {
   if (value === undefined) return undefined
   const client = value as Redis
   if (!isObject(value) || typeof client.duplicate !== 'function' || typeof client.call !== 'function') {
-    throw new TypeError(`${OWNER}: client must be an ioredis client, got ${describeValue(value)}`)
+    failOption(OWNER, 'client', 'an ioredis client', value, STORE_OPTION_FAILURE)
   }
   if ((value as { isCluster?: unknown }).isCluster === true) {
     throw new TypeError(`${OWNER}: client is a Redis Cluster client, which is not supported; pass a client of a standalone server or primary`)
@@ -152,7 +152,7 @@ function resolveClient (value: unknown): Redis | undefined {
 
 function resolveClientOptions (value: unknown): RedisOptions | string | undefined {
   if (value === undefined || typeof value === 'string') return value
-  if (!isObject(value)) throw new TypeError(`${OWNER}: clientOptions must be an object or a redis:// URL, got ${describeValue(value)}`)
+  if (!isObject(value)) failOption(OWNER, 'clientOptions', 'an object or a redis:// URL', value, STORE_OPTION_FAILURE)
   if (typeof value.keyPrefix === 'string' && value.keyPrefix !== '') {
     throw new TypeError(`${OWNER}: clientOptions.keyPrefix is not supported (got ${JSON.stringify(value.keyPrefix)}); use the store's keyPrefix option`)
   }
@@ -162,7 +162,7 @@ function resolveClientOptions (value: unknown): RedisOptions | string | undefine
 function resolveTier (value: unknown): ResolvedOptions['tier'] {
   if (value === false) return undefined
   if (value !== undefined && !isObject(value)) {
-    throw new TypeError(`${OWNER}: memoryTier must be an object or false, got ${describeValue(value)}`)
+    failOption(OWNER, 'memoryTier', 'an object or false', value, STORE_OPTION_FAILURE)
   }
   return {
     maxCount: positiveInteger('memoryTier.maxCount', value?.maxCount, DEFAULT_TIER_MAX_COUNT),
@@ -174,7 +174,7 @@ function resolveTier (value: unknown): ResolvedOptions['tier'] {
 /** Applies defaults and validates; throws a `TypeError` naming the first bad option. */
 export function resolveOptions (options: unknown): ResolvedOptions {
   if (options !== undefined && !isObject(options)) {
-    throw new TypeError(`${OWNER}: options must be an object, got ${describeValue(options)}`)
+    failOption(OWNER, 'options', 'an object', options, STORE_OPTION_FAILURE)
   }
   const o = (options ?? {}) as Record<string, unknown>
   const client = resolveClient(o.client)
@@ -184,21 +184,21 @@ export function resolveOptions (options: unknown): ResolvedOptions {
   }
   const keyPrefix = o.keyPrefix ?? DEFAULT_KEY_PREFIX
   if (typeof keyPrefix !== 'string' || keyPrefix === '') {
-    throw new TypeError(`${OWNER}: keyPrefix must be a non-empty string, got ${describeValue(keyPrefix)}`)
+    failOption(OWNER, 'keyPrefix', 'a non-empty string', keyPrefix, STORE_OPTION_FAILURE)
   }
   const maxEntrySize = assertNonNegativeInteger(OWNER, 'maxEntrySize', o.maxEntrySize, DEFAULT_MAX_ENTRY_SIZE)
   if (maxEntrySize > MAX_REDIS_ENTRY_SIZE) {
-    throw new TypeError(`${OWNER}: maxEntrySize must be at most ${MAX_REDIS_ENTRY_SIZE}, got ${maxEntrySize}`)
+    failOption(OWNER, 'maxEntrySize', `at most ${MAX_REDIS_ENTRY_SIZE}`, maxEntrySize, STORE_OPTION_FAILURE)
   }
   if (o.errorCallback !== undefined && typeof o.errorCallback !== 'function') {
-    throw new TypeError(`${OWNER}: errorCallback must be a function, got ${describeValue(o.errorCallback)}`)
+    failOption(OWNER, 'errorCallback', 'a function', o.errorCallback, STORE_OPTION_FAILURE)
   }
   const tagsHeader = o.tagsHeader === undefined ? DEFAULT_TAGS_HEADER : o.tagsHeader
   if (tagsHeader !== null && (typeof tagsHeader !== 'string' || !/^[!#$%&'*+\-.^_`|~0-9a-z]+$/i.test(tagsHeader))) {
-    throw new TypeError(`${OWNER}: tagsHeader must be a header name or null, got ${describeValue(tagsHeader)}`)
+    failOption(OWNER, 'tagsHeader', 'a header name or null', tagsHeader, STORE_OPTION_FAILURE)
   }
   if (o.now !== undefined && typeof o.now !== 'function') {
-    throw new TypeError(`${OWNER}: now must be a function, got ${describeValue(o.now)}`)
+    failOption(OWNER, 'now', 'a function', o.now, STORE_OPTION_FAILURE)
   }
   return {
     client,

@@ -17,7 +17,7 @@
 
 import { debuglog } from 'node:util'
 import type { Redis } from 'ioredis'
-import { StoreTimeoutError } from '../../src/errors.js'
+import { StoreTimeoutError } from '../../src/handler.js'
 import type { MemoryTier } from './memory-tier.js'
 
 const log = debuglog('conduit:cache')

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url'
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 
 /** The folders whose sources make up the library. */
-export const LIBRARY_FOLDERS = ['src', 'interceptors', 'stores'] as const
+export const LIBRARY_FOLDERS = ['src', 'interceptors', 'stores', 'presets'] as const
 
 // `import ... from '...'`, `export ... from '...'`, `import '...'` and `import('...')`, type-only included.
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*)(['"])(\.{1,2}\/[^'"]+)\1/g

@@ -1,6 +1,8 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { findCycles, readSourceGraph } from './source-graph.js'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { REPO_ROOT, findCycles, readSourceGraph } from './source-graph.js'
 import type { SourceFile } from './source-graph.js'
 
 const MAX_LINES = 400
@@ -28,16 +30,43 @@ describe('the library sources', () => {
     assert.deepEqual(long, [])
   })
 
-  it('import interceptors/ and stores/ from src/ only in the presets and the public index', () => {
-    const allowed = (path: string): boolean => path === 'src/index.ts' || path.startsWith('src/presets/')
+  it('keep the core free of interceptors, stores and presets: only the public index imports them', () => {
     const offending: string[] = []
     for (const file of graph.values()) {
-      if (!file.path.startsWith('src/') || allowed(file.path)) continue
+      if (!file.path.startsWith('src/') || file.path === 'src/index.ts') continue
       for (const target of file.imports) {
-        if (target.startsWith('interceptors/') || target.startsWith('stores/')) offending.push(`${file.path} -> ${target}`)
+        if (!target.startsWith('src/')) offending.push(`${file.path} -> ${target}`)
       }
     }
     assert.deepEqual(offending, [])
+  })
+
+  it('let interceptors and stores reach the core only through src/handler.ts, and import no preset', () => {
+    const offending: string[] = []
+    for (const file of graph.values()) {
+      if (!file.path.startsWith('interceptors/') && !file.path.startsWith('stores/')) continue
+      for (const target of file.imports) {
+        if ((target.startsWith('src/') && target !== 'src/handler.ts') || target.startsWith('presets/')) offending.push(`${file.path} -> ${target}`)
+      }
+    }
+    assert.deepEqual(offending, [])
+  })
+
+  it('keep src/handler.ts on top of the core: no core file but the public index imports it', () => {
+    const importers = [...graph.values()]
+      .filter((file) => file.path.startsWith('src/') && file.path !== 'src/index.ts' && file.imports.includes('src/handler.ts'))
+      .map((file) => file.path)
+    assert.deepEqual(importers, [])
+  })
+
+  it('word every bad option through the one validation module, in every options file that checks one', () => {
+    const handWritten = [...graph.keys()]
+      .filter((path) => /options\.ts$/.test(path) && path !== 'src/validation/options.ts')
+      .filter((path) => {
+        const text = readFileSync(join(REPO_ROOT, path), 'utf8')
+        return /must be [^`]*, got \$\{/.test(text) || !/failOption\(/.test(text) && / must be /.test(text)
+      })
+    assert.deepEqual(handWritten, [])
   })
 
   it('import nothing that does not exist', () => {

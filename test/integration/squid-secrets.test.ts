@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import diagnosticsChannel from 'node:diagnostics_channel'
-import { ProxyAgent } from '../../src/presets/proxy-agent.js'
+import { ProxyAgent } from '../../presets/proxy-agent.js'
 import { CHANNEL_NAMES } from '../../src/diagnostics.js'
 import { caCrt } from '../helpers/certs.js'
 import { errorRenderings, secretsIn } from '../helpers/secret-scan.js'

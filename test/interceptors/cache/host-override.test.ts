@@ -3,8 +3,8 @@ import assert from 'node:assert/strict'
 import type http from 'node:http'
 import { Agent, interceptors } from '../../../src/index.js'
 import { startHttpServer } from '../../helpers/servers.js'
-import { describeWithEachStore } from '../cache-store-matrix.js'
-import type { StoreFactory } from '../cache-store-matrix.js'
+import { describeWithEachStore } from './cache-store-matrix.js'
+import type { StoreFactory } from './cache-store-matrix.js'
 import type { TestContext } from 'node:test'
 
 /** A server that answers with the Host it was asked for, cacheable for a minute; and a cache in front of it. */
