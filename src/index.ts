@@ -90,6 +90,8 @@ export { FormData } from './fetch/form-data.js'
 export type { FormDataEntryValue } from './fetch/form-data.js'
 export { File } from './fetch/file.js'
 export type { BodyInit } from './fetch/body.js'
+export { getCookies, getSetCookies, setCookie, deleteCookie, parseCookie } from './cookies/index.js'
+export type { Cookie, DeleteCookieAttributes, HeadersLike } from './cookies/index.js'
 export type {
   ReferrerPolicy, RequestCache, RequestCredentials, RequestDuplex, RequestMode, RequestRedirect, ResponseType
 } from './fetch/constants.js'
