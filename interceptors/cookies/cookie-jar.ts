@@ -4,6 +4,12 @@
  * @module
  */
 
+/** The part of a tough-cookie store the interceptor looks at. */
+export interface CookieStoreLike {
+  /** True when the store answers synchronously (tough-cookie's MemoryCookieStore does). */
+  synchronous?: boolean | undefined
+}
+
 /**
  * What the cookies interceptor needs from a jar: the methods of tough-cookie's `CookieJar`.
  * The `*Sync` methods are used when present and the jar's store is synchronous, so a cookie
@@ -19,7 +25,7 @@ export interface CookieJarLike {
   /** Synchronous form of `setCookie`, for synchronous stores. */
   setCookieSync?: ((cookie: string, url: string, options?: { ignoreError?: boolean }) => unknown) | undefined
   /** tough-cookie's store; `synchronous: true` allows the `*Sync` methods. */
-  store?: { synchronous?: boolean } | undefined
+  store?: CookieStoreLike | undefined
 }
 
 /** Reads and writes one jar so that a write is always seen by the reads that start after it. */

@@ -16,7 +16,7 @@ import type { CookieJarLike } from './cookie-jar.js'
 import { newToughCookieJar } from './load-tough-cookie.js'
 import { requestUrl, withJarCookies } from './request-cookies.js'
 
-export type { CookieJarLike } from './cookie-jar.js'
+export type { CookieJarLike, CookieStoreLike } from './cookie-jar.js'
 
 /** Options of {@link cookies}. */
 export interface CookiesInterceptorOptions {

@@ -19,8 +19,11 @@ export type { Cookie } from './parse-set-cookie.js'
  * with the same `get`, `append` and `getSetCookie` methods (undici's own Headers included).
  */
 export interface HeadersLike {
+  /** The combined value of header `name`, or null. */
   get (name: string): string | null
+  /** Adds a value to header `name`. */
   append (name: string, value: string): void
+  /** Every `Set-Cookie` value, one entry each. */
   getSetCookie (): string[]
 }
 
