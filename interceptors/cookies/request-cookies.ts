@@ -28,6 +28,10 @@ export function withJarCookies (opts: DispatchOptions, jarCookies: string): Disp
 
 /** The absolute URL a dispatch goes to, as the jar matches cookies against it. */
 export function requestUrl (opts: DispatchOptions): string {
-  const origin = typeof opts.origin === 'string' ? opts.origin : String(opts.origin)
-  return new URL(opts.path, origin).href
+  const origin = new URL(typeof opts.origin === 'string' ? opts.origin : String(opts.origin)).origin
+  // Joined, not resolved: a path like `//other.host/x` goes to this origin, so it must not
+  // select the cookies of other.host.
+  const url = new URL(`${origin}${opts.path}`)
+  if (url.origin !== origin) throw new TypeError(`the path ${JSON.stringify(opts.path)} does not stay on ${origin}`)
+  return url.href
 }

@@ -41,6 +41,16 @@ describe('interceptors.cookies()', () => {
     assert.equal((await get(client, server.origin, '/echo')).text, `session=${SESSION_SECRET}`)
   })
 
+  it('matches cookies against the request\'s own origin, whatever its path looks like', async (t) => {
+    const server = await startHttpServer(cookieApp)
+    const agent = new Agent()
+    t.after(async () => { await agent.close(); await server.close() })
+    const client = agent.compose(interceptors.cookies())
+    await get(client, server.origin, '/login')
+    assert.equal((await get(client, `http://localhost:${server.port}`, `//127.0.0.1:${server.port}/echo`)).text, '')
+    assert.equal(server.requests.at(-1)?.url, `//127.0.0.1:${server.port}/echo`)
+  })
+
   it('drops a cookie for another domain and keeps the rest of the response\'s', async (t) => {
     const server = await startHttpServer(cookieApp)
     const agent = new Agent()
