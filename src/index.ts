@@ -92,6 +92,12 @@ export { FormData } from './fetch/form-data.js'
 export type { FormDataEntryValue } from './fetch/form-data.js'
 export { File } from './fetch/file.js'
 export type { BodyInit } from './fetch/body.js'
+export { getCookies, getSetCookies, setCookie, deleteCookie, parseCookie } from './cookies/index.js'
+export type { Cookie, DeleteCookieAttributes, HeadersLike } from './cookies/index.js'
+export { caches } from './cache-api/cache-storage.js'
+export type { CacheStorage } from './cache-api/cache-storage.js'
+export type { Cache } from './cache-api/cache.js'
+export type { CacheQueryOptions, MultiCacheQueryOptions } from './cache-api/entries.js'
 export type {
   ReferrerPolicy, RequestCache, RequestCredentials, RequestDuplex, RequestMode, RequestRedirect, ResponseType
 } from './fetch/constants.js'
