@@ -1,3 +1,3 @@
 import { describeStress } from './stress-scenario.js'
 
-describeStress(true)
+describeStress(true, 'fetch()')

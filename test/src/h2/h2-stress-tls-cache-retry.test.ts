@@ -1,3 +1,3 @@
 import { describeStress } from './stress-scenario.js'
 
-describeStress(false)
+describeStress(true, 'a composed cache + retry stack')

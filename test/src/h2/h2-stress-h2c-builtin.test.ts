@@ -1,0 +1,3 @@
+import { describeStress } from './stress-scenario.js'
+
+describeStress(false, 'built-in connector')

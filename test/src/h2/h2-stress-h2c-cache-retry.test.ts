@@ -1,0 +1,3 @@
+import { describeStress } from './stress-scenario.js'
+
+describeStress(false, 'a composed cache + retry stack')
