@@ -6,7 +6,7 @@
  */
 
 import { InvalidArgumentError } from '../errors.js'
-import { describeBadHeaderValue } from '../validation/describe-header-value.js'
+import { describeBadHeaderValue } from '../observability/redaction.js'
 import { describeValue } from '../validation/describe-value.js'
 import type { Cookie } from './parse-set-cookie.js'
 
