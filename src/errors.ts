@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { IncomingHeaders } from './handlers/dispatch-contract.js'
+import type { IncomingHeaders } from './contracts/dispatch-contract.js'
 
 /** Prefix of undici's error codes, which name the same errors as conduit's `LIB_` codes. */
 const UNDICI_CODE_PREFIX = 'UND_'

@@ -18,7 +18,7 @@ export type {
   Interceptor,
   DispatchLifecycle,
   DispatchTarget
-} from './handlers/dispatch-contract.js'
+} from './contracts/dispatch-contract.js'
 export { SimpleController } from './handlers/simple-controller.js'
 export { DecoratorHandler } from './handlers/decorator-handler.js'
 export { failDispatch } from './handlers/fail-dispatch.js'

@@ -5,7 +5,7 @@
  */
 
 import { DispatcherBase } from './dispatcher.js'
-import type { DispatchHandler, DispatchOptions } from '../handlers/dispatch-contract.js'
+import type { DispatchHandler, DispatchOptions } from '../contracts/dispatch-contract.js'
 import { ClientClosedError, ClientDestroyedError, InvalidArgumentError, NotSupportedError, SocketError } from '../errors.js'
 import { failDispatch } from '../handlers/fail-dispatch.js'
 import { describeValue } from '../validation/describe-value.js'
@@ -25,9 +25,9 @@ import type { ConnectOptions } from '../connect.js'
 import { channels } from '../diagnostics.js'
 import type { ConnectParams } from '../diagnostics.js'
 import { installDebugLog } from '../observability/debug-log.js'
-import { toUrl } from '../api/url-like.js'
-import type { UrlLike } from '../api/url-like.js'
-import { emitSafely } from '../api/user-callback.js'
+import { toUrl } from '../connection/url-like.js'
+import type { UrlLike } from '../connection/url-like.js'
+import { emitSafely } from '../connection/user-callback.js'
 import type { ClientStats } from './stats.js'
 
 installDebugLog()

@@ -6,7 +6,7 @@
  */
 
 import type { Dispatcher } from '../dispatcher/dispatcher.js'
-import type { DispatchController, DispatchHandler, IncomingHeaders } from '../handler.js'
+import type { DispatchController, DispatchHandler, IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { maxResponseSizeOf } from '../dispatcher/client-options.js'
 import { ResponseExceededMaxSizeError } from '../errors.js'
 import { BAD_PORTS, NULL_BODY_STATUSES } from './constants.js'

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { IncomingHeaders } from '../handler.js'
+import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { BodyMixin, bodyInternals, extractBody } from './body.js'
 import type { BodyInit, BodySource } from './body.js'
 import { NULL_BODY_STATUSES } from './constants.js'

@@ -6,7 +6,7 @@
  */
 
 import type { Duplex } from 'node:stream'
-import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../handler.js'
+import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { InvalidArgumentError, RequestAbortedError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
 import { appendQuery, buildRequestHead, normalizeMethod, validateMethod, validatePath } from './request-head.js'

@@ -9,7 +9,7 @@
 import type { Duplex } from 'node:stream'
 import type { Socket } from 'node:net'
 import { socketInfo } from './socket-info.js'
-import type { IncomingHeaders } from '../handler.js'
+import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { BodyTimeoutError, HeadersTimeoutError, HTTPParserError, SocketError } from '../errors.js'
 import { HEAD_BODY, HEAD_NO_BODY, HEAD_UPGRADE, ResponseParser } from './response-parser.js'
 import type { ResponseParserSink } from './response-parser.js'

@@ -5,7 +5,7 @@
  */
 
 import { HTTPParserError } from '../errors.js'
-import type { IncomingHeaders } from '../handler.js'
+import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { INVALID_VALUE_RE, TOKEN_RE } from './constants.js'
 import { describeBadHeaderValue } from '../validation/describe-header-value.js'
 

@@ -5,7 +5,7 @@
  */
 
 import { InvalidArgumentError, RequestContentLengthMismatchError } from '../errors.js'
-import type { OutgoingHeaders } from '../handler.js'
+import type { OutgoingHeaders } from '../contracts/dispatch-contract.js'
 import { describeValue } from '../validation/describe-value.js'
 import { describeBadHeaderValue } from '../validation/describe-header-value.js'
 import { INVALID_VALUE_RE, TOKEN_RE } from './constants.js'

@@ -7,7 +7,7 @@
 
 import http2 from 'node:http2'
 import type { ClientHttp2Session, ClientHttp2Stream, IncomingHttpHeaders } from 'node:http2'
-import type { IncomingHeaders } from '../handler.js'
+import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { BodyTimeoutError, HeadersOverflowError, HeadersTimeoutError, NotSupportedError, SocketError } from '../errors.js'
 import type { ClientRequest } from '../h1/client-request.js'
 import { BODY_BYTES, BODY_NONE, bodyBytes } from '../h1/request-body.js'

@@ -5,7 +5,7 @@
  */
 
 import type { Duplex } from 'node:stream'
-import type { DispatchController, DispatchHandler, IncomingHeaders } from './dispatch-contract.js'
+import type { DispatchController, DispatchHandler, IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { toDispatchHandler } from './legacy-handler.js'
 import { describeValue } from '../validation/describe-value.js'
 

@@ -4,7 +4,7 @@
  */
 
 import { InvalidArgumentError } from '../errors.js'
-import type { DispatchOptions, IncomingHeaders } from '../handler.js'
+import type { DispatchOptions, IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { normalizeHeaders } from '../handlers/request-headers.js'
 import { bodyText, isBufferedBody } from '../replay/request-body.js'
 import { serializePathWithQuery } from '../replay/path-with-query.js'

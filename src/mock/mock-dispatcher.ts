@@ -7,7 +7,7 @@
 
 import { DispatcherBase } from '../dispatcher/dispatcher.js'
 import type { Dispatcher } from '../dispatcher/dispatcher.js'
-import type { DispatchHandler, DispatchOptions } from '../handler.js'
+import type { DispatchHandler, DispatchOptions } from '../contracts/dispatch-contract.js'
 import { ClientDestroyedError, InvalidArgumentError, MockNotMatchedError } from '../errors.js'
 import { normalizeHeaders } from '../handlers/request-headers.js'
 import { findMatch, normalizeNonStandardQuery, sortQuery } from './mock-matching.js'

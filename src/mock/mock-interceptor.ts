@@ -5,7 +5,7 @@
 
 import { types } from 'node:util'
 import { InvalidArgumentError } from '../errors.js'
-import type { IncomingHeaders } from '../handler.js'
+import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { isMatcher, normalizeInterceptPath } from './mock-matching.js'
 import type { BodyMatcher, HeadersMatcher, Matcher, MockKey } from './mock-matching.js'
 import { MockScope } from './mock-scope.js'

@@ -9,7 +9,7 @@
  * @module
  */
 
-import type { OutgoingHeaders } from '../handler.js'
+import type { OutgoingHeaders } from '../contracts/dispatch-contract.js'
 
 /** Dispatch option key: lower-case names of extra request headers whose values must be redacted. */
 export const SENSITIVE_HEADERS: unique symbol = Symbol.for('conduit.sensitiveHeaders')
