@@ -7,7 +7,7 @@
  */
 
 import type { GetResult } from '../../src/contracts/cache-store.js'
-import { INVALID_VALUE_RE, TOKEN_RE } from '../../src/h1/constants.js'
+import { INVALID_VALUE_RE, TOKEN_RE } from '../../src/connection/field-syntax.js'
 import { describeValue } from '../../src/validation/describe-value.js'
 
 function isFiniteNumber (value: unknown): boolean {

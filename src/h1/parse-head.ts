@@ -6,7 +6,7 @@
 
 import { HTTPParserError } from '../errors.js'
 import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
-import { INVALID_VALUE_RE, TOKEN_RE } from './constants.js'
+import { INVALID_VALUE_RE, TOKEN_RE } from '../connection/field-syntax.js'
 import { describeBadHeaderValue } from '../validation/describe-header-value.js'
 
 /** What the parser needs from a head besides the headers themselves. */

@@ -7,7 +7,8 @@
 
 import { HTTPParserError, HeadersOverflowError, ResponseContentLengthMismatchError } from '../errors.js'
 import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
-import { CRLF_CRLF, DEFAULT_MAX_HEADER_SIZE, MAX_CHUNK_LINE_SIZE } from './constants.js'
+import { CRLF_CRLF, MAX_CHUNK_LINE_SIZE } from './constants.js'
+import { DEFAULT_MAX_HEADER_SIZE } from '../connection/connection-config.js'
 import { parseHead } from './parse-head.js'
 import { HeadReader } from './head-reader.js'
 

@@ -11,7 +11,7 @@ import type { BodyMatcher, HeadersMatcher, Matcher, MockKey } from './mock-match
 import { MockScope } from './mock-scope.js'
 import type { MockDispatchList, MockDispatchRecord, MockReplySpec, MockRequestOptions, RegisteredReply } from './mock-scope.js'
 import { describeValue } from '../validation/describe-value.js'
-import { TOKEN_RE } from '../h1/constants.js'
+import { TOKEN_RE } from '../connection/field-syntax.js'
 
 /** What `intercept()` matches; omitted body and headers match anything. */
 export interface MockInterceptOptions {

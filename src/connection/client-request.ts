@@ -1,5 +1,6 @@
 /**
- * One dispatched request inside a Client: its prepared head, its body, and the handler calls.
+ * One dispatched request inside a Client, as every wire protocol sees it: its validated fields
+ * (structured until a protocol writes them), its body, and the handler calls.
  * It is also the request's {@link DispatchController}, so no extra object is made per request.
  * The handler invariants live here: start once, exactly one of end/error/upgrade, nothing after.
  * @module
@@ -7,9 +8,10 @@
 
 import type { Duplex } from 'node:stream'
 import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../contracts/dispatch-contract.js'
-import { InvalidArgumentError, RequestAbortedError } from '../errors.js'
+import { InvalidArgumentError, RequestAbortedError, RequestContentLengthMismatchError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
-import { appendQuery, buildRequestHead, normalizeMethod, validateMethod, validatePath } from './request-head.js'
+import { appendQuery, collectRequestFields, normalizeMethod, validateHost, validateMethod, validatePath } from './request-fields.js'
+import type { RequestFieldInfo } from './request-fields.js'
 import { BODY_NONE, BODY_READABLE, bodyKind, bodyLength, isReplayable } from './request-body.js'
 import { channels } from '../diagnostics.js'
 import type { DiagnosticsRequest } from '../diagnostics.js'
@@ -17,7 +19,7 @@ import { redactHead, SENSITIVE_HEADERS, sensitiveHeaderNames } from '../observab
 import { callerTagOf } from '../observability/caller-tag.js'
 import { requestView } from '../observability/request-view.js'
 import { MAX_TIMER_MS } from '../validation/timer-limit.js'
-import type { ResponseSizeContext } from '../dispatcher/client-options.js'
+import type { ResponseSizeContext } from './connection-config.js'
 
 /** What a request needs from whoever runs it (the Client, or the connection it was written to). */
 export interface RequestRunner {
@@ -66,8 +68,10 @@ export class ClientRequest implements DispatchController {
   readonly callerTag: string | null
   /** The TLS server name (SNI) a connection opened for this request uses, when the origin is an address. */
   readonly servername: string | null
-  /** The complete head, final CRLF included. */
-  readonly head: string
+  /** The caller's headers, validated and still structured: `[name, value, ...]` (see `collectRequestFields`). */
+  readonly fields: readonly string[]
+  /** The `host` (HTTP/2: `:authority`) value: the caller's header or the one derived from the origin. */
+  readonly authority: string
   /** The connection closes after this request. */
   readonly reset: boolean
   /** A body/content-length mismatch found while preparing; reported when the request starts. */
@@ -119,19 +123,20 @@ export class ClientRequest implements DispatchController {
     this.bodyTimeout = timeoutOption('bodyTimeout', opts.bodyTimeout, defaults.bodyTimeout)
     const kind = bodyKind(opts.body)
     const expectContinue = opts.expectContinue === true && kind !== BODY_NONE
-    const built = buildRequestHead({
-      method,
-      path,
-      upgrade,
-      headers: opts.headers,
-      reset: opts.reset === true,
-      expectContinue,
-      bodyLength: bodyLength(opts.body, kind),
-      defaultHost: target.hostHeader,
-      strictContentLength: defaults.strictContentLength
-    })
-    this.head = built.head
-    this.reset = built.reset
+    const info: RequestFieldInfo = { declaredLength: -1, reset: opts.reset === true, host: undefined }
+    this.fields = collectRequestFields(opts.headers, info)
+    // The default host comes from a parsed origin; only a caller's `host` header needs checking.
+    if (info.host !== undefined) validateHost(info.host)
+    this.authority = info.host ?? target.hostHeader
+    this.reset = info.reset
+    let length = bodyLength(opts.body, kind)
+    let prepareError: Error | null = null
+    if (info.declaredLength !== -1) {
+      if (length === -1) length = info.declaredLength
+      else if (length !== info.declaredLength && defaults.strictContentLength) {
+        prepareError = new RequestContentLengthMismatchError(`request body is ${length} bytes but its content-length header says ${info.declaredLength}`)
+      }
+    }
 
     this.runner = target.runner
     this.origin = target.origin
@@ -140,7 +145,7 @@ export class ClientRequest implements DispatchController {
     this.headers = opts.headers
     this.body = opts.body
     this.bodyKind = kind
-    this.bodyLength = built.bodyLength
+    this.bodyLength = length
     this.idempotent = opts.idempotent ?? IDEMPOTENT.has(method)
     this.blocking = opts.blocking ?? method !== 'HEAD'
     this.upgrade = upgrade
@@ -151,7 +156,7 @@ export class ClientRequest implements DispatchController {
       throw new InvalidArgumentError(`servername must be a non-empty string, got ${describeValue(servername)}`)
     }
     this.servername = servername ?? null
-    this.prepareError = built.prepareError
+    this.prepareError = prepareError
     this.#handler = handler
     this.#startContext = target.startContext
     this.#sensitive = opts[SENSITIVE_HEADERS as unknown as string]
@@ -182,9 +187,9 @@ export class ClientRequest implements DispatchController {
     return this.#view
   }
 
-  /** The head as written, with credentials redacted, for the `sendHeaders` diagnostics message. */
-  diagnosticsHead (): string {
-    return redactHead(this.head, sensitiveHeaderNames(this.#sensitive))
+  /** `head`, the request as a protocol wrote it, with credentials redacted, for the `sendHeaders` diagnostics message. */
+  diagnosticsHead (head: string): string {
+    return redactHead(head, sensitiveHeaderNames(this.#sensitive))
   }
 
   get aborted (): boolean { return this.#aborted }
