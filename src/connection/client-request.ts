@@ -161,13 +161,8 @@ export class ClientRequest implements DispatchController {
     this.#startContext = target.startContext
     this.#sensitive = opts[SENSITIVE_HEADERS as unknown as string]
 
-    const signal = opts.signal
-    if (signal != null) {
-      if (typeof signal.addEventListener !== 'function') {
-        throw new InvalidArgumentError(`signal must be an AbortSignal or an object with addEventListener, got ${describeValue(signal)}`)
-      }
-      this.#signal = signal
-    }
+    // Checked at the public dispatch(), where the options entered conduit.
+    this.#signal = opts.signal ?? null
     if (kind === BODY_READABLE) {
       // Listen from the start: a stream that fails while the request waits in the queue must
       // fail the request, not crash the process with an unhandled 'error'.

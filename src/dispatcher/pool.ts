@@ -206,7 +206,7 @@ export class Pool extends DispatcherBase {
       const { opts, handler, unlisten } = queue.shift()!
       unlisten?.()
       try {
-        if (!next.dispatch(opts, handler)) this.#busy.add(next)
+        if (!DispatcherBase.forward(next, opts, handler)) this.#busy.add(next)
       } catch (err) {
         failDispatch(handler, err as Error)
       }

@@ -101,12 +101,12 @@ describe('one GET through compose(cache({ store }), retry())', () => {
 
   it('creates on a miss only the handlers that change what the caller sees', async () => {
     assert.equal(await get('/counted'), 'counted')
-    assert.deepEqual(census.take(), ['CacheHandler', 'RequestHandler', 'RetryHandler', 'SettleNotice'])
+    assert.deepEqual(census.take(), ['CacheHandler', 'RequestHandler', 'RetryHandler'])
   })
 
   it('creates on a hit only the caller\'s handler and the retry handler', async () => {
     assert.equal(await get('/counted'), 'counted')
     assert.equal(server.requests.filter((r) => r.url === '/counted').length, 1)
-    assert.deepEqual(census.take(), ['RequestHandler', 'RetryHandler', 'SettleNotice'])
+    assert.deepEqual(census.take(), ['RequestHandler', 'RetryHandler'])
   })
 })
