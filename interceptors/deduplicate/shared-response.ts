@@ -6,7 +6,7 @@
  */
 
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
-import { SimpleController, toDispatchHandler } from '../../src/handler.js'
+import { SimpleController } from '../../src/handler.js'
 import { RequestAbortedError } from '../../src/errors.js'
 
 type Pending = { kind: 'data', chunk: Buffer } | { kind: 'end', trailers: IncomingHeaders } | { kind: 'error', error: Error }
@@ -104,7 +104,7 @@ export class SharedResponse implements DispatchHandler {
   constructor (first: DispatchHandler, maxBuffer: number, onSettled: () => void) {
     this.#maxBuffer = maxBuffer
     this.#onSettled = onSettled
-    this.#waiters.push(new Waiter(toDispatchHandler(first), this, maxBuffer))
+    this.#waiters.push(new Waiter(first, this, maxBuffer))
   }
 
   /** Callers sharing this request. */
@@ -113,7 +113,7 @@ export class SharedResponse implements DispatchHandler {
   /** Adds a caller; false when the answer already began and the caller must send its own request. */
   join (handler: DispatchHandler): boolean {
     if (this.#answered) return false
-    const waiter = new Waiter(toDispatchHandler(handler), this, this.#maxBuffer)
+    const waiter = new Waiter(handler, this, this.#maxBuffer)
     this.#waiters.push(waiter)
     if (this.#started) waiter.handler.onRequestStart?.(waiter.controller, this.#context)
     // A caller that is not paused lifts a pause the earlier callers put on the network.
