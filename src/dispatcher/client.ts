@@ -139,7 +139,7 @@ export class Client extends DispatcherBase {
    * The protocol spoken: `'h1'` or `'h2'` (negotiated by ALPN with `allowH2`, or `h2c`); null
    * before the first connection.
    */
-  get protocol (): WireProtocolName | null { return this.#protocol }
+  get protocol (): 'h1' | 'h2' | null { return this.#protocol }
   /** Requests waiting to be written. */
   get pending (): number { return this.#queue.length }
   /** Requests written and waiting for their response to complete. */
