@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { IncomingHeaders } from './handlers/dispatch-contract.js'
+import type { IncomingHeaders } from './contracts/dispatch-contract.js'
 // An error is logged and serialized whole: the response headers it carries are shown as people may see them.
 import { redactHeaders } from './observability/redaction.js'
 

@@ -26,7 +26,7 @@ export type {
   Interceptor,
   DispatchLifecycle,
   DispatchTarget
-} from './handlers/dispatch-contract.js'
+} from './contracts/dispatch-contract.js'
 export { SimpleController } from './handlers/simple-controller.js'
 export { DecoratorHandler } from './handlers/decorator-handler.js'
 export { failDispatch } from './handlers/fail-dispatch.js'
@@ -59,7 +59,7 @@ export { CROSS_ORIGIN_STRIPPED_HEADERS, FOLLOWED_REDIRECTS, REDIRECT_STATUSES, h
 export type { FollowedRedirect } from './redirect/rules.js'
 export { ACCEPT_ENCODING, BodyDecoder } from './content-coding/body-decoder.js'
 export { FETCH_USER_AGENT } from './fetch/dispatch-options.js'
-export { INVALID_VALUE_RE, TOKEN_RE } from './h1/constants.js'
+export { INVALID_VALUE_RE, TOKEN_RE } from './connection/field-syntax.js'
 
 // --- observability and how values are shown in messages ---------------------------------------
 export { channels, undiciChannels } from './diagnostics.js'
@@ -67,7 +67,7 @@ export { activeUndiciChannel } from './observability/undici-channels.js'
 export { CORE_NAMESPACE, lines, requestUrl } from './observability/debug-log.js'
 export { REDACTED, SENSITIVE_HEADERS, describeUrl, hrefWithoutCredentials, isCredentialHeader, redactHeaders, redactUserinfo, sensitiveHeaderNames, showHeaderValue, showOrigin, showRequest, showUrl } from './observability/redaction.js'
 export type { ShownRequest } from './observability/redaction.js'
-export { maxResponseSizeOf } from './dispatcher/client-options.js'
+export { maxResponseSizeOf } from './connection/connection-config.js'
 export { describeValue, describeValueKind, describeValueWithItems } from './validation/describe-value.js'
 export { STORE_OPTION_FAILURE, failOption } from './validation/options.js'
 export type { OptionFailure, ShowValue } from './validation/options.js'

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { SimpleController, toDispatchHandler, RequestAbortedError } from '../../src/handler.js'
+import { SimpleController, RequestAbortedError } from '../../src/handler.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
 
 type Pending = { kind: 'data', chunk: Buffer } | { kind: 'end', trailers: IncomingHeaders } | { kind: 'error', error: Error }
@@ -103,7 +103,7 @@ export class SharedResponse implements DispatchHandler {
   constructor (first: DispatchHandler, maxBuffer: number, onSettled: () => void) {
     this.#maxBuffer = maxBuffer
     this.#onSettled = onSettled
-    this.#waiters.push(new Waiter(toDispatchHandler(first), this, maxBuffer))
+    this.#waiters.push(new Waiter(first, this, maxBuffer))
   }
 
   /** Callers sharing this request. */
@@ -112,7 +112,7 @@ export class SharedResponse implements DispatchHandler {
   /** Adds a caller; false when the answer already began and the caller must send its own request. */
   join (handler: DispatchHandler): boolean {
     if (this.#answered) return false
-    const waiter = new Waiter(toDispatchHandler(handler), this, this.#maxBuffer)
+    const waiter = new Waiter(handler, this, this.#maxBuffer)
     this.#waiters.push(waiter)
     if (this.#started) waiter.handler.onRequestStart?.(waiter.controller, this.#context)
     // A caller that is not paused lifts a pause the earlier callers put on the network.

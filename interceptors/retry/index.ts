@@ -50,7 +50,8 @@ function retryDispatch (dispatch: Dispatch, options: ResolvedRetryOptions, track
       resolved = resolveRetryOptions({ ...options, ...perRequest }, defaultRetry, 'retry()')
       opts = { ...opts, retryOptions: undefined }
     }
-    const retryHandler = tracker.watch(handler, (inner) => new RetryHandler(opts, { dispatch, handler: inner }, resolved))
+    const retryHandler: RetryHandler = new RetryHandler(opts, { dispatch, handler }, resolved, () => tracker.forget(retryHandler))
+    tracker.track(retryHandler)
     try {
       return dispatch(opts, retryHandler)
     } catch (err) {

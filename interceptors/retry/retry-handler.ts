@@ -41,7 +41,8 @@ export class RetryHandler extends DecoratorHandler {
   readonly #controller: ForwardingController
   readonly #startedAt: number
   #opts: DispatchOptions
-  #attempt = 0
+  // True from an attempt's dispatch to its end, error or upgrade (the first attempt is dispatched by the caller).
+  #attemptOpen = true
   #retries = 0
   #decision = 0
   #context: RetryDispatchContext | null = null
@@ -53,13 +54,16 @@ export class RetryHandler extends DecoratorHandler {
   // Created on the first failure: most requests never wait.
   #wait: RetryWait | null = null
   #done = false
+  readonly #onSettled: (() => void) | undefined
 
   /**
    * @param opts - dispatch options; `opts.retryOptions` configures this request
    * @param handlers - `dispatch` for each attempt and the caller's `handler`
    * @param defaults - resolved options used when `opts.retryOptions` is absent (what an interceptor resolved once)
+   * @param onSettled - called once, just before the caller's handler hears the end of the dispatch
+   * (its end, error or upgrade): the interceptor keeps track of retried dispatches with it
    */
-  constructor (opts: RetryHandlerOptions, handlers: RetryHandlers, defaults?: ResolvedRetryOptions) {
+  constructor (opts: RetryHandlerOptions, handlers: RetryHandlers, defaults?: ResolvedRetryOptions, onSettled?: () => void) {
     checkRetryHandlerArgs(opts, handlers)
     super(handlers.handler)
     const retryOptions = opts.retryOptions
@@ -74,6 +78,7 @@ export class RetryHandler extends DecoratorHandler {
     this.#baseOpts = rest
     this.#opts = rest
     this.#controller = new ForwardingController({ onAbort: (reason) => this.#abort(reason) })
+    this.#onSettled = onSettled
   }
 
   /** Ends the retried dispatch now: a pending wait is cancelled, a running attempt aborted. */
@@ -87,63 +92,14 @@ export class RetryHandler extends DecoratorHandler {
     return this.#controller
   }
 
+  // Attempts follow one another: the next is dispatched only once the previous one ended, and the
+  // contract allows nothing after an end, so "is an attempt open" is the one check every hook makes.
+  #current (): boolean {
+    return this.#attemptOpen && !this.#done
+  }
+
   override onRequestStart (controller: DispatchController, context: unknown): void {
-    this.#start(0, controller, context)
-  }
-
-  override onRequestUpgrade (_controller: DispatchController, statusCode: number, headers: IncomingHeaders, socket: Duplex): void {
-    this.#upgrade(0, statusCode, headers, socket)
-  }
-
-  override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
-    this.#head(0, controller, statusCode, headers, statusMessage)
-  }
-
-  override onResponseData (_controller: DispatchController, chunk: Buffer): void {
-    this.#data(0, chunk)
-  }
-
-  override onResponseEnd (_controller: DispatchController, trailers: IncomingHeaders): void {
-    this.#end(0, trailers)
-  }
-
-  override onResponseError (_controller: DispatchController, error: Error): void {
-    this.#error(0, error)
-  }
-
-  // Attempts after the first get their own handler, so late events of an abandoned attempt are
-  // recognised and dropped; hooks it does not override go on to this handler and so to the caller.
-  static readonly #Attempt = class RetryAttempt extends DecoratorHandler {
-    readonly #retry: RetryHandler
-    readonly #id: number
-
-    constructor (retry: RetryHandler, id: number) {
-      super(retry)
-      this.#retry = retry
-      this.#id = id
-    }
-
-    override onRequestStart (controller: DispatchController, context: unknown): void { this.#retry.#start(this.#id, controller, context) }
-    override onRequestUpgrade (_c: DispatchController, statusCode: number, headers: IncomingHeaders, socket: Duplex): void { this.#retry.#upgrade(this.#id, statusCode, headers, socket) }
-    override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
-      this.#retry.#head(this.#id, controller, statusCode, headers, statusMessage)
-    }
-
-    override onResponseData (_c: DispatchController, chunk: Buffer): void { this.#retry.#data(this.#id, chunk) }
-    override onResponseEnd (_c: DispatchController, trailers: IncomingHeaders): void { this.#retry.#end(this.#id, trailers) }
-    override onResponseError (_c: DispatchController, error: Error): void { this.#retry.#error(this.#id, error) }
-  }
-
-  #handlerFor (id: number): DispatchHandler {
-    return new RetryHandler.#Attempt(this, id)
-  }
-
-  #current (id: number): boolean {
-    return !this.#done && id === this.#attempt
-  }
-
-  #start (id: number, controller: DispatchController, context: unknown): void {
-    if (!this.#current(id)) {
+    if (!this.#current()) {
       controller.abort(this.#controller.reason ?? new RequestAbortedError('retry: the retried request already ended'))
       return
     }
@@ -157,17 +113,18 @@ export class RetryHandler extends DecoratorHandler {
     this.handler.onRequestStart?.(this.#controller, this.#context)
   }
 
-  #upgrade (id: number, statusCode: number, headers: IncomingHeaders, socket: Duplex): void {
-    if (!this.#current(id)) {
+  override onRequestUpgrade (_controller: DispatchController, statusCode: number, headers: IncomingHeaders, socket: Duplex): void {
+    if (!this.#current()) {
       socket.destroy()
       return
     }
+    this.#attemptOpen = false
     this.#settle()
     this.handler.onRequestUpgrade?.(this.#controller, statusCode, headers, socket)
   }
 
-  #head (id: number, controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
-    if (!this.#current(id)) return
+  override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
+    if (!this.#current()) return
     if (statusCode < 200) {
       if (!this.#headersSent) this.handler.onResponseStart?.(this.#controller, statusCode, headers, statusMessage)
       return
@@ -202,14 +159,8 @@ export class RetryHandler extends DecoratorHandler {
     this.#log(`resumed ${describeRequest(this.#opts)} at byte ${point.next}`)
   }
 
-  #deliverHead (statusCode: number, headers: IncomingHeaders, statusMessage: string | undefined): void {
-    this.#headersSent = true
-    this.#progress.started(this.#baseOpts.method, statusCode, headers)
-    this.handler.onResponseStart?.(this.#controller, statusCode, headers, statusMessage)
-  }
-
-  #data (id: number, chunk: Buffer): void {
-    if (!this.#current(id)) return
+  override onResponseData (_controller: DispatchController, chunk: Buffer): void {
+    if (!this.#current()) return
     const failing = this.#failing
     if (failing !== null) {
       failing.hold(chunk)
@@ -218,13 +169,9 @@ export class RetryHandler extends DecoratorHandler {
     this.#deliverData(chunk)
   }
 
-  #deliverData (chunk: Buffer): void {
-    this.#progress.delivered(chunk.length)
-    this.handler.onResponseData?.(this.#controller, chunk)
-  }
-
-  #end (id: number, trailers: IncomingHeaders): void {
-    if (!this.#current(id)) return
+  override onResponseEnd (_controller: DispatchController, trailers: IncomingHeaders): void {
+    if (!this.#current()) return
+    this.#attemptOpen = false
     const failing = this.#failing
     if (failing === null) {
       this.#finishEnd(trailers)
@@ -236,8 +183,25 @@ export class RetryHandler extends DecoratorHandler {
     }
   }
 
-  #error (id: number, err: Error): void {
-    if (!this.#current(id)) return
+  override onResponseError (_controller: DispatchController, error: Error): void {
+    if (!this.#current()) return
+    this.#attemptOpen = false
+    this.#attemptFailed(error)
+  }
+
+  #deliverHead (statusCode: number, headers: IncomingHeaders, statusMessage: string | undefined): void {
+    this.#headersSent = true
+    this.#progress.started(this.#baseOpts.method, statusCode, headers)
+    this.handler.onResponseStart?.(this.#controller, statusCode, headers, statusMessage)
+  }
+
+  #deliverData (chunk: Buffer): void {
+    this.#progress.delivered(chunk.length)
+    this.handler.onResponseData?.(this.#controller, chunk)
+  }
+
+  // The open attempt failed (or its dispatch threw).
+  #attemptFailed (err: Error): void {
     const failing = this.#failing
     if (failing !== null) {
       if (!failing.draining) {
@@ -348,7 +312,7 @@ export class RetryHandler extends DecoratorHandler {
     this.#ready = false
     this.#wait?.clear()
     this.#retries++
-    const id = ++this.#attempt
+    this.#attemptOpen = true
     this.#controller.target = null
     if (this.#context !== null) this.#context.retryCount = this.#retries
     if (this.#headersSent) {
@@ -358,9 +322,12 @@ export class RetryHandler extends DecoratorHandler {
     }
     this.#dispatching = true
     try {
-      this.#dispatch(this.#opts, this.#handlerFor(id))
+      this.#dispatch(this.#opts, this)
     } catch (err) {
-      this.#error(id, err instanceof Error ? err : new InvalidArgumentError(`retry(): dispatch threw ${String(err)}`))
+      if (this.#current()) {
+        this.#attemptOpen = false
+        this.#attemptFailed(err instanceof Error ? err : new InvalidArgumentError(`retry(): dispatch threw ${String(err)}`))
+      }
     } finally {
       this.#dispatching = false
     }
@@ -374,6 +341,7 @@ export class RetryHandler extends DecoratorHandler {
 
   #settle (): void {
     this.#done = true
+    this.#onSettled?.()
     this.#failing = null
     this.#wait?.clear()
   }

@@ -5,35 +5,8 @@
  * @module
  */
 
-import type { Duplex } from 'node:stream'
-import { DecoratorHandler, ClientClosedError, ClientDestroyedError } from '../../src/handler.js'
-import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
+import { ClientClosedError, ClientDestroyedError } from '../../src/handler.js'
 import type { RetryHandler } from './retry-handler.js'
-
-// Tells the tracker when the caller's handler has seen the end of its dispatch.
-class SettleNotice extends DecoratorHandler {
-  readonly #onSettled: () => void
-
-  constructor (handler: DispatchHandler, onSettled: () => void) {
-    super(handler)
-    this.#onSettled = onSettled
-  }
-
-  override onRequestUpgrade (controller: DispatchController, statusCode: number, headers: IncomingHeaders, socket: Duplex): void {
-    this.#onSettled()
-    super.onRequestUpgrade(controller, statusCode, headers, socket)
-  }
-
-  override onResponseEnd (controller: DispatchController, trailers: IncomingHeaders): void {
-    this.#onSettled()
-    super.onResponseEnd(controller, trailers)
-  }
-
-  override onResponseError (controller: DispatchController, error: Error): void {
-    this.#onSettled()
-    super.onResponseError(controller, error)
-  }
-}
 
 /** The set of retried dispatches still running on one dispatcher. */
 export class RetryTracker {
@@ -63,34 +36,22 @@ export class RetryTracker {
     return this.#live.size
   }
 
-  /** Creates a tracked handler: `create` receives the caller's handler wrapped to report its end. */
-  watch (caller: DispatchHandler, create: (handler: DispatchHandler) => RetryHandler): RetryHandler {
-    let retryHandler: RetryHandler | null = null
-    let settled = false
-    const onSettled = (): void => {
-      settled = true
-      if (retryHandler !== null) this.#forget(retryHandler)
-    }
-    retryHandler = create(new SettleNotice(caller, onSettled))
-    if (!settled) this.#live.add(retryHandler)
-    return retryHandler
+  /** Counts `handler` as running until {@link RetryTracker.forget} is called for it (its end, or a first dispatch that threw). */
+  track (handler: RetryHandler): void {
+    this.#live.add(handler)
   }
 
-  /** Removes a handler whose first dispatch threw, so it never started. */
+  /** Stops counting `handler`: its dispatch ended, or its first dispatch threw. */
   forget (handler: RetryHandler): void {
-    this.#forget(handler)
+    if (!this.#live.delete(handler) || this.#live.size > 0) return
+    const waiters = this.#waiters
+    this.#waiters = []
+    for (const resolve of waiters) resolve()
   }
 
   /** Resolves once no retried dispatch is running. */
   idle (): Promise<void> {
     if (this.#live.size === 0) return Promise.resolve()
     return new Promise((resolve) => this.#waiters.push(resolve))
-  }
-
-  #forget (handler: RetryHandler): void {
-    if (!this.#live.delete(handler) || this.#live.size > 0) return
-    const waiters = this.#waiters
-    this.#waiters = []
-    for (const resolve of waiters) resolve()
   }
 }

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { AbortSignalLike } from '../handlers/dispatch-contract.js'
+import type { AbortSignalLike } from '../contracts/dispatch-contract.js'
 import { InvalidArgumentError, RequestAbortedError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
 

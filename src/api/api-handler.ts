@@ -6,12 +6,12 @@
  */
 
 import type { Duplex } from 'node:stream'
-import type { DispatchController, DispatchHandler, IncomingHeaders } from '../handlers/dispatch-contract.js'
+import type { DispatchController, DispatchHandler, IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { InvalidArgumentError, RequestAbortedError } from '../errors.js'
 import { watchSignal } from './abort-signal.js'
 import { checkApiOptions } from './api-options.js'
 import type { ApiOptions } from './api-options.js'
-import { callUserCode } from './user-callback.js'
+import { callUserCode } from '../connection/user-callback.js'
 
 /** Options every request-level handler reads. */
 export interface ApiHandlerOptions extends ApiOptions {

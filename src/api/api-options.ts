@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { DispatchOptions } from '../handlers/dispatch-contract.js'
+import type { DispatchOptions } from '../contracts/dispatch-contract.js'
 import { InvalidArgumentError } from '../errors.js'
 import { failOption } from '../validation/options.js'
 import { checkSignal, isEventTargetSignal } from './abort-signal.js'

@@ -6,7 +6,7 @@
 import { Readable } from 'node:stream'
 import { Blob } from 'node:buffer'
 import { RequestAbortedError, InvalidArgumentError } from '../errors.js'
-import type { DispatchController } from '../handlers/dispatch-contract.js'
+import type { DispatchController } from '../contracts/dispatch-contract.js'
 import { describeValue } from '../validation/describe-value.js'
 
 /** Default number of bytes `dump()` reads before it gives up on a body and closes the connection. */

@@ -6,7 +6,7 @@
  */
 
 import { Duplex, PassThrough, Readable } from 'node:stream'
-import type { DispatchController, DispatchOptions, DispatchTarget, IncomingHeaders } from '../handlers/dispatch-contract.js'
+import type { DispatchController, DispatchOptions, DispatchTarget, IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { SimpleController } from '../handlers/simple-controller.js'
 import { InvalidArgumentError, InvalidReturnValueError, RequestAbortedError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'

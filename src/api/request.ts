@@ -3,7 +3,7 @@
  * @module
  */
 
-import type { DispatchController, DispatchOptions, DispatchTarget, IncomingHeaders } from '../handlers/dispatch-contract.js'
+import type { DispatchController, DispatchOptions, DispatchTarget, IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { SimpleController } from '../handlers/simple-controller.js'
 import { BodyReadable } from './body-readable.js'
 import { InvalidArgumentError } from '../errors.js'
@@ -13,7 +13,7 @@ import type { ApiSignal } from './abort-signal.js'
 import { toDispatchOptions } from './api-options.js'
 import { ApiHandler } from './api-handler.js'
 import { destroyRequestBody } from './request-body.js'
-import { callUserCode } from './user-callback.js'
+import { callUserCode } from '../connection/user-callback.js'
 
 /** Dispatch options without `signal`, which the request-level APIs accept in more shapes (an index signature defeats `Omit`). */
 export type DispatchOptionsWithoutSignal = { [K in keyof DispatchOptions as K extends 'signal' ? never : K]: DispatchOptions[K] }

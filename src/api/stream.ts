@@ -6,14 +6,14 @@
 
 import { finished } from 'node:stream'
 import type { Writable } from 'node:stream'
-import type { DispatchController, DispatchOptions, DispatchTarget, IncomingHeaders } from '../handlers/dispatch-contract.js'
+import type { DispatchController, DispatchOptions, DispatchTarget, IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { SimpleController } from '../handlers/simple-controller.js'
 import { InvalidArgumentError, InvalidReturnValueError, RequestAbortedError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
 import { toDispatchOptions } from './api-options.js'
 import { ApiHandler } from './api-handler.js'
 import { destroyRequestBody } from './request-body.js'
-import { callUserCode } from './user-callback.js'
+import { callUserCode } from '../connection/user-callback.js'
 import type { RequestOptions } from './request.js'
 
 /** Options of `stream()`: those of `request()`; `highWaterMark` is unused (the Writable has its own). */

@@ -5,11 +5,11 @@
  */
 
 import type { Duplex } from 'node:stream'
-import type { DispatchController, DispatchHandler, IncomingHeaders } from '../handlers/dispatch-contract.js'
+import type { DispatchController, DispatchHandler, IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { RequestAbortedError, SocketError } from '../errors.js'
 import { watchSignal } from './abort-signal.js'
 import type { ApiSignal } from './abort-signal.js'
-import { callUserCode } from './user-callback.js'
+import { callUserCode } from '../connection/user-callback.js'
 
 /** What `connect()` and `upgrade()` resolve with. */
 export interface UpgradeData {

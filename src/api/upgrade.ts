@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { DispatchOptions, DispatchTarget } from '../handlers/dispatch-contract.js'
+import type { DispatchOptions, DispatchTarget } from '../contracts/dispatch-contract.js'
 import { SimpleController } from '../handlers/simple-controller.js'
 import { InvalidArgumentError, RequestAbortedError } from '../errors.js'
 import { UpgradeHandler } from './upgrade-handler.js'

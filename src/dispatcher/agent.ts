@@ -6,9 +6,9 @@
 
 import { DispatcherBase } from './dispatcher.js'
 import type { Dispatcher } from './dispatcher.js'
-import type { DispatchHandler, DispatchOptions } from '../handlers/dispatch-contract.js'
+import type { DispatchHandler, DispatchOptions } from '../contracts/dispatch-contract.js'
 import { InvalidArgumentError, MaxOriginsReachedError } from '../errors.js'
-import { emitSafely } from '../api/user-callback.js'
+import { emitSafely } from '../connection/user-callback.js'
 import type { ClientStats, PoolStats } from './stats.js'
 import { describeValue } from '../validation/describe-value.js'
 import { Client, parseOrigin } from './client.js'

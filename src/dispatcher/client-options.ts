@@ -9,7 +9,8 @@ import type { BuildOptions, Connector } from '../connect.js'
 import type { DirectConnection } from './route.js'
 import { InvalidArgumentError } from '../errors.js'
 import { failOption } from '../validation/options.js'
-import { DEFAULT_MAX_HEADER_SIZE } from '../h1/constants.js'
+import { DEFAULT_MAX_HEADER_SIZE } from '../connection/connection-config.js'
+import type { ConnectionConfig } from '../connection/connection-config.js'
 import { timerMilliseconds } from '../validation/timer-limit.js'
 
 /** Default idle time of a kept-alive connection when the server gives no hint, in milliseconds. */
@@ -137,20 +138,6 @@ export interface ClientOptions {
   pingInterval?: number | undefined
 }
 
-/**
- * The context a Client passes to `onRequestStart` when `maxResponseSize` is set (otherwise it
- * passes none), so layers that grow the body, such as a content decoder above it, apply the same limit.
- */
-export interface ResponseSizeContext {
-  /** The Client's `maxResponseSize`, in bytes. */
-  readonly maxResponseSize: number
-}
-
-/** The `maxResponseSize` a handler's `onRequestStart` context carries, or -1 when it carries none. */
-export function maxResponseSizeOf (context: unknown): number {
-  const value = (context as Partial<ResponseSizeContext> | null | undefined)?.maxResponseSize
-  return typeof value === 'number' && value >= 0 ? value : -1
-}
 /** Default most concurrent streams on one HTTP/2 session. */
 export const DEFAULT_MAX_CONCURRENT_STREAMS = 100
 /** Default HTTP/2 stream flow-control window, bytes. */
@@ -162,29 +149,14 @@ export const DEFAULT_PING_INTERVAL = 60_000
 /** Largest flow-control window HTTP/2 allows (RFC 9113 section 6.9.1). */
 const MAX_WINDOW_SIZE = 2 ** 31 - 1
 
-/** Options after validation, with defaults applied. */
-export interface ClientConfig {
-  pipelining: number
-  keepAliveTimeout: number
-  keepAliveMaxTimeout: number
-  keepAliveTimeoutThreshold: number
-  headersTimeout: number
-  bodyTimeout: number
-  maxHeaderSize: number
-  maxInformationalResponses: number
-  maxResponseSize: number
+/** Options after validation, with defaults applied: what the connections read, and how the Client connects. */
+export interface ClientConfig extends ConnectionConfig {
   connector: Connector
   localAddress: string | null
-  maxRequestsPerClient: number
-  strictContentLength: boolean
   /** HTTP/2 is offered by ALPN on TLS connections. */
   allowH2: boolean
   /** HTTP/2 prior knowledge on cleartext connections. */
   h2c: boolean
-  maxConcurrentStreams: number
-  initialWindowSize: number
-  connectionWindowSize: number
-  pingInterval: number
 }
 
 function nonNegative (who: string, name: string, value: unknown, fallback: number, integer = false): number {

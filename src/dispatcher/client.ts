@@ -1,11 +1,12 @@
 /**
- * Client: requests to one origin over one HTTP/1.1 connection at a time (kept alive, optionally
- * pipelined). Pool and Agent are built from Clients.
+ * Client: requests to one origin over one connection at a time (HTTP/1.1 kept alive and
+ * optionally pipelined, or an HTTP/2 session; the protocol table picks which). Pool and Agent
+ * are built from Clients.
  * @module
  */
 
 import { DispatcherBase } from './dispatcher.js'
-import type { DispatchHandler, DispatchOptions } from '../handlers/dispatch-contract.js'
+import type { DispatchHandler, DispatchOptions } from '../contracts/dispatch-contract.js'
 import { ClientClosedError, ClientDestroyedError, InvalidArgumentError, NotSupportedError, SocketError } from '../errors.js'
 import { failDispatch } from '../handlers/fail-dispatch.js'
 import { describeValue } from '../validation/describe-value.js'
@@ -13,21 +14,19 @@ import { describeUrl } from '../observability/redaction.js'
 import { routeKeyOf } from './route.js'
 import type { DispatchRoute } from './route.js'
 import type { Duplex } from 'node:stream'
-import { ClientRequest } from '../h1/client-request.js'
-import type { RequestRunner, RequestTarget } from '../h1/client-request.js'
-import { H1Connection } from '../h1/connection.js'
-import type { ClientConnection, ConnectionOwner } from '../h1/client-connection.js'
-import { H2Connection } from '../h2/connection.js'
-import type { TLSSocket } from 'node:tls'
+import { ClientRequest } from '../connection/client-request.js'
+import type { RequestRunner, RequestTarget } from '../connection/client-request.js'
+import type { ClientConnection, ConnectionOwner, WireProtocolName } from '../connection/client-connection.js'
+import { wireProtocolOf } from './wire-protocols.js'
 import { resolveClientOptions } from './client-options.js'
 import type { ClientConfig, ClientOptions } from './client-options.js'
 import type { ConnectOptions } from '../connect.js'
 import { publishConnectEvent } from '../observability/request-events.js'
 import type { ConnectParams } from '../diagnostics.js'
 import { installDebugLog } from '../observability/debug-log.js'
-import { toUrl } from '../api/url-like.js'
-import type { UrlLike } from '../api/url-like.js'
-import { emitSafely } from '../api/user-callback.js'
+import { toUrl } from '../connection/url-like.js'
+import type { UrlLike } from '../connection/url-like.js'
+import { emitSafely } from '../connection/user-callback.js'
 import type { ClientStats } from './stats.js'
 
 installDebugLog()
@@ -82,7 +81,7 @@ export class Client extends DispatcherBase {
   /** Connections that take no new requests but still finish some (HTTP/2 after GOAWAY). */
   readonly #draining = new Set<ClientConnection>()
   /** The protocol of the last connection, null before the first one. */
-  #protocol: 'h1' | 'h2' | null = null
+  #protocol: WireProtocolName | null = null
   #connecting = false
   /** Cancels the connection attempt under way (null when none is). */
   #connectAbort: AbortController | null = null
@@ -323,11 +322,11 @@ export class Client extends DispatcherBase {
       this.#resume()
       return
     }
-    const h2 = (socket as TLSSocket).alpnProtocol === 'h2' || (this.#config.h2c && this.#url.protocol === 'http:')
-    this.#protocol = h2 ? 'h2' : 'h1'
-    this.#conn = h2 ? new H2Connection(this.#owner, socket, this.#url) : new H1Connection(this.#owner, socket)
+    const protocol = wireProtocolOf(socket, this.#config, this.#url)
+    this.#protocol = protocol.name
+    this.#conn = protocol.open(this.#owner, socket, this.#url)
     publishConnectEvent('connected', () => ({
-      connectParams: h2 ? { ...this.#connectParams, version: 'h2' } : this.#connectParams,
+      connectParams: protocol.name === this.#connectParams.version ? this.#connectParams : { ...this.#connectParams, version: protocol.name },
       connector: this.#config.connector,
       socket,
       caller: this.#connectCaller

@@ -8,12 +8,18 @@ import { ClientClosedError, ClientDestroyedError, InvalidArgumentError } from '.
 import { describeValue } from '../validation/describe-value.js'
 
 /**
- * Throws when dispatch options are not an object, before anything is queued or written.
+ * Throws when dispatch options are not an object, or carry a signal that cannot be listened to,
+ * before anything is queued or written. Checked once, at the public `dispatch()`: the layers
+ * inside trust the signal they are handed.
  * @throws InvalidArgumentError naming what was given instead
  */
 export function checkDispatchOptions (opts: unknown): void {
   if (opts === null || typeof opts !== 'object') {
     throw new InvalidArgumentError(`dispatch: options must be an object, got ${describeValue(opts)}`)
+  }
+  const signal = (opts as { signal?: unknown }).signal
+  if (signal != null && typeof (signal as { addEventListener?: unknown }).addEventListener !== 'function') {
+    throw new InvalidArgumentError(`signal must be an AbortSignal or an object with addEventListener, got ${describeValue(signal)}`)
   }
 }
 

@@ -7,7 +7,7 @@
  */
 
 import { EventEmitter } from 'node:events'
-import type { Dispatch, DispatchHandler, DispatchLifecycle, DispatchOptions, Interceptor, LegacyDispatchHandler } from '../handlers/dispatch-contract.js'
+import type { Dispatch, DispatchHandler, DispatchLifecycle, DispatchOptions, Interceptor, LegacyDispatchHandler } from '../contracts/dispatch-contract.js'
 import { toDispatchHandler } from '../handlers/legacy-handler.js'
 import { failDispatch } from '../handlers/fail-dispatch.js'
 import { ClientDestroyedError } from '../errors.js'

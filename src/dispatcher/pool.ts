@@ -6,10 +6,10 @@
 
 import { poolStats } from './stats.js'
 import type { PoolStats } from './stats.js'
-import { emitSafely } from '../api/user-callback.js'
+import { emitSafely } from '../connection/user-callback.js'
 import { DispatcherBase } from './dispatcher.js'
 import type { Dispatcher } from './dispatcher.js'
-import type { DispatchHandler, DispatchOptions } from '../handlers/dispatch-contract.js'
+import type { DispatchHandler, DispatchOptions } from '../contracts/dispatch-contract.js'
 import { failDispatch } from '../handlers/fail-dispatch.js'
 import { InvalidArgumentError, RequestAbortedError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
@@ -206,7 +206,7 @@ export class Pool extends DispatcherBase {
       const { opts, handler, unlisten } = queue.shift()!
       unlisten?.()
       try {
-        if (!next.dispatch(opts, handler)) this.#busy.add(next)
+        if (!DispatcherBase.forward(next, opts, handler)) this.#busy.add(next)
       } catch (err) {
         failDispatch(handler, err as Error)
       }

@@ -7,7 +7,7 @@
  */
 
 import type { ConnectCallback, ConnectOptions, Connector } from '../connect.js'
-import type { Dispatch } from '../handlers/dispatch-contract.js'
+import type { Dispatch } from '../contracts/dispatch-contract.js'
 
 /** The Agent's own way to connect, handed to a route for the hops it makes directly. */
 export interface DirectConnection {

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { DispatchBody, DispatchOptions } from '../handlers/dispatch-contract.js'
+import type { DispatchBody, DispatchOptions } from '../contracts/dispatch-contract.js'
 import { sourceChunks } from './body.js'
 import type { BodySource } from './body.js'
 import { CACHE_MODE_OPTION, CONDITIONAL_HEADERS } from './constants.js'

@@ -6,8 +6,8 @@
  */
 
 import type { Dispatcher } from '../dispatcher/dispatcher.js'
-import type { DispatchController, DispatchHandler, IncomingHeaders } from '../handlers/dispatch-contract.js'
-import { maxResponseSizeOf } from '../dispatcher/client-options.js'
+import type { DispatchController, DispatchHandler, IncomingHeaders } from '../contracts/dispatch-contract.js'
+import { maxResponseSizeOf } from '../connection/connection-config.js'
 import { ResponseExceededMaxSizeError } from '../errors.js'
 import { BAD_PORTS, NULL_BODY_STATUSES } from './constants.js'
 import { REDIRECT_STATUSES, redirectLocation } from '../redirect/rules.js'

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { IncomingHeaders } from '../handlers/dispatch-contract.js'
+import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { describeValue } from '../validation/describe-value.js'
 import { LiveIterator, PAIR_PROJECTIONS } from './live-iterator.js'
 import { describeBadHeaderValue } from '../observability/redaction.js'

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { IncomingHeaders } from '../handlers/dispatch-contract.js'
+import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { headersDroppedByRedirect, redirectsToGet } from '../redirect/rules.js'
 import { isStreamSource } from './body.js'
 import { MAX_REDIRECTS } from './constants.js'

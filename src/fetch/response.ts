@@ -5,7 +5,7 @@
  */
 
 import { showUrl } from '../observability/redaction.js'
-import type { IncomingHeaders } from '../handlers/dispatch-contract.js'
+import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { BodyMixin, bodyInternals, extractBody } from './body.js'
 import type { BodyInit, BodySource } from './body.js'
 import { NULL_BODY_STATUSES } from './constants.js'

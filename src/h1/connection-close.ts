@@ -5,7 +5,7 @@
  */
 
 import type { Duplex } from 'node:stream'
-import type { ClientRequest } from './client-request.js'
+import type { ClientRequest } from '../connection/client-request.js'
 
 /** How the connection ended, as far as retrying is concerned. */
 export interface CloseCircumstances {

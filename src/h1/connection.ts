@@ -8,21 +8,21 @@
 
 import type { Duplex } from 'node:stream'
 import type { Socket } from 'node:net'
-import { socketInfo } from './socket-info.js'
-import type { IncomingHeaders } from '../handlers/dispatch-contract.js'
+import { socketInfo } from '../connection/socket-info.js'
+import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { BodyTimeoutError, HeadersTimeoutError, HTTPParserError, SocketError } from '../errors.js'
 import { HEAD_BODY, HEAD_NO_BODY, HEAD_UPGRADE, ResponseParser } from './response-parser.js'
 import type { ResponseParserSink } from './response-parser.js'
-import { BODY_BYTES, BODY_NONE } from './request-body.js'
-import type { ClientRequest, RequestRunner } from './client-request.js'
-import type { ClientConfig } from '../dispatcher/client-options.js'
+import { BODY_BYTES, BODY_NONE } from '../connection/request-body.js'
+import type { ClientRequest, RequestRunner } from '../connection/client-request.js'
+import type { ConnectionConfig } from '../connection/connection-config.js'
 import { H1RequestWriter } from './request-writer.js'
 import type { RequestWriterOwner } from './request-writer.js'
-import { ConnectionTimer, T_BODY, T_HEADERS, T_IDLE } from './connection-timer.js'
+import { ConnectionTimer, T_BODY, T_HEADERS, T_IDLE } from '../connection/connection-timer.js'
 import { handOver, partitionOnClose } from './connection-close.js'
 import { keepReadBuffersInHeap } from './read-buffer-heap.js'
-import { ResponseLimits } from './response-limits.js'
-import type { ClientConnection, ConnectionOwner } from './client-connection.js'
+import { ResponseLimits } from '../connection/response-limits.js'
+import type { ClientConnection, ConnectionOwner } from '../connection/client-connection.js'
 
 function noop (): void {}
 
@@ -31,7 +31,7 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
   readonly protocol = 'h1'
   readonly socket: Duplex
   readonly #owner: ConnectionOwner
-  readonly #config: ClientConfig
+  readonly #config: ConnectionConfig
   readonly #parser: ResponseParser
   readonly #writer: H1RequestWriter
   readonly #inflight: ClientRequest[] = []

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { IncomingHeaders } from '../handlers/dispatch-contract.js'
+import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { parseHead } from './parse-head.js'
 import type { ParsedHead } from './parse-head.js'
 

@@ -5,8 +5,8 @@
  */
 
 import { HTTPParserError } from '../errors.js'
-import type { IncomingHeaders } from '../handlers/dispatch-contract.js'
-import { INVALID_VALUE_RE, TOKEN_RE } from './constants.js'
+import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
+import { INVALID_VALUE_RE, TOKEN_RE } from '../connection/field-syntax.js'
 import { describeBadHeaderValue } from '../observability/redaction.js'
 
 /** What the parser needs from a head besides the headers themselves. */

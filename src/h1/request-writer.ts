@@ -6,10 +6,11 @@
  */
 
 import type { Duplex } from 'node:stream'
-import { BodyWriter } from './body-writer.js'
-import type { BodyWriterOwner } from './body-writer.js'
-import { BODY_BYTES, BODY_NONE, bodyBytes } from './request-body.js'
-import type { ClientRequest } from './client-request.js'
+import { BodyWriter } from '../connection/body-writer.js'
+import type { BodyWriterOwner } from '../connection/body-writer.js'
+import { BODY_BYTES, BODY_NONE, bodyBytes } from '../connection/request-body.js'
+import { writeRequestHead } from './request-head.js'
+import type { ClientRequest } from '../connection/client-request.js'
 import { publishBodySent, publishSendHeaders } from '../observability/request-events.js'
 
 /** What the request writer reports to its connection. */
@@ -47,21 +48,22 @@ export class H1RequestWriter implements BodyWriterOwner {
   /** Writes the head of `req`, and its body unless that streams or waits for `100 Continue`. */
   write (req: ClientRequest): void {
     const socket = this.#socket
-    publishSendHeaders(req, socket)
+    const head = writeRequestHead(req)
+    publishSendHeaders(req, head, socket)
     const kind = req.bodyKind
     if (kind === BODY_NONE) {
-      socket.write(req.head, 'latin1')
+      socket.write(head, 'latin1')
       this.#bodySent(req)
     } else if (kind === BODY_BYTES && !req.expectContinue) {
       const bytes = bodyBytes(req.body)
       socket.cork()
-      socket.write(req.head, 'latin1')
+      socket.write(head, 'latin1')
       socket.write(bytes)
       socket.uncork()
       req.bodyChunkSent(bytes)
       this.#bodySent(req)
     } else {
-      socket.write(req.head, 'latin1')
+      socket.write(head, 'latin1')
       if (req.expectContinue) this.#awaitingContinue = req
       else this.#startBody(req)
     }

@@ -6,8 +6,9 @@
  */
 
 import { HTTPParserError, HeadersOverflowError, ResponseContentLengthMismatchError } from '../errors.js'
-import type { IncomingHeaders } from '../handlers/dispatch-contract.js'
-import { CRLF_CRLF, DEFAULT_MAX_HEADER_SIZE, MAX_CHUNK_LINE_SIZE } from './constants.js'
+import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
+import { CRLF_CRLF, MAX_CHUNK_LINE_SIZE } from './constants.js'
+import { DEFAULT_MAX_HEADER_SIZE } from '../connection/connection-config.js'
 import { parseHead } from './parse-head.js'
 import { HeadReader } from './head-reader.js'
 

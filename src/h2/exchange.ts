@@ -7,15 +7,15 @@
 
 import http2 from 'node:http2'
 import type { ClientHttp2Session, ClientHttp2Stream, IncomingHttpHeaders } from 'node:http2'
-import type { IncomingHeaders } from '../handlers/dispatch-contract.js'
+import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { BodyTimeoutError, HeadersOverflowError, NotSupportedError, SocketError } from '../errors.js'
-import type { ClientRequest } from '../h1/client-request.js'
-import { BODY_BYTES, BODY_NONE, bodyBytes } from '../h1/request-body.js'
-import { BodyWriter } from '../h1/body-writer.js'
-import type { BodyWriterOwner } from '../h1/body-writer.js'
-import { ConnectionTimer, T_BODY, T_HEADERS } from '../h1/connection-timer.js'
-import type { ResponseLimits } from '../h1/response-limits.js'
-import { h2RequestHeaders } from './request-headers.js'
+import type { ClientRequest } from '../connection/client-request.js'
+import { BODY_BYTES, BODY_NONE, bodyBytes } from '../connection/request-body.js'
+import { BodyWriter } from '../connection/body-writer.js'
+import type { BodyWriterOwner } from '../connection/body-writer.js'
+import { ConnectionTimer, T_BODY, T_HEADERS } from '../connection/connection-timer.js'
+import type { ResponseLimits } from '../connection/response-limits.js'
+import { h2RequestHeaders, requestHeadText } from './request-headers.js'
 import { describeStreamReset } from './error-codes.js'
 import { ResponseSequence } from './response-sequence.js'
 import type { SequenceSink } from './response-sequence.js'
@@ -121,7 +121,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
       return
     }
     this.#stream = stream
-    publishSendHeaders(req, session.socket)
+    publishSendHeaders(req, () => requestHeadText(req), session.socket)
     for (const [event, listener] of this.#listeners) stream.on(event, listener)
     this.#timer.arm(T_HEADERS, headersMs)
     if (req.paused) stream.pause()

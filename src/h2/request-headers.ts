@@ -1,16 +1,17 @@
 /**
- * Turns a prepared request into an HTTP/2 header list. The request head was already built and
- * validated by the HTTP/1.1 head builder (so the same CR/LF/NUL and token rules apply to both
- * protocols); this reads its lines back and applies the HTTP/2 rules of RFC 9113 section 8.2.
+ * Turns a prepared request into an HTTP/2 header list: its structured fields, validated when
+ * the request was made (so the same CR/LF/NUL and token rules apply to every protocol), mapped
+ * to pseudo-headers and the HTTP/2 rules of RFC 9113 section 8.2.
  * @module
  */
 
 import http2 from 'node:http2'
-import type { ClientRequest } from '../h1/client-request.js'
+import type { ClientRequest } from '../connection/client-request.js'
+import { announcedLength } from '../connection/request-fields.js'
 
 /**
- * Connection-specific fields that HTTP/2 forbids (RFC 9113 section 8.2.2); `host` becomes
- * `:authority`.
+ * Connection-specific fields that HTTP/2 forbids (RFC 9113 section 8.2.2). The request's fields
+ * hold none of those the transport itself writes; a caller's `proxy-connection` is dropped here.
  */
 const DROPPED = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'host'])
 
@@ -27,23 +28,12 @@ const {
  * @param scheme - `http` or `https`
  */
 export function h2RequestHeaders (req: ClientRequest, scheme: string): http2.OutgoingHttpHeaders {
-  const head = req.head
   const out: http2.OutgoingHttpHeaders = { [METHOD]: req.method }
-  let authority = ''
-  // The first line is the request line; every other line is `name: value`, already validated.
-  let at = head.indexOf('\r\n') + 2
-  const end = head.length - 2
-  while (at < end) {
-    const eol = head.indexOf('\r\n', at)
-    const line = head.slice(at, eol)
-    at = eol + 2
-    const colon = line.indexOf(':')
-    const name = line.slice(0, colon).toLowerCase()
-    const value = line.slice(colon + 1).trim()
-    if (name === 'host') {
-      authority = value
-      continue
-    }
+  if (req.expectContinue) out.expect = '100-continue'
+  const fields = req.fields
+  for (let i = 0; i < fields.length; i += 2) {
+    const name = fields[i]!.toLowerCase()
+    const value = fields[i + 1]!.trim()
     if (DROPPED.has(name)) continue
     // `te` may only carry "trailers" over HTTP/2 (RFC 9113 section 8.2.2).
     if (name === 'te' && value.toLowerCase() !== 'trailers') continue
@@ -53,13 +43,27 @@ export function h2RequestHeaders (req: ClientRequest, scheme: string): http2.Out
     else if (Array.isArray(prev)) prev.push(value)
     else out[name] = [String(prev), value]
   }
-  out[AUTHORITY] = authority
   if (req.method === 'CONNECT') {
     // RFC 9113 section 8.5: CONNECT names the target in :authority and has no :scheme or :path.
     out[AUTHORITY] = req.path
     return out
   }
+  const length = announcedLength(req.method, req.bodyLength)
+  if (length !== -1) out['content-length'] = String(length)
+  out[AUTHORITY] = req.authority
   out[SCHEME] = scheme
   out[PATH] = req.path
   return out
+}
+
+/**
+ * The request as a text head (`METHOD path HTTP/2`, `host`, then its fields), for diagnostics
+ * messages that show the head written: HTTP/2 writes none, so this is the same request in the
+ * form those messages carry for HTTP/1.1.
+ */
+export function requestHeadText (req: ClientRequest): string {
+  let text = `${req.method} ${req.path} HTTP/2\r\nhost: ${req.authority}\r\n`
+  const fields = req.fields
+  for (let i = 0; i + 1 < fields.length; i += 2) text += `${fields[i]!}: ${fields[i + 1]!}\r\n`
+  return text + '\r\n'
 }

@@ -8,7 +8,7 @@
  */
 
 import { HeadersTimeoutError, SocketError } from '../errors.js'
-import type { ClientRequest } from '../h1/client-request.js'
+import type { ClientRequest } from '../connection/client-request.js'
 
 /**
  * Times one request is sent again after the server did not process it, before it fails with a

@@ -5,8 +5,7 @@
  */
 
 import type { Duplex } from 'node:stream'
-import type { DispatchController, DispatchHandler, IncomingHeaders } from './dispatch-contract.js'
-import { toDispatchHandler } from './legacy-handler.js'
+import type { DispatchController, DispatchHandler, IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { describeValue } from '../validation/describe-value.js'
 
 /**
@@ -29,7 +28,8 @@ export class DecoratorHandler implements DispatchHandler {
     if (typeof handler !== 'object' || handler === null) {
       throw new TypeError(`DecoratorHandler: handler must be an object, got ${describeValue(handler)}`)
     }
-    this.handler = toDispatchHandler(handler)
+    // Not adapted again: a handler reaching an interceptor was adapted at the public dispatch().
+    this.handler = handler
   }
 
   /**

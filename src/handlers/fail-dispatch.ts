@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { DispatchHandler } from './dispatch-contract.js'
+import type { DispatchHandler } from '../contracts/dispatch-contract.js'
 import { SimpleController } from './simple-controller.js'
 
 /**

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { DispatchController } from './dispatch-contract.js'
+import type { DispatchController } from '../contracts/dispatch-contract.js'
 import { DecoratorHandler } from './decorator-handler.js'
 import { ForwardingController } from './forwarding-controller.js'
 

@@ -6,7 +6,7 @@
  */
 
 import type { Duplex } from 'node:stream'
-import type { DispatchController, DispatchHandler, IncomingHeaders, LegacyDispatchHandler } from './dispatch-contract.js'
+import type { DispatchController, DispatchHandler, IncomingHeaders, LegacyDispatchHandler } from '../contracts/dispatch-contract.js'
 import { RequestAbortedError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
 

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { IncomingHeaders, OutgoingHeaders } from './dispatch-contract.js'
+import type { IncomingHeaders, OutgoingHeaders } from '../contracts/dispatch-contract.js'
 import { InvalidArgumentError } from '../errors.js'
 
 function add (out: IncomingHeaders, name: string, value: string): void {

@@ -3,7 +3,7 @@
  * @module
  */
 
-import type { DispatchController } from './dispatch-contract.js'
+import type { DispatchController } from '../contracts/dispatch-contract.js'
 import { RequestAbortedError } from '../errors.js'
 
 /**

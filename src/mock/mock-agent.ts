@@ -6,7 +6,7 @@
 import { DispatcherBase } from '../dispatcher/dispatcher.js'
 import type { Dispatcher } from '../dispatcher/dispatcher.js'
 import { Agent } from '../dispatcher/agent.js'
-import type { DispatchHandler, DispatchOptions } from '../handlers/dispatch-contract.js'
+import type { DispatchHandler, DispatchOptions } from '../contracts/dispatch-contract.js'
 import { InvalidArgumentError, LibraryError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
 import { matchValue } from './mock-matching.js'

@@ -5,7 +5,7 @@
 
 import { describeUrl } from '../observability/redaction.js'
 import { InvalidArgumentError } from '../errors.js'
-import type { DispatchOptions, IncomingHeaders } from '../handlers/dispatch-contract.js'
+import type { DispatchOptions, IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { normalizeHeaders } from '../handlers/request-headers.js'
 import { bodyText, isBufferedBody } from '../replay/request-body.js'
 import { serializePathWithQuery } from '../replay/path-with-query.js'

@@ -8,7 +8,7 @@
 import { redactHeaders, showRequest } from '../observability/redaction.js'
 import { DispatcherBase } from '../dispatcher/dispatcher.js'
 import type { Dispatcher } from '../dispatcher/dispatcher.js'
-import type { DispatchHandler, DispatchOptions } from '../handlers/dispatch-contract.js'
+import type { DispatchHandler, DispatchOptions } from '../contracts/dispatch-contract.js'
 import { ClientDestroyedError, InvalidArgumentError, MockNotMatchedError } from '../errors.js'
 import { normalizeHeaders } from '../handlers/request-headers.js'
 import { findMatch, normalizeNonStandardQuery, sortQuery } from './mock-matching.js'

@@ -5,13 +5,13 @@
 
 import { types } from 'node:util'
 import { InvalidArgumentError } from '../errors.js'
-import type { IncomingHeaders } from '../handlers/dispatch-contract.js'
+import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { isMatcher, normalizeInterceptPath } from './mock-matching.js'
 import type { BodyMatcher, HeadersMatcher, Matcher, MockKey } from './mock-matching.js'
 import { MockScope } from './mock-scope.js'
 import type { MockDispatchList, MockDispatchRecord, MockReplySpec, MockRequestOptions, RegisteredReply } from './mock-scope.js'
 import { describeValue } from '../validation/describe-value.js'
-import { TOKEN_RE } from '../h1/constants.js'
+import { TOKEN_RE } from '../connection/field-syntax.js'
 
 /** What `intercept()` matches; omitted body and headers match anything. */
 export interface MockInterceptOptions {

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { IncomingHeaders } from '../handlers/dispatch-contract.js'
+import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { serializePathWithQuery } from '../replay/path-with-query.js'
 
 /** A value matcher: an exact string, a RegExp tested against the value, or a predicate. */

@@ -6,7 +6,7 @@
 import { InvalidArgumentError } from '../errors.js'
 import { MAX_TIMER_MS } from '../validation/timer-limit.js'
 import type { MockKey } from './mock-matching.js'
-import type { DispatchOptions, IncomingHeaders } from '../handlers/dispatch-contract.js'
+import type { DispatchOptions, IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { describeValue } from '../validation/describe-value.js'
 
 /** The request as reply callbacks see it: dispatch options with lower-case headers and the body as text. */

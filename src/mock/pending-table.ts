@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { IncomingHeaders } from '../handlers/dispatch-contract.js'
+import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
 import type { Matcher } from './mock-matching.js'
 
 /** An interceptor that has not answered as many requests as it expects. */

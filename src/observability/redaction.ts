@@ -11,7 +11,7 @@
  * @module
  */
 
-import type { OutgoingHeaders } from '../handlers/dispatch-contract.js'
+import type { OutgoingHeaders } from '../contracts/dispatch-contract.js'
 import { describeValue } from '../validation/describe-value.js'
 
 /** What a hidden header value shows instead of the secret. */

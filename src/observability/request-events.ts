@@ -21,8 +21,8 @@ export interface ObservedRequest {
   diagnostics (): DiagnosticsRequest
   /** The undici view, one object per request. */
   undiciView (): UndiciRequestView
-  /** The serialized head with credentials redacted. */
-  diagnosticsHead (): string
+  /** `head`, the request as a protocol wrote it, with credentials redacted. */
+  diagnosticsHead (head: string): string
 }
 
 /**
@@ -38,11 +38,17 @@ export function publishCreate (req: ObservedRequest): Array<[string, string]> | 
   return view.takeAddedHeaders()
 }
 
-/** `client:sendHeaders`: the head is being written to `socket`. */
-export function publishSendHeaders (req: ObservedRequest, socket: Duplex | null): void {
-  if (channels.sendHeaders.hasSubscribers) channels.sendHeaders.publish({ request: req.diagnostics(), headers: req.diagnosticsHead(), socket })
+/**
+ * `client:sendHeaders`: the head is being written to `socket`. `head` is the head as written, or
+ * (for a protocol that writes no text head) a function making its text, called only when a
+ * channel listens.
+ */
+export function publishSendHeaders (req: ObservedRequest, head: string | (() => string), socket: Duplex | null): void {
   const undici = activeUndiciChannel(undiciChannels.sendHeaders)
-  if (undici !== null) undici.publish({ request: req.undiciView(), headers: req.diagnosticsHead(), socket })
+  if (!channels.sendHeaders.hasSubscribers && undici === null) return
+  const shown = req.diagnosticsHead(typeof head === 'string' ? head : head())
+  if (channels.sendHeaders.hasSubscribers) channels.sendHeaders.publish({ request: req.diagnostics(), headers: shown, socket })
+  if (undici !== null) undici.publish({ request: req.undiciView(), headers: shown, socket })
 }
 
 /** `request:bodyChunkSent`: a chunk of the request body is written. */

@@ -6,7 +6,7 @@
  */
 
 import type { DiagnosticsRequest } from '../diagnostics.js'
-import type { DispatchOptions } from '../handlers/dispatch-contract.js'
+import type { DispatchOptions } from '../contracts/dispatch-contract.js'
 import { FETCH_NAMESPACE } from './debug-log.js'
 import { redactHeaders, sensitiveHeaderNames } from './redaction.js'
 

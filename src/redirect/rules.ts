@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { IncomingHeaders } from '../handlers/dispatch-contract.js'
+import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
 
 /** Statuses that redirect in the Fetch sense; 300 Multiple Choices is not one of them. */
 export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308])

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { DispatchBody } from '../handlers/dispatch-contract.js'
+import type { DispatchBody } from '../contracts/dispatch-contract.js'
 import { describeValue } from '../validation/describe-value.js'
 
 /** True when the body is already in memory (or absent), so it can be read without consuming anything. */

@@ -10,7 +10,7 @@
 import { STATUS_CODES } from 'node:http'
 import { SimpleController } from '../handlers/simple-controller.js'
 import type { ForwardingController } from '../handlers/forwarding-controller.js'
-import type { AbortSignalLike, DispatchController, DispatchHandler, IncomingHeaders } from '../handlers/dispatch-contract.js'
+import type { AbortSignalLike, DispatchController, DispatchHandler, IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { RequestAbortedError } from '../errors.js'
 import { chunkToBuffer, inMemoryChunks } from './played-body.js'
 import type { PlayedBody } from './played-body.js'

@@ -78,3 +78,25 @@ export function findCycles (graph: Map<string, SourceFile>): string[][] {
   for (const path of [...graph.keys()].sort()) if (!state.has(path)) visit(path)
   return cycles
 }
+
+/**
+ * The room a file belongs to: its folder one level below a library folder (`src/h1`,
+ * `interceptors/cache`), or the file itself when it sits directly in one (`src/errors.ts`).
+ */
+export function roomOf (path: string): string {
+  const parts = path.split('/')
+  return parts.length > 2 ? `${parts[0]}/${parts[1]}` : path
+}
+
+/** The graph of rooms (see {@link roomOf}): a room imports another when one of its files imports one of the other's. */
+export function roomGraph (graph: Map<string, SourceFile>): Map<string, SourceFile> {
+  const rooms = new Map<string, { lines: number, imports: Set<string> }>()
+  for (const file of graph.values()) {
+    const room = roomOf(file.path)
+    const entry = rooms.get(room) ?? { lines: 0, imports: new Set<string>() }
+    rooms.set(room, entry)
+    entry.lines += file.lines
+    for (const target of file.imports) if (graph.has(target) && roomOf(target) !== room) entry.imports.add(roomOf(target))
+  }
+  return new Map([...rooms].map(([path, { lines, imports }]) => [path, { path, lines, imports: [...imports] }]))
+}

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { REPO_ROOT, findCycles, readSourceGraph } from './source-graph.js'
+import { REPO_ROOT, findCycles, readSourceGraph, roomGraph, roomOf } from './source-graph.js'
 import type { SourceFile } from './source-graph.js'
 
 const MAX_LINES = 400
@@ -19,10 +19,38 @@ describe('the library sources', () => {
     assert.deepEqual(cycles, [])
   })
 
+  it('form no cycle between folders (src/h1, interceptors/cache...) or root files, type-only imports included', () => {
+    const cycles = findCycles(roomGraph(graph)).map((cycle) => cycle.join(' -> '))
+    assert.deepEqual(cycles, [])
+  })
+
+  it('keep the transport layered: h1/ and h2/ import neither each other, dispatcher/ nor api/, and the connection layer none of them', () => {
+    const mustNotImport: Record<string, string[]> = {
+      'src/h1': ['src/h2', 'src/dispatcher', 'src/api'],
+      'src/h2': ['src/h1', 'src/dispatcher', 'src/api'],
+      'src/connection': ['src/h1', 'src/h2', 'src/dispatcher', 'src/api']
+    }
+    const offending: string[] = []
+    for (const file of graph.values()) {
+      const forbidden = mustNotImport[roomOf(file.path)] ?? []
+      for (const target of file.imports) if (forbidden.includes(roomOf(target))) offending.push(`${file.path} -> ${target}`)
+    }
+    assert.deepEqual(offending, [])
+  })
+
   it('finds a cycle when one is there', () => {
     const file = (path: string, imports: string[]): [string, SourceFile] => [path, { path, lines: 1, imports }]
     const made = new Map([file('a.ts', ['b.ts']), file('b.ts', ['c.ts']), file('c.ts', ['a.ts'])])
     assert.deepEqual(findCycles(made), [['a.ts', 'b.ts', 'c.ts', 'a.ts']])
+  })
+
+  it('groups files into folders, and finds a cycle between folders that no file cycle shows', () => {
+    assert.equal(roomOf('src/h1/connection.ts'), 'src/h1')
+    assert.equal(roomOf('src/errors.ts'), 'src/errors.ts')
+    const file = (path: string, imports: string[]): [string, SourceFile] => [path, { path, lines: 1, imports }]
+    const made = new Map([file('src/a/one.ts', ['src/b/two.ts']), file('src/b/two.ts', []), file('src/b/three.ts', ['src/a/four.ts']), file('src/a/four.ts', [])])
+    assert.deepEqual(findCycles(made), [])
+    assert.deepEqual(findCycles(roomGraph(made)), [['src/a', 'src/b', 'src/a']])
   })
 
   it(`keep every file at ${MAX_LINES} lines or fewer`, () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { once } from 'node:events'
 import type { Duplex } from 'node:stream'
 import { Agent, Client } from '../../../src/index.js'
-import { connect, upgrade } from '../../../src/api/top-level.js'
+import { connect, upgrade } from '../../../src/top-level.js'
 import { startHttpServer, startTcpServer } from '../../helpers/servers.js'
 import { RecordingHandler } from '../dispatcher/recording-handler.js'
 

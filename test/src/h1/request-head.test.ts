@@ -1,11 +1,27 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import { buildRequestHead, validatePath } from '../../../src/h1/request-head.js'
+import { writeRequestHead } from '../../../src/h1/request-head.js'
+import { validatePath } from '../../../src/connection/request-fields.js'
+import { ClientRequest } from '../../../src/connection/client-request.js'
+import type { RequestTarget } from '../../../src/connection/client-request.js'
+import type { DispatchOptions } from '../../../src/handler.js'
 import { InvalidArgumentError } from '../../../src/errors.js'
-import type { RequestHeadInput } from '../../../src/h1/request-head.js'
 
-const base: RequestHeadInput = {
+/** What a head is built from, in the shape the request options give it. */
+interface HeadInput {
+  method: string
+  path: string
+  upgrade: string | null
+  headers: DispatchOptions['headers']
+  reset: boolean
+  expectContinue: boolean
+  /** Bytes of the body, or -1 for a streamed one. */
+  bodyLength: number
+  strictContentLength: boolean
+}
+
+const base: HeadInput = {
   method: 'GET',
   path: '/',
   upgrade: null,
@@ -13,11 +29,32 @@ const base: RequestHeadInput = {
   reset: false,
   expectContinue: false,
   bodyLength: 0,
-  defaultHost: 'example.test',
   strictContentLength: true
 }
 
-describe('buildRequestHead', () => {
+/** Prepares a request as a Client would (its fields validated and kept structured), then writes its HTTP/1.1 head. */
+function buildRequestHead (input: HeadInput): { head: string, reset: boolean, bodyLength: number, prepareError: Error | null } {
+  const target: RequestTarget = {
+    runner: { abortRequest: () => {}, pauseRequest: () => {}, resumeRequest: () => {} },
+    origin: 'http://example.test',
+    hostHeader: 'example.test',
+    defaults: { headersTimeout: 1000, bodyTimeout: 1000, strictContentLength: input.strictContentLength },
+    startContext: undefined
+  }
+  const body = input.bodyLength === -1 ? (async function * () {})() : input.bodyLength === 0 ? undefined : Buffer.alloc(input.bodyLength)
+  const req = new ClientRequest(target, {
+    method: input.method,
+    path: input.path,
+    headers: input.headers,
+    body,
+    reset: input.reset,
+    expectContinue: input.expectContinue,
+    ...(input.upgrade === null ? {} : { upgrade: input.upgrade })
+  } as DispatchOptions, { onRequestUpgrade: () => {} })
+  return { head: writeRequestHead(req), reset: req.reset, bodyLength: req.bodyLength, prepareError: req.prepareError }
+}
+
+describe('the HTTP/1.1 request head, written from a prepared request', () => {
   it('returns the head and its decisions, leaving its input as it was', () => {
     const headers = { 'x-a': '1', connection: 'close', host: 'other.test' }
     const input = { ...base, method: 'POST', headers, bodyLength: 3 }

@@ -6,9 +6,9 @@ import type { ClientHttp2Session } from 'node:http2'
 import fc from 'fast-check'
 import { H2Exchange } from '../../../src/h2/exchange.js'
 import type { ExchangeOwner } from '../../../src/h2/exchange.js'
-import { ClientRequest } from '../../../src/h1/client-request.js'
-import type { RequestRunner } from '../../../src/h1/client-request.js'
-import { ResponseLimits } from '../../../src/h1/response-limits.js'
+import { ClientRequest } from '../../../src/connection/client-request.js'
+import type { RequestRunner } from '../../../src/connection/client-request.js'
+import { ResponseLimits } from '../../../src/connection/response-limits.js'
 import { RecordingHandler } from '../dispatcher/recording-handler.js'
 
 const { NGHTTP2_NO_ERROR, NGHTTP2_REFUSED_STREAM, NGHTTP2_CANCEL } = http2.constants

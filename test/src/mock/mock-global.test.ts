@@ -2,7 +2,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { MockAgent } from '../../../src/mock/mock-agent.js'
 import { getGlobalDispatcher, setGlobalDispatcher } from '../../../src/global.js'
-import { request } from '../../../src/api/top-level.js'
+import { request } from '../../../src/top-level.js'
 import { fetch } from '../../../src/fetch/fetch.js'
 
 const ORIGIN = 'http://127.0.0.1:3999'

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import { toUrl } from '../../../src/api/url-like.js'
+import { toUrl } from '../../../src/connection/url-like.js'
 
 const segment = fc.stringMatching(/^[a-z0-9._~-]{1,8}$/)
 const pathArb = fc.array(segment, { maxLength: 4 }).map((parts) => `/${parts.join('/')}`)

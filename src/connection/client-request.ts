@@ -1,15 +1,17 @@
 /**
- * One dispatched request inside a Client: its prepared head, its body, and the handler calls.
+ * One dispatched request inside a Client, as every wire protocol sees it: its validated fields
+ * (structured until a protocol writes them), its body, and the handler calls.
  * It is also the request's {@link DispatchController}, so no extra object is made per request.
  * The handler invariants live here: start once, exactly one of end/error/upgrade, nothing after.
  * @module
  */
 
 import type { Duplex } from 'node:stream'
-import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../handlers/dispatch-contract.js'
-import { InvalidArgumentError, RequestAbortedError } from '../errors.js'
+import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../contracts/dispatch-contract.js'
+import { InvalidArgumentError, RequestAbortedError, RequestContentLengthMismatchError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
-import { appendQuery, buildRequestHead, normalizeMethod, validateMethod, validatePath } from './request-head.js'
+import { appendQuery, collectRequestFields, normalizeMethod, validateHost, validateMethod, validatePath } from './request-fields.js'
+import type { RequestFieldInfo } from './request-fields.js'
 import { BODY_NONE, BODY_READABLE, bodyKind, bodyLength, isReplayable } from './request-body.js'
 import type { DiagnosticsRequest } from '../diagnostics.js'
 import { publishBodyChunkReceived, publishBodyChunkSent, publishCreate, publishRequestError, publishResponseHeaders, publishTrailers } from '../observability/request-events.js'
@@ -18,7 +20,7 @@ import { redactHead, SENSITIVE_HEADERS, sensitiveHeaderNames } from '../observab
 import { callerTagOf } from '../observability/caller-tag.js'
 import { requestView } from '../observability/request-view.js'
 import { MAX_TIMER_MS } from '../validation/timer-limit.js'
-import type { ResponseSizeContext } from '../dispatcher/client-options.js'
+import type { ResponseSizeContext } from './connection-config.js'
 
 /** What a request needs from whoever runs it (the Client, or the connection it was written to). */
 export interface RequestRunner {
@@ -67,8 +69,10 @@ export class ClientRequest implements DispatchController {
   readonly callerTag: string | null
   /** The TLS server name (SNI) a connection opened for this request uses, when the origin is an address. */
   readonly servername: string | null
-  /** The complete head, final CRLF included (headers a diagnostics subscriber added included). */
-  head: string
+  /** The caller's headers, validated and still structured: `[name, value, ...]` (see `collectRequestFields`); headers a diagnostics subscriber added come last. */
+  fields: readonly string[]
+  /** The `host` (HTTP/2: `:authority`) value: the caller's header or the one derived from the origin. */
+  readonly authority: string
   /** The connection closes after this request. */
   readonly reset: boolean
   /** A body/content-length mismatch found while preparing; reported when the request starts. */
@@ -121,19 +125,20 @@ export class ClientRequest implements DispatchController {
     this.bodyTimeout = timeoutOption('bodyTimeout', opts.bodyTimeout, defaults.bodyTimeout)
     const kind = bodyKind(opts.body)
     const expectContinue = opts.expectContinue === true && kind !== BODY_NONE
-    const built = buildRequestHead({
-      method,
-      path,
-      upgrade,
-      headers: opts.headers,
-      reset: opts.reset === true,
-      expectContinue,
-      bodyLength: bodyLength(opts.body, kind),
-      defaultHost: target.hostHeader,
-      strictContentLength: defaults.strictContentLength
-    })
-    this.head = built.head
-    this.reset = built.reset
+    const info: RequestFieldInfo = { declaredLength: -1, reset: opts.reset === true, host: undefined }
+    this.fields = collectRequestFields(opts.headers, info)
+    // The default host comes from a parsed origin; only a caller's `host` header needs checking.
+    if (info.host !== undefined) validateHost(info.host)
+    this.authority = info.host ?? target.hostHeader
+    this.reset = info.reset
+    let length = bodyLength(opts.body, kind)
+    let prepareError: Error | null = null
+    if (info.declaredLength !== -1) {
+      if (length === -1) length = info.declaredLength
+      else if (length !== info.declaredLength && defaults.strictContentLength) {
+        prepareError = new RequestContentLengthMismatchError(`request body is ${length} bytes but its content-length header says ${info.declaredLength}`)
+      }
+    }
 
     this.runner = target.runner
     this.origin = target.origin
@@ -142,7 +147,7 @@ export class ClientRequest implements DispatchController {
     this.headers = opts.headers
     this.body = opts.body
     this.bodyKind = kind
-    this.bodyLength = built.bodyLength
+    this.bodyLength = length
     this.idempotent = opts.idempotent ?? IDEMPOTENT.has(method)
     this.blocking = opts.blocking ?? method !== 'HEAD'
     this.upgrade = upgrade
@@ -153,18 +158,13 @@ export class ClientRequest implements DispatchController {
       throw new InvalidArgumentError(`servername must be a non-empty string, got ${describeValue(servername)}`)
     }
     this.servername = servername ?? null
-    this.prepareError = built.prepareError
+    this.prepareError = prepareError
     this.#handler = handler
     this.#startContext = target.startContext
     this.#sensitive = opts[SENSITIVE_HEADERS as unknown as string]
 
-    const signal = opts.signal
-    if (signal != null) {
-      if (typeof signal.addEventListener !== 'function') {
-        throw new InvalidArgumentError(`signal must be an AbortSignal or an object with addEventListener, got ${describeValue(signal)}`)
-      }
-      this.#signal = signal
-    }
+    // Checked at the public dispatch(), where the options entered conduit.
+    this.#signal = opts.signal ?? null
     if (kind === BODY_READABLE) {
       // Listen from the start: a stream that fails while the request waits in the queue must
       // fail the request, not crash the process with an unhandled 'error'.
@@ -172,7 +172,7 @@ export class ClientRequest implements DispatchController {
       ;(opts.body as NodeJS.ReadableStream).on('error', this.#onBodyError)
     }
     const added = publishCreate(this)
-    if (added !== null) this.head = withAddedHeaders(this.head, added)
+    if (added !== null) this.fields = withAddedFields(this.fields, added)
   }
 
   /**
@@ -202,9 +202,9 @@ export class ClientRequest implements DispatchController {
     return this.#undiciView
   }
 
-  /** The head as written, with credentials redacted, for the `sendHeaders` diagnostics message. */
-  diagnosticsHead (): string {
-    return redactHead(this.head, sensitiveHeaderNames(this.#sensitive))
+  /** `head`, the request as a protocol wrote it, with credentials redacted, for the `sendHeaders` diagnostics message. */
+  diagnosticsHead (head: string): string {
+    return redactHead(head, sensitiveHeaderNames(this.#sensitive))
   }
 
   get aborted (): boolean { return this.#aborted }
@@ -337,11 +337,11 @@ export class ClientRequest implements DispatchController {
   }
 }
 
-/** The head with `added` header lines before its final CRLF; names and values were checked by `addHeader`. */
-function withAddedHeaders (head: string, added: Array<[string, string]>): string {
-  let lines = ''
-  for (const [name, value] of added) lines += `${name}: ${value}\r\n`
-  return head.slice(0, -2) + lines + '\r\n'
+/** The fields with `added` after them; names and values were checked by `addHeader`. */
+function withAddedFields (fields: readonly string[], added: Array<[string, string]>): string[] {
+  const out = fields.slice()
+  for (const [name, value] of added) out.push(name, value)
+  return out
 }
 
 function toError (reason: unknown): Error {

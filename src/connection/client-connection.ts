@@ -5,13 +5,16 @@
  */
 
 import type { Duplex } from 'node:stream'
-import type { ClientConfig } from '../dispatcher/client-options.js'
+import type { ConnectionConfig } from './connection-config.js'
 import type { ClientRequest } from './client-request.js'
+
+/** The wire protocols a connection can speak (see the Client's protocol table). */
+export type WireProtocolName = 'h1' | 'h2'
 
 /** A connection a Client sends requests over. */
 export interface ClientConnection {
-  /** `h1` or `h2`. */
-  readonly protocol: 'h1' | 'h2'
+  /** The wire protocol it speaks. */
+  readonly protocol: WireProtocolName
   readonly socket: Duplex
   /** Requests written and not yet answered. */
   readonly size: number
@@ -31,7 +34,7 @@ export interface ClientConnection {
 
 /** What a connection reports to its Client. */
 export interface ConnectionOwner {
-  readonly config: ClientConfig
+  readonly config: ConnectionConfig
   /** The connection can take more requests. */
   onConnectionReady (conn: ClientConnection): void
   /** The connection is gone; `requeue` lists requests to send again on a fresh one. */
