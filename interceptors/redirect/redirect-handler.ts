@@ -6,9 +6,10 @@
  */
 
 import { debuglog } from 'node:util'
-import type { Dispatch, DispatchBody, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
+import type { Dispatch, DispatchBody, DispatchController, DispatchHandler, DispatchOptions, DispatchTarget, IncomingHeaders } from '../../src/handler.js'
 import { AttemptSpanningHandler } from '../../src/handlers/interposed-controller.js'
-import { RedirectError } from '../../src/errors.js'
+import { InvalidArgumentError, RedirectError } from '../../src/errors.js'
+import { describeValue } from '../../src/validation/describe-value.js'
 import { hrefWithoutCredentials } from '../../src/validation/describe-url.js'
 import { normalizeHeaders } from '../../src/handlers/request-headers.js'
 import { FOLLOWED_REDIRECTS, REDIRECT_STATUSES, headersDroppedByRedirect, redirectLocation, redirectsToGet } from '../../src/redirect/rules.js'
@@ -26,6 +27,12 @@ export interface RedirectLimits {
   maxRedirections: number
   /** Fail with a `RedirectError` instead of delivering the redirect beyond the limit. */
   throwOnMaxRedirect: boolean
+}
+
+function checkMaxRedirections (value: unknown, who: string): void {
+  if (value != null && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)) {
+    throw new InvalidArgumentError(`${who}: maxRedirections must be a non-negative integer, got ${describeValue(value)}`)
+  }
 }
 
 /** Bodies held in memory can be sent again on the next hop; streams and iterables were consumed. */
@@ -95,16 +102,38 @@ export class RedirectHandler extends AttemptSpanningHandler {
   #next: DispatchOptions | null = null
 
   /**
-   * @param dispatch - dispatches each hop (the dispatcher below the interceptor)
-   * @param opts - options of the first hop, without the redirect options
-   * @param handler - the caller's handler
-   * @param limits - how many redirects, and what to do past them
+   * Wraps `dispatcher` so that every request it dispatches follows up to `maxRedirections` redirects.
+   * @throws InvalidArgumentError when `maxRedirections` is not a non-negative integer
+   * @example
+   * const dispatch = RedirectHandler.buildDispatch(new Agent(), 3)
    */
-  constructor (dispatch: Dispatch, opts: DispatchOptions, handler: DispatchHandler, limits: RedirectLimits) {
+  static buildDispatch (dispatcher: DispatchTarget, maxRedirections?: number | null): Dispatch {
+    checkMaxRedirections(maxRedirections, 'RedirectHandler.buildDispatch')
+    const dispatch: Dispatch = (opts, handler) => dispatcher.dispatch(opts, handler)
+    return (opts, handler) => dispatch(opts, new RedirectHandler(dispatch, maxRedirections, opts, handler))
+  }
+
+  /**
+   * The constructor has undici's shape, so code that builds the handler itself moves over.
+   * @param dispatch - dispatches each hop (the dispatcher below the interceptor)
+   * @param maxRedirections - most redirects followed; null or undefined for no limit
+   * @param opts - options of the first hop; `throwOnMaxRedirect` is read from them, and neither
+   * it nor `maxRedirections` is passed on to the hops
+   * @param handler - the caller's handler
+   * @throws InvalidArgumentError when `maxRedirections` or `opts.throwOnMaxRedirect` has the wrong type
+   */
+  constructor (dispatch: Dispatch, maxRedirections: number | null | undefined, opts: DispatchOptions, handler: DispatchHandler) {
     super(handler)
+    checkMaxRedirections(maxRedirections, 'RedirectHandler')
+    const throwOnMaxRedirect: unknown = opts.throwOnMaxRedirect
+    if (throwOnMaxRedirect != null && typeof throwOnMaxRedirect !== 'boolean') {
+      throw new InvalidArgumentError(`RedirectHandler: throwOnMaxRedirect must be a boolean, got ${describeValue(throwOnMaxRedirect)}`)
+    }
     this.#dispatch = dispatch
-    this.#opts = opts
-    this.#limits = limits
+    this.#opts = opts.maxRedirections === undefined && throwOnMaxRedirect === undefined
+      ? opts
+      : { ...opts, maxRedirections: undefined, throwOnMaxRedirect: undefined }
+    this.#limits = { maxRedirections: maxRedirections ?? Infinity, throwOnMaxRedirect: throwOnMaxRedirect === true }
   }
 
   protected override callerContext (context: unknown): unknown {

@@ -13,6 +13,7 @@ import type { ResponseType } from './constants.js'
 import { Headers, headersInternals } from './headers.js'
 import type { HeadersGuard, HeadersInit } from './headers.js'
 import { describeValue } from '../validation/describe-value.js'
+import { getGlobalOrigin } from './global-origin.js'
 
 /** The second argument of `new Response()`. */
 export interface ResponseInit {
@@ -124,7 +125,7 @@ export class Response extends BodyMixin {
   static redirect (url: string | URL, status = 302): Response {
     let parsed: URL
     try {
-      parsed = new URL(String(url))
+      parsed = new URL(String(url), getGlobalOrigin())
     } catch (err) {
       throw new TypeError(`Response.redirect: failed to parse URL from ${String(url)}`, { cause: err })
     }
