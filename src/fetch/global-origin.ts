@@ -29,7 +29,8 @@ export function setGlobalOrigin (origin: string | URL | undefined): void {
     parsed = new URL(origin)
   } catch {
     // The parser's own error keeps the whole input (a password too), so it is not the cause.
-    throw new TypeError(`setGlobalOrigin: not a valid URL: ${describeUrl(origin)}`)
+    // The URL parser's code, so code that checks it sees the same error as from `new URL()`.
+    throw Object.assign(new TypeError(`setGlobalOrigin: not a valid URL: ${describeUrl(origin)}`), { code: 'ERR_INVALID_URL' })
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new TypeError(`setGlobalOrigin: only http: and https: URLs are allowed, got ${describeUrl(origin)}`)
