@@ -18,6 +18,7 @@ export type {
   IncomingHeaders,
   Interceptor,
   DispatchLifecycle,
+  DispatchTarget,
   LegacyDispatchHandler,
   OutgoingHeaders,
   AbortSignalLike

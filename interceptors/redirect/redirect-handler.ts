@@ -158,6 +158,7 @@ export class RedirectHandler extends AttemptSpanningHandler {
     return this.#history
   }
 
+  /** Reads a response head: a redirect to follow is kept from the caller, anything else reaches it. */
   override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
     this.#next = null
     this.#unrecorded = this.#opts
@@ -231,11 +232,13 @@ export class RedirectHandler extends AttemptSpanningHandler {
     return null
   }
 
+  /** Passes the body on, except a followed redirect's own. */
   override onResponseData (controller: DispatchController, chunk: Buffer): void {
     // A redirect's own body is not part of the answer.
     if (this.#next === null) super.onResponseData(controller, chunk)
   }
 
+  /** Ends the request, or dispatches the next hop of a followed redirect. */
   override onResponseEnd (controller: DispatchController, trailers: IncomingHeaders): void {
     const next = this.#next
     if (next === null) {

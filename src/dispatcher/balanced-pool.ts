@@ -166,6 +166,7 @@ export class BalancedPool extends MemberPool<Upstream> {
     this.#turns.step = divisor === 0 ? this.#turns.maxWeight : divisor
   }
 
+  /** @internal The upstream whose turn it is, by weight. */
   protected override pick (): Upstream | null {
     if (this.members.length === 0) {
       throw new BalancedPoolMissingUpstreamError('BalancedPool: no upstream to send the request to (add one with addUpstream())')

@@ -25,7 +25,7 @@ const PASSED_UP = ['connect', 'disconnect', 'connectionError'] as const
 
 /** The shared part of pools whose subclass decides which member takes each request. */
 export abstract class MemberPool<M extends PoolMember> extends DispatcherBase {
-  /** The members requests may go to, in the order they were added. */
+  /** @internal The members requests may go to, in the order they were added. */
   protected readonly members: M[] = []
   /** Members taken out of the list whose requests may still run; closing waits for them too. */
   readonly #retiring = new Set<Dispatcher>()
@@ -33,7 +33,7 @@ export abstract class MemberPool<M extends PoolMember> extends DispatcherBase {
   #needDrain = false
 
   /**
-   * The member that takes the next request, or null when every member is busy and no new one
+   * @internal The member that takes the next request, or null when every member is busy and no new one
    * may be made (the request then waits in the queue).
    */
   protected abstract pick (): M | null
@@ -58,7 +58,7 @@ export abstract class MemberPool<M extends PoolMember> extends DispatcherBase {
     return !this.#needDrain
   }
 
-  /** Adds a member: its events are passed up, its 'drain' takes queued requests. */
+  /** @internal Adds a member: its events are passed up, its 'drain' takes queued requests. */
   protected addMember (member: M): void {
     const { dispatcher } = member
     this.members.push(member)
@@ -72,7 +72,7 @@ export abstract class MemberPool<M extends PoolMember> extends DispatcherBase {
     if (this.#queue.length > 0) queueMicrotask(() => this.#onMemberDrain(member))
   }
 
-  /** Takes a member out of the choice; `close` lets its running requests finish first. */
+  /** @internal Takes a member out of the choice; `close` lets its running requests finish first. */
   protected removeMember (member: M, how: 'close' | 'forget'): void {
     const i = this.members.indexOf(member)
     if (i !== -1) this.members.splice(i, 1)

@@ -95,6 +95,7 @@ export class RoundRobinPool extends MemberPool<Connection> {
   /** Connections (clients) the pool holds now. */
   get clientCount (): number { return this.members.length }
 
+  /** @internal The next connection in turn, a new one while under `connections`. */
   protected override pick (): Connection | null {
     const members = this.members
     for (let checked = 0, count = members.length; checked < count && members.length > 0; checked++) {
