@@ -12,9 +12,11 @@ import { startHttpServer } from '../helpers/servers.js'
 import type { TestServer } from '../helpers/servers.js'
 
 let server: TestServer
+let topLevelHits = 0
 
 before(async () => {
   server = await startHttpServer((req, res) => {
+    if (req.url === '/top') topLevelHits++
     if (req.url === '/one') { res.writeHead(302, { location: '/two' }); res.end(); return }
     if (req.url === '/two') { res.writeHead(301, { location: '/end' }); res.end(); return }
     res.end(`${req.method} ${req.url}`)
@@ -48,6 +50,28 @@ describe('setGlobalOrigin and getGlobalOrigin compared with undici', () => {
     assert.deepEqual(seen.conduit, seen.undici)
     assert.deepEqual(seen.conduit.resolved[0], { value: `${server.origin}/base/dir/items?x=1` })
     assert.deepEqual(seen.conduit.resolved[3], { value: [`${server.origin}/fetched?y=2`, 'GET /fetched?y=2'] })
+  })
+
+  it('leave the top-level request(), stream() and pipeline() alone: a relative URL fails there as it does without one', async () => {
+    const seen = await both(async (lib) => {
+      lib.setGlobalOrigin(server.origin)
+      try {
+        return [
+          await caught(async () => lib.request('/top')),
+          await caught(async () => lib.stream('/top', {}, () => { throw new Error('no response expected') })),
+          await caught(async () => lib.pipeline('/top', {}, () => { throw new Error('no response expected') }))
+        ]
+      } finally {
+        lib.setGlobalOrigin(undefined)
+      }
+    })
+    // Both refuse before sending; undici lets the URL parser's TypeError through, conduit's is an
+    // InvalidArgumentError as for every refused argument (docs/undici-differences.md).
+    const failed = (outcomes: unknown[]): boolean[] => outcomes.map((outcome) => !('value' in (outcome as object)))
+    assert.deepEqual(failed(seen.conduit), [true, true, true])
+    assert.deepEqual(failed(seen.undici), [true, true, true])
+    assert.equal(topLevelHits, 0)
+    for (const outcome of seen.conduit) assert.deepEqual(outcome, { error: 'InvalidArgumentError', code: 'LIB_ERR_INVALID_ARG' })
   })
 
   it('fail relative URLs with a TypeError when no global origin is set', async () => {
