@@ -49,11 +49,7 @@ function runModule (file: string, cwd: string, caFile: string): Promise<{ code: 
   })
 }
 
-// The suite runs one process per example, two at a time: on a busy machine the whole takes longer
-// than the runner's default bound for one test, so the suite gets its own, per example.
-const SUITE_TIMEOUT_MS = 600_000
-
-describe('the code blocks of README.md and docs/', { concurrency: 2, timeout: SUITE_TIMEOUT_MS }, () => {
+describe('the code blocks of README.md and docs/', { concurrency: 2 }, () => {
   const servers = new DocServers()
   const caFile = path.join(workDir, 'test-ca.pem')
   let prepared: Promise<void> | undefined
