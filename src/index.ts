@@ -18,6 +18,7 @@ export type {
   IncomingHeaders,
   Interceptor,
   DispatchLifecycle,
+  DispatchTarget,
   LegacyDispatchHandler,
   OutgoingHeaders,
   AbortSignalLike
@@ -25,6 +26,9 @@ export type {
 export { ForwardingController } from './handlers/forwarding-controller.js'
 export type { ForwardingControllerOptions } from './handlers/forwarding-controller.js'
 export { normalizeHeaders } from './handlers/request-headers.js'
+
+// --- helpers for raw header lists (undici's `util`) ---------------------------------------
+export * as util from './util/index.js'
 
 // --- errors ------------------------------------------------------------------------------
 export * as errors from './errors.js'
@@ -45,6 +49,10 @@ export type { H2CClientOptions } from './dispatcher/h2c-client.js'
 export type { ClientOptions } from './dispatcher/client-options.js'
 export { Pool } from './dispatcher/pool.js'
 export type { PoolOptions, PoolFactory } from './dispatcher/pool.js'
+export { BalancedPool } from './dispatcher/balanced-pool.js'
+export type { BalancedPoolOptions, BalancedPoolFactory } from './dispatcher/balanced-pool.js'
+export { RoundRobinPool } from './dispatcher/round-robin-pool.js'
+export type { RoundRobinPoolOptions } from './dispatcher/round-robin-pool.js'
 export { Agent } from './dispatcher/agent.js'
 export type { ClientStats, PoolStats } from './dispatcher/stats.js'
 export type { AgentOptions, AgentFactory } from './dispatcher/agent.js'
@@ -62,6 +70,7 @@ export type { UndiciRequestView } from './observability/undici-request-view.js'
 // --- interceptors and stores ----------------------------------------------------------------
 export * as interceptors from '../interceptors/index.js'
 export { RetryHandler } from '../interceptors/retry/index.js'
+export { RedirectHandler } from '../interceptors/redirect/index.js'
 export type {
   RetryOptions,
   ResolvedRetryOptions,
@@ -91,6 +100,10 @@ export type { HeadersInit } from './fetch/headers.js'
 export { FormData } from './fetch/form-data.js'
 export type { FormDataEntryValue } from './fetch/form-data.js'
 export { File } from './fetch/file.js'
+export { setGlobalOrigin, getGlobalOrigin } from './fetch/global-origin.js'
+export { parseMIMEType, serializeAMimeType } from './fetch/mime-api.js'
+export type { MIMEType } from './fetch/mime-api.js'
+export { install } from './install.js'
 export type { BodyInit } from './fetch/body.js'
 export { getCookies, getSetCookies, setCookie, deleteCookie, parseCookie } from './cookies/index.js'
 export type { Cookie, DeleteCookieAttributes, HeadersLike } from './cookies/index.js'

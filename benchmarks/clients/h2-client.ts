@@ -6,6 +6,7 @@
  */
 
 import { fileURLToPath } from 'node:url'
+import { measureInFlight } from './in-flight.js'
 import type { Readable } from 'node:stream'
 import { Client as ConduitClient } from '../../src/index.js'
 import { Client as UndiciClient } from 'undici'
@@ -33,31 +34,12 @@ function one (client: H2BenchClient, path: string): Promise<number> {
   }))
 }
 
-async function run (client: H2BenchClient, path: string, total: number, concurrency: number): Promise<void> {
-  let started = 0
-  const worker = async (): Promise<void> => {
-    while (started < total) {
-      started++
-      await one(client, path)
-    }
-  }
-  await Promise.all(Array.from({ length: concurrency }, worker))
-}
-
 async function main (): Promise<void> {
   const [impl, origin, path, requests, concurrency] = process.argv.slice(2)
   const client = open(impl!, origin!)
-  const total = Number(requests)
-  const inFlight = Number(concurrency)
-  // Warm-up: the session, TLS and JIT, outside the measured part.
-  await run(client, path!, Math.min(total, 200), inFlight)
-  const cpu = process.cpuUsage()
-  const start = process.hrtime.bigint()
-  await run(client, path!, total, inFlight)
-  const elapsedNs = Number(process.hrtime.bigint() - start)
-  const used = process.cpuUsage(cpu)
+  const figures = await measureInFlight(Number(requests), Number(concurrency), 200, () => one(client, path!))
   await client.close()
-  process.stdout.write(JSON.stringify({ reqPerSec: total / (elapsedNs / 1e9), cpuUsPerReq: (used.user + used.system) / total }) + '\n')
+  process.stdout.write(JSON.stringify(figures) + '\n')
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await main()

@@ -68,6 +68,8 @@ export function redirect (options: RedirectInterceptorOptions = {}): Interceptor
     const first: DispatchOptions = opts.maxRedirections === undefined && opts.throwOnMaxRedirect === undefined
       ? opts
       : { ...opts, maxRedirections: undefined, throwOnMaxRedirect: undefined }
-    return dispatch(first, new RedirectHandler(dispatch, first, handler, { maxRedirections: max, throwOnMaxRedirect }))
+    // The handler reads throwOnMaxRedirect from its options (undici's constructor shape) and
+    // keeps it out of the hops it dispatches.
+    return dispatch(first, new RedirectHandler(dispatch, max, throwOnMaxRedirect ? { ...first, throwOnMaxRedirect } : first, handler))
   }
 }

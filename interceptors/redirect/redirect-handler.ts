@@ -6,8 +6,8 @@
  */
 
 import { debuglog } from 'node:util'
-import { AttemptSpanningHandler, RedirectError, hrefWithoutCredentials, normalizeHeaders, FOLLOWED_REDIRECTS, REDIRECT_STATUSES, headersDroppedByRedirect, redirectLocation, redirectsToGet } from '../../src/handler.js'
-import type { Dispatch, DispatchBody, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders, FollowedRedirect } from '../../src/handler.js'
+import { AttemptSpanningHandler, InvalidArgumentError, RedirectError, describeValue, hrefWithoutCredentials, normalizeHeaders, FOLLOWED_REDIRECTS, REDIRECT_STATUSES, headersDroppedByRedirect, redirectLocation, redirectsToGet } from '../../src/handler.js'
+import type { Dispatch, DispatchBody, DispatchController, DispatchHandler, DispatchOptions, DispatchTarget, IncomingHeaders, FollowedRedirect } from '../../src/handler.js'
 
 /** Writes one line when `NODE_DEBUG` lists `conduit:redirect`. */
 export const log = debuglog('conduit:redirect')
@@ -21,6 +21,12 @@ export interface RedirectLimits {
   maxRedirections: number
   /** Fail with a `RedirectError` instead of delivering the redirect beyond the limit. */
   throwOnMaxRedirect: boolean
+}
+
+function checkMaxRedirections (value: unknown, who: string): void {
+  if (value != null && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)) {
+    throw new InvalidArgumentError(`${who}: maxRedirections must be a non-negative integer, got ${describeValue(value)}`)
+  }
 }
 
 /** Bodies held in memory can be sent again on the next hop; streams and iterables were consumed. */
@@ -90,16 +96,38 @@ export class RedirectHandler extends AttemptSpanningHandler {
   #next: DispatchOptions | null = null
 
   /**
-   * @param dispatch - dispatches each hop (the dispatcher below the interceptor)
-   * @param opts - options of the first hop, without the redirect options
-   * @param handler - the caller's handler
-   * @param limits - how many redirects, and what to do past them
+   * Wraps `dispatcher` so that every request it dispatches follows up to `maxRedirections` redirects.
+   * @throws InvalidArgumentError when `maxRedirections` is not a non-negative integer
+   * @example
+   * const dispatch = RedirectHandler.buildDispatch(new Agent(), 3)
    */
-  constructor (dispatch: Dispatch, opts: DispatchOptions, handler: DispatchHandler, limits: RedirectLimits) {
+  static buildDispatch (dispatcher: DispatchTarget, maxRedirections?: number | null): Dispatch {
+    checkMaxRedirections(maxRedirections, 'RedirectHandler.buildDispatch')
+    const dispatch: Dispatch = (opts, handler) => dispatcher.dispatch(opts, handler)
+    return (opts, handler) => dispatch(opts, new RedirectHandler(dispatch, maxRedirections, opts, handler))
+  }
+
+  /**
+   * The constructor has undici's shape, so code that builds the handler itself moves over.
+   * @param dispatch - dispatches each hop (the dispatcher below the interceptor)
+   * @param maxRedirections - most redirects followed; null or undefined for no limit
+   * @param opts - options of the first hop; `throwOnMaxRedirect` is read from them, and neither
+   * it nor `maxRedirections` is passed on to the hops
+   * @param handler - the caller's handler
+   * @throws InvalidArgumentError when `maxRedirections` or `opts.throwOnMaxRedirect` has the wrong type
+   */
+  constructor (dispatch: Dispatch, maxRedirections: number | null | undefined, opts: DispatchOptions, handler: DispatchHandler) {
     super(handler)
+    checkMaxRedirections(maxRedirections, 'RedirectHandler')
+    const throwOnMaxRedirect: unknown = opts.throwOnMaxRedirect
+    if (throwOnMaxRedirect != null && typeof throwOnMaxRedirect !== 'boolean') {
+      throw new InvalidArgumentError(`RedirectHandler: throwOnMaxRedirect must be a boolean, got ${describeValue(throwOnMaxRedirect)}`)
+    }
     this.#dispatch = dispatch
-    this.#opts = opts
-    this.#limits = limits
+    this.#opts = opts.maxRedirections === undefined && throwOnMaxRedirect === undefined
+      ? opts
+      : { ...opts, maxRedirections: undefined, throwOnMaxRedirect: undefined }
+    this.#limits = { maxRedirections: maxRedirections ?? Infinity, throwOnMaxRedirect: throwOnMaxRedirect === true }
   }
 
   protected override callerContext (context: unknown): unknown {
@@ -124,6 +152,7 @@ export class RedirectHandler extends AttemptSpanningHandler {
     return this.#history
   }
 
+  /** Reads a response head: a redirect to follow is kept from the caller, anything else reaches it. */
   override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
     this.#next = null
     this.#unrecorded = this.#opts
@@ -197,11 +226,13 @@ export class RedirectHandler extends AttemptSpanningHandler {
     return null
   }
 
+  /** Passes the body on, except a followed redirect's own. */
   override onResponseData (controller: DispatchController, chunk: Buffer): void {
     // A redirect's own body is not part of the answer.
     if (this.#next === null) super.onResponseData(controller, chunk)
   }
 
+  /** Ends the request, or dispatches the next hop of a followed redirect. */
   override onResponseEnd (controller: DispatchController, trailers: IncomingHeaders): void {
     const next = this.#next
     if (next === null) {

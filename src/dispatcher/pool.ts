@@ -11,7 +11,8 @@ import { DispatcherBase } from './dispatcher.js'
 import type { Dispatcher } from './dispatcher.js'
 import type { DispatchHandler, DispatchOptions } from '../contracts/dispatch-contract.js'
 import { failDispatch } from '../handlers/fail-dispatch.js'
-import { InvalidArgumentError, RequestAbortedError } from '../errors.js'
+import { InvalidArgumentError } from '../errors.js'
+import { DispatchQueue } from './dispatch-queue.js'
 import { describeValue } from '../validation/describe-value.js'
 import { Client, parseOrigin } from './client.js'
 import { checkClientOptions } from './client-options.js'
@@ -34,13 +35,6 @@ export interface PoolOptions extends ClientOptions {
   factory?: PoolFactory | undefined
 }
 
-interface Queued {
-  opts: DispatchOptions
-  handler: DispatchHandler
-  /** Removes the abort listener of `opts.signal`, when one was added. */
-  unlisten: (() => void) | null
-}
-
 const EVENTS = ['connect', 'disconnect', 'connectionError'] as const
 
 function defaultFactory (origin: URL, opts: ClientOptions): Dispatcher {
@@ -61,9 +55,8 @@ export class Pool extends DispatcherBase {
   readonly #factory: PoolFactory
   readonly #clients: Dispatcher[] = []
   readonly #busy = new Set<Dispatcher>()
-  #queue: Queued[] = []
+  readonly #queue = new DispatchQueue()
   #needDrain = false
-  #onQueueEmpty: (() => void) | null = null
   /** Whether connections may speak HTTP/2 (one session can then carry many requests). */
   readonly #mayH2: boolean
   /**
@@ -131,34 +124,9 @@ export class Pool extends DispatcherBase {
         return !this.#needDrain
       }
     }
-    this.#enqueue(opts, h)
+    this.#queue.push(opts, h)
     this.#needDrain = true
     return false
-  }
-
-  #enqueue (opts: DispatchOptions, handler: DispatchHandler): void {
-    const item: Queued = { opts, handler, unlisten: null }
-    const signal = opts.signal
-    if (signal != null && typeof signal.addEventListener === 'function') {
-      // A request waiting here has no client yet to watch its signal; an abort must not wait for one.
-      const onAbort = (): void => {
-        const i = this.#queue.indexOf(item)
-        if (i === -1) return
-        this.#queue.splice(i, 1)
-        const reason = signal.reason instanceof Error ? signal.reason : new RequestAbortedError()
-        failDispatch(handler, reason)
-        if (this.#queue.length === 0) this.#queueEmptied()
-      }
-      signal.addEventListener('abort', onAbort, { once: true })
-      item.unlisten = () => signal.removeEventListener('abort', onAbort)
-    }
-    this.#queue.push(item)
-  }
-
-  #queueEmptied (): void {
-    const onEmpty = this.#onQueueEmpty
-    this.#onQueueEmpty = null
-    onEmpty?.()
   }
 
   /** Whether a request dispatched now would go to a client at once (free, or new within the limit). */
@@ -203,23 +171,20 @@ export class Pool extends DispatcherBase {
     while (queue.length > 0 && !this.closed) {
       const next = this.#pick()
       if (next === null) break
-      const { opts, handler, unlisten } = queue.shift()!
-      unlisten?.()
+      const { opts, handler } = queue.shift()!
       try {
         if (!DispatcherBase.forward(next, opts, handler)) this.#busy.add(next)
       } catch (err) {
         failDispatch(handler, err as Error)
       }
     }
-    if (queue.length === 0) this.#queueEmptied()
   }
 
   #onClientDrain (client: Dispatcher): void {
     this.#busy.delete(client)
     const queue = this.#queue
     while (queue.length > 0 && !this.#busy.has(client)) {
-      const { opts, handler, unlisten } = queue.shift()!
-      unlisten?.()
+      const { opts, handler } = queue.shift()!
       try {
         if (!DispatcherBase.forward(client, opts, handler)) this.#busy.add(client)
       } catch (err) {
@@ -228,7 +193,6 @@ export class Pool extends DispatcherBase {
       }
     }
     if (queue.length === 0) {
-      this.#queueEmptied()
       if (this.#needDrain && !this.closed && this.#hasCapacity()) {
         this.#needDrain = false
         emitSafely(this, 'drain', this.#url, [this, client])
@@ -237,10 +201,7 @@ export class Pool extends DispatcherBase {
   }
 
   protected override closeGracefully (): Promise<void> {
-    return new Promise<void>((resolve) => {
-      if (this.#queue.length === 0) resolve()
-      else this.#onQueueEmpty = resolve
-    }).then(() => this.#closeClients())
+    return this.#queue.whenEmpty().then(() => this.#closeClients())
   }
 
   /**
@@ -255,12 +216,7 @@ export class Pool extends DispatcherBase {
   }
 
   protected override destroyNow (error: Error): Promise<void> {
-    const queued = this.#queue.splice(0)
-    for (const { handler, unlisten } of queued) {
-      unlisten?.()
-      failDispatch(handler, error)
-    }
-    this.#queueEmptied()
+    this.#queue.failAll(error)
     return Promise.all(this.#clients.map((c) => c.destroy(error))).then(() => undefined)
   }
 }

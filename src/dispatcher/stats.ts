@@ -56,3 +56,28 @@ export function poolStats (clients: readonly unknown[], queued: number): PoolSta
   }
   return stats
 }
+
+/**
+ * Sums the figures of a pool whose members are Clients or Pools (BalancedPool,
+ * RoundRobinPool): a Pool member counts with its own totals, a Client member as one connection.
+ */
+export function sumPoolStats (members: readonly unknown[], queued: number): PoolStats {
+  const stats: PoolStats = { connected: 0, free: 0, pending: queued, queued, running: 0, size: queued }
+  for (const member of members) {
+    const figures = (member as { stats?: Partial<PoolStats> | Partial<ClientStats> }).stats
+    if (figures === undefined) continue
+    if (typeof figures.connected === 'number') {
+      const pool = figures as Partial<PoolStats>
+      stats.connected += pool.connected ?? 0
+      stats.free += pool.free ?? 0
+      stats.queued += pool.queued ?? 0
+    } else if (figures.connected === true) {
+      stats.connected++
+      if ((member as ClientFigures).busy !== true) stats.free++
+    }
+    stats.pending += figures.pending ?? 0
+    stats.running += figures.running ?? 0
+    stats.size += figures.size ?? 0
+  }
+  return stats
+}

@@ -18,6 +18,7 @@ import { Headers, headersInternals } from './headers.js'
 import type { HeadersInit } from './headers.js'
 import { describeValue } from '../validation/describe-value.js'
 import { redactUserinfo } from '../observability/redaction.js'
+import { getGlobalOrigin } from './global-origin.js'
 
 /** The second argument of `fetch()` and of `new Request()`. */
 export interface RequestInit {
@@ -82,13 +83,13 @@ function checkEnum<T extends string> (value: unknown, allowed: readonly T[], fie
   return value as T
 }
 
-/** Parses a URL the way fetch does: absolute only, no embedded credentials. */
+/** Parses a URL the way fetch does: relative to the global origin when one is set, no embedded credentials. */
 export function parseRequestUrl (input: string, what: string): URL {
   // The input may hold a password (`user:pass@host`), so messages show it without user
   // information, and the parser's own error (whose `input` keeps the whole string) is no cause.
   let url: URL
   try {
-    url = new URL(input)
+    url = new URL(input, getGlobalOrigin())
   } catch {
     throw new TypeError(`${what}: failed to parse URL from ${redactUserinfo(input)}`)
   }
@@ -213,7 +214,7 @@ export function buildRequestState (
     else {
       let parsed: URL
       try {
-        parsed = new URL(referrer)
+        parsed = new URL(referrer, getGlobalOrigin())
       } catch {
         // The parser's error keeps the whole input (a password included): it is not passed on as the cause.
         throw new TypeError(`${what}: referrer is not a valid URL: ${redactUserinfo(referrer)}`)

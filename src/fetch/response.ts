@@ -14,6 +14,7 @@ import type { ResponseType } from './constants.js'
 import { Headers, headersInternals } from './headers.js'
 import type { HeadersGuard, HeadersInit } from './headers.js'
 import { describeValue } from '../validation/describe-value.js'
+import { getGlobalOrigin } from './global-origin.js'
 
 /** The second argument of `new Response()`. */
 export interface ResponseInit {
@@ -125,7 +126,7 @@ export class Response extends BodyMixin {
   static redirect (url: string | URL, status = 302): Response {
     let parsed: URL
     try {
-      parsed = new URL(String(url))
+      parsed = new URL(String(url), getGlobalOrigin())
     } catch {
       // The parser's error keeps the whole input (a password included): it is not passed on as the cause.
       throw new TypeError(`Response.redirect: failed to parse URL from ${showUrl(url)}`)

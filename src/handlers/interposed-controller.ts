@@ -38,6 +38,7 @@ export class AttemptSpanningHandler extends InterposedControllerHandler {
   protected readonly callerController: ForwardingController = new ForwardingController()
   #started = false
 
+  /** Starts each attempt; only the first reaches the caller, with the caller's context. */
   override onRequestStart (controller: DispatchController, context: unknown): void {
     this.upstream = controller
     this.callerController.target = controller

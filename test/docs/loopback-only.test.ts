@@ -28,6 +28,17 @@ describe('doc examples reaching only loopback', () => {
     assert.equal(out, '127.0.0.1 null 127.0.0.1')
   })
 
+  it('lets an example listen on a loopback address, and refuses other addresses', async () => {
+    const out = await runWithPreload(`
+      import http from 'node:http'
+      const server = http.createServer()
+      server.listen(0, '127.0.0.1', () => {
+        const other = http.createServer().on('error', (err) => { console.log(server.address().address, err.code); server.close() })
+        other.listen(0, '10.0.0.1')
+      })`)
+    assert.equal(out, '127.0.0.1 ENOTFOUND')
+  })
+
   it('makes a connection to a named host fail before any packet leaves', async () => {
     const out = await runWithPreload(`
       import net from 'node:net'

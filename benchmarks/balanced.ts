@@ -1,0 +1,76 @@
+/**
+ * BalancedPool benchmark (`npm run bench -- balanced`): conduit's BalancedPool against undici's
+ * over three origins, each the transport benchmark's server in its own process; each client runs
+ * in a fresh process per round with 50 requests in flight, GET 1 KiB. Rounds alternate the two
+ * libraries; the report gives conduit ÷ undici ratios (median and spread).
+ *
+ * Options: `--requests=N` per round (default 20000), `--rounds=N` (default 3).
+ * @module
+ */
+
+import { spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { median } from './transport-report.js'
+
+const here = (name: string): string => fileURLToPath(new URL(name, import.meta.url))
+
+interface Figures { reqPerSec: number, cpuUsPerReq: number }
+
+const ORIGINS = 3
+const CONCURRENCY = 50
+const PATH = '/small'
+
+async function startOrigin (): Promise<{ origin: string, process: ChildProcess }> {
+  const server = spawn(process.execPath, [here('./server.js')], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const [data] = await once(server.stdout!, 'data') as [Buffer]
+  return { origin: `http://127.0.0.1:${data.toString().trim()}`, process: server }
+}
+
+async function clientRound (impl: string, origins: string[], requests: number): Promise<Figures> {
+  const args = [here('./clients/balanced-client.js'), impl, PATH, String(requests), String(CONCURRENCY), ...origins]
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
+  let out = ''
+  child.stdout!.on('data', (chunk: Buffer) => { out += chunk.toString() })
+  const [code] = await once(child, 'exit') as [number | null]
+  if (code !== 0) throw new Error(`balanced benchmark client ${impl} exited with code ${String(code)}`)
+  return JSON.parse(out) as Figures
+}
+
+function spread (values: number[]): string {
+  return `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`
+}
+
+function positiveInteger (value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1) throw new TypeError(`--${name} must be a positive integer, got ${value}`)
+  return n
+}
+
+async function main (): Promise<void> {
+  const { values } = parseArgs({ options: { requests: { type: 'string' }, rounds: { type: 'string' } } })
+  const requests = positiveInteger(values.requests, 20_000, 'requests')
+  const rounds = positiveInteger(values.rounds, 3, 'rounds')
+  const servers = await Promise.all(Array.from({ length: ORIGINS }, startOrigin))
+  try {
+    const origins = servers.map((s) => s.origin)
+    const speed: number[] = []
+    const cpu: number[] = []
+    for (let round = 0; round < rounds; round++) {
+      // Alternate who goes first, so neither always runs on a warmer machine.
+      const order = round % 2 === 0 ? ['conduit', 'undici'] : ['undici', 'conduit']
+      const figures: Record<string, Figures> = {}
+      for (const impl of order) figures[impl] = await clientRound(impl, origins, requests)
+      speed.push(figures.conduit!.reqPerSec / figures.undici!.reqPerSec)
+      cpu.push(figures.conduit!.cpuUsPerReq / figures.undici!.cpuUsPerReq)
+    }
+    process.stdout.write(`BalancedPool, ${ORIGINS} origins, GET 1 KiB, ${CONCURRENCY} in flight: conduit ÷ undici req/s ${median(speed).toFixed(2)}x (${spread(speed)}), CPU/req ${median(cpu).toFixed(2)}x (${spread(cpu)}) over ${rounds} rounds\n`)
+  } finally {
+    for (const server of servers) server.process.stdin!.end()
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main()

@@ -1,0 +1,181 @@
+/**
+ * BalancedPool: one logical origin served by several upstreams, each a Pool. Requests are spread
+ * by weighted round robin; an upstream's weight drops by `errorPenalty` when connecting to it
+ * fails or a connection to it breaks, and grows again by as much with each connection that
+ * succeeds, so a failing upstream gets few requests and a recovered one gets its share back.
+ * @module
+ */
+
+import { BalancedPoolMissingUpstreamError, InvalidArgumentError } from '../errors.js'
+import { describeValue } from '../validation/describe-value.js'
+import type { Dispatcher } from './dispatcher.js'
+import { MemberPool } from './member-pool.js'
+import type { PoolMember } from './member-pool.js'
+import { Pool } from './pool.js'
+import type { PoolOptions } from './pool.js'
+import { parseOrigin } from './client.js'
+import { nextWeightedTurn } from './weighted-turns.js'
+import type { WeightedTurns } from './weighted-turns.js'
+
+/** Builds the dispatcher of one upstream. */
+export type BalancedPoolFactory = (origin: string, opts: PoolOptions) => Dispatcher
+
+/** Options of a {@link BalancedPool}: pool options (given to every upstream) plus the fields below. */
+export interface BalancedPoolOptions extends Omit<PoolOptions, 'factory'> {
+  /**
+   * Builds each upstream's dispatcher.
+   * @defaultValue `(origin, opts) => new Pool(origin, opts)`
+   */
+  factory?: BalancedPoolFactory | undefined
+  /**
+   * The weight of a healthy upstream, and the most any upstream reaches.
+   * @defaultValue 100
+   */
+  maxWeightPerServer?: number | undefined
+  /**
+   * How much one failure takes from an upstream's weight (never below 1), and one successful connection gives back.
+   * @defaultValue 15
+   */
+  errorPenalty?: number | undefined
+}
+
+interface Upstream extends PoolMember {
+  readonly origin: string
+  weight: number
+}
+
+const SOCKET_ERROR_CODE = 'LIB_ERR_SOCKET'
+
+function defaultFactory (origin: string, opts: PoolOptions): Dispatcher {
+  return new Pool(origin, opts)
+}
+
+function positiveOption (value: unknown, name: string, fallback: number): number {
+  if (value == null || value === 0) return fallback
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new InvalidArgumentError(`BalancedPool: ${name} must be a positive integer, got ${describeValue(value)}`)
+  }
+  return value
+}
+
+/**
+ * A dispatcher for one logical origin served by several upstreams.
+ * @example
+ * const pool = new BalancedPool(['http://10.0.0.1:8080', 'http://10.0.0.2:8080'])
+ * pool.addUpstream('http://10.0.0.3:8080')
+ * const { body } = await pool.request({ path: '/', method: 'GET' })
+ */
+export class BalancedPool extends MemberPool<Upstream> {
+  readonly #factory: BalancedPoolFactory
+  readonly #options: PoolOptions
+  readonly #turns: WeightedTurns
+
+  /**
+   * @param upstreams - the upstream origins (`http://host:port`), one or a list
+   * @param options - see {@link BalancedPoolOptions}
+   * @throws InvalidArgumentError for a bad option or an upstream that is not an http(s) origin
+   */
+  constructor (upstreams: string | URL | ReadonlyArray<string | URL> = [], options: BalancedPoolOptions = {}) {
+    super()
+    if (options === null || typeof options !== 'object') {
+      throw new InvalidArgumentError(`BalancedPool: options must be an object, got ${describeValue(options)}`)
+    }
+    const { factory, maxWeightPerServer, errorPenalty, ...poolOptions } = options
+    if (factory !== undefined && typeof factory !== 'function') {
+      throw new InvalidArgumentError(`BalancedPool: factory must be a function, got ${describeValue(factory)}`)
+    }
+    this.#factory = factory ?? defaultFactory
+    this.#options = poolOptions
+    const maxWeight = positiveOption(maxWeightPerServer, 'maxWeightPerServer', 100)
+    this.#turns = { index: -1, currentWeight: 0, maxWeight, step: maxWeight, penalty: positiveOption(errorPenalty, 'errorPenalty', 15) }
+    for (const upstream of Array.isArray(upstreams) ? upstreams : [upstreams]) this.addUpstream(upstream)
+  }
+
+  /**
+   * Adds an upstream (nothing happens when it is there already). Every upstream's weight is
+   * reset to the full weight, as undici does.
+   * @throws InvalidArgumentError when `upstream` is not an http(s) origin
+   */
+  addUpstream (upstream: string | URL): this {
+    const origin = parseOrigin(upstream, 'BalancedPool').origin
+    if (this.#find(origin) !== undefined) return this
+    const member: Upstream = { origin, dispatcher: this.#factory(origin, this.#options), needDrain: false, weight: this.#turns.maxWeight }
+    const { dispatcher } = member
+    dispatcher.on('connect', () => this.#reweigh(member, +1))
+    dispatcher.on('connectionError', () => this.#reweigh(member, -1))
+    dispatcher.on('disconnect', (_origin: unknown, _targets: unknown, err?: { code?: unknown }) => {
+      if (err?.code === SOCKET_ERROR_CODE) this.#reweigh(member, -1)
+    })
+    this.addMember(member)
+    for (const m of this.members) m.weight = this.#turns.maxWeight
+    this.#updateStep()
+    return this
+  }
+
+  /**
+   * Removes an upstream; requests already sent to it finish, new ones go elsewhere.
+   * @throws InvalidArgumentError when `upstream` is not an http(s) origin
+   */
+  removeUpstream (upstream: string | URL): this {
+    const member = this.#find(parseOrigin(upstream, 'BalancedPool').origin)
+    if (member !== undefined) {
+      this.removeMember(member, 'close')
+      this.#updateStep()
+    }
+    return this
+  }
+
+  /**
+   * The dispatcher of an upstream, or undefined when it is not one of this pool's.
+   * @throws InvalidArgumentError when `upstream` is not an http(s) origin
+   */
+  getUpstream (upstream: string | URL): Dispatcher | undefined {
+    return this.#find(parseOrigin(upstream, 'BalancedPool').origin)?.dispatcher
+  }
+
+  /** The origins of the upstreams, in the order they were added. */
+  get upstreams (): string[] {
+    return this.#usable().map((m) => m.origin)
+  }
+
+  /** The current weight of each upstream, by origin: how the next requests will be spread. */
+  get weights (): Record<string, number> {
+    const weights: Record<string, number> = {}
+    for (const m of this.#usable()) weights[m.origin] = m.weight
+    return weights
+  }
+
+  #usable (): Upstream[] {
+    return this.members.filter((m) => !(m.dispatcher as { closed?: boolean }).closed)
+  }
+
+  #find (origin: string): Upstream | undefined {
+    return this.#usable().find((m) => m.origin === origin)
+  }
+
+  #reweigh (member: Upstream, direction: 1 | -1): void {
+    const { maxWeight, penalty } = this.#turns
+    member.weight = Math.max(1, Math.min(maxWeight, member.weight + direction * penalty))
+    this.#updateStep()
+  }
+
+  /** The turns step down by the greatest common divisor of the weights, so no turn is wasted. */
+  #updateStep (): void {
+    let divisor = 0
+    for (const m of this.members) divisor = greatestCommonDivisor(m.weight, divisor)
+    this.#turns.step = divisor === 0 ? this.#turns.maxWeight : divisor
+  }
+
+  /** @internal The upstream whose turn it is, by weight. */
+  protected override pick (): Upstream | null {
+    if (this.members.length === 0) {
+      throw new BalancedPoolMissingUpstreamError('BalancedPool: no upstream to send the request to (add one with addUpstream())')
+    }
+    return nextWeightedTurn(this.members, this.#turns, (m) => !m.needDrain && !(m.dispatcher as { closed?: boolean }).closed)
+  }
+}
+
+function greatestCommonDivisor (a: number, b: number): number {
+  while (b !== 0) [a, b] = [b, a % b]
+  return a
+}

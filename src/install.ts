@@ -1,0 +1,34 @@
+/**
+ * `install()`: conduit's Web API classes and `fetch` as the globals of the process, as undici's
+ * `install()` does. What is installed is one table, {@link INSTALLED_GLOBALS}: a new Web API
+ * becomes global by adding its entry there.
+ * @module
+ */
+
+import { fetch } from './fetch/fetch.js'
+import { Headers } from './fetch/headers.js'
+import { Request } from './fetch/request.js'
+import { Response } from './fetch/response.js'
+import { FormData } from './fetch/form-data.js'
+
+/** The globals {@link install} sets, by name, each to conduit's own implementation. */
+export const INSTALLED_GLOBALS: Readonly<Record<string, unknown>> = Object.freeze({
+  fetch,
+  Headers,
+  Request,
+  Response,
+  FormData
+})
+
+/**
+ * Puts conduit's `fetch`, `Headers`, `Request`, `Response` and `FormData` on `globalThis`,
+ * replacing the runtime's own, so code that uses the globals runs on conduit.
+ * @example
+ * import { install } from 'conduit'
+ * install()
+ * const res = await fetch('http://127.0.0.1:3000/') // conduit's fetch
+ */
+export function install (): void {
+  const slots = globalThis as unknown as Record<string, unknown>
+  for (const [name, value] of Object.entries(INSTALLED_GLOBALS)) slots[name] = value
+}

@@ -1,0 +1,54 @@
+/**
+ * conduit's entry exports every name undici's does: a user moving code over finds each one. A
+ * name that a future undici adds shows up here as a failing test. Names other branches of work
+ * are still bringing in are listed in PENDING, each with the feature it belongs to; the list
+ * shrinks as they land.
+ */
+
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { createRequire } from 'node:module'
+import * as conduit from '../../src/index.js'
+
+const undiciNames = Object.keys(createRequire(import.meta.url)('undici') as object)
+
+/** undici names conduit does not export yet, by the feature that will bring them. */
+const PENDING: Readonly<Record<string, string>> = {
+  getCookies: 'cookies',
+  getSetCookies: 'cookies',
+  setCookie: 'cookies',
+  deleteCookie: 'cookies',
+  parseCookie: 'cookies',
+  caches: 'Cache API',
+  WebSocket: 'WebSocket',
+  CloseEvent: 'WebSocket',
+  ErrorEvent: 'WebSocket',
+  MessageEvent: 'WebSocket',
+  ping: 'WebSocket',
+  WebSocketStream: 'WebSocket',
+  WebSocketError: 'WebSocket',
+  EventSource: 'EventSource'
+}
+
+describe("conduit's export names", () => {
+  it("include every name of undici's entry, apart from those still pending", () => {
+    const conduitNames = new Set(Object.keys(conduit))
+    const missing = undiciNames.filter((name) => !conduitNames.has(name) && !(name in PENDING))
+    // Side by side, so a failure shows both lists.
+    assert.deepEqual(missing, [], `undici: ${undiciNames.join(' ')}\nconduit: ${[...conduitNames].sort().join(' ')}`)
+  })
+
+  it('list as pending only names undici has and conduit still lacks', () => {
+    const conduitNames = new Set(Object.keys(conduit))
+    const stale = Object.keys(PENDING).filter((name) => !undiciNames.includes(name) || conduitNames.has(name))
+    assert.deepEqual(stale, [], 'remove these from PENDING: they landed (or undici dropped them)')
+  })
+
+  it('give each shared name the same kind of value as undici (class, function or namespace)', () => {
+    const undici = createRequire(import.meta.url)('undici') as Record<string, unknown>
+    const kinds = (lib: Record<string, unknown>): Record<string, string> => Object.fromEntries(
+      undiciNames.filter((name) => name in conduit).map((name) => [name, typeof lib[name]])
+    )
+    assert.deepEqual(kinds(conduit as Record<string, unknown>), kinds(undici))
+  })
+})
