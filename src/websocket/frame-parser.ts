@@ -87,8 +87,6 @@ export class FrameParser {
     if (shortLength === 126) size = 4
     else if (shortLength === 127) size = 10
     if ((b1 & 0x80) !== 0) return this.#fail(CLOSE_PROTOCOL_ERROR, 'the server masked a frame')
-    if (this.#available < size) return NEED_MORE
-    const header = this.#peek(size)
     const fin = (b0 & 0x80) !== 0
     const rsv1 = (b0 & 0x40) !== 0
     const opcode = b0 & 0x0f
@@ -103,6 +101,13 @@ export class FrameParser {
         ? 'a control or continuation frame has RSV1 set'
         : 'a frame has RSV1 set without permessage-deflate')
     }
+    if (control) {
+      if (!fin) return this.#fail(CLOSE_PROTOCOL_ERROR, 'a control frame is fragmented')
+      if (shortLength > MAX_CONTROL_PAYLOAD) return this.#fail(CLOSE_PROTOCOL_ERROR, 'a control frame carries more than 125 bytes')
+    }
+    // Everything above needs only the first two bytes, so a bad frame fails before its length arrives.
+    if (this.#available < size) return NEED_MORE
+    const header = this.#peek(size)
     let length = shortLength
     if (shortLength === 126) length = header.readUInt16BE(2)
     else if (shortLength === 127) {
@@ -111,10 +116,6 @@ export class FrameParser {
       if (high >= 0x80000000) return this.#fail(CLOSE_PROTOCOL_ERROR, 'a frame length has its most significant bit set')
       if (high >= 0x200000) return this.#fail(CLOSE_TOO_BIG, 'a frame is larger than the message size limit')
       length = high * 0x100000000 + header.readUInt32BE(6)
-    }
-    if (control) {
-      if (!fin) return this.#fail(CLOSE_PROTOCOL_ERROR, 'a control frame is fragmented')
-      if (length > MAX_CONTROL_PAYLOAD) return this.#fail(CLOSE_PROTOCOL_ERROR, `a control frame carries ${length} bytes (at most 125 allowed)`)
     }
     if (length > this.#maxPayload) return this.#fail(CLOSE_TOO_BIG, `a frame of ${length} bytes is larger than the message size limit of ${this.#maxPayload}`)
     this.#skip(size)
