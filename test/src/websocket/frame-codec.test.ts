@@ -2,6 +2,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import { FRAME, FrameParser, NEED_MORE } from '../../../src/websocket/frame-parser.js'
+import { splitAt } from '../../helpers/split-bytes.js'
 import { encodeCloseFrame, encodeFrame, encodeTextFrame } from '../../../src/websocket/frame-writer.js'
 
 /** An unmasked server frame, as a server writes it. */
@@ -28,18 +29,6 @@ function readClientFrame (frame: Buffer): { fin: boolean, rsv1: boolean, opcode:
   return { fin: (frame[0]! & 0x80) !== 0, rsv1: (frame[0]! & 0x40) !== 0, opcode: frame[0]! & 0x0f, masked: (frame[1]! & 0x80) !== 0, payload }
 }
 
-/** Splits `bytes` at the given cut points. */
-function cut (bytes: Buffer, cuts: number[]): Buffer[] {
-  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b)
-  const parts: Buffer[] = []
-  let last = 0
-  for (const point of points) {
-    parts.push(bytes.subarray(last, point))
-    last = point
-  }
-  parts.push(bytes.subarray(last))
-  return parts
-}
 
 describe('the frame writer', () => {
   it('masks every frame with a key of its own and the payload reads back unchanged', () => {
@@ -82,7 +71,7 @@ describe('the frame parser', () => {
       const bytes = Buffer.concat(frames.map((f) => serverFrame(f.opcode, f.payload, f.fin)))
       const parser = new FrameParser(1 << 20)
       const read: Array<{ opcode: number, fin: boolean, payload: Buffer }> = []
-      for (const chunk of cut(bytes, cuts)) {
+      for (const chunk of splitAt(bytes, cuts)) {
         parser.push(chunk)
         let result: number
         while ((result = parser.next()) === FRAME) read.push({ opcode: parser.opcode, fin: parser.fin, payload: Buffer.from(parser.payload) })
