@@ -137,10 +137,15 @@ export class HandshakeHandler implements DispatchHandler {
     this.#callbacks = callbacks
   }
 
-  /** Cancels the handshake (the caller closed the WebSocket while connecting). */
+  /**
+   * Cancels the handshake (the caller closed the WebSocket while connecting). The failure is
+   * reported after the caller's `close()` returned, as the standard queues its events.
+   */
   abort (reason: Error): void {
-    if (this.#controller !== null) this.#controller.abort(reason)
-    else this.#abortReason = reason
+    queueMicrotask(() => {
+      if (this.#controller !== null) this.#controller.abort(reason)
+      else this.#abortReason = reason
+    })
   }
 
   #settle (): HandshakeCallbacks | null {
