@@ -14,12 +14,10 @@ import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHead
 import { normalizeHeaders } from '../handlers/request-headers.js'
 import { WebSocketHandshakeError } from '../errors.js'
 import { CALLER_TAG } from '../observability/caller-tag.js'
+import { WEBSOCKET_NAMESPACE } from '../observability/debug-log.js'
 import { HANDSHAKE_GUID } from './constants.js'
 import { DEFLATE_OFFER, parseDeflateResponse } from './permessage-deflate.js'
 import type { DeflateParams } from './permessage-deflate.js'
-
-/** The caller tag of handshake dispatches: their lines also go to `NODE_DEBUG=websocket`. */
-export const WEBSOCKET_NAMESPACE = 'websocket'
 
 /** What the handshake needs to know. */
 export interface HandshakeRequest {
@@ -69,6 +67,7 @@ export function handshakeDispatch (request: HandshakeRequest): { options: Dispat
     method: 'GET',
     headers,
     upgrade: 'websocket',
+    // The caller tag sends the handshake's connect and request lines to NODE_DEBUG=websocket too.
     [CALLER_TAG]: WEBSOCKET_NAMESPACE
   } as DispatchOptions
   return { options, key }

@@ -1,22 +1,23 @@
 /**
  * What a WebSocket tells the outside world besides its events: the diagnostics channels (under
- * conduit's names and undici's, with undici's message shapes), the `NODE_DEBUG=websocket` lines
- * that belong to the WebSocket itself (`connection opened <address>` and undici's lifecycle
- * lines; the handshake's connect and request lines come from the core, which writes the lines
- * of requests tagged `websocket` under that namespace), and the `conduit:websocket` decision
- * log: handshake failures, close reasons and limit hits.
+ * conduit's names and undici's, with undici's message shapes), the one `NODE_DEBUG=websocket`
+ * line that belongs to the WebSocket itself (`connection opened <address>`; the handshake's
+ * connect and request lines come from the core, which writes the lines of requests tagged
+ * `websocket` under that namespace), and the `conduit:websocket` decision log: handshake
+ * failures, close reasons, limit hits, socket errors, pings and pongs.
  * @module
  */
 
 import type { Duplex } from 'node:stream'
 import { debuglog } from 'node:util'
-import type { Channel } from 'node:diagnostics_channel'
 import type { IncomingHeaders } from '../handlers/dispatch-contract.js'
 import { channels, undiciWebSocketChannels } from '../diagnostics.js'
-import { WEBSOCKET_NAMESPACE } from './handshake.js'
+import { WEBSOCKET_NAMESPACE } from '../observability/debug-log.js'
 
 const lifecycleLog = debuglog(WEBSOCKET_NAMESPACE)
 const decisionLog = debuglog('conduit:websocket')
+
+type Channel = typeof channels.websocketOpen
 
 function publish (conduit: Channel, undici: Channel, message: unknown): void {
   if (conduit.hasSubscribers) conduit.publish(message)
@@ -47,22 +48,22 @@ export const websocketEvents = {
   },
   /** The connection closed (after the close event). */
   close (websocket: { url: string }, code: number, reason: string): void {
-    if (lifecycleLog.enabled) lifecycleLog(`closed connection to ${websocket.url} - ${code} ${reason}`)
+    if (decisionLog.enabled) decisionLog(`${websocket.url}: closed - ${code} ${reason}`.trimEnd())
     publish(channels.websocketClose, undiciWebSocketChannels.close, { websocket, code, reason })
   },
   /** The socket failed. */
   socketError (error: Error): void {
-    if (lifecycleLog.enabled) lifecycleLog(`connection errored - ${error.message}`)
+    if (decisionLog.enabled) decisionLog(`connection errored - ${error.message}`)
     publish(channels.websocketSocketError, undiciWebSocketChannels.socketError, error)
   },
   /** A ping arrived. */
   ping (websocket: object, payload: Buffer): void {
-    if (lifecycleLog.enabled) lifecycleLog('ping received')
+    if (decisionLog.enabled) decisionLog('ping received')
     publish(channels.websocketPing, undiciWebSocketChannels.ping, { payload, websocket })
   },
   /** A pong arrived. */
   pong (websocket: object, payload: Buffer): void {
-    if (lifecycleLog.enabled) lifecycleLog('pong received')
+    if (decisionLog.enabled) decisionLog('pong received')
     publish(channels.websocketPong, undiciWebSocketChannels.pong, { payload, websocket })
   },
   /** A decision worth a line under `conduit:websocket`: why a handshake failed, why a connection closed, which limit was hit. */

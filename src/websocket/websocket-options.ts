@@ -6,6 +6,7 @@
  */
 
 import type { DispatchTarget, OutgoingHeaders } from '../handlers/dispatch-contract.js'
+import type { Dispatcher } from '../dispatcher/dispatcher.js'
 import { InvalidArgumentError } from '../errors.js'
 import { describeUrl, hrefWithoutCredentials } from '../validation/describe-url.js'
 import { describeValue } from '../validation/describe-value.js'
@@ -17,7 +18,7 @@ export interface WebSocketInit {
   /** Subprotocols to ask for. */
   protocols?: string | string[] | undefined
   /** The dispatcher the handshake goes through. @defaultValue the global dispatcher */
-  dispatcher?: DispatchTarget | undefined
+  dispatcher?: Dispatcher | undefined
   /** Extra headers of the handshake request. */
   headers?: OutgoingHeaders | undefined
   /**

@@ -177,21 +177,26 @@ export class WebSocket extends EventTarget {
   get protocol (): string { return this.#protocol }
   /** How binary messages are delivered; other values are ignored, as the standard's enum attribute does. */
   get binaryType (): BinaryType { return this.#binaryType }
+  /** Selects how binary messages are delivered. */
   set binaryType (type: BinaryType) {
     if (type === 'blob' || type === 'arraybuffer') this.#binaryType = type
   }
 
   /** Handler of `open` events. */
   get onopen (): ((event: Event) => void) | null { return this.#handlers.get('open') }
+  /** Sets (or, with null, clears) the `open` handler. */
   set onopen (handler: ((event: Event) => void) | null) { this.#handlers.set('open', handler) }
   /** Handler of `message` events. */
   get onmessage (): ((event: MessageEvent) => void) | null { return this.#handlers.get('message') }
+  /** Sets (or, with null, clears) the `message` handler. */
   set onmessage (handler: ((event: MessageEvent) => void) | null) { this.#handlers.set('message', handler) }
   /** Handler of `error` events. */
   get onerror (): ((event: ErrorEvent) => void) | null { return this.#handlers.get('error') }
+  /** Sets (or, with null, clears) the `error` handler. */
   set onerror (handler: ((event: ErrorEvent) => void) | null) { this.#handlers.set('error', handler) }
   /** Handler of `close` events. */
   get onclose (): ((event: CloseEvent) => void) | null { return this.#handlers.get('close') }
+  /** Sets (or, with null, clears) the `close` handler. */
   set onclose (handler: ((event: CloseEvent) => void) | null) { this.#handlers.set('close', handler) }
 
   /**
