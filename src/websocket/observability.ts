@@ -46,9 +46,9 @@ export const websocketEvents = {
       handshakeResponse: { status, statusText: status === 101 ? 'Switching Protocols' : '', headers }
     })
   },
-  /** The connection closed (after the close event). */
-  close (websocket: { url: string }, code: number, reason: string): void {
-    if (decisionLog.enabled) decisionLog(`${websocket.url}: closed - ${code} ${reason}`.trimEnd())
+  /** The connection closed (after the close event); `url` is the URL without credentials. */
+  close (websocket: object, url: string, code: number, reason: string): void {
+    if (decisionLog.enabled) decisionLog(`${url}: closed - ${code} ${reason}`.trimEnd())
     publish(channels.websocketClose, undiciWebSocketChannels.close, { websocket, code, reason })
   },
   /** The socket failed. */

@@ -211,7 +211,7 @@ export class WebSocketStream {
         this.#writable?.error(error)
         this.#closed.reject(error)
       }
-      websocketEvents.close(this as unknown as { url: string }, code, reason)
+      websocketEvents.close(this, this.#shownUrl, code, reason)
     },
     onSent: () => {}
   }

@@ -162,7 +162,7 @@ export class WebSocket extends EventTarget {
       this.dispatchEvent(new ErrorEvent('error', { error, message: error.message }))
     }
     this.dispatchEvent(new CloseEvent('close', { wasClean, code, reason }))
-    websocketEvents.close(this, code, reason)
+    websocketEvents.close(this, this.#shownUrl, code, reason)
   }
 
   /** The URL, as given (http: and https: shown as ws: and wss:). */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { indexUrl, runWithNodeDebug } from '../../helpers/debug-child.js'
 
 // A ws echo server and one conduit WebSocket that sends a message and closes, in a child process.
-const script = (path: string): string => `
+const script = (path: string, userinfo = ''): string => `
   import { WebSocketServer } from 'ws'
   import * as conduit from ${JSON.stringify(indexUrl)}
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 })
@@ -12,7 +12,7 @@ const script = (path: string): string => `
   const port = wss.address().port
   console.error('PORT ' + port)
   const agent = new conduit.Agent()
-  const ws = new conduit.WebSocket('ws://127.0.0.1:' + port + '${path}', { dispatcher: agent })
+  const ws = new conduit.WebSocket('ws://${userinfo}127.0.0.1:' + port + '${path}', { dispatcher: agent })
   ws.onopen = () => { conduit.ping(ws, Buffer.from('p')); ws.send('hi') }
   ws.onmessage = () => ws.close(1000, 'done')
   await new Promise((resolve) => { ws.onclose = resolve })
@@ -48,5 +48,12 @@ describe('NODE_DEBUG=websocket', () => {
       `ws://127.0.0.1:${port}/: the server closed with 1000 done`,
       `ws://127.0.0.1:${port}/: closed - 1000 done`
     ])
+  })
+
+  it('never writes the password of a URL with credentials', async () => {
+    const run = await runWithNodeDebug(script('/', 'user:s3cret-pw@'), 'websocket,conduit,conduit:websocket')
+    assert.equal(run.code, 0, run.stderr)
+    assert.doesNotMatch(run.stderr, /s3cret-pw/)
+    assert.match(run.stderr, /CONDUIT:WEBSOCKET \d+: ws:\/\/\*\*\*@127\.0\.0\.1:\d+\/: closed - 1000 done/)
   })
 })
