@@ -12,7 +12,9 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { AddressInfo } from 'node:net'
 import { createProxy } from 'proxy'
-import { Agent, ProxyAgent, SnapshotAgent, fetch, interceptors, cacheStores } from '../src/index.js'
+import { WebSocketServer } from 'ws'
+import { Agent, ProxyAgent, SnapshotAgent, WebSocket, fetch, interceptors, cacheStores } from '../src/index.js'
+import type { MessageEvent } from '../src/index.js'
 
 const bold = (text: string): string => process.stdout.isTTY ? `\x1b[1m${text}\x1b[0m` : text
 const section = (title: string): void => { console.log(`\n${bold(`== ${title}`)}`) }
@@ -132,6 +134,9 @@ async function main (): Promise<void> {
     const replayed = await player.request({ origin: originUrl, path: '/users/1', method: 'GET' })
     line(`replayed GET /users/1 -> ${replayed.statusCode} ${await replayed.body.text()}`)
     await player.close()
+
+    section('8. WebSocket: an echo through the proxy, compressed')
+    await webSocketEcho(proxyUrl)
   } finally {
     await agent.close()
     proxyServer.closeAllConnections()
@@ -143,6 +148,28 @@ async function main (): Promise<void> {
     await rm(workDir, { recursive: true, force: true })
   }
   console.log(`\ndone in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+}
+
+/** Opens a WebSocket to a local echo server through the proxy (CONNECT), sends, and closes. */
+async function webSocketEcho (proxyUrl: string): Promise<void> {
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: true })
+  await once(wss, 'listening')
+  wss.on('connection', (socket) => socket.on('message', (data, isBinary) => socket.send(data, { binary: isBinary })))
+  const dispatcher = new ProxyAgent(proxyUrl)
+  try {
+    const ws = new WebSocket(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}/echo`, { dispatcher })
+    await once(ws, 'open')
+    line(`open, extensions: ${ws.extensions}`)
+    ws.send('hello over a WebSocket')
+    const [message] = await once(ws, 'message') as [MessageEvent]
+    line(`echoed: "${String(message.data)}"`)
+    ws.close(1000, 'bye')
+    const [closed] = await once(ws, 'close') as [{ code: number, wasClean: boolean }]
+    line(`closed with ${closed.code}, clean: ${closed.wasClean}`)
+  } finally {
+    await dispatcher.close()
+    wss.close()
+  }
 }
 
 main().catch((err: unknown) => {

@@ -1,5 +1,6 @@
 // The real servers the integration tests run (a squid proxy, a SOCKS5 server, Redis, nginx for
-// HTTP/2, and openssl for squid's password file), how to find them, and — when run as a script before the tests —
+// HTTP/2 and WebSocket proxying, openssl for squid's password file, and Python's websockets
+// package for an independent WebSocket server), how to find them, and — when run as a script before the tests —
 // installing the missing ones: as root with apt-get it installs them non-interactively, saying so
 // on stderr; otherwise it stops at once, naming the exact command to run.
 //
@@ -10,17 +11,21 @@ import path from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { pathToFileURL } from 'node:url'
 
-/** Debian package and the binary it provides, for each server the tests start. */
+/**
+ * Debian package and the binary it provides, for each server the tests start; a Python library
+ * names the module that binary (the interpreter) must be able to import.
+ */
 export const TEST_SERVER_PACKAGES = [
   { debianPackage: 'squid', binary: 'squid' },
   { debianPackage: 'microsocks', binary: 'microsocks' },
   { debianPackage: 'redis-server', binary: 'redis-server' },
   { debianPackage: 'nginx', binary: 'nginx' },
-  { debianPackage: 'openssl', binary: 'openssl' }
+  { debianPackage: 'openssl', binary: 'openssl' },
+  { debianPackage: 'python3-websockets', binary: 'python3', pythonModule: 'websockets' }
 ]
 
-// Debian installs squid in /usr/sbin, which is not on a normal user's PATH.
-const SBIN_DIRS = ['/usr/local/sbin', '/usr/sbin', '/sbin']
+// Debian installs squid in /usr/sbin, which is not on a normal user's PATH; its Python is /usr/bin's.
+const SBIN_DIRS = ['/usr/local/sbin', '/usr/sbin', '/sbin', '/usr/bin']
 const APT_TIMEOUT_MS = 15 * 60_000
 
 /** The directories searched for binaries, in order. */
@@ -48,8 +53,32 @@ export function aptInstallCommand (packages) {
   return `apt-get install -y --no-install-recommends ${packages.join(' ')}`
 }
 
+/**
+ * The first interpreter named `binary` in {@link toolDirs} that can import `module`, or undefined.
+ * Every candidate is tried: a Python version manager's shim early on PATH does not see the
+ * libraries Debian installs for the system's own interpreter.
+ */
+export function findPythonWith (module, env = process.env, binary = 'python3') {
+  for (const dir of toolDirs(env)) {
+    const file = path.join(dir, binary)
+    try {
+      accessSync(file, constants.X_OK)
+    } catch {
+      continue
+    }
+    if (spawnSync(file, ['-c', `import ${module}`], { stdio: 'ignore', timeout: 30_000 }).status === 0) return file
+  }
+  return undefined
+}
+
+/** Whether the package is usable: its binary is there and, for a Python library, imports it. */
+function installed ({ binary, pythonModule }, env) {
+  if (pythonModule !== undefined) return findPythonWith(pythonModule, env, binary) !== undefined
+  return findTool(binary, env) !== undefined
+}
+
 function missingPackages (env) {
-  return TEST_SERVER_PACKAGES.filter(({ binary }) => findTool(binary, env) === undefined).map(({ debianPackage }) => debianPackage)
+  return TEST_SERVER_PACKAGES.filter((entry) => !installed(entry, env)).map(({ debianPackage }) => debianPackage)
 }
 
 function runApt (apt, args, env) {

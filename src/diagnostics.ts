@@ -13,6 +13,14 @@
  *
  * - `conduit:proxy:connected`: `{ socket, proxy, target, via }`, once per proxy tunnel
  *
+ * WebSocket events, each also published under undici's name (`undici:websocket:open`, ...)
+ * with undici's message shapes, so tools written for undici's WebSocket see conduit's:
+ * - `conduit:websocket:open`: `{ address: { address, family, port } | null, protocol, extensions,
+ *   websocket, handshakeResponse: { status, statusText, headers } }`
+ * - `conduit:websocket:close`: `{ websocket, code, reason }`
+ * - `conduit:websocket:socket_error`: the socket's `Error`
+ * - `conduit:websocket:ping` and `conduit:websocket:pong`: `{ payload, websocket }` (payload: Buffer)
+ *
  * `request` carries `origin`, `method`, `path`, `headers`, `caller` (the tag the API layer that
  * made the request put on its dispatch options, such as `'fetch'`; null for none) and `fetch`
  * (true when that tag is `'fetch'`);
@@ -45,7 +53,31 @@ export const channels = {
   /** A request failed: `{ request, error }`. */
   error: diagnosticsChannel.channel('conduit:request:error'),
   /** A tunnel through a proxy was established: `{ socket, proxy, target, via }` (the proxy without credentials). */
-  proxyConnected: diagnosticsChannel.channel('conduit:proxy:connected')
+  proxyConnected: diagnosticsChannel.channel('conduit:proxy:connected'),
+  /** A WebSocket connection opened. */
+  websocketOpen: diagnosticsChannel.channel('conduit:websocket:open'),
+  /** A WebSocket connection closed. */
+  websocketClose: diagnosticsChannel.channel('conduit:websocket:close'),
+  /** The socket under a WebSocket failed. */
+  websocketSocketError: diagnosticsChannel.channel('conduit:websocket:socket_error'),
+  /** A WebSocket received a ping. */
+  websocketPing: diagnosticsChannel.channel('conduit:websocket:ping'),
+  /** A WebSocket received a pong. */
+  websocketPong: diagnosticsChannel.channel('conduit:websocket:pong')
+} as const
+
+/** The WebSocket channels under undici's names, published with the same messages as conduit's. */
+export const undiciWebSocketChannels = {
+  /** `undici:websocket:open`. */
+  open: diagnosticsChannel.channel('undici:websocket:open'),
+  /** `undici:websocket:close`. */
+  close: diagnosticsChannel.channel('undici:websocket:close'),
+  /** `undici:websocket:socket_error`. */
+  socketError: diagnosticsChannel.channel('undici:websocket:socket_error'),
+  /** `undici:websocket:ping`. */
+  ping: diagnosticsChannel.channel('undici:websocket:ping'),
+  /** `undici:websocket:pong`. */
+  pong: diagnosticsChannel.channel('undici:websocket:pong')
 } as const
 
 /** The names of all channels above, for subscribers (and tests) that want every one. */

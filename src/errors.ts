@@ -325,3 +325,24 @@ export class RedirectError extends LibraryError {
     this.code = 'LIB_ERR_REDIRECT'
   }
 }
+
+/** The WebSocket opening handshake failed: the server's answer was not a valid switch to WebSocket. */
+export class WebSocketHandshakeError extends LibraryError {
+  constructor (message?: string, options?: { cause?: unknown }) {
+    super(message ?? 'WebSocket handshake failed', options)
+    this.name = 'WebSocketHandshakeError'
+    this.code = 'LIB_ERR_WEBSOCKET_HANDSHAKE'
+  }
+}
+
+/** An open WebSocket connection failed: the peer broke RFC 6455/7692, a limit was hit, or the socket failed. */
+export class WebSocketProtocolError extends LibraryError {
+  /** The close code the client sent or reported for the failure (1002, 1006, 1007, 1009, ...). */
+  closeCode: number
+  constructor (message: string, closeCode: number, options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = 'WebSocketProtocolError'
+    this.code = 'LIB_ERR_WEBSOCKET_PROTOCOL'
+    this.closeCode = closeCode
+  }
+}

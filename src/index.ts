@@ -115,6 +115,17 @@ export type {
   ReferrerPolicy, RequestCache, RequestCredentials, RequestDuplex, RequestMode, RequestRedirect, ResponseType
 } from './fetch/constants.js'
 
+// --- WebSocket ------------------------------------------------------------------------------
+export { WebSocket, ping } from './websocket/websocket.js'
+export type { BinaryType, WebSocketSendData } from './websocket/websocket.js'
+export type { WebSocketInit } from './websocket/websocket-options.js'
+export { WebSocketStream } from './websocket/websocket-stream.js'
+export type { WebSocketStreamOptions, WebSocketOpenInfo } from './websocket/websocket-stream.js'
+export { WebSocketError } from './websocket/websocket-error.js'
+export type { WebSocketCloseInfo } from './websocket/websocket-error.js'
+export { MessageEvent, CloseEvent, ErrorEvent } from './websocket/events.js'
+export type { MessageEventInit, CloseEventInit, ErrorEventInit } from './websocket/events.js'
+
 // --- mock and snapshots --------------------------------------------------------------------
 export { MockAgent } from './mock/mock-agent.js'
 export type { MockAgentOptions, MockOrigin } from './mock/mock-agent.js'

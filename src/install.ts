@@ -10,6 +10,9 @@ import { Headers } from './fetch/headers.js'
 import { Request } from './fetch/request.js'
 import { Response } from './fetch/response.js'
 import { FormData } from './fetch/form-data.js'
+import { WebSocket } from './websocket/websocket.js'
+import { CloseEvent, ErrorEvent, MessageEvent } from './websocket/events.js'
+import { EventSource } from './eventsource/event-source.js'
 
 /** The globals {@link install} sets, by name, each to conduit's own implementation. */
 export const INSTALLED_GLOBALS: Readonly<Record<string, unknown>> = Object.freeze({
@@ -17,11 +20,17 @@ export const INSTALLED_GLOBALS: Readonly<Record<string, unknown>> = Object.freez
   Headers,
   Request,
   Response,
-  FormData
+  FormData,
+  WebSocket,
+  EventSource,
+  CloseEvent,
+  ErrorEvent,
+  MessageEvent
 })
 
 /**
- * Puts conduit's `fetch`, `Headers`, `Request`, `Response` and `FormData` on `globalThis`,
+ * Puts conduit's `fetch`, `Headers`, `Request`, `Response`, `FormData`, `WebSocket`,
+ * `EventSource`, `CloseEvent`, `ErrorEvent` and `MessageEvent` on `globalThis`,
  * replacing the runtime's own, so code that uses the globals runs on conduit.
  * @example
  * import { install } from 'conduit'

@@ -22,6 +22,8 @@ import type { ConnectParams, DiagnosticsRequest } from '../diagnostics.js'
 export const CORE_NAMESPACE = 'conduit'
 /** The namespace, and caller tag, of requests made through fetch(). */
 export const FETCH_NAMESPACE = 'fetch'
+/** The namespace, and caller tag, of WebSocket handshakes. */
+export const WEBSOCKET_NAMESPACE = 'websocket'
 
 /** The full URL of a request as log lines show it, user information hidden. */
 export function requestUrl (request: { origin: unknown, path: string }): string {
@@ -80,14 +82,17 @@ function install (core: DebugLogger): void {
     const { request } = m as RequestMessage
     write(request.caller, lines.sending(request.method, requestUrl(request)))
   })
+  // The websocket namespace shows a handshake as its connect and request lines; the answer is
+  // its own `connection opened` line, written by the WebSocket.
+  const responseCaller = (caller: string | null): string | null => caller === WEBSOCKET_NAMESPACE ? null : caller
   channels.headers.subscribe((m) => {
     const { request, response } = m as RequestMessage
-    write(request.caller, lines.received(request.method, requestUrl(request), response!.statusCode))
+    write(responseCaller(request.caller), lines.received(request.method, requestUrl(request), response!.statusCode))
   })
   channels.trailers.subscribe((m) => {
     // Published at the end of every response (trailers or not), as undici's log does.
     const { request } = m as RequestMessage
-    write(request.caller, lines.trailers(request.method, requestUrl(request)))
+    write(responseCaller(request.caller), lines.trailers(request.method, requestUrl(request)))
   })
   channels.error.subscribe((m) => {
     const { request, error } = m as RequestMessage

@@ -12,6 +12,8 @@ import { startHttpProxy } from '../helpers/http-proxy.js'
 import type { TestProxy } from '../helpers/http-proxy.js'
 import { startRedisServer } from '../helpers/redis-server.js'
 import type { TestRedis } from '../helpers/redis-server.js'
+import { startWsEchoServer } from '../helpers/ws-server.js'
+import type { WsEchoServer } from '../helpers/ws-server.js'
 
 /** A placeholder address and how to start the local server that stands in for it. */
 interface Placeholder {
@@ -43,6 +45,7 @@ async function quickToIdle<S extends { server: { keepAliveTimeout: number } }> (
 export const PLACEHOLDERS: readonly Placeholder[] = [
   { address: 'http://proxy.internal:3128', start: async (servers) => (await servers.proxy()).url },
   { address: 'redis://cache.internal:6379', start: async (servers) => (await servers.redis()).url },
+  { address: 'ws://echo.internal:8080', start: async (servers) => (await servers.websocket()).url },
   { address: 'http://127.0.0.1:3000', start: async (servers) => (await servers.http()).origin },
   { address: 'https://example.org', start: async (servers) => (await servers.https()).origin }
 ]
@@ -54,6 +57,7 @@ export class DocServers {
   #https: Promise<TestServer<https.Server>> | undefined
   #proxy: Promise<TestProxy> | undefined
   #redis: Promise<TestRedis> | undefined
+  #websocket: Promise<WsEchoServer> | undefined
 
   #track<T extends { close: () => Promise<void> }> (started: Promise<T>): Promise<T> {
     void started.then((server) => this.#started.push(server), () => {})
@@ -84,6 +88,12 @@ export class DocServers {
     return this.#redis
   }
 
+  /** The WebSocket echo server (permessage-deflate on) standing in for `ws://echo.internal:8080`. */
+  websocket (): Promise<WsEchoServer> {
+    this.#websocket ??= this.#track(startWsEchoServer({ perMessageDeflate: true }))
+    return this.#websocket
+  }
+
   /** `code` with every placeholder it uses replaced by its local server's address (started on demand). */
   async localise (code: string): Promise<string> {
     let result = code
@@ -95,7 +105,7 @@ export class DocServers {
 
   /** Closes every server that was started. */
   async close (): Promise<void> {
-    await Promise.all([this.#http, this.#https, this.#proxy, this.#redis].map((started) => started?.catch(() => undefined)))
+    await Promise.all([this.#http, this.#https, this.#proxy, this.#redis, this.#websocket].map((started) => started?.catch(() => undefined)))
     await Promise.all(this.#started.map((server) => server.close()))
   }
 }

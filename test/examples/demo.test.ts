@@ -26,5 +26,8 @@ describe('npm run demo', () => {
     assert.match(out, /CONDUIT <pid>: received response to GET http:\/\/127\.0\.0\.1:\d+\/hello - HTTP 200/)
     assert.match(out, /recorded GET \/users\/1 -> 200 \{"id":1,"name":"Ada"\}/)
     assert.match(out, /replayed GET \/users\/1 -> 200 \{"id":1,"name":"Ada"\}/)
+    assert.match(out, /open, extensions: permessage-deflate/)
+    assert.match(out, /echoed: "hello over a WebSocket"/)
+    assert.match(out, /closed with 1000, clean: true/)
   })
 })

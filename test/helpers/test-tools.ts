@@ -6,6 +6,7 @@
 
 interface TestServerTools {
   findTool: (name: string) => string | undefined
+  findPythonWith: (module: string) => string | undefined
   aptInstallCommand: (packages: readonly string[]) => string
 }
 
@@ -21,4 +22,11 @@ export function requireTool (name: string, debianPackage: string): string {
   const file = tools.findTool(name)
   if (file !== undefined) return file
   throw new Error(`${debianPackage} is required by the integration tests but ${name} was not found; install it with: ${tools.aptInstallCommand([debianPackage])}`)
+}
+
+/** The path of a Python that imports `module`; throws naming the Debian package when there is none. */
+export function requirePythonModule (module: string, debianPackage: string): string {
+  const file = tools.findPythonWith(module)
+  if (file !== undefined) return file
+  throw new Error(`${debianPackage} is required by the integration tests but no python3 imports ${module}; install it with: ${tools.aptInstallCommand([debianPackage])}`)
 }

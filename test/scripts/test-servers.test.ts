@@ -7,7 +7,9 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const script = fileURLToPath(new URL('../../../scripts/test-servers.mjs', import.meta.url))
-const packages = ['squid', 'microsocks', 'redis-server', 'nginx', 'openssl']
+const packages = ['squid', 'microsocks', 'redis-server', 'nginx', 'openssl', 'python3-websockets']
+// The binary each package provides (python3-websockets is checked by importing it with python3).
+const binaryOf = (name: string): string => name === 'python3-websockets' ? 'python3' : name
 const installCommand = `apt-get install -y --no-install-recommends ${packages.join(' ')}`
 // Root may start the script as another user; anyone else runs it as themselves (already not root).
 const nobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}
@@ -50,7 +52,7 @@ async function fakeTool (dir: string, name: string, body = 'exit 0'): Promise<vo
 /** An apt-get that logs its arguments and DEBIAN_FRONTEND, and on `install` creates the binaries. */
 async function fakeAptGet (dir: string, log: string, installWorks = true): Promise<void> {
   const install = installWorks
-    ? packages.map((name) => `printf '#!/bin/sh\\n' > ${path.join(dir, name)}; chmod 755 ${path.join(dir, name)}`).join('; ')
+    ? packages.map((name) => `printf '#!/bin/sh\\n' > ${path.join(dir, binaryOf(name))}; chmod 755 ${path.join(dir, binaryOf(name))}`).join('; ')
     : 'exit 100'
   await fakeTool(dir, 'apt-get', `echo "$DEBIAN_FRONTEND $*" >> ${log}\nif [ "$1" = install ]; then ${install}; fi`)
 }
@@ -69,7 +71,7 @@ async function withToolDir (use: (dir: string) => Promise<void>): Promise<void> 
 describe('npm test provisioning the integration-test servers', () => {
   it('installs nothing and says nothing when every server binary is present', () => withToolDir(async (dir) => {
     const log = path.join(dir, 'apt.log')
-    for (const name of packages) await fakeTool(dir, name)
+    for (const name of packages) await fakeTool(dir, binaryOf(name))
     await fakeAptGet(dir, log)
     const run = await provision(dir)
     assert.equal(run.code, 0)
@@ -85,9 +87,17 @@ describe('npm test provisioning the integration-test servers', () => {
     assert.equal(run.code, 1)
     // Under c8 the unprivileged child may add a line about the coverage file it cannot write.
     assert.ok(run.stderr.startsWith(provisionAs(1000, dir).stderr), run.stderr)
-    assert.match(run.stderr, /not installed \(squid, microsocks, redis-server, nginx\)/)
-    assert.ok(run.stderr.includes('sudo apt-get update && sudo apt-get install -y --no-install-recommends squid microsocks redis-server nginx\n'), run.stderr)
+    assert.match(run.stderr, /not installed \(squid, microsocks, redis-server, nginx, python3-websockets\)/)
+    assert.ok(run.stderr.includes('sudo apt-get update && sudo apt-get install -y --no-install-recommends squid microsocks redis-server nginx python3-websockets\n'), run.stderr)
     await assert.rejects(readFile(log), { code: 'ENOENT' })
+  }))
+
+  it('counts python3-websockets as missing when python3 cannot import websockets', () => withToolDir(async (dir) => {
+    for (const name of packages) await fakeTool(dir, binaryOf(name))
+    await fakeTool(dir, 'python3', 'exit 1')
+    const run = provisionAs(1000, dir)
+    assert.equal(run.code, 1)
+    assert.match(run.stderr, /not installed \(python3-websockets\)/)
   }))
 
   it('stops when apt-get is missing, even as root, naming the packages and the Debian command', () => withToolDir(async (dir) => {

@@ -19,8 +19,17 @@ export interface Nginx {
   stop: () => Promise<void>
 }
 
-/** Starts nginx with HTTP/2 over TLS. Fails (never skips) when it is not installed. */
-export async function startNginx (files: Record<string, Buffer | string> = {}): Promise<Nginx> {
+/** Options of {@link startNginx}. */
+export interface NginxOptions {
+  /** Port of a WebSocket server on 127.0.0.1 that `/ws/` proxies upgrades to. */
+  websocketUpstream?: number
+}
+
+/**
+ * Starts nginx with HTTP/2 over TLS (and HTTP/1.1 for clients that do not negotiate h2). Fails
+ * (never skips) when it is not installed.
+ */
+export async function startNginx (files: Record<string, Buffer | string> = {}, options: NginxOptions = {}): Promise<Nginx> {
   const binary = requireTool('nginx', 'nginx')
   const port = await freePort()
   const tmp = await tempDir('conduit-nginx-')
@@ -56,7 +65,15 @@ http {
     location = /hello { default_type text/plain; return 200 "hello from nginx"; }
     location = /cached { default_type text/plain; add_header cache-control "max-age=60"; return 200 "cacheable"; }
     location = /upload { client_body_buffer_size 16m; default_type text/plain; return 201 "stored"; }
-    location / { }
+    location / { }${options.websocketUpstream === undefined
+      ? ''
+      : `
+    location /ws/ {
+      proxy_pass http://127.0.0.1:${options.websocketUpstream};
+      proxy_http_version 1.1;
+      proxy_set_header Upgrade $http_upgrade;
+      proxy_set_header Connection "upgrade";
+    }`}
   }
 }
 `

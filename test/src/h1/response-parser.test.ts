@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import { HEAD_BODY, HEAD_NO_BODY, HEAD_UPGRADE, ResponseParser } from '../../../src/h1/response-parser.js'
 import type { IncomingHeaders } from '../../../src/handler.js'
+import { splitAt } from '../../helpers/split-bytes.js'
 
 interface Message { status: number, text: string, headers: IncomingHeaders, body: string, trailers: IncomingHeaders | null }
 
@@ -181,17 +182,6 @@ function encode (r: Response): Buffer {
   return Buffer.concat(parts)
 }
 
-function splitAt (buf: Buffer, points: number[]): Buffer[] {
-  const cuts = [...new Set(points.map((p) => p % (buf.length + 1)))].sort((x, y) => x - y)
-  const pieces: Buffer[] = []
-  let last = 0
-  for (const cut of cuts) {
-    pieces.push(buf.subarray(last, cut))
-    last = cut
-  }
-  pieces.push(buf.subarray(last))
-  return pieces
-}
 
 function isParserError (err: unknown): boolean {
   const code = (err as { code?: string }).code

@@ -1,0 +1,68 @@
+/**
+ * One client of the WebSocket benchmark, in its own process: opens `connections` WebSockets with
+ * one library (conduit, undici or ws), runs `messages` echo round trips on each (send, wait for
+ * the echo, repeat), and prints `{ roundTrips, seconds, cpuMicros }` as JSON.
+ * Arguments: `<library> <url> <size> <connections> <messages>`.
+ * @module
+ */
+
+import { WebSocket as UndiciWebSocket } from 'undici'
+import WsWebSocket from 'ws'
+import { Agent, WebSocket } from '../src/index.js'
+
+/** What the benchmark needs of a client connection. */
+interface EchoSocket {
+  send (data: Buffer): void
+  onMessage (listener: () => void): void
+  close (): void
+}
+
+async function openConduit (url: string, agent: Agent): Promise<EchoSocket> {
+  const ws = new WebSocket(url, { dispatcher: agent, perMessageDeflate: false })
+  ws.binaryType = 'arraybuffer'
+  await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = reject })
+  return { send: (data) => ws.send(data), onMessage: (listener) => { ws.onmessage = listener }, close: () => ws.close() }
+}
+
+async function openUndici (url: string): Promise<EchoSocket> {
+  const ws = new UndiciWebSocket(url)
+  ws.binaryType = 'arraybuffer'
+  await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = reject })
+  return { send: (data) => ws.send(data), onMessage: (listener) => { ws.onmessage = listener }, close: () => ws.close() }
+}
+
+async function openWs (url: string): Promise<EchoSocket> {
+  const ws = new WsWebSocket(url, { perMessageDeflate: false })
+  await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject) })
+  return { send: (data) => ws.send(data), onMessage: (listener) => { ws.on('message', listener) }, close: () => ws.close() }
+}
+
+const [library, url, sizeText, connectionsText, messagesText] = process.argv.slice(2)
+const size = Number(sizeText)
+const connections = Number(connectionsText)
+const messages = Number(messagesText)
+const agent = new Agent({ connections: null })
+const open = (): Promise<EchoSocket> => library === 'conduit' ? openConduit(url!, agent) : library === 'undici' ? openUndici(url!) : openWs(url!)
+const sockets = await Promise.all(Array.from({ length: connections }, open))
+const payload = Buffer.alloc(size, 0x61)
+
+function run (socket: EchoSocket): Promise<void> {
+  return new Promise((resolve) => {
+    let left = messages
+    socket.onMessage(() => {
+      if (--left === 0) resolve()
+      else socket.send(payload)
+    })
+    socket.send(payload)
+  })
+}
+
+const cpuBefore = process.cpuUsage()
+const started = process.hrtime.bigint()
+await Promise.all(sockets.map(run))
+const seconds = Number(process.hrtime.bigint() - started) / 1e9
+const cpu = process.cpuUsage(cpuBefore)
+for (const socket of sockets) socket.close()
+process.stdout.write(`${JSON.stringify({ roundTrips: connections * messages, seconds, cpuMicros: cpu.user + cpu.system })}\n`)
+await agent.close()
+process.exit(0)

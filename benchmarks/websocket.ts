@@ -1,0 +1,62 @@
+/**
+ * `npm run bench -- websocket`: echo round trips per second and client CPU per message for
+ * 16 B, 1 KiB, 64 KiB and 1 MiB messages over 1 and over 50 connections, conduit's WebSocket
+ * against undici's and the `ws` client, each client in its own process against one `ws` echo
+ * server (also in its own process). Rows are run client after client, interleaved per row.
+ * `BENCH_WS_MESSAGES` sets the round trips per connection for 16 B (fewer for larger messages).
+ * @module
+ */
+
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { fileURLToPath } from 'node:url'
+
+const dir = fileURLToPath(new URL('.', import.meta.url))
+const LIBRARIES = ['conduit', 'undici', 'ws'] as const
+const SIZES = [16, 1024, 64 * 1024, 1024 * 1024]
+const CONNECTIONS = [1, 50]
+
+interface ClientResult { roundTrips: number, seconds: number, cpuMicros: number }
+
+/** Round trips per connection: the base count for small messages, scaled down for large ones. */
+function messagesFor (size: number, connections: number, base: number): number {
+  const bySize = size >= 1024 * 1024 ? base / 100 : size >= 64 * 1024 ? base / 10 : base
+  return Math.max(1, Math.round(bySize / (connections > 1 ? 10 : 1)))
+}
+
+async function runClient (library: string, url: string, size: number, connections: number, messages: number): Promise<ClientResult> {
+  const child = spawn(process.execPath, [`${dir}websocket-client.js`, library, url, String(size), String(connections), String(messages)], { stdio: ['ignore', 'pipe', 'inherit'] })
+  let out = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => { out += chunk })
+  const [code] = await once(child, 'exit') as [number | null]
+  if (code !== 0) throw new Error(`${library} client exited with code ${String(code)}`)
+  return JSON.parse(out) as ClientResult
+}
+
+function label (size: number): string {
+  return size >= 1024 * 1024 ? `${size / 1024 / 1024} MiB` : size >= 1024 ? `${size / 1024} KiB` : `${size} B`
+}
+
+async function main (): Promise<void> {
+  const base = Number(process.env.BENCH_WS_MESSAGES ?? 5000)
+  const server = spawn(process.execPath, [`${dir}websocket-server.js`], { stdio: ['ignore', 'pipe', 'inherit'] })
+  try {
+    const [port] = await once(server.stdout.setEncoding('utf8'), 'data') as [string]
+    const url = `ws://127.0.0.1:${port.trim()}/`
+    process.stdout.write('message, connections | round trips/s: conduit / undici / ws | CPU µs per message: conduit / undici / ws | conduit ÷ undici, ÷ ws (round trips/s)\n')
+    for (const connections of CONNECTIONS) {
+      for (const size of SIZES) {
+        const messages = messagesFor(size, connections, base)
+        const results: ClientResult[] = []
+        for (const library of LIBRARIES) results.push(await runClient(library, url, size, connections, messages))
+        const rate = results.map((r) => r.roundTrips / r.seconds)
+        const cpu = results.map((r) => r.cpuMicros / r.roundTrips)
+        process.stdout.write(`${label(size)}, ${connections} | ${rate.map((r) => r.toFixed(0)).join(' / ')} | ${cpu.map((c) => c.toFixed(1)).join(' / ')} | ${(rate[0]! / rate[1]!).toFixed(2)}×, ${(rate[0]! / rate[2]!).toFixed(2)}×\n`)
+      }
+    }
+  } finally {
+    server.kill()
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main()

@@ -1,0 +1,339 @@
+/**
+ * One open WebSocket connection over a socket the handshake handed over (an upgraded HTTP/1.1
+ * socket or an HTTP/2 extended-CONNECT stream): reads frames into messages, answers pings,
+ * runs the close handshake in both directions with a timeout, and fails the connection with
+ * the close code RFC 6455 asks for when the peer breaks the protocol. The API classes
+ * (`WebSocket`, `WebSocketStream`) sit on top through {@link ConnectionOwner}.
+ * @module
+ */
+
+import type { Duplex } from 'node:stream'
+import {
+  CLOSE_ABNORMAL, CLOSE_INVALID_PAYLOAD, CLOSE_NO_STATUS, CLOSE_PROTOCOL_ERROR, CLOSE_TOO_BIG,
+  OP_BINARY, OP_CLOSE, OP_CONTINUATION, OP_PING, OP_PONG, OP_TEXT, isValidReceivedCloseCode
+} from './constants.js'
+import { FRAME, FrameParser, NEED_MORE } from './frame-parser.js'
+import { encodeCloseFrame, encodeFrame, encodeTextFrame } from './frame-writer.js'
+import { MessageDeflate } from './permessage-deflate.js'
+import type { DeflateParams, InflateResult } from './permessage-deflate.js'
+import { Utf8Validator, isValidUtf8 } from './utf8.js'
+
+/** What a connection reports to the API object that owns it. */
+export interface ConnectionOwner {
+  /** A whole message arrived (text already checked to be UTF-8). */
+  onMessage (text: boolean, data: Buffer): void
+  /** A ping arrived (it was answered already). */
+  onPing (payload: Buffer): void
+  /** A pong arrived. */
+  onPong (payload: Buffer): void
+  /** The server's close frame arrived (code 1005 when it had none); the socket closes next. */
+  onCloseFrame (code: number, reason: string): void
+  /** The connection failed: the peer broke the protocol, a limit was hit or the socket errored. */
+  onFailure (code: number, reason: string, socketError: Error | null): void
+  /** The socket is gone; reported once, last. */
+  onClosed (wasClean: boolean, code: number, reason: string): void
+  /** Bytes of queued messages were handed to the socket. */
+  onSent (bytes: number): void
+}
+
+/** Limits and timers of a connection. */
+export interface ConnectionOptions {
+  /** Largest message accepted, bytes, after decompression. */
+  maxMessageSize: number
+  /** Wait for the server's close frame (or socket close) once the client closes, ms. */
+  closeTimeoutMs: number
+  /** permessage-deflate parameters when it was negotiated, else null. */
+  deflate: DeflateParams | null
+}
+
+/** A slot of the ordered send queue; `frame` is null while its compression is running. */
+interface SendSlot { frame: Buffer | null, bytes: number, done?: (() => void) | undefined }
+
+/** The client side of an open WebSocket connection. */
+export class WebSocketConnection {
+  readonly socket: Duplex
+  readonly #owner: ConnectionOwner
+  readonly #parser: FrameParser
+  readonly #maxMessageSize: number
+  readonly #closeTimeoutMs: number
+  readonly #deflate: MessageDeflate | null
+  readonly #utf8 = new Utf8Validator()
+  /** Opcode of the fragmented message being read, or 0 between messages. */
+  #messageOpcode = 0
+  #messageCompressed = false
+  #fragments: Buffer[] = []
+  #messageSize = 0
+  /** Waiting for a decompression: frames stay in the parser until it is done. */
+  #waiting = false
+  readonly #sendQueue: SendSlot[] = []
+  #closeSent = false
+  #closeReceived = false
+  #receivedCode = CLOSE_ABNORMAL
+  #receivedReason = ''
+  #failed = false
+  #finished = false
+  #closeTimer: NodeJS.Timeout | null = null
+
+  constructor (socket: Duplex, owner: ConnectionOwner, options: ConnectionOptions) {
+    this.socket = socket
+    this.#owner = owner
+    this.#maxMessageSize = options.maxMessageSize
+    this.#closeTimeoutMs = options.closeTimeoutMs
+    this.#parser = new FrameParser(options.maxMessageSize)
+    this.#deflate = options.deflate === null ? null : new MessageDeflate(options.deflate, options.maxMessageSize)
+    if (this.#deflate !== null) this.#parser.allowCompression()
+    socket.on('data', this.#onData)
+    socket.on('error', this.#onSocketError)
+    socket.on('close', this.#onSocketClose)
+    socket.on('end', this.#onSocketEnd)
+  }
+
+  /** True once a close frame was sent: no more messages go out. */
+  get closing (): boolean {
+    return this.#closeSent || this.#failed
+  }
+
+  /** Stops reading from the socket (backpressure from a consumer). */
+  pauseReading (): void {
+    this.socket.pause()
+  }
+
+  /** Reads from the socket again. */
+  resumeReading (): void {
+    if (!this.#finished) this.socket.resume()
+  }
+
+  /** Queues a text message; `done` runs once it was handed to the network. */
+  sendText (text: string, done?: () => void): void {
+    if (this.#deflate !== null) {
+      this.#sendCompressed(OP_TEXT, Buffer.from(text), done)
+      return
+    }
+    const frame = encodeTextFrame(OP_TEXT, text)
+    this.#enqueue({ frame, bytes: frame.length - headerLength(frame), done })
+  }
+
+  /** Queues a binary message; `done` runs once it was handed to the network. */
+  sendBinary (data: Uint8Array, done?: () => void): void {
+    // zlib reads the bytes later: it gets a copy the caller cannot change meanwhile.
+    if (this.#deflate !== null) this.#sendCompressed(OP_BINARY, Buffer.from(data), done)
+    else this.#enqueue({ frame: encodeFrame(OP_BINARY, data), bytes: data.length, done })
+  }
+
+  /** Sends a ping (payload at most 125 bytes, checked by the caller). */
+  ping (payload: Uint8Array): void {
+    if (!this.closing) this.socket.write(encodeFrame(OP_PING, payload))
+  }
+
+  /**
+   * Starts the close handshake: sends a close frame (after the messages already queued) and
+   * waits for the server's at most `closeTimeoutMs`.
+   */
+  close (code: number | undefined, reason: string): void {
+    if (this.#closeSent || this.#failed || this.#finished) return
+    this.#closeSent = true
+    this.#enqueue({ frame: encodeCloseFrame(code, reason), bytes: 0 })
+    if (this.#closeReceived) this.socket.end()
+    this.#startCloseTimer()
+  }
+
+  /** Drops the connection at once, without a close handshake. */
+  destroy (): void {
+    this.socket.destroy()
+  }
+
+  #sendCompressed (opcode: number, data: Uint8Array, done: (() => void) | undefined): void {
+    const slot: SendSlot = { frame: null, bytes: data.length, done }
+    this.#sendQueue.push(slot)
+    this.#deflate!.compress(data, (payload) => {
+      slot.frame = encodeFrame(opcode, payload, true, true)
+      this.#flushQueue()
+    })
+  }
+
+  #enqueue (slot: SendSlot): void {
+    this.#sendQueue.push(slot)
+    this.#flushQueue()
+  }
+
+  #flushQueue (): void {
+    const queue = this.#sendQueue
+    while (queue.length > 0 && queue[0]!.frame !== null) {
+      const { frame, bytes, done } = queue.shift()!
+      if (this.#finished) continue
+      this.socket.write(frame!, bytes === 0 && done === undefined
+        ? undefined
+        : () => {
+            this.#owner.onSent(bytes)
+            done?.()
+          })
+    }
+  }
+
+  #startCloseTimer (): void {
+    if (this.#closeTimer !== null || this.#finished) return
+    this.#closeTimer = setTimeout(() => { this.socket.destroy() }, this.#closeTimeoutMs)
+    this.#closeTimer.unref?.()
+  }
+
+  readonly #onData = (chunk: Buffer): void => {
+    if (this.#failed) return
+    this.#parser.push(chunk)
+    this.#readFrames()
+  }
+
+  #readFrames (): void {
+    const parser = this.#parser
+    while (!this.#waiting && !this.#failed && !this.#closeReceived) {
+      const result = parser.next()
+      if (result === NEED_MORE) return
+      if (result !== FRAME) {
+        this.#fail(result, parser.failure)
+        return
+      }
+      const opcode = parser.opcode
+      if (opcode >= OP_CLOSE) this.#onControlFrame(opcode, parser.payload)
+      else this.#onDataFrame(opcode, parser.fin, parser.rsv1, parser.payload)
+    }
+  }
+
+  #onDataFrame (opcode: number, fin: boolean, rsv1: boolean, payload: Buffer): void {
+    if (opcode === OP_CONTINUATION) {
+      if (this.#messageOpcode === 0) return this.#fail(CLOSE_PROTOCOL_ERROR, 'a continuation frame arrived outside a fragmented message')
+    } else {
+      if (this.#messageOpcode !== 0) return this.#fail(CLOSE_PROTOCOL_ERROR, 'a new message started before the fragmented one ended')
+      this.#messageOpcode = opcode
+      this.#messageCompressed = rsv1
+    }
+    this.#messageSize += payload.length
+    if (this.#messageSize > this.#maxMessageSize) {
+      return this.#fail(CLOSE_TOO_BIG, `a message is larger than the message size limit of ${this.#maxMessageSize} bytes`)
+    }
+    const text = this.#messageOpcode === OP_TEXT
+    if (fin && this.#fragments.length === 0) {
+      // The common case: a message in one frame, handed on without a copy.
+      this.#endMessage()
+      if (rsv1) this.#inflate(text, [payload])
+      else this.#deliver(text, payload, false)
+      return
+    }
+    // Uncompressed text is checked fragment by fragment, so bad UTF-8 fails before the message ends.
+    if (text && !this.#messageCompressed && !this.#utf8.write(payload)) {
+      return this.#fail(CLOSE_INVALID_PAYLOAD, 'a text message is not valid UTF-8')
+    }
+    this.#fragments.push(payload)
+    if (!fin) return
+    const fragments = this.#fragments
+    const compressed = this.#messageCompressed
+    this.#endMessage()
+    if (compressed) this.#inflate(text, fragments)
+    else if (text && !this.#utf8.end()) this.#fail(CLOSE_INVALID_PAYLOAD, 'a text message ends inside a UTF-8 character')
+    else this.#owner.onMessage(text, Buffer.concat(fragments))
+  }
+
+  #endMessage (): void {
+    this.#messageOpcode = 0
+    this.#messageSize = 0
+    this.#fragments = []
+  }
+
+  #deliver (text: boolean, data: Buffer, checked: boolean): void {
+    if (text && !checked && !isValidUtf8(data)) {
+      this.#fail(CLOSE_INVALID_PAYLOAD, 'a text message is not valid UTF-8')
+      return
+    }
+    if (!this.#closeSent) this.#owner.onMessage(text, data)
+  }
+
+  #inflate (text: boolean, fragments: Buffer[]): void {
+    this.#waiting = true
+    this.#deflate!.decompress(fragments, (result: InflateResult) => {
+      this.#waiting = false
+      if (this.#failed || this.#finished) return
+      if ('code' in result) {
+        this.#fail(result.code, result.reason)
+        return
+      }
+      this.#deliver(text, result.data, false)
+      this.#readFrames()
+    })
+  }
+
+  #onControlFrame (opcode: number, payload: Buffer): void {
+    if (opcode === OP_PING) {
+      // RFC 6455 section 5.5.2: answer with a pong carrying the same data, unless closing.
+      if (!this.closing) this.socket.write(encodeFrame(OP_PONG, payload))
+      this.#owner.onPing(payload)
+    } else if (opcode === OP_PONG) {
+      this.#owner.onPong(payload)
+    } else {
+      this.#onCloseFrame(payload)
+    }
+  }
+
+  #onCloseFrame (payload: Buffer): void {
+    let code = CLOSE_NO_STATUS
+    let reason = ''
+    if (payload.length === 1) return this.#fail(CLOSE_PROTOCOL_ERROR, 'a close frame has a one-byte body')
+    if (payload.length >= 2) {
+      code = payload.readUInt16BE(0)
+      if (!isValidReceivedCloseCode(code)) return this.#fail(CLOSE_PROTOCOL_ERROR, `a close frame carries the invalid code ${code}`)
+      const reasonBytes = payload.subarray(2)
+      if (!isValidUtf8(reasonBytes)) return this.#fail(CLOSE_INVALID_PAYLOAD, 'a close reason is not valid UTF-8')
+      reason = reasonBytes.toString('utf8')
+    }
+    this.#closeReceived = true
+    this.#receivedCode = code
+    this.#receivedReason = reason
+    this.#owner.onCloseFrame(code, reason)
+    if (!this.#closeSent) {
+      // Echo the code (section 5.5.1); 1005 means there was none to echo.
+      this.#closeSent = true
+      this.#enqueue({ frame: encodeCloseFrame(code === CLOSE_NO_STATUS ? undefined : code, ''), bytes: 0 })
+    }
+    // The server closes the TCP connection first (section 7.1.1); ending our side lets it.
+    this.socket.end()
+    this.#startCloseTimer()
+  }
+
+  /** Fails the connection (RFC 6455 section 7.1.7): a close frame with `code`, then the socket goes. */
+  #fail (code: number, reason: string, socketError: Error | null = null): void {
+    if (this.#failed || this.#finished) return
+    this.#failed = true
+    this.#deflate?.close()
+    this.#owner.onFailure(code, reason, socketError)
+    // 1006 only reports a connection lost without a close frame: it is never sent (section 7.4.1).
+    if (socketError === null && code !== CLOSE_ABNORMAL && !this.#closeSent) {
+      this.#closeSent = true
+      this.socket.end(encodeCloseFrame(code, ''), () => { this.socket.destroy() })
+      this.#startCloseTimer()
+    } else {
+      this.socket.destroy()
+    }
+  }
+
+  readonly #onSocketError = (err: Error): void => {
+    this.#fail(CLOSE_ABNORMAL, err.message, err)
+  }
+
+  readonly #onSocketEnd = (): void => {
+    // The server may end first after the close handshake; without one the connection is lost.
+    if (!this.#closeReceived && !this.#failed) this.#fail(CLOSE_ABNORMAL, 'the server closed the connection without a close frame')
+    else this.socket.end()
+  }
+
+  readonly #onSocketClose = (): void => {
+    if (this.#finished) return
+    this.#finished = true
+    if (this.#closeTimer !== null) clearTimeout(this.#closeTimer)
+    this.#deflate?.close()
+    this.socket.off('data', this.#onData)
+    const clean = this.#closeSent && this.#closeReceived && !this.#failed
+    this.#owner.onClosed(clean, this.#closeReceived ? this.#receivedCode : CLOSE_ABNORMAL, this.#closeReceived ? this.#receivedReason : '')
+  }
+}
+
+function headerLength (frame: Buffer): number {
+  const short = frame[1]! & 0x7f
+  return short < 126 ? 6 : short === 126 ? 8 : 14
+}

@@ -1,0 +1,183 @@
+/**
+ * Reads server frames (RFC 6455 section 5.2) from the socket's chunks as they arrive. The chunks
+ * are kept as a list: a payload inside one chunk is a view of it, and bytes are copied only when
+ * a frame spans chunks. Everything the framing itself forbids is reported here with the close
+ * code the RFC asks for; message-level rules (fragment order, UTF-8, sizes across fragments)
+ * belong to the connection.
+ * @module
+ */
+
+import {
+  CLOSE_PROTOCOL_ERROR, CLOSE_TOO_BIG, MAX_CONTROL_PAYLOAD,
+  OP_BINARY, OP_CLOSE, OP_CONTINUATION, OP_PING, OP_PONG, OP_TEXT
+} from './constants.js'
+
+/** `next()` result: the buffered bytes do not hold a whole frame yet. */
+export const NEED_MORE = -1
+/** `next()` result: a frame was read; see `fin`, `rsv1`, `opcode` and `payload`. */
+export const FRAME = 0
+
+const EMPTY = Buffer.alloc(0)
+
+/** Incremental frame reader; one per connection. */
+export class FrameParser {
+  /** Largest payload of one frame accepted, bytes. */
+  readonly #maxPayload: number
+  /** Whether RSV1 may be set (permessage-deflate was negotiated). */
+  #allowRsv1 = false
+  readonly #chunks: Buffer[] = []
+  /** Bytes of `#chunks[0]` already consumed. */
+  #offset = 0
+  /** Unconsumed bytes across all chunks. */
+  #available = 0
+  /** The header of the frame in progress was read; its payload is awaited. */
+  #inHeader = true
+  #length = 0
+  readonly #scratch = Buffer.allocUnsafe(14)
+
+  /** FIN bit of the last frame read. */
+  fin = false
+  /** RSV1 bit of the last frame read (compressed message with permessage-deflate). */
+  rsv1 = false
+  /** Opcode of the last frame read. */
+  opcode = 0
+  /** Payload of the last frame read. */
+  payload: Buffer = EMPTY
+  /** Why the stream was refused, when `next()` returned a close code. */
+  failure = ''
+
+  constructor (maxPayload: number) {
+    this.#maxPayload = maxPayload
+  }
+
+  /** Lets RSV1 through on data frames once permessage-deflate is in use. */
+  allowCompression (): void {
+    this.#allowRsv1 = true
+  }
+
+  /** Adds bytes read from the socket. */
+  push (chunk: Buffer): void {
+    if (chunk.length === 0) return
+    this.#chunks.push(chunk)
+    this.#available += chunk.length
+  }
+
+  /**
+   * Reads the next frame: {@link FRAME}, {@link NEED_MORE}, or a close code (1002, 1009) when the
+   * bytes break the framing rules, with the reason in `failure`.
+   */
+  next (): number {
+    if (this.#inHeader) {
+      const code = this.#readHeader()
+      if (code !== FRAME) return code
+    }
+    if (this.#available < this.#length) return NEED_MORE
+    this.payload = this.#take(this.#length)
+    this.#inHeader = true
+    return FRAME
+  }
+
+  #readHeader (): number {
+    if (this.#available < 2) return NEED_MORE
+    const head = this.#peek(2)
+    const b0 = head[0]!
+    const b1 = head[1]!
+    let size = 2
+    const shortLength = b1 & 0x7f
+    if (shortLength === 126) size = 4
+    else if (shortLength === 127) size = 10
+    if ((b1 & 0x80) !== 0) return this.#fail(CLOSE_PROTOCOL_ERROR, 'the server masked a frame')
+    const fin = (b0 & 0x80) !== 0
+    const rsv1 = (b0 & 0x40) !== 0
+    const opcode = b0 & 0x0f
+    if ((b0 & 0x30) !== 0) return this.#fail(CLOSE_PROTOCOL_ERROR, 'a frame has RSV2 or RSV3 set without a negotiated extension')
+    const control = opcode >= OP_CLOSE
+    if (opcode !== OP_CONTINUATION && opcode !== OP_TEXT && opcode !== OP_BINARY &&
+        opcode !== OP_CLOSE && opcode !== OP_PING && opcode !== OP_PONG) {
+      return this.#fail(CLOSE_PROTOCOL_ERROR, `a frame has the reserved opcode 0x${opcode.toString(16)}`)
+    }
+    if (rsv1 && (!this.#allowRsv1 || control || opcode === OP_CONTINUATION)) {
+      return this.#fail(CLOSE_PROTOCOL_ERROR, control || opcode === OP_CONTINUATION
+        ? 'a control or continuation frame has RSV1 set'
+        : 'a frame has RSV1 set without permessage-deflate')
+    }
+    if (control) {
+      if (!fin) return this.#fail(CLOSE_PROTOCOL_ERROR, 'a control frame is fragmented')
+      if (shortLength > MAX_CONTROL_PAYLOAD) return this.#fail(CLOSE_PROTOCOL_ERROR, 'a control frame carries more than 125 bytes')
+    }
+    // Everything above needs only the first two bytes, so a bad frame fails before its length arrives.
+    if (this.#available < size) return NEED_MORE
+    const header = this.#peek(size)
+    let length = shortLength
+    if (shortLength === 126) length = header.readUInt16BE(2)
+    else if (shortLength === 127) {
+      const high = header.readUInt32BE(2)
+      // RFC 6455 section 5.2: the most significant bit of a 64-bit length must be 0.
+      if (high >= 0x80000000) return this.#fail(CLOSE_PROTOCOL_ERROR, 'a frame length has its most significant bit set')
+      if (high >= 0x200000) return this.#fail(CLOSE_TOO_BIG, 'a frame is larger than the message size limit')
+      length = high * 0x100000000 + header.readUInt32BE(6)
+    }
+    if (length > this.#maxPayload) return this.#fail(CLOSE_TOO_BIG, `a frame of ${length} bytes is larger than the message size limit of ${this.#maxPayload}`)
+    this.#skip(size)
+    this.fin = fin
+    this.rsv1 = rsv1
+    this.opcode = opcode
+    this.#length = length
+    this.#inHeader = false
+    return FRAME
+  }
+
+  #fail (code: number, why: string): number {
+    this.failure = why
+    return code
+  }
+
+  /** The next `n` (at most 14) unconsumed bytes, without consuming them. */
+  #peek (n: number): Buffer {
+    const first = this.#chunks[0]!
+    if (first.length - this.#offset >= n) return first.subarray(this.#offset, this.#offset + n)
+    let copied = 0
+    let offset = this.#offset
+    for (let i = 0; copied < n; i++) {
+      const chunk = this.#chunks[i]!
+      copied += chunk.copy(this.#scratch, copied, offset, Math.min(chunk.length, offset + n - copied))
+      offset = 0
+    }
+    return this.#scratch
+  }
+
+  #skip (n: number): void {
+    this.#available -= n
+    while (n > 0) {
+      const rest = this.#chunks[0]!.length - this.#offset
+      if (rest > n) {
+        this.#offset += n
+        return
+      }
+      n -= rest
+      this.#chunks.shift()
+      this.#offset = 0
+    }
+  }
+
+  /** Consumes `n` bytes: a view when they lie in one chunk, a copy when they span several. */
+  #take (n: number): Buffer {
+    if (n === 0) return EMPTY
+    const first = this.#chunks[0]!
+    if (first.length - this.#offset >= n) {
+      const view = first.subarray(this.#offset, this.#offset + n)
+      this.#skip(n)
+      return view
+    }
+    const out = Buffer.allocUnsafe(n)
+    let copied = 0
+    while (copied < n) {
+      const chunk = this.#chunks[0]!
+      const count = Math.min(chunk.length - this.#offset, n - copied)
+      chunk.copy(out, copied, this.#offset, this.#offset + count)
+      copied += count
+      this.#skip(count)
+    }
+    return out
+  }
+}

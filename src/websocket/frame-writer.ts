@@ -1,0 +1,95 @@
+/**
+ * Builds client frames (RFC 6455 section 5.2). Every client frame is masked with a fresh random
+ * key (section 5.3); keys come from a pool refilled by the runtime's CSPRNG a few hundred
+ * frames at a time, so a small message does not pay for a random-number call of its own.
+ * The header and the masked payload share one buffer: the payload is copied once, while masking.
+ * @module
+ */
+
+import { randomFillSync } from 'node:crypto'
+
+const KEY_POOL_SIZE = 8 * 1024
+const keyPool = Buffer.allocUnsafe(KEY_POOL_SIZE)
+let keyOffset = KEY_POOL_SIZE
+
+/** Offset of four fresh random bytes in `keyPool`. */
+function nextKey (): number {
+  if (keyOffset === KEY_POOL_SIZE) {
+    randomFillSync(keyPool)
+    keyOffset = 0
+  }
+  const offset = keyOffset
+  keyOffset += 4
+  return offset
+}
+
+function headerSize (length: number): number {
+  return length < 126 ? 6 : length < 0x10000 ? 8 : 14
+}
+
+/** Writes the header (mask key included) at the start of `out`; returns where the payload goes. */
+function writeHeader (out: Buffer, opcode: number, fin: boolean, rsv1: boolean, length: number): number {
+  out[0] = (fin ? 0x80 : 0) | (rsv1 ? 0x40 : 0) | opcode
+  let at: number
+  if (length < 126) {
+    out[1] = 0x80 | length
+    at = 2
+  } else if (length < 0x10000) {
+    out[1] = 0x80 | 126
+    out.writeUInt16BE(length, 2)
+    at = 4
+  } else {
+    out[1] = 0x80 | 127
+    out.writeUInt32BE(Math.floor(length / 0x100000000), 2)
+    out.writeUInt32BE(length >>> 0, 6)
+    at = 10
+  }
+  keyPool.copy(out, at, nextKey(), keyOffset)
+  return at + 4
+}
+
+/** XORs `out[start..]` in place with the four-byte key stored just before `start`. */
+function maskInPlace (out: Buffer, start: number): void {
+  const k0 = out[start - 4]!
+  const k1 = out[start - 3]!
+  const k2 = out[start - 2]!
+  const k3 = out[start - 1]!
+  const end = out.length
+  let i = start
+  for (; i + 3 < end; i += 4) {
+    out[i] = out[i]! ^ k0
+    out[i + 1] = out[i + 1]! ^ k1
+    out[i + 2] = out[i + 2]! ^ k2
+    out[i + 3] = out[i + 3]! ^ k3
+  }
+  // The key sits in the four bytes before the payload.
+  for (let j = start - 4; i < end; i++, j++) out[i] = out[i]! ^ out[j]!
+}
+
+/** One masked frame carrying `payload`. */
+export function encodeFrame (opcode: number, payload: Uint8Array, fin = true, rsv1 = false): Buffer {
+  const out = Buffer.allocUnsafe(headerSize(payload.length) + payload.length)
+  const start = writeHeader(out, opcode, fin, rsv1, payload.length)
+  out.set(payload, start)
+  maskInPlace(out, start)
+  return out
+}
+
+/** One masked frame carrying `text` as UTF-8, encoded straight into the frame. */
+export function encodeTextFrame (opcode: number, text: string): Buffer {
+  const length = Buffer.byteLength(text)
+  const out = Buffer.allocUnsafe(headerSize(length) + length)
+  const start = writeHeader(out, opcode, true, false, length)
+  out.write(text, start)
+  maskInPlace(out, start)
+  return out
+}
+
+/** A close frame: no body when `code` is undefined, else the code and the UTF-8 reason. */
+export function encodeCloseFrame (code: number | undefined, reason: string): Buffer {
+  if (code === undefined) return encodeFrame(0x8, Buffer.alloc(0))
+  const body = Buffer.allocUnsafe(2 + Buffer.byteLength(reason))
+  body.writeUInt16BE(code, 0)
+  body.write(reason, 2)
+  return encodeFrame(0x8, body)
+}

@@ -1,0 +1,193 @@
+/**
+ * The opening handshake (RFC 6455 section 4.1, WebSockets standard "establish a WebSocket
+ * connection") as one dispatch through any conduit dispatcher: an HTTP/1.1 `GET` with
+ * `upgrade: 'websocket'`, so proxies, TLS options and interceptors apply as to any request.
+ * The answer is checked before the socket is used: 101, `Upgrade: websocket`, `Connection:
+ * Upgrade`, the `Sec-WebSocket-Accept` digest of the key, a subprotocol that was asked for and
+ * only the extension that was offered.
+ * @module
+ */
+
+import { createHash, randomBytes } from 'node:crypto'
+import type { Duplex } from 'node:stream'
+import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders, OutgoingHeaders } from '../contracts/dispatch-contract.js'
+import { normalizeHeaders } from '../handlers/request-headers.js'
+import { WebSocketHandshakeError } from '../errors.js'
+import { CALLER_TAG } from '../observability/caller-tag.js'
+import { WEBSOCKET_NAMESPACE } from '../observability/debug-log.js'
+import { HANDSHAKE_GUID } from './constants.js'
+import { DEFLATE_OFFER, parseDeflateResponse } from './permessage-deflate.js'
+import type { DeflateParams } from './permessage-deflate.js'
+
+/** What the handshake needs to know. */
+export interface HandshakeRequest {
+  /** `ws:` or `wss:` URL without fragment. */
+  url: URL
+  /** Subprotocols to ask for, in order of preference. */
+  protocols: readonly string[]
+  /** Extra request headers from the caller. */
+  headers: OutgoingHeaders | null | undefined
+  /** Whether to offer permessage-deflate. */
+  offerDeflate: boolean
+}
+
+/** A completed handshake. */
+export interface HandshakeResult {
+  /** The socket (or HTTP/2 stream), now speaking WebSocket. */
+  socket: Duplex
+  /** The subprotocol the server chose, or `''`. */
+  protocol: string
+  /** The extensions in use, as the server answered them, or `''`. */
+  extensions: string
+  /** The permessage-deflate parameters, or null when it is not in use. */
+  deflate: DeflateParams | null
+  /** The answer's status (101, or 200 for HTTP/2 extended CONNECT). */
+  status: number
+  /** The answer's headers. */
+  headers: IncomingHeaders
+}
+
+/** The dispatch options of a handshake and the key to check the answer against. */
+export function handshakeDispatch (request: HandshakeRequest): { options: DispatchOptions, key: string } {
+  const { url } = request
+  const key = randomBytes(16).toString('base64')
+  const headers: IncomingHeaders = normalizeHeaders(request.headers)
+  headers['sec-websocket-key'] = key
+  headers['sec-websocket-version'] = '13'
+  // The standard's fetch for a WebSocket bypasses caches.
+  headers.pragma ??= 'no-cache'
+  headers['cache-control'] ??= 'no-cache'
+  if (request.protocols.length > 0) headers['sec-websocket-protocol'] = request.protocols.join(', ')
+  if (request.offerDeflate) headers['sec-websocket-extensions'] = DEFLATE_OFFER
+  else delete headers['sec-websocket-extensions']
+  const origin = `${url.protocol === 'wss:' ? 'https:' : 'http:'}//${url.host}`
+  const options = {
+    origin,
+    path: `${url.pathname}${url.search}`,
+    method: 'GET',
+    headers,
+    upgrade: 'websocket',
+    // The caller tag sends the handshake's connect and request lines to NODE_DEBUG=websocket too.
+    [CALLER_TAG]: WEBSOCKET_NAMESPACE
+  } as DispatchOptions
+  return { options, key }
+}
+
+function single (headers: IncomingHeaders, name: string): string | undefined {
+  const value = headers[name]
+  return Array.isArray(value) ? value.join(', ') : value
+}
+
+/** The accept value a server must answer to `key`. */
+export function acceptFor (key: string): string {
+  return createHash('sha1').update(key + HANDSHAKE_GUID).digest('base64')
+}
+
+/** Checks the server's answer; returns the result or an error naming what was wrong. */
+export function checkAnswer (request: HandshakeRequest, key: string | null, status: number, headers: IncomingHeaders, socket: Duplex): HandshakeResult | WebSocketHandshakeError {
+  // key is null for HTTP/2 extended CONNECT (RFC 8441 section 5), which has no key and no Upgrade.
+  if (key !== null) {
+    const upgrade = single(headers, 'upgrade')
+    if (upgrade === undefined || upgrade.trim().toLowerCase() !== 'websocket') {
+      return new WebSocketHandshakeError(`the server answered 101 with Upgrade: ${JSON.stringify(upgrade ?? null)} instead of websocket`)
+    }
+    const connection = single(headers, 'connection')
+    if (connection === undefined || !connection.split(',').some((token) => token.trim().toLowerCase() === 'upgrade')) {
+      return new WebSocketHandshakeError(`the server answered 101 with Connection: ${JSON.stringify(connection ?? null)}, without the upgrade token`)
+    }
+    const accept = single(headers, 'sec-websocket-accept')
+    if (accept !== acceptFor(key)) {
+      return new WebSocketHandshakeError(`the server answered Sec-WebSocket-Accept: ${JSON.stringify(accept ?? null)}, which does not match the key sent`)
+    }
+  }
+  let deflate: DeflateParams | null = null
+  const extensions = single(headers, 'sec-websocket-extensions') ?? ''
+  if (extensions !== '') {
+    const parsed = request.offerDeflate ? parseDeflateResponse(extensions) : `the server accepted ${JSON.stringify(extensions)}, but no extension was offered`
+    if (typeof parsed === 'string') return new WebSocketHandshakeError(`the server's Sec-WebSocket-Extensions is not acceptable: ${parsed}`)
+    deflate = parsed
+  }
+  const protocol = single(headers, 'sec-websocket-protocol') ?? ''
+  if (protocol !== '' && !request.protocols.includes(protocol)) {
+    return new WebSocketHandshakeError(`the server chose the subprotocol ${JSON.stringify(protocol)}, which was not asked for (asked: ${JSON.stringify(request.protocols)})`)
+  }
+  return { socket, protocol, extensions, deflate, status, headers }
+}
+
+/** Callbacks of {@link HandshakeHandler}; exactly one of them is called, once. */
+export interface HandshakeCallbacks {
+  /** The server switched to WebSocket and the answer checked out. */
+  onOpen (result: HandshakeResult): void
+  /** The handshake failed. */
+  onError (error: Error): void
+}
+
+/** The dispatch handler of a handshake. */
+export class HandshakeHandler implements DispatchHandler {
+  readonly #request: HandshakeRequest
+  readonly #key: string
+  #callbacks: HandshakeCallbacks | null
+  #controller: DispatchController | null = null
+  #abortReason: Error | null = null
+
+  constructor (request: HandshakeRequest, key: string, callbacks: HandshakeCallbacks) {
+    this.#request = request
+    this.#key = key
+    this.#callbacks = callbacks
+  }
+
+  /**
+   * Cancels the handshake (the caller closed the WebSocket while connecting). The failure is
+   * reported after the caller's `close()` returned, as the standard queues its events.
+   */
+  abort (reason: Error): void {
+    queueMicrotask(() => {
+      if (this.#controller !== null) this.#controller.abort(reason)
+      else this.#abortReason = reason
+    })
+  }
+
+  #settle (): HandshakeCallbacks | null {
+    const callbacks = this.#callbacks
+    this.#callbacks = null
+    return callbacks
+  }
+
+  onRequestStart (controller: DispatchController): void {
+    this.#controller = controller
+    if (this.#abortReason !== null) controller.abort(this.#abortReason)
+  }
+
+  onRequestUpgrade (_controller: DispatchController, statusCode: number, headers: IncomingHeaders, socket: Duplex): void {
+    const callbacks = this.#settle()
+    if (callbacks === null) {
+      socket.destroy()
+      return
+    }
+    // An HTTP/2 extended CONNECT answers 200 on a stream (RFC 8441 section 5): no key to check.
+    const h2 = statusCode === 200
+    const result = checkAnswer(this.#request, h2 ? null : this.#key, statusCode, headers, socket)
+    if (result instanceof WebSocketHandshakeError) {
+      socket.destroy()
+      callbacks.onError(result)
+    } else {
+      callbacks.onOpen(result)
+    }
+  }
+
+  onResponseStart (controller: DispatchController, statusCode: number, _headers: IncomingHeaders, statusMessage?: string): void {
+    const error = new WebSocketHandshakeError(`the server answered ${statusCode}${statusMessage ? ` ${statusMessage}` : ''} instead of 101 Switching Protocols`)
+    controller.abort(error)
+    this.#settle()?.onError(error)
+  }
+
+  onResponseData (): void {}
+
+  onResponseEnd (): void {
+    this.#settle()?.onError(new WebSocketHandshakeError('the handshake response ended without a switch to WebSocket'))
+  }
+
+  onResponseError (_controller: DispatchController, error: Error): void {
+    this.#settle()?.onError(error)
+  }
+}

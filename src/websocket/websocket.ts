@@ -1,0 +1,291 @@
+/**
+ * `WebSocket` as the WebSockets standard defines it, on conduit's dispatchers: the handshake is a
+ * dispatch (so proxies, TLS options and interceptors apply), the protocol is conduit's own
+ * (see `connection.ts`). Also `ping(ws, payload)`, as undici exports it.
+ * @module
+ */
+
+import type { DispatchTarget } from '../contracts/dispatch-contract.js'
+import { WebSocketHandshakeError, WebSocketProtocolError } from '../errors.js'
+import { getGlobalDispatcher } from '../global.js'
+import { describeValue } from '../validation/describe-value.js'
+import { CLOSE_ABNORMAL, CLOSED, CLOSING, CONNECTING, MAX_CONTROL_PAYLOAD, OPEN } from './constants.js'
+import { WebSocketConnection } from './connection.js'
+import type { ConnectionOwner } from './connection.js'
+import { CloseEvent, ErrorEvent, MessageEvent } from './events.js'
+import { EventHandlerSlots } from './event-handlers.js'
+import { HandshakeHandler, handshakeDispatch } from './handshake.js'
+import type { HandshakeRequest, HandshakeResult } from './handshake.js'
+import { websocketEvents } from './observability.js'
+import { checkCloseArguments } from './close-arguments.js'
+import { resolveWebSocketOptions, shownUrl } from './websocket-options.js'
+import type { ResolvedWebSocketOptions, WebSocketInit } from './websocket-options.js'
+
+/** What `binaryType` selects: binary messages as `Blob`s or as `ArrayBuffer`s. */
+export type BinaryType = 'blob' | 'arraybuffer'
+
+/** Anything `send()` takes. */
+export type WebSocketSendData = string | ArrayBufferLike | ArrayBufferView | Blob
+
+/**
+ * A WebSocket client connection (WHATWG WebSockets standard).
+ * @example
+ * const ws = new WebSocket('ws://127.0.0.1:8080/chat', ['chat'])
+ * ws.onmessage = (event) => { console.log(event.data); ws.close() }
+ * ws.onopen = () => ws.send('hello')
+ */
+export class WebSocket extends EventTarget {
+  /** `readyState`: connecting. */
+  static readonly CONNECTING = CONNECTING
+  /** `readyState`: open. */
+  static readonly OPEN = OPEN
+  /** `readyState`: closing. */
+  static readonly CLOSING = CLOSING
+  /** `readyState`: closed. */
+  static readonly CLOSED = CLOSED
+  /** `readyState`: connecting. */
+  declare readonly CONNECTING: 0
+  /** `readyState`: open. */
+  declare readonly OPEN: 1
+  /** `readyState`: closing. */
+  declare readonly CLOSING: 2
+  /** `readyState`: closed. */
+  declare readonly CLOSED: 3
+
+  readonly #url: URL
+  readonly #shownUrl: string
+  readonly #options: ResolvedWebSocketOptions
+  readonly #handlers = new EventHandlerSlots(this)
+  #readyState = CONNECTING
+  #binaryType: BinaryType = 'blob'
+  #bufferedAmount = 0
+  #protocol = ''
+  #extensions = ''
+  #handshake: HandshakeHandler | null = null
+  #connection: WebSocketConnection | null = null
+  /** Why the connection failed, for the error event. */
+  #failure: Error | null = null
+  /** Sends waiting for a Blob before them to be read, so messages keep their order. */
+  #sendChain: Promise<void> | null = null
+  #pendingSends = 0
+
+  /**
+   * Opens a connection. `protocols` is a subprotocol or a list of them, or undici's options
+   * object `{ protocols, dispatcher, headers }` with conduit's limits (`maxMessageSize`,
+   * `closeTimeoutMs`, `perMessageDeflate`).
+   * @throws DOMException `SyntaxError` for a bad URL or subprotocol list
+   */
+  constructor (url: string | URL, protocols?: string | string[] | WebSocketInit) {
+    super()
+    this.#options = resolveWebSocketOptions('new WebSocket()', url, protocols)
+    this.#url = this.#options.url
+    this.#shownUrl = shownUrl(this.#url)
+    this.#connect()
+  }
+
+  #connect (): void {
+    const request: HandshakeRequest = {
+      url: this.#url,
+      protocols: this.#options.protocols,
+      headers: this.#options.headers,
+      offerDeflate: this.#options.perMessageDeflate
+    }
+    const { options, key } = handshakeDispatch(request)
+    const handler = new HandshakeHandler(request, key, {
+      onOpen: (result) => this.#onOpen(result),
+      onError: (error) => this.#onHandshakeError(error)
+    })
+    this.#handshake = handler
+    try {
+      const dispatcher: DispatchTarget = this.#options.dispatcher ?? getGlobalDispatcher()
+      dispatcher.dispatch(options, handler)
+    } catch (err) {
+      queueMicrotask(() => handler.onResponseError(null as never, err as Error))
+    }
+  }
+
+  #onOpen (result: HandshakeResult): void {
+    this.#handshake = null
+    if (this.#readyState !== CONNECTING) {
+      result.socket.destroy()
+      return
+    }
+    this.#connection = new WebSocketConnection(result.socket, this.#owner, {
+      maxMessageSize: this.#options.maxMessageSize,
+      closeTimeoutMs: this.#options.closeTimeoutMs,
+      deflate: result.deflate
+    })
+    this.#readyState = OPEN
+    this.#protocol = result.protocol
+    this.#extensions = result.extensions
+    this.dispatchEvent(new Event('open'))
+    websocketEvents.open(this, result.socket, result.protocol, result.extensions, result.status, result.headers)
+  }
+
+  #onHandshakeError (error: Error): void {
+    this.#handshake = null
+    websocketEvents.decision(this.#shownUrl, `handshake failed - ${error.message}`)
+    this.#failure = error
+    this.#onClosed(false, CLOSE_ABNORMAL, '')
+  }
+
+  readonly #owner: ConnectionOwner = {
+    onMessage: (text, data) => {
+      if (this.#readyState !== OPEN) return
+      let payload: string | ArrayBuffer | Blob
+      if (text) payload = data.toString('utf8')
+      else if (this.#binaryType === 'arraybuffer') payload = data.buffer.slice(data.byteOffset, data.byteOffset + data.length) as ArrayBuffer
+      else payload = new Blob([data as Uint8Array<ArrayBuffer>])
+      this.dispatchEvent(new MessageEvent('message', { data: payload, origin: this.#url.origin }))
+    },
+    onPing: (payload) => { websocketEvents.ping(this, payload) },
+    onPong: (payload) => { websocketEvents.pong(this, payload) },
+    onCloseFrame: (code, reason) => {
+      websocketEvents.decision(this.#shownUrl, `the server closed with ${code}${reason === '' ? '' : ` ${reason}`}`)
+      if (this.#readyState === OPEN) this.#readyState = CLOSING
+    },
+    onFailure: (code, reason, socketError) => {
+      if (socketError !== null) websocketEvents.socketError(socketError)
+      websocketEvents.decision(this.#shownUrl, `connection failed with ${code} - ${reason}`)
+      this.#failure = new WebSocketProtocolError(`WebSocket connection to ${this.#shownUrl} failed: ${reason}`, code, { cause: socketError ?? undefined })
+      if (this.#readyState === OPEN) this.#readyState = CLOSING
+    },
+    onClosed: (wasClean, code, reason) => { this.#onClosed(wasClean, code, reason) },
+    onSent: (bytes) => { this.#bufferedAmount -= bytes }
+  }
+
+  #onClosed (wasClean: boolean, code: number, reason: string): void {
+    this.#readyState = CLOSED
+    if (code === CLOSE_ABNORMAL) {
+      // No close frame came: the standard reports the connection as failed before closing it.
+      const error = this.#failure ?? new WebSocketProtocolError(`WebSocket connection to ${this.#shownUrl} closed without a close frame`, CLOSE_ABNORMAL)
+      this.dispatchEvent(new ErrorEvent('error', { error, message: error.message }))
+    }
+    this.dispatchEvent(new CloseEvent('close', { wasClean, code, reason }))
+    websocketEvents.close(this, this.#shownUrl, code, reason)
+  }
+
+  /** The URL, as given (http: and https: shown as ws: and wss:). */
+  get url (): string { return this.#url.href }
+  /** Connection state: CONNECTING, OPEN, CLOSING or CLOSED. */
+  get readyState (): number { return this.#readyState }
+  /** Bytes of sent messages not yet handed to the network. */
+  get bufferedAmount (): number { return this.#bufferedAmount }
+  /** The extensions in use (`Sec-WebSocket-Extensions` of the answer), or `''`. */
+  get extensions (): string { return this.#extensions }
+  /** The subprotocol the server chose, or `''`. */
+  get protocol (): string { return this.#protocol }
+  /** How binary messages are delivered; other values are ignored, as the standard's enum attribute does. */
+  get binaryType (): BinaryType { return this.#binaryType }
+  /** Selects how binary messages are delivered. */
+  set binaryType (type: BinaryType) {
+    if (type === 'blob' || type === 'arraybuffer') this.#binaryType = type
+  }
+
+  /** Handler of `open` events. */
+  get onopen (): ((event: Event) => void) | null { return this.#handlers.get('open') }
+  /** Sets (or, with null, clears) the `open` handler. */
+  set onopen (handler: ((event: Event) => void) | null) { this.#handlers.set('open', handler) }
+  /** Handler of `message` events. */
+  get onmessage (): ((event: MessageEvent) => void) | null { return this.#handlers.get('message') }
+  /** Sets (or, with null, clears) the `message` handler. */
+  set onmessage (handler: ((event: MessageEvent) => void) | null) { this.#handlers.set('message', handler) }
+  /** Handler of `error` events. */
+  get onerror (): ((event: ErrorEvent) => void) | null { return this.#handlers.get('error') }
+  /** Sets (or, with null, clears) the `error` handler. */
+  set onerror (handler: ((event: ErrorEvent) => void) | null) { this.#handlers.set('error', handler) }
+  /** Handler of `close` events. */
+  get onclose (): ((event: CloseEvent) => void) | null { return this.#handlers.get('close') }
+  /** Sets (or, with null, clears) the `close` handler. */
+  set onclose (handler: ((event: CloseEvent) => void) | null) { this.#handlers.set('close', handler) }
+
+  /**
+   * Sends a message: a string as text, binary data (ArrayBuffer, view, Blob) as binary.
+   * @throws DOMException `InvalidStateError` while connecting
+   */
+  send (data: WebSocketSendData): void {
+    if (this.#readyState === CONNECTING) throw new DOMException('WebSocket.send(): the connection is not open yet', 'InvalidStateError')
+    if (typeof data === 'string') {
+      this.#bufferedAmount += Buffer.byteLength(data)
+      this.#queue(() => this.#connection?.sendText(data))
+    } else if (data instanceof Blob) {
+      this.#bufferedAmount += data.size
+      const bytes = data.arrayBuffer()
+      this.#queue(() => bytes.then((buffer) => this.#connection?.sendBinary(new Uint8Array(buffer))))
+    } else {
+      const view = toBytes(data)
+      this.#bufferedAmount += view.length
+      // A message waiting behind a Blob is copied: the caller may reuse its buffer meanwhile.
+      const bytes = this.#pendingSends > 0 ? Buffer.from(view) : view
+      this.#queue(() => this.#connection?.sendBinary(bytes))
+    }
+  }
+
+  #queue (send: () => void | Promise<void>): void {
+    if (this.#readyState !== OPEN || this.#connection === null || this.#connection.closing) return
+    if (this.#pendingSends === 0) {
+      const result = send()
+      if (result === undefined) return
+      this.#wait(result)
+      return
+    }
+    this.#wait(this.#sendChain!.then(send))
+  }
+
+  #wait (step: Promise<void>): void {
+    this.#pendingSends++
+    const chain: Promise<void> = step.catch((err: unknown) => {
+      this.#owner.onFailure(CLOSE_ABNORMAL, `a Blob could not be read: ${(err as Error).message}`, null)
+      this.#connection?.destroy()
+    }).finally(() => {
+      this.#pendingSends--
+      if (this.#pendingSends === 0) this.#sendChain = null
+    })
+    this.#sendChain = chain
+  }
+
+  /**
+   * Starts the close handshake (or abandons the handshake while connecting).
+   * @throws DOMException `InvalidAccessError` for a code other than 1000 or 3000-4999, `SyntaxError` for a reason over 123 bytes
+   */
+  close (code?: number, reason?: string): void {
+    const checked = checkCloseArguments('WebSocket.close()', code, reason)
+    if (this.#readyState === CLOSING || this.#readyState === CLOSED) return
+    if (this.#readyState === CONNECTING) {
+      this.#readyState = CLOSING
+      this.#handshake?.abort(new WebSocketHandshakeError(`WebSocket to ${this.#shownUrl} was closed before the handshake completed`))
+      return
+    }
+    this.#readyState = CLOSING
+    const connection = this.#connection!
+    if (this.#sendChain !== null) void this.#sendChain.then(() => connection.close(checked.code, checked.reason))
+    else connection.close(checked.code, checked.reason)
+  }
+
+  /**
+   * Sends a ping with up to 125 bytes of payload, when the connection is open (undici's `ping()`).
+   * @throws TypeError for a payload that is not bytes or is longer than 125 bytes
+   */
+  static ping (ws: WebSocket, payload?: Uint8Array): void {
+    if (!(ws instanceof WebSocket)) throw new TypeError(`ping(): expected a WebSocket, got ${describeValue(ws)}`)
+    if (payload !== undefined && !(payload instanceof Uint8Array)) throw new TypeError(`ping(): payload must be a Buffer or Uint8Array, got ${describeValue(payload)}`)
+    if (payload !== undefined && payload.length > MAX_CONTROL_PAYLOAD) throw new TypeError(`ping(): payload must be at most 125 bytes, got ${payload.length}`)
+    if (ws.#readyState !== OPEN) return
+    ws.#connection!.ping(payload ?? new Uint8Array(0))
+  }
+}
+
+for (const [name, value] of [['CONNECTING', CONNECTING], ['OPEN', OPEN], ['CLOSING', CLOSING], ['CLOSED', CLOSED]] as const) {
+  Object.defineProperty(WebSocket.prototype, name, { value, enumerable: true })
+}
+
+/** Sends a ping on an open WebSocket (undici's `ping(ws, payload)`). */
+export function ping (ws: WebSocket, payload?: Uint8Array): void {
+  WebSocket.ping(ws, payload)
+}
+
+function toBytes (data: ArrayBufferLike | ArrayBufferView): Uint8Array {
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+  if (data instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && data instanceof SharedArrayBuffer)) return new Uint8Array(data)
+  throw new TypeError(`WebSocket.send(): expected a string, ArrayBuffer, view or Blob, got ${describeValue(data)}`)
+}

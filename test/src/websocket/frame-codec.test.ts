@@ -1,0 +1,116 @@
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import fc from 'fast-check'
+import { FRAME, FrameParser, NEED_MORE } from '../../../src/websocket/frame-parser.js'
+import { splitAt } from '../../helpers/split-bytes.js'
+import { encodeCloseFrame, encodeFrame, encodeTextFrame } from '../../../src/websocket/frame-writer.js'
+
+/** An unmasked server frame, as a server writes it. */
+function serverFrame (opcode: number, payload: Uint8Array, fin = true, rsv = 0): Buffer {
+  const length = payload.length
+  const head = length < 126 ? Buffer.from([0, length]) : length < 0x10000 ? Buffer.from([0, 126, length >> 8, length & 0xff]) : Buffer.alloc(10)
+  if (length >= 0x10000) {
+    head[1] = 127
+    head.writeUInt32BE(Math.floor(length / 0x100000000), 2)
+    head.writeUInt32BE(length >>> 0, 6)
+  }
+  head[0] = (fin ? 0x80 : 0) | rsv | opcode
+  return Buffer.concat([head, payload])
+}
+
+/** Reads a masked client frame back: fin, opcode and the unmasked payload. */
+function readClientFrame (frame: Buffer): { fin: boolean, rsv1: boolean, opcode: number, masked: boolean, payload: Buffer } {
+  let length = frame[1]! & 0x7f
+  let at = 2
+  if (length === 126) { length = frame.readUInt16BE(2); at = 4 } else if (length === 127) { length = Number(frame.readBigUInt64BE(2)); at = 10 }
+  const key = frame.subarray(at, at + 4)
+  const payload = Buffer.from(frame.subarray(at + 4, at + 4 + length))
+  for (let i = 0; i < payload.length; i++) payload[i] = payload[i]! ^ key[i & 3]!
+  return { fin: (frame[0]! & 0x80) !== 0, rsv1: (frame[0]! & 0x40) !== 0, opcode: frame[0]! & 0x0f, masked: (frame[1]! & 0x80) !== 0, payload }
+}
+
+
+describe('the frame writer', () => {
+  it('masks every frame with a key of its own and the payload reads back unchanged', () => {
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 70_000 }), fc.boolean(), (payload, fin) => {
+      const frame = encodeFrame(0x2, payload, fin)
+      const read = readClientFrame(frame)
+      assert.equal(read.masked, true)
+      assert.equal(read.fin, fin)
+      assert.equal(read.opcode, 2)
+      assert.deepEqual(new Uint8Array(read.payload), payload)
+    }), { numRuns: 60 })
+  })
+
+  it('writes text as UTF-8 straight into the frame', () => {
+    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
+      assert.equal(readClientFrame(encodeTextFrame(0x1, text)).payload.toString('utf8'), Buffer.from(text).toString('utf8'))
+    }), { numRuns: 100 })
+  })
+
+  it('uses different mask keys for consecutive frames', () => {
+    const keys = new Set<string>()
+    for (let i = 0; i < 64; i++) keys.add(encodeFrame(0x1, Buffer.from('x')).subarray(2, 6).toString('hex'))
+    assert.ok(keys.size >= 60, `only ${keys.size} distinct keys in 64 frames`)
+  })
+
+  it('writes a close frame with the code first and an empty one without a code', () => {
+    const read = readClientFrame(encodeCloseFrame(4000, 'bye'))
+    assert.equal(read.opcode, 8)
+    assert.equal(read.payload.readUInt16BE(0), 4000)
+    assert.equal(read.payload.subarray(2).toString(), 'bye')
+    assert.equal(readClientFrame(encodeCloseFrame(undefined, '')).payload.length, 0)
+  })
+})
+
+describe('the frame parser', () => {
+  it('reads any sequence of frames however the bytes are split into chunks', () => {
+    const frameArb = fc.record({ opcode: fc.constantFrom(0x1, 0x2, 0x9, 0xa), payload: fc.uint8Array({ maxLength: 70_000 }), fin: fc.boolean() })
+      .map(({ opcode, payload, fin }) => opcode >= 8 ? { opcode, payload: payload.subarray(0, 125), fin: true } : { opcode, payload, fin })
+    fc.assert(fc.property(fc.array(frameArb, { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { maxLength: 8 }), (frames, cuts) => {
+      const bytes = Buffer.concat(frames.map((f) => serverFrame(f.opcode, f.payload, f.fin)))
+      const parser = new FrameParser(1 << 20)
+      const read: Array<{ opcode: number, fin: boolean, payload: Buffer }> = []
+      for (const chunk of splitAt(bytes, cuts)) {
+        parser.push(chunk)
+        let result: number
+        while ((result = parser.next()) === FRAME) read.push({ opcode: parser.opcode, fin: parser.fin, payload: Buffer.from(parser.payload) })
+        assert.equal(result, NEED_MORE)
+      }
+      assert.deepEqual(read.map((f) => [f.opcode, f.fin, f.payload.toString('hex')]), frames.map((f) => [f.opcode, f.fin, Buffer.from(f.payload).toString('hex')]))
+    }), { numRuns: 80 })
+  })
+
+  it('hands a payload inside one chunk on as a view, without copying it', () => {
+    const chunk = serverFrame(0x2, Buffer.alloc(1000, 7))
+    const parser = new FrameParser(1 << 20)
+    parser.push(chunk)
+    assert.equal(parser.next(), FRAME)
+    assert.equal(parser.payload.buffer, chunk.buffer)
+  })
+
+  it('never accepts a frame that breaks the framing rules, whatever its bytes', () => {
+    fc.assert(fc.property(fc.uint8Array({ minLength: 2, maxLength: 40 }), (bytes) => {
+      const parser = new FrameParser(1000)
+      parser.push(Buffer.from(bytes))
+      const result = parser.next()
+      const b0 = bytes[0]!
+      const b1 = bytes[1]!
+      const opcode = b0 & 0x0f
+      if ((b1 & 0x80) !== 0 || (b0 & 0x70) !== 0 || ![0, 1, 2, 8, 9, 10].includes(opcode)) {
+        assert.equal(result, 1002)
+      } else if (result === FRAME || result === NEED_MORE) {
+        if (opcode >= 8) assert.ok((b0 & 0x80) !== 0 && (b1 & 0x7f) <= 125)
+      } else {
+        assert.ok(result === 1002 || result === 1009, `unexpected result ${result}`)
+      }
+    }), { numRuns: 500 })
+  })
+
+  it('refuses a frame over the size limit with 1009 before its payload arrives', () => {
+    const parser = new FrameParser(100)
+    parser.push(serverFrame(0x2, Buffer.alloc(101)).subarray(0, 4))
+    assert.equal(parser.next(), 1009)
+    assert.match(parser.failure, /larger than the message size limit of 100/)
+  })
+})
