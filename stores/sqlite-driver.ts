@@ -8,11 +8,11 @@ import { createRequire } from 'node:module'
 import { InvalidArgumentError, NotSupportedError } from '../src/errors.js'
 import { describeValue } from './store-arguments.js'
 
-/** The drivers a `SqliteCacheStore` can use, by the name of the module each comes from. */
-export const SQLITE_DRIVERS = ['node:sqlite', 'better-sqlite3'] as const
-
 /** Name of a SQLite driver: `'node:sqlite'` (built into Node) or `'better-sqlite3'` (a package). */
-export type SqliteDriverName = typeof SQLITE_DRIVERS[number]
+export type SqliteDriverName = 'node:sqlite' | 'better-sqlite3'
+
+/** The drivers a `SqliteCacheStore` can use, by the name of the module each comes from. */
+export const SQLITE_DRIVERS: readonly SqliteDriverName[] = ['node:sqlite', 'better-sqlite3']
 
 /** A value SQLite hands back or takes as a parameter. */
 export type SqliteValue = null | number | bigint | string | Uint8Array

@@ -8,7 +8,7 @@
 import { debuglog } from 'node:util'
 import type { Dispatch, DispatchBody, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import { AttemptSpanningHandler } from '../../src/handlers/interposed-controller.js'
-import { RedirectError } from '../../src/errors.js'
+import { MaxRedirectsError, RedirectError } from '../../src/errors.js'
 import { hrefWithoutCredentials } from '../../src/validation/describe-url.js'
 import { normalizeHeaders } from '../../src/handlers/request-headers.js'
 import { FOLLOWED_REDIRECTS, REDIRECT_STATUSES, headersDroppedByRedirect, redirectLocation, redirectsToGet } from '../../src/redirect/rules.js'
@@ -162,7 +162,7 @@ export class RedirectHandler extends AttemptSpanningHandler {
     if (hops >= this.#limits.maxRedirections) {
       if (this.#limits.throwOnMaxRedirect) {
         log('giving up at %s: max redirects (%d) reached', shownCurrent, this.#limits.maxRedirections)
-        return new RedirectError(`max redirects (${this.#limits.maxRedirections}) reached at ${shownCurrent}`)
+        return new MaxRedirectsError(`max redirects (${this.#limits.maxRedirections}) reached at ${shownCurrent}`)
       }
       return `max redirects (${this.#limits.maxRedirections}) reached`
     }
