@@ -12,7 +12,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { Agent as UndiciAgent, interceptors as undiciInterceptors, cacheStores as undiciStores } from 'undici'
+import { Agent as UndiciAgent, interceptors as undiciInterceptors, cacheStores as undiciStores } from '../test/helpers/undici-reference.js'
 import { Agent, interceptors } from '../src/index.js'
 import type { Dispatcher } from '../src/index.js'
 import { MemoryCacheStore } from '../stores/memory-cache-store.js'

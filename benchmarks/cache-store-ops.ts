@@ -10,7 +10,7 @@
  */
 
 import { fileURLToPath } from 'node:url'
-import { cacheStores as undiciStores } from 'undici'
+import { cacheStores as undiciStores } from '../test/helpers/undici-reference.js'
 import type { CacheKey, CacheStore, CacheValue } from '../src/contracts/cache-store.js'
 import { MemoryCacheStore } from '../stores/memory-cache-store.js'
 import { SqliteCacheStore } from '../stores/sqlite-cache-store.js'

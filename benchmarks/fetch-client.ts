@@ -6,7 +6,7 @@
  *   impl: conduit | undici | global
  */
 
-import { Agent as UndiciAgent, fetch as undiciFetch } from 'undici'
+import { Agent as UndiciAgent, fetch as undiciFetch } from '../test/helpers/undici-reference.js'
 import { Agent } from '../src/dispatcher/agent.js'
 import { fetch as conduitFetch } from '../src/fetch/fetch.js'
 

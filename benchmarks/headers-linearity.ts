@@ -13,7 +13,7 @@
  */
 
 import { fileURLToPath } from 'node:url'
-import * as undici from 'undici'
+import { undici } from '../test/helpers/undici-reference.js'
 import { Headers } from '../src/fetch/headers.js'
 import { Request } from '../src/fetch/request.js'
 import { Response } from '../src/fetch/response.js'

@@ -346,3 +346,15 @@ export class WebSocketProtocolError extends LibraryError {
     this.closeCode = closeCode
   }
 }
+
+/**
+ * More redirects than `maxRedirections` with `throwOnMaxRedirect` set; a `RedirectError` with its
+ * own code, as undici's `MaxRedirectsError` (`UND_ERR_REDIRECT_MAX`).
+ */
+export class MaxRedirectsError extends RedirectError {
+  constructor (message?: string) {
+    super(message ?? 'max redirects')
+    this.name = 'MaxRedirectsError'
+    this.code = 'LIB_ERR_REDIRECT_MAX'
+  }
+}

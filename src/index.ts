@@ -86,7 +86,7 @@ export * as cacheStores from '../stores/index.js'
 export type { CacheKey, CacheValue, GetResult, CacheStore, CacheControlDirectives } from './contracts/cache-store.js'
 export type { CacheInterceptorOptions, CacheMode } from '../interceptors/cache/index.js'
 export type { MemoryCacheStoreOptions, MaxSizeExceededInfo } from '../stores/memory-cache-store.js'
-export type { SqliteCacheStoreOptions, SqliteStoreValue } from '../stores/sqlite-cache-store.js'
+export type { SqliteCacheStoreOptions, SqliteStoreValue, SqliteDriverName } from '../stores/sqlite-cache-store.js'
 
 // --- fetch ---------------------------------------------------------------------------------
 export { fetch } from './fetch/fetch.js'

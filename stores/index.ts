@@ -9,4 +9,4 @@ export type { MemoryCacheStoreOptions, MaxSizeExceededInfo } from './memory-cach
 export { RedisCacheStore } from './redis-cache-store.js'
 export type { RedisCacheStoreOptions, RedisMemoryTierOptions } from './redis-cache-store.js'
 export { SqliteCacheStore } from './sqlite-cache-store.js'
-export type { SqliteCacheStoreOptions, SqliteStoreValue } from './sqlite-cache-store.js'
+export type { SqliteCacheStoreOptions, SqliteStoreValue, SqliteDriverName } from './sqlite-cache-store.js'

@@ -1,10 +1,9 @@
 /**
- * `SqliteCacheStore`: cached responses in a SQLite database through better-sqlite3, in memory or
- * in a file that several processes may share.
+ * `SqliteCacheStore`: cached responses in a SQLite database (node:sqlite or better-sqlite3), in
+ * memory or in a file that several processes may share.
  * @module
  */
 
-import { createRequire } from 'node:module'
 import type { Writable } from 'node:stream'
 import type BetterSqlite3 from 'better-sqlite3'
 import { InvalidArgumentError, NotSupportedError, STORE_OPTION_FAILURE, failOption } from '../src/handler.js'
@@ -12,6 +11,10 @@ import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/handler
 import { assertCacheValue, assertKey, assertNonNegativeInteger, describeValue } from './store-arguments.js'
 import { urlOf, varyMatches } from './vary-match.js'
 import { createBufferedEntryStream } from './buffered-entry-stream.js'
+import { assertDriverName, blobToBuffer, isBusyError, loadDriver } from './sqlite-driver.js'
+import type { SqliteConnection, SqliteDriverName, SqliteStatement, SqliteValue } from './sqlite-driver.js'
+
+export type { SqliteDriverName } from './sqlite-driver.js'
 
 /** Largest (and default) {@link SqliteCacheStoreOptions.maxEntrySize}: 2 GB, below SQLite's BLOB limit. */
 export const SQLITE_STORE_MAX_ENTRY_SIZE = 2_000_000_000
@@ -20,9 +23,9 @@ export const SQLITE_STORE_MAX_ENTRY_SIZE = 2_000_000_000
 // in a shared file instead of misreading it.
 const TABLE = 'conduit_cache_v1'
 
-// How long a writer waits for another process's lock before failing (better-sqlite3's busy timeout).
+// How long a statement waits for another process's lock before failing (SQLite's busy timeout).
 const BUSY_TIMEOUT_MS = 5000
-const WAL_RETRY_PAUSE_MS = 5
+const JOURNAL_RETRY_PAUSE_MS = 5
 
 /** Options of {@link SqliteCacheStore}; all optional. */
 export interface SqliteCacheStoreOptions {
@@ -41,6 +44,14 @@ export interface SqliteCacheStoreOptions {
    * @defaultValue 2000000000
    */
   maxEntrySize?: number | undefined
+  /**
+   * The SQLite driver: `'node:sqlite'` (built into Node 22.13 and later, no native build needed) or
+   * `'better-sqlite3'` (the optional package). Unset, the store uses `node:sqlite` when the runtime
+   * has it and `better-sqlite3` otherwise. A named driver that cannot be loaded is a
+   * `NotSupportedError`.
+   * @defaultValue undefined (node:sqlite when present)
+   */
+  driver?: SqliteDriverName | undefined
 }
 
 /** A CacheValue plus the body, as {@link SqliteCacheStore.set} takes it. */
@@ -51,7 +62,7 @@ export interface SqliteStoreValue extends CacheValue {
 
 interface Row {
   id: number
-  body: Buffer | null
+  body: Uint8Array | null
   deleteAt: number
   statusCode: number
   statusMessage: string
@@ -63,43 +74,27 @@ interface Row {
   staleAt: number
 }
 
-type DatabaseConstructor = typeof BetterSqlite3
-
-function loadDriver (): DatabaseConstructor {
-  try {
-    return createRequire(import.meta.url)('better-sqlite3') as DatabaseConstructor
-  } catch (err) {
-    const error = new NotSupportedError(
-      `SqliteCacheStore: the better-sqlite3 package could not be loaded (${(err as Error).message}); install it with "npm install better-sqlite3" to use this store`
-    )
-    error.cause = err
-    throw error
-  }
-}
-
-function isBusy (err: unknown): boolean {
-  return (err as { code?: unknown }).code === 'SQLITE_BUSY'
-}
-
-// Switching to WAL needs a moment of exclusive access and SQLite does not wait for it (the busy
-// timeout does not apply), so a process opening the file while another one does retries briefly.
-// WAL is a property of the file: once any process switched it, the others find it already set
-// (the pragma is then a no-op that takes no lock).
-// The pragmas go through exec(), not db.pragma(): db.pragma() prepares a throwaway Statement, and
-// on Node 24 a better-sqlite3 Statement collected by the garbage collector outside a JavaScript
-// context (V8 runs such finalizers in a later task, e.g. while the process exits) aborts the
-// process in node::ObjectWrap's destructor. The store therefore creates no Statement it drops:
-// every one it prepares lives as long as the store.
-function enableWal (db: BetterSqlite3.Database): void {
+// A file shared by several processes uses a rollback journal, not WAL: WAL keeps its index in a
+// shared memory file (-shm) that every process maps, and when another process truncates that file
+// the next access kills this one with SIGBUS, which no JavaScript can catch. With the rollback
+// journal and memory mapping off, the database is only read and written through file calls, so a
+// truncated or damaged file becomes an SQLite error (a store error the cache logs as a miss).
+// Leaving WAL needs a moment of exclusive access that SQLite does not wait for (the busy timeout
+// does not apply), so a process opening the file while another one does retries briefly. Once
+// any process switched it, the others find it already set (the pragma then takes no lock).
+// Pragmas go through exec(), not a prepared statement: on Node 24 a better-sqlite3 Statement
+// collected by the garbage collector outside a JavaScript context (while the process exits)
+// aborts the process, so the store prepares no Statement it drops: each lives as long as the store.
+function useRollbackJournal (db: SqliteConnection): void {
   const deadline = Date.now() + BUSY_TIMEOUT_MS
   const pause = new Int32Array(new SharedArrayBuffer(4))
   for (;;) {
     try {
-      db.exec('PRAGMA journal_mode = WAL')
+      db.exec('PRAGMA journal_mode = DELETE')
       return
     } catch (err) {
-      if (!isBusy(err) || Date.now() >= deadline) throw err
-      Atomics.wait(pause, 0, 0, WAL_RETRY_PAUSE_MS)
+      if (!isBusyError(err) || Date.now() >= deadline) throw err
+      Atomics.wait(pause, 0, 0, JOURNAL_RETRY_PAUSE_MS)
     }
   }
 }
@@ -117,9 +112,10 @@ function locationError (location: string, err: unknown): InvalidArgumentError {
 }
 
 /**
- * A cache store on SQLite (better-sqlite3): WAL mode, prepared statements, writes in immediate
- * transactions, so several processes can read and write one database file at once.
- * `get` returns the body as a Buffer.
+ * A cache store on SQLite (node:sqlite when the runtime has it, else better-sqlite3): prepared
+ * statements and writes in immediate transactions, so several processes can read and write one
+ * database file at once; a file damaged or truncated by another process becomes store errors,
+ * never a crash. `get` returns the body as a Buffer.
  * @example
  * const store = new SqliteCacheStore({ location: './http-cache.db', maxCount: 10_000 })
  * const agent = new Agent().compose(interceptors.cache({ store }))
@@ -127,19 +123,20 @@ function locationError (location: string, err: unknown): InvalidArgumentError {
  * store.close()
  */
 export class SqliteCacheStore implements CacheStore {
-  readonly #db: BetterSqlite3.Database
+  /** The driver this store runs on. */
+  readonly driver: SqliteDriverName
+  readonly #db: SqliteConnection
   readonly #maxCount: number
   readonly #maxEntrySize: number
-  readonly #select: BetterSqlite3.Statement<[string, string, number], Row>
-  readonly #selectForUpdate: BetterSqlite3.Statement<[string, string], { id: number, vary: string | null }>
-  readonly #insert: BetterSqlite3.Statement<unknown[]>
-  readonly #update: BetterSqlite3.Statement<unknown[]>
-  readonly #deleteById: BetterSqlite3.Statement<[number]>
-  readonly #deleteByUrl: BetterSqlite3.Statement<[string]>
-  readonly #deleteExpired: BetterSqlite3.Statement<[number]>
-  readonly #count: BetterSqlite3.Statement<[], { n: number }>
-  readonly #deleteOldest: BetterSqlite3.Statement<[number]>
-  readonly #write: (url: string, key: CacheKey, value: CacheValue, body: Buffer | null) => void
+  readonly #select: SqliteStatement<Row>
+  readonly #selectForUpdate: SqliteStatement<{ id: number, vary: string | null }>
+  readonly #insert: SqliteStatement<never>
+  readonly #update: SqliteStatement<never>
+  readonly #deleteById: SqliteStatement<never>
+  readonly #deleteByUrl: SqliteStatement<never>
+  readonly #deleteExpired: SqliteStatement<never>
+  readonly #count: SqliteStatement<{ n: number }>
+  readonly #deleteOldest: SqliteStatement<never>
 
   constructor (options: SqliteCacheStoreOptions = {}) {
     if (typeof options !== 'object' || options === null) {
@@ -155,18 +152,27 @@ export class SqliteCacheStore implements CacheStore {
       throw new TypeError(`SqliteCacheStore: maxEntrySize must be at most ${SQLITE_STORE_MAX_ENTRY_SIZE} (2 GB), got ${this.#maxEntrySize}`)
     }
 
-    const Database = loadDriver()
+    assertDriverName('SqliteCacheStore', options.driver)
+    const { name, Database } = loadDriver('SqliteCacheStore', options.driver)
+    this.driver = name
     try {
-      this.#db = new Database(location, { timeout: BUSY_TIMEOUT_MS })
+      this.#db = new Database(location)
     } catch (err) {
       throw locationError(location, err)
     }
     try {
+      this.#db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA mmap_size = 0`)
       if (location !== ':memory:') {
-        enableWal(this.#db)
-        // Durable at each WAL checkpoint; losing the last writes of a cache on power loss is harmless.
-        this.#db.exec('PRAGMA synchronous = NORMAL')
+        useRollbackJournal(this.#db)
+        // A commit does not wait for the disk: with a rollback journal every wait is an fsync held
+        // under the file lock, which starves other processes writing the same file. The cost is
+        // that an operating system crash or power loss can damage the file; a damaged file only
+        // makes the store fail (logged by the cache, which then serves from the origin).
+        this.#db.exec('PRAGMA synchronous = OFF')
       }
+      // In one immediate transaction, so a process creating the schema while another one writes
+      // waits for the lock (a read that upgrades to a write would fail at once instead).
+      this.#db.exec('BEGIN IMMEDIATE')
       this.#db.exec(`
         CREATE TABLE IF NOT EXISTS ${TABLE} (
           id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -185,6 +191,7 @@ export class SqliteCacheStore implements CacheStore {
         );
         CREATE INDEX IF NOT EXISTS ${TABLE}_lookup ON ${TABLE}(url, method, deleteAt);
         CREATE INDEX IF NOT EXISTS ${TABLE}_expiry ON ${TABLE}(deleteAt);
+        COMMIT;
       `)
     } catch (err) {
       this.#db.close()
@@ -201,34 +208,6 @@ export class SqliteCacheStore implements CacheStore {
     this.#deleteExpired = this.#db.prepare(`DELETE FROM ${TABLE} WHERE deleteAt <= ?`)
     this.#count = this.#db.prepare(`SELECT COUNT(*) AS n FROM ${TABLE}`)
     this.#deleteOldest = this.#db.prepare(`DELETE FROM ${TABLE} WHERE id IN (SELECT id FROM ${TABLE} ORDER BY id ASC LIMIT ?)`)
-
-    const write = this.#db.transaction((url: string, key: CacheKey, value: CacheValue, body: Buffer | null) => {
-      const fields = [
-        body, value.deleteAt, value.statusCode, value.statusMessage, JSON.stringify(value.headers),
-        value.etag ?? null, value.cacheControlDirectives === undefined ? null : JSON.stringify(value.cacheControlDirectives),
-        value.vary === undefined ? null : JSON.stringify(value.vary), value.cachedAt, value.staleAt
-      ]
-      // The rows this key would select are the ones being replaced; keep one, drop the rest.
-      let kept: number | undefined
-      for (const row of this.#selectForUpdate.all(url, key.method)) {
-        if (!varyMatches(parseJson(row.vary), key.headers)) continue
-        if (kept === undefined) kept = row.id
-        else this.#deleteById.run(row.id)
-      }
-      if (kept !== undefined) {
-        this.#update.run(...fields, kept)
-        return
-      }
-      this.#insert.run(url, key.method, ...fields)
-      this.#deleteExpired.run(Date.now())
-      if (this.#maxCount !== Infinity) {
-        const excess = this.#count.get()!.n - this.#maxCount
-        if (excess > 0) this.#deleteOldest.run(excess)
-      }
-    })
-    // IMMEDIATE takes the write lock up front; a deferred transaction that upgrades from read to
-    // write could fail at once with SQLITE_BUSY when another process writes in between.
-    this.#write = (url, key, value, body) => write.immediate(url, key, value, body)
   }
 
   /** Number of responses currently stored in the database. */
@@ -257,7 +236,7 @@ export class SqliteCacheStore implements CacheStore {
         cachedAt: row.cachedAt,
         staleAt: row.staleAt,
         deleteAt: row.deleteAt,
-        body: row.body ?? Buffer.alloc(0)
+        body: row.body === null ? Buffer.alloc(0) : blobToBuffer(row.body)
       }
     }
     return undefined
@@ -273,7 +252,49 @@ export class SqliteCacheStore implements CacheStore {
     const body = Array.isArray(value.body) ? Buffer.concat(value.body) : value.body ?? null
     if (body !== null && body.length > this.#maxEntrySize) return
     if (value.deleteAt <= Date.now()) return
-    this.#write(urlOf(key), key, value, body)
+    // IMMEDIATE takes the write lock up front; a deferred transaction that upgrades from read to
+    // write could fail at once with SQLITE_BUSY when another process writes in between.
+    this.#db.exec('BEGIN IMMEDIATE')
+    try {
+      this.#write(urlOf(key), key, value, body)
+      this.#db.exec('COMMIT')
+    } catch (err) {
+      this.#rollback()
+      throw err
+    }
+  }
+
+  #rollback (): void {
+    try {
+      this.#db.exec('ROLLBACK')
+    } catch {
+      // SQLite already rolled back (it does on some errors, e.g. a full disk); nothing is left open.
+    }
+  }
+
+  #write (url: string, key: CacheKey, value: CacheValue, body: Buffer | null): void {
+    const fields: SqliteValue[] = [
+      body, value.deleteAt, value.statusCode, value.statusMessage, JSON.stringify(value.headers),
+      value.etag ?? null, value.cacheControlDirectives === undefined ? null : JSON.stringify(value.cacheControlDirectives),
+      value.vary === undefined ? null : JSON.stringify(value.vary), value.cachedAt, value.staleAt
+    ]
+    // The rows this key would select are the ones being replaced; keep one, drop the rest.
+    let kept: number | undefined
+    for (const row of this.#selectForUpdate.all(url, key.method)) {
+      if (!varyMatches(parseJson(row.vary), key.headers)) continue
+      if (kept === undefined) kept = row.id
+      else this.#deleteById.run(row.id)
+    }
+    if (kept !== undefined) {
+      this.#update.run(...fields, kept)
+      return
+    }
+    this.#insert.run(url, key.method, ...fields)
+    this.#deleteExpired.run(Date.now())
+    if (this.#maxCount !== Infinity) {
+      const excess = this.#count.get()!.n - this.#maxCount
+      if (excess > 0) this.#deleteOldest.run(excess)
+    }
   }
 
   /** A stream that buffers the body and commits it with {@link SqliteCacheStore.set} when it finishes. */

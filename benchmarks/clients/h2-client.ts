@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { measureInFlight } from './in-flight.js'
 import type { Readable } from 'node:stream'
 import { Client as ConduitClient } from '../../src/index.js'
-import { Client as UndiciClient } from 'undici'
+import { Client as UndiciClient } from '../../test/helpers/undici-reference.js'
 import { caCrt } from '../../test/helpers/certs.js'
 
 interface H2BenchClient {

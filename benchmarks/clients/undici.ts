@@ -7,7 +7,7 @@
  */
 
 import './tracing.js'
-import { Agent, cacheStores, fetch, interceptors } from 'undici'
+import { Agent, cacheStores, fetch, interceptors } from '../../test/helpers/undici-reference.js'
 import { memoryConnector } from './memory-socket.js'
 import { serveRounds } from './measure.js'
 import { COMPOSED_MAX_REDIRECTIONS, agentClient, readAgentClientArgs } from './agent-client.js'

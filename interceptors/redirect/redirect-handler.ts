@@ -6,7 +6,7 @@
  */
 
 import { debuglog } from 'node:util'
-import { AttemptSpanningHandler, InvalidArgumentError, RedirectError, describeValue, hrefWithoutCredentials, normalizeHeaders, FOLLOWED_REDIRECTS, REDIRECT_STATUSES, headersDroppedByRedirect, redirectLocation, redirectsToGet } from '../../src/handler.js'
+import { AttemptSpanningHandler, InvalidArgumentError, MaxRedirectsError, RedirectError, describeValue, hrefWithoutCredentials, normalizeHeaders, FOLLOWED_REDIRECTS, REDIRECT_STATUSES, headersDroppedByRedirect, redirectLocation, redirectsToGet } from '../../src/handler.js'
 import type { Dispatch, DispatchBody, DispatchController, DispatchHandler, DispatchOptions, DispatchTarget, IncomingHeaders, FollowedRedirect } from '../../src/handler.js'
 
 /** Writes one line when `NODE_DEBUG` lists `conduit:redirect`. */
@@ -186,7 +186,7 @@ export class RedirectHandler extends AttemptSpanningHandler {
     if (hops >= this.#limits.maxRedirections) {
       if (this.#limits.throwOnMaxRedirect) {
         log('giving up at %s: max redirects (%d) reached', shownCurrent, this.#limits.maxRedirections)
-        return new RedirectError(`max redirects (${this.#limits.maxRedirections}) reached at ${shownCurrent}`)
+        return new MaxRedirectsError(`max redirects (${this.#limits.maxRedirections}) reached at ${shownCurrent}`)
       }
       return `max redirects (${this.#limits.maxRedirections}) reached`
     }

@@ -7,8 +7,8 @@
 
 import type { Duplex } from 'node:stream'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../contracts/dispatch-contract.js'
-import { InvalidArgumentError, RequestAbortedError } from '../errors.js'
-import { watchSignal } from './abort-signal.js'
+import { InvalidArgumentError } from '../errors.js'
+import { abortReason, watchSignal } from './abort-signal.js'
 import { checkApiOptions } from './api-options.js'
 import type { ApiOptions } from './api-options.js'
 import { callUserCode } from '../connection/user-callback.js'
@@ -43,8 +43,8 @@ export abstract class ApiHandler implements DispatchHandler {
     this.opts = opts
     const signal = opts.signal
     if (signal?.aborted === true) {
-      // undici fails these with its own abort error whatever the signal's reason; users match on it.
-      this.#abortedEarly = new RequestAbortedError()
+      // As undici 8 does, the request fails with the signal's reason (its own abort error when the signal gives none).
+      this.#abortedEarly = abortReason(signal)
       this.#stopWatching = noop
     } else {
       this.#stopWatching = watchSignal(signal, (reason) => this.onSignalAbort(reason))

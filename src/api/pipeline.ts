@@ -11,6 +11,7 @@ import { SimpleController } from '../handlers/simple-controller.js'
 import { InvalidArgumentError, InvalidReturnValueError, RequestAbortedError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
 import { toDispatchOptions } from './api-options.js'
+import { abortReason } from './abort-signal.js'
 import { ApiHandler } from './api-handler.js'
 import type { RequestOptions } from './request.js'
 
@@ -196,8 +197,8 @@ export function pipeline (dispatcher: DispatchTarget, opts: PipelineOptions, han
     return new PassThrough().destroy(err as Error)
   }
   if (opts.signal?.aborted === true) {
-    // Nothing is sent; undici reports its own abort error here whatever the signal's reason.
-    pipelineHandler.onResponseError(new SimpleController(), new RequestAbortedError())
+    // Nothing is sent; as undici 8 does, the request fails with the signal's reason (its own abort error when the signal gives none).
+    pipelineHandler.onResponseError(new SimpleController(), abortReason(opts.signal))
     return pipelineHandler.duplex
   }
   const pipelineOpts = { ...opts, method: opts.method ?? 'GET', body: pipelineHandler.requestBody }

@@ -8,7 +8,8 @@ import { finished } from 'node:stream'
 import type { Writable } from 'node:stream'
 import type { DispatchController, DispatchOptions, DispatchTarget, IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { SimpleController } from '../handlers/simple-controller.js'
-import { InvalidArgumentError, InvalidReturnValueError, RequestAbortedError } from '../errors.js'
+import { InvalidArgumentError, InvalidReturnValueError } from '../errors.js'
+import { abortReason } from './abort-signal.js'
 import { describeValue } from '../validation/describe-value.js'
 import { toDispatchOptions } from './api-options.js'
 import { ApiHandler } from './api-handler.js'
@@ -173,8 +174,8 @@ export function stream (dispatcher: DispatchTarget, opts: StreamOptions, factory
     return
   }
   if (opts.signal?.aborted === true) {
-    // Nothing is sent; undici reports its own abort error here whatever the signal's reason.
-    handler.onResponseError(new SimpleController(), new RequestAbortedError())
+    // Nothing is sent; as undici 8 does, the request fails with the signal's reason (its own abort error when the signal gives none).
+    handler.onResponseError(new SimpleController(), abortReason(opts.signal))
     return
   }
   const streamOpts = opts.method === undefined ? { ...opts, method: 'GET' } : opts

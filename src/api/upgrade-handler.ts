@@ -6,8 +6,8 @@
 
 import type { Duplex } from 'node:stream'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../contracts/dispatch-contract.js'
-import { RequestAbortedError, SocketError } from '../errors.js'
-import { watchSignal } from './abort-signal.js'
+import { SocketError } from '../errors.js'
+import { abortReason, watchSignal } from './abort-signal.js'
 import type { ApiSignal } from './abort-signal.js'
 import { callUserCode } from '../connection/user-callback.js'
 
@@ -43,8 +43,8 @@ export class UpgradeHandler implements DispatchHandler {
     this.#what = what
     this.#opaque = opaque ?? null
     this.#callback = callback
-    // undici fails an already aborted request with its own abort error whatever the signal's reason.
-    if (signal?.aborted === true) this.#abortedEarly = new RequestAbortedError()
+    // As undici 8 does, an already aborted request fails with the signal's reason.
+    if (signal != null && signal.aborted === true) this.#abortedEarly = abortReason(signal)
     this.#stopWatching = this.#abortedEarly !== null ? noop : watchSignal(signal, (reason) => {
       if (this.#controller !== null) this.#controller.abort(reason)
       else this.#abortedEarly = reason

@@ -6,11 +6,11 @@
 
 import type { DispatchOptions, DispatchTarget } from '../contracts/dispatch-contract.js'
 import { SimpleController } from '../handlers/simple-controller.js'
-import { InvalidArgumentError, RequestAbortedError } from '../errors.js'
+import { InvalidArgumentError } from '../errors.js'
 import { UpgradeHandler } from './upgrade-handler.js'
 import type { UpgradeCallback, UpgradeData } from './upgrade-handler.js'
 import { describeValue } from '../validation/describe-value.js'
-import { checkSignal } from './abort-signal.js'
+import { abortReason, checkSignal } from './abort-signal.js'
 import type { ApiSignal } from './abort-signal.js'
 import { toDispatchOptions } from './api-options.js'
 
@@ -62,8 +62,8 @@ function run (dispatcher: DispatchTarget, who: string, what: string, opts: Upgra
     return
   }
   if (opts.signal?.aborted === true) {
-    // Nothing is sent; undici reports its own abort error here whatever the signal's reason.
-    handler.onResponseError(new SimpleController(), new RequestAbortedError())
+    // Nothing is sent; as undici 8 does, the request fails with the signal's reason (its own abort error when the signal gives none).
+    handler.onResponseError(new SimpleController(), abortReason(opts.signal))
     return
   }
   try {

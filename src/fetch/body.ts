@@ -271,6 +271,20 @@ export abstract class BodyMixin {
     return decodeText(await this.#consume('text'))
   }
 
+  /**
+   * The body as a stream of text, decoded as UTF-8 while it arrives (empty when there is no body),
+   * as undici 8 offers it. Throws a `TypeError` when the body was already used.
+   */
+  textStream (): ReadableStream<string> {
+    if (this.bodyUsed || this.#stream?.locked === true) {
+      throw new TypeError(`${this.#what}.textStream: the body has already been consumed`)
+    }
+    const stream = this.body
+    if (stream === null) return new ReadableStream<string>({ start (controller) { controller.close() } })
+    // The DOM typings take any BufferSource in; the body only ever yields Uint8Array chunks.
+    return stream.pipeThrough(new TextDecoderStream('utf-8') as unknown as TransformStream<Uint8Array, string>)
+  }
+
   /** Reads the whole body and parses it as JSON. */
   async json (): Promise<unknown> {
     return JSON.parse(decodeText(await this.#consume('json')))

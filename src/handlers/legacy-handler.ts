@@ -9,6 +9,10 @@ import type { Duplex } from 'node:stream'
 import type { DispatchController, DispatchHandler, IncomingHeaders, LegacyDispatchHandler } from '../contracts/dispatch-contract.js'
 import { RequestAbortedError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
+import { toRawHeaders } from './raw-headers.js'
+import { RawHeadHandler, readsRawHead } from './raw-head-handler.js'
+
+export { toRawHeaders }
 
 // onRequestUpgrade says nothing about the shape: the runtime's fetch on Node 24 (undici 7) passes
 // a handler with it next to the older hooks, and that handler must be adapted.
@@ -21,21 +25,6 @@ export function isLegacyHandler (handler: object): boolean {
   for (const name of NEW_HOOKS) if (typeof h[name] === 'function') return false
   for (const name of LEGACY_HOOKS) if (typeof h[name] === 'function') return true
   return false
-}
-
-/** Converts headers to the flat raw form the older handler shape expects: `[name, value, ...]` as Buffers. */
-export function toRawHeaders (headers: IncomingHeaders | null | undefined): Buffer[] {
-  const raw: Buffer[] = []
-  if (headers == null) return raw
-  for (const name of Object.keys(headers)) {
-    const value = headers[name]
-    if (Array.isArray(value)) {
-      for (const v of value) raw.push(Buffer.from(name, 'latin1'), Buffer.from(v, 'latin1'))
-    } else if (value !== undefined) {
-      raw.push(Buffer.from(name, 'latin1'), Buffer.from(String(value), 'latin1'))
-    }
-  }
-  return raw
 }
 
 /** Adapts a handler of the older shape to the dispatch contract; other handlers are returned as they are. */
@@ -53,6 +42,7 @@ export function toDispatchHandler (handler: DispatchHandler | LegacyDispatchHand
     if (typeof hook !== 'function') throw new TypeError(`dispatch: handler.${name} must be a function, got ${describeValue(hook)}`)
     contract = true
   }
+  if (contract && readsRawHead(handler as DispatchHandler)) return new RawHeadHandler(handler as DispatchHandler)
   return contract || !isLegacyHandler(handler) ? handler as DispatchHandler : new LegacyHandlerAdapter(handler as LegacyDispatchHandler)
 }
 

@@ -8,7 +8,7 @@
  * listed in docs/undici-differences.md; a scenario leaves them out of what it observes.
  */
 
-import * as undiciModule from 'undici'
+import { undici as undiciModule } from '../helpers/undici-reference.js'
 import * as conduitModule from '../../src/index.js'
 import { fromUndiciCode } from '../../src/errors.js'
 

@@ -4,7 +4,8 @@
  * reduced to what a caller observes (status, chosen headers, body, or the error's kind).
  */
 
-import * as undici from 'undici'
+import { undici } from '../helpers/undici-reference.js'
+import type { UndiciTypes } from '../helpers/undici-reference.js'
 import { Agent } from '../../src/index.js'
 import type { Interceptor } from '../../src/index.js'
 
@@ -49,7 +50,7 @@ export interface Pair {
 }
 
 /** Builds the two dispatchers; the caller closes them with `close()`. */
-export function pair (ours: Interceptor[], theirs: undici.Dispatcher.DispatcherComposeInterceptor[]): Pair {
+export function pair (ours: Interceptor[], theirs: UndiciTypes.Dispatcher.DispatcherComposeInterceptor[]): Pair {
   const conduitAgent = new Agent()
   const undiciAgent = new undici.Agent()
   return {

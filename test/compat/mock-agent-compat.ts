@@ -4,7 +4,7 @@
  * (`UND_` and `LIB_` name the same errors); messages are our own and are not compared.
  */
 
-import * as undici from 'undici'
+import { undici } from '../helpers/undici-reference.js'
 import { MockAgent } from '../../src/mock/mock-agent.js'
 import { fetch } from '../../src/fetch/fetch.js'
 

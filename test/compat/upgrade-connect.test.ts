@@ -10,9 +10,25 @@ import type { Duplex } from 'node:stream'
 import { both, caught, errorShape } from './harness.js'
 import type { Lib } from './harness.js'
 import { startCompatServer } from './compat-server.js'
+import { UNDICI_MAJOR } from '../helpers/undici-reference.js'
 import type { TestServer } from '../helpers/servers.js'
 
 let server: TestServer
+
+/**
+ * The outcomes agree, except that undici 7 sends an already aborted request anyway and fails it
+ * with its own abort error, where undici 8 and conduit fail it at once with the signal's reason
+ * (docs/undici-differences.md): under undici 7 that entry is left out of the comparison.
+ */
+function assertSameButUndici7Abort (seen: { conduit: unknown, undici: unknown }, abortedAt: number): void {
+  if (UNDICI_MAJOR === 8) {
+    assert.deepEqual(seen.conduit, seen.undici)
+    return
+  }
+  const others = (outcomes: unknown): unknown[] => (outcomes as unknown[]).filter((_, i) => i !== abortedAt)
+  assert.deepEqual(others(seen.conduit), others(seen.undici))
+  assert.deepEqual((seen.undici as Array<[unknown]>)[abortedAt]![0], { error: 'AbortError', code: 'LIB_ERR_ABORTED' })
+}
 
 before(async () => { server = await startCompatServer() })
 after(() => server.close())
@@ -66,7 +82,8 @@ describe('upgrade() compared with undici', () => {
       const refused = await new Promise<unknown>((resolve) => client.upgrade({ path: '/cb', opaque: 2, method: 'POST', headers: { 'x-no': '1' }, signal: AbortSignal.abort() }, (err: Error | null, data: unknown) => resolve([errorShape(err), data])))
       return [ok, refused]
     }))
-    assert.deepEqual(seen.conduit, seen.undici)
+    assertSameButUndici7Abort(seen, 1)
+    assert.deepEqual((seen.conduit as unknown[])[1], [{ error: 'AbortError', code: undefined }, { opaque: 2 }])
   })
 
   it('rejects with a SocketError when the server answers with an ordinary response', async () => {
@@ -100,6 +117,7 @@ describe('connect() compared with undici', () => {
       const refused = await caught(new lib.Agent().connect({ origin: 'http://127.0.0.1:1', path: 'a.test:1' }))
       return [ok, aborted, refused]
     }))
-    assert.deepEqual(seen.conduit, seen.undici)
+    assertSameButUndici7Abort(seen, 1)
+    assert.deepEqual((seen.conduit as unknown[])[1], [{ error: 'AbortError', code: undefined }, { opaque: 'y' }])
   })
 })

@@ -2,15 +2,16 @@
  * Child process for the multi-process SQLite test: opens the database file given on the command
  * line, writes its own rows and shared rows while the other child does the same, reads back
  * everything it wrote and what the other child wrote, and prints a JSON summary.
- * Usage: node sqlite-child.js <file> <name> <other-name> <count>
+ * Usage: node sqlite-child.js <file> <name> <other-name> <count> <driver>
  */
 
 import { SqliteCacheStore } from '../../stores/sqlite-cache-store.js'
+import type { SqliteDriverName } from '../../stores/sqlite-cache-store.js'
 import type { CacheKey, CacheValue } from '../../src/contracts/cache-store.js'
 
-const [file, name, other, countText] = process.argv.slice(2)
+const [file, name, other, countText, driver] = process.argv.slice(2) as [string, string, string, string, SqliteDriverName]
 const count = Number(countText)
-const store = new SqliteCacheStore({ location: file })
+const store = new SqliteCacheStore({ location: file, driver })
 
 function key (path: string): CacheKey {
   return { origin: 'http://127.0.0.1:1', method: 'GET', path, headers: {} }

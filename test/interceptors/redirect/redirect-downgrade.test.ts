@@ -93,7 +93,7 @@ describe('a Location with user information', () => {
     assert.match(stderr, /redirect to a non-HTTP\(S\) URL: ftp:\/\/\*\*\*@localhost/)
     assert.match(stderr, /redirect to a URL with credentials/)
     assert.match(stderr, /following 302 from http:\/\/\*\*\*@127\.0\.0\.1:\d+\/same to http:\/\/\*\*\*@127\.0\.0\.1:\d+\/same2/)
-    assert.match(stderr, /RedirectError: max redirects \(1\) reached at http:\/\/127\.0\.0\.1:\d+\/same2/)
+    assert.match(stderr, /MaxRedirectsError: max redirects \(1\) reached at http:\/\/127\.0\.0\.1:\d+\/same2/)
     assert.doesNotMatch(stderr, /PwLeak9/)
   })
 })

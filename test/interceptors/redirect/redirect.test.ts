@@ -122,7 +122,8 @@ describe('interceptors.redirect()', () => {
     const strict = agent.compose(interceptors.redirect({ maxRedirections: 2, throwOnMaxRedirect: true }))
     await assert.rejects(strict.request({ origin: server.origin, path: '/', method: 'GET' }), (err: Error) => {
       assert.ok(err instanceof errors.RedirectError)
-      assert.equal((err as errors.RedirectError).code, 'LIB_ERR_REDIRECT')
+      assert.ok(err instanceof errors.MaxRedirectsError)
+      assert.equal((err as errors.RedirectError).code, 'LIB_ERR_REDIRECT_MAX')
       assert.match(err.message, /max redirects \(2\)/)
       return true
     })
@@ -130,7 +131,7 @@ describe('interceptors.redirect()', () => {
     const perRequest = await lenient.request({ origin: server.origin, path: '/', method: 'GET', maxRedirections: 0 })
     await perRequest.body.text()
     assert.equal(perRequest.statusCode, 302)
-    await assert.rejects(lenient.request({ origin: server.origin, path: '/', method: 'GET', throwOnMaxRedirect: true }), { code: 'LIB_ERR_REDIRECT' })
+    await assert.rejects(lenient.request({ origin: server.origin, path: '/', method: 'GET', throwOnMaxRedirect: true }), { code: 'LIB_ERR_REDIRECT_MAX' })
   })
 
   it('follows nothing without maxRedirections, unless the request asks for it', async (t) => {

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import diagnosticsChannel from 'node:diagnostics_channel'
-import { fetch as undiciFetch } from 'undici'
+import { fetch as undiciFetch } from '../../helpers/undici-reference.js'
 import { Agent, Client, fetch, H2CClient, Pool, ProxyAgent, request, Request } from '../../../src/index.js'
 import { InvalidArgumentError, LibraryError } from '../../../src/errors.js'
 import { CHANNEL_NAMES } from '../../../src/diagnostics.js'

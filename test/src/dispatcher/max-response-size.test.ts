@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { gzipSync } from 'node:zlib'
-import { Agent as UndiciAgent } from 'undici'
+import { Agent as UndiciAgent } from '../../helpers/undici-reference.js'
 import { Agent, Client, fetch, interceptors, Pool } from '../../../src/index.js'
 import { InvalidArgumentError, ResponseExceededMaxSizeError } from '../../../src/errors.js'
 import { startHttpServer, startTcpServer } from '../../helpers/servers.js'

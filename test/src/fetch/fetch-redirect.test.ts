@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { Agent } from '../../../src/dispatcher/agent.js'
 import { fetch } from '../../../src/fetch/fetch.js'
-import { fetch as undiciFetch } from 'undici'
+import { fetch as undiciFetch } from '../../helpers/undici-reference.js'
 import { startFetchServer } from './fetch-server.js'
 import type { TestServer } from '../../helpers/servers.js'
 

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import * as undici from 'undici'
+import { undici } from '../../helpers/undici-reference.js'
 import { Agent } from '../../../src/dispatcher/agent.js'
 import { fetch } from '../../../src/fetch/fetch.js'
 import { Request } from '../../../src/fetch/request.js'

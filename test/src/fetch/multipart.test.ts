@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import { Response as UndiciResponse } from 'undici'
+import { Response as UndiciResponse } from '../../helpers/undici-reference.js'
 import { FormData } from '../../../src/fetch/form-data.js'
 import type { File } from '../../../src/fetch/file.js'
 import { multipartChunks, parseMultipart, serializeMultipart } from '../../../src/fetch/multipart.js'

@@ -1,0 +1,15 @@
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { NODE_MAJOR, UNDICI_MAJOR, UNDICI_VERSION, undici } from './undici-reference.js'
+
+describe('the undici reference of the differential tests', () => {
+  it('is undici 8 on Node 22 and later and undici 7 on Node 20', () => {
+    assert.equal(UNDICI_MAJOR, NODE_MAJOR >= 22 ? 8 : 7)
+    assert.equal(UNDICI_VERSION.split('.')[0], String(UNDICI_MAJOR))
+  })
+
+  it('is a working module: its Agent and fetch are there', () => {
+    assert.equal(typeof undici.Agent, 'function')
+    assert.equal(typeof undici.fetch, 'function')
+  })
+})
