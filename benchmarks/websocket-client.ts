@@ -6,7 +6,8 @@
  * @module
  */
 
-import { WebSocket as UndiciWebSocket } from 'undici'
+import { undici } from '../test/helpers/undici-reference.js'
+const { WebSocket: UndiciWebSocket } = undici
 import WsWebSocket from 'ws'
 import { Agent, WebSocket } from '../src/index.js'
 

@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url'
 import { measureInFlight } from './in-flight.js'
 import type { Readable } from 'node:stream'
 import { BalancedPool as ConduitBalancedPool } from '../../src/index.js'
-import { BalancedPool as UndiciBalancedPool } from 'undici'
+import { undici } from '../../test/helpers/undici-reference.js'
+const { BalancedPool: UndiciBalancedPool } = undici
 
 interface BalancedBenchPool {
   request (opts: { path: string, method: string }): Promise<{ statusCode: number, body: Readable }>

@@ -7,10 +7,10 @@
 
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { createRequire } from 'node:module'
+import { undici } from '../helpers/undici-reference.js'
 import * as conduit from '../../src/index.js'
 
-const undiciNames = Object.keys(createRequire(import.meta.url)('undici') as object)
+const undiciNames = Object.keys(undici)
 
 /** undici names conduit does not export yet, by the feature that will bring them. */
 const PENDING: Readonly<Record<string, string>> = {}
@@ -30,7 +30,6 @@ describe("conduit's export names", () => {
   })
 
   it('give each shared name the same kind of value as undici (class, function or namespace)', () => {
-    const undici = createRequire(import.meta.url)('undici') as Record<string, unknown>
     const kinds = (lib: Record<string, unknown>): Record<string, string> => Object.fromEntries(
       undiciNames.filter((name) => name in conduit).map((name) => [name, typeof lib[name]])
     )

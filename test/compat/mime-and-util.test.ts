@@ -6,7 +6,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import * as undici from 'undici'
+import { undici } from '../helpers/undici-reference.js'
 import { parseMIMEType, serializeAMimeType, util, errors } from '../../src/index.js'
 import type { MIMEType } from '../../src/index.js'
 

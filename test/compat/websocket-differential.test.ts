@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { WebSocket as UndiciWebSocket, Agent as UndiciAgent } from 'undici'
+import { undici } from '../helpers/undici-reference.js'
+const { WebSocket: UndiciWebSocket, Agent: UndiciAgent } = undici
 import { WebSocket } from '../../src/websocket/websocket.js'
 import { Agent } from '../../src/dispatcher/agent.js'
 import { startWsEchoServer } from '../helpers/ws-server.js'

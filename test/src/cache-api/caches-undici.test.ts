@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import * as undici from 'undici'
+import { undici } from '../../helpers/undici-reference.js'
 import { Request, Response, caches } from '../../../src/index.js'
 import { startHttpServer } from '../../helpers/servers.js'
 import type { TestServer } from '../../helpers/servers.js'

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import * as undici from 'undici'
+import { undici } from '../../helpers/undici-reference.js'
 import { Agent, fetch, getSetCookies } from '../../../src/index.js'
 import { startHttpServer } from '../../helpers/servers.js'
 

@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import * as undici from 'undici'
+import { undici } from '../../helpers/undici-reference.js'
+import type { UndiciTypes } from '../../helpers/undici-reference.js'
 import { Headers, deleteCookie, getCookies, getSetCookies, parseCookie, setCookie } from '../../../src/index.js'
 import type { Cookie, DeleteCookieAttributes } from '../../../src/index.js'
 
@@ -148,7 +149,7 @@ describe('cookie helpers: the same results as undici on the same inputs', () => 
       const ours = new Headers()
       const theirs = new undici.Headers()
       setCookie(ours, cookie as Cookie)
-      undici.setCookie(theirs, cookie as undici.Cookie)
+      undici.setCookie(theirs, cookie as UndiciTypes.Cookie)
       assert.deepEqual(ours.getSetCookie(), theirs.getSetCookie(), `setCookie(${JSON.stringify(cookie)})`)
     }
   })
@@ -179,7 +180,7 @@ describe('cookie helpers: the same results as undici on the same inputs', () => 
   it('setCookie refuses what undici refuses; conduit names the field and never shows the value', () => {
     for (const cookie of BAD_COOKIES) {
       const where = `setCookie(${JSON.stringify(cookie)})`
-      assert.throws(() => { undici.setCookie(new undici.Headers(), cookie as undici.Cookie) }, Error, `undici: ${where}`)
+      assert.throws(() => { undici.setCookie(new undici.Headers(), cookie as UndiciTypes.Cookie) }, Error, `undici: ${where}`)
       const ours = new Headers()
       assert.throws(() => { setCookie(ours, cookie as Cookie) }, (err: Error) => {
         assert.ok(err instanceof TypeError || (err as { code?: string }).code === 'LIB_ERR_INVALID_ARG', `${where}: ${err.name}`)
@@ -219,9 +220,9 @@ describe('cookie helpers: the same results as undici on the same inputs', () => 
       ['getSetCookies()', () => (getSetCookies as () => unknown)(), () => (undici.getSetCookies as () => unknown)()],
       ['setCookie(headers)', () => (setCookie as (h: unknown) => unknown)(new Headers()), () => (undici.setCookie as (h: unknown) => unknown)(new undici.Headers())],
       ['deleteCookie(headers)', () => (deleteCookie as (h: unknown) => unknown)(new Headers()), () => (undici.deleteCookie as (h: unknown) => unknown)(new undici.Headers())],
-      ['getCookies({})', () => getCookies({} as Headers), () => undici.getCookies({} as undici.Headers)],
-      ['getCookies(null)', () => getCookies(null as unknown as Headers), () => undici.getCookies(null as unknown as undici.Headers)],
-      ['setCookie(headers, 5)', () => setCookie(new Headers(), 5 as unknown as Cookie), () => undici.setCookie(new undici.Headers(), 5 as unknown as undici.Cookie)]
+      ['getCookies({})', () => getCookies({} as Headers), () => undici.getCookies({} as UndiciTypes.Headers)],
+      ['getCookies(null)', () => getCookies(null as unknown as Headers), () => undici.getCookies(null as unknown as UndiciTypes.Headers)],
+      ['setCookie(headers, 5)', () => setCookie(new Headers(), 5 as unknown as Cookie), () => undici.setCookie(new undici.Headers(), 5 as unknown as UndiciTypes.Cookie)]
     ]
     for (const [what, ours, theirs] of calls) {
       assert.throws(theirs, TypeError, `undici: ${what}`)

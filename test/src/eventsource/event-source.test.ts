@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import type http from 'node:http'
-import * as undici from 'undici'
+import { undici } from '../../helpers/undici-reference.js'
 import { Agent, errors, EventSource, ProxyAgent } from '../../../src/index.js'
 import type { Dispatcher } from '../../../src/index.js'
 import { startHttpServer } from '../../helpers/servers.js'

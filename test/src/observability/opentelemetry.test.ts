@@ -4,7 +4,7 @@
 import { after, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import type http from 'node:http'
-import * as undici from 'undici'
+import { undici } from '../../helpers/undici-reference.js'
 import { context, SpanKind, trace } from '@opentelemetry/api'
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node'
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'

@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import diagnosticsChannel from 'node:diagnostics_channel'
-import * as undici from 'undici'
+import { undici } from '../../helpers/undici-reference.js'
 import { Agent, Client, errors, fetch, interceptors, MockAgent, request, setUndiciChannels } from '../../../src/index.js'
 import { startHttpServer } from '../../helpers/servers.js'
 import type { TestServer } from '../../helpers/servers.js'
