@@ -6,7 +6,7 @@
  */
 
 import { debuglog } from 'node:util'
-import { DecoratorHandler, ResponseError, failOption } from '../src/handler.js'
+import { DecoratorHandler, ResponseError, failOption, redactHeaders } from '../src/handler.js'
 import type { Dispatch, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders, Interceptor } from '../src/handler.js'
 
 const log = debuglog('conduit:response-error')
@@ -73,7 +73,7 @@ class ResponseErrorHandler extends DecoratorHandler {
       }
     }
     log('status %d turned into a ResponseError', this.#statusCode)
-    super.onResponseError(controller, new ResponseError(`Response Error: status ${this.#statusCode}`, this.#statusCode, { headers: this.#headers, body }))
+    super.onResponseError(controller, new ResponseError(`Response Error: status ${this.#statusCode}`, this.#statusCode, { headers: redactHeaders(this.#headers) as IncomingHeaders, body }))
   }
 }
 

@@ -5,8 +5,6 @@
  */
 
 import type { IncomingHeaders } from './contracts/dispatch-contract.js'
-// An error is logged and serialized whole: the response headers it carries are shown as people may see them.
-import { redactHeaders } from './observability/redaction.js'
 
 /** Prefix of undici's error codes, which name the same errors as conduit's `LIB_` codes. */
 const UNDICI_CODE_PREFIX = 'UND_'
@@ -183,7 +181,7 @@ export class RequestRetryError extends LibraryError {
     this.name = 'RequestRetryError'
     this.code = 'LIB_ERR_REQ_RETRY'
     this.statusCode = statusCode
-    this.headers = redactHeaders(options.headers ?? null) as IncomingHeaders | null
+    this.headers = options.headers ?? null
     this.data = options.data
   }
 }
@@ -192,7 +190,7 @@ export class RequestRetryError extends LibraryError {
 export class ResponseError extends LibraryError {
   /** Status code of the response. */
   statusCode: number
-  /** Headers of the response; credential values (`set-cookie`...) show as `[redacted]`. */
+  /** Headers of the response, as the layer that raised the error shows them (conduit's redact credentials such as `set-cookie`). */
   headers: IncomingHeaders | null
   /** The response body, when it was read. */
   body: unknown
@@ -201,7 +199,7 @@ export class ResponseError extends LibraryError {
     this.name = 'ResponseError'
     this.code = 'LIB_ERR_RESPONSE'
     this.statusCode = statusCode
-    this.headers = redactHeaders(options.headers ?? null) as IncomingHeaders | null
+    this.headers = options.headers ?? null
     this.body = options.body
   }
 }

@@ -4,8 +4,8 @@
  * @module
  */
 
+import { InvalidArgumentError, NotSupportedError } from '../src/handler.js'
 import { createRequire } from 'node:module'
-import { InvalidArgumentError, NotSupportedError } from '../src/errors.js'
 import { describeValue } from './store-arguments.js'
 
 /** Name of a SQLite driver: `'node:sqlite'` (built into Node) or `'better-sqlite3'` (a package). */

@@ -7,9 +7,7 @@
  */
 
 import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
-import { failDispatch } from '../../src/handler.js'
-import { InvalidArgumentError, LibraryError } from '../../src/errors.js'
-import { describeValue } from '../../src/validation/describe-value.js'
+import { failDispatch, InvalidArgumentError, LibraryError, describeValue } from '../../src/handler.js'
 import { CookieHandler, log } from './cookie-handler.js'
 import { JarAccess } from './cookie-jar.js'
 import type { CookieJarLike } from './cookie-jar.js'

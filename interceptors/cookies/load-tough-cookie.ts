@@ -4,8 +4,8 @@
  * @module
  */
 
+import { NotSupportedError } from '../../src/handler.js'
 import { createRequire } from 'node:module'
-import { NotSupportedError } from '../../src/errors.js'
 import type { CookieJarLike } from './cookie-jar.js'
 
 const require = createRequire(import.meta.url)

@@ -5,8 +5,8 @@
  * @module
  */
 
+import { normalizeHeaders } from '../../src/handler.js'
 import type { DispatchOptions } from '../../src/handler.js'
-import { normalizeHeaders } from '../../src/handlers/request-headers.js'
 
 function cookieName (pair: string): string {
   const at = pair.indexOf('=')

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { RequestRetryError, normalizeHeaders } from '../../src/handler.js'
+import { RequestRetryError, normalizeHeaders, redactHeaders } from '../../src/handler.js'
 import type { IncomingHeaders, OutgoingHeaders } from '../../src/handler.js'
 import { debuglog } from 'node:util'
 
@@ -88,7 +88,7 @@ export function partialStartError (request: string, headers: IncomingHeaders, re
   const mismatch = partialLengthMismatch(headers)
   if (mismatch === undefined) return undefined
   retryLog('giving up on %s: the first answer is a 206 whose %s', request, mismatch)
-  return new RequestRetryError(`retry(): ${request} answered 206 with ${mismatch}`, 206, { headers, data: { count: retries } })
+  return new RequestRetryError(`retry(): ${request} answered 206 with ${mismatch}`, 206, { headers: redactHeaders(headers) as IncomingHeaders, data: { count: retries } })
 }
 
 /**

@@ -7,7 +7,7 @@
 
 import { debuglog } from 'node:util'
 import type { Duplex } from 'node:stream'
-import { DecoratorHandler, InvalidArgumentError, RequestAbortedError, RequestRetryError, ForwardingController } from '../../src/handler.js'
+import { DecoratorHandler, InvalidArgumentError, RequestAbortedError, RequestRetryError, ForwardingController, redactHeaders } from '../../src/handler.js'
 import type { Dispatch, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import { checkRetryHandlerArgs, resolveRetryOptions } from './retry-options.js'
 import type { ResolvedRetryOptions, RetryDispatchContext, RetryHandlerOptions, RetryHandlers } from './retry-options.js'
@@ -134,7 +134,7 @@ export class RetryHandler extends DecoratorHandler {
       this.#controller.target = null
       this.#failing = new HeldResponse(controller, statusCode, headers, statusMessage)
       this.#decide(new RequestRetryError(`retry(): ${describeRequest(this.#opts)} failed with status ${statusCode}`, statusCode, {
-        headers,
+        headers: redactHeaders(headers) as IncomingHeaders,
         data: { count: this.#retries }
       }))
       return
@@ -149,7 +149,7 @@ export class RetryHandler extends DecoratorHandler {
     const problem = checkResumed(point, statusCode, headers)
     if (problem !== undefined) {
       const err = new RequestRetryError(`retry(): cannot resume ${describeRequest(this.#opts)} at byte ${point.next}: ${problem}`, statusCode, {
-        headers,
+        headers: redactHeaders(headers) as IncomingHeaders,
         data: { count: this.#retries }
       })
       this.#log(`giving up on ${describeRequest(this.#opts)}: cannot resume at byte ${point.next}: ${problem}`)

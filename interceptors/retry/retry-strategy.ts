@@ -104,4 +104,4 @@ export function askRetry (
 }
 
 /** `METHOD origin/path` of a request, for messages and log lines, user information hidden. */
-export { showRequest as describeRequest } from '../../src/observability/redaction.js'
+export { showRequest as describeRequest } from '../../src/handler.js'

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { RequestRetryError } from '../../src/handler.js'
+import { RequestRetryError, redactHeaders } from '../../src/handler.js'
 import type { IncomingHeaders } from '../../src/handler.js'
 
 /**
@@ -37,6 +37,6 @@ export function statefulBodyError (request: string, body: unknown, cause: Error,
   return new RequestRetryError(
     `retry(): cannot retry ${request}: its body is ${describeBody(body)}, which can only be sent once`,
     typeof statusCode === 'number' ? statusCode : 0,
-    { headers: (headers ?? null) as IncomingHeaders | null, data: { count }, cause }
+    { headers: redactHeaders((headers ?? null) as IncomingHeaders | null) as IncomingHeaders | null, data: { count }, cause }
   )
 }

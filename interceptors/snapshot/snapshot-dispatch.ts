@@ -4,9 +4,8 @@
  * @module
  */
 
-import { showUrl } from '../../src/observability/redaction.js'
 import { debuglog } from 'node:util'
-import { SnapshotNotFoundError, ResponsePlayer, collectBody, isBufferedBody } from '../../src/handler.js'
+import { SnapshotNotFoundError, ResponsePlayer, collectBody, isBufferedBody, showUrl } from '../../src/handler.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, PlayedResponse } from '../../src/handler.js'
 import type { SnapshotResponse } from '../../stores/snapshot-file-store.js'
 import { RecordingHandler } from './snapshot-handler.js'

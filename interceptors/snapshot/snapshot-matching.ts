@@ -5,9 +5,8 @@
  * @module
  */
 
-import { showHeaderValue, showOrigin } from '../../src/observability/redaction.js'
 import { createHash } from 'node:crypto'
-import { serializePathWithQuery } from '../../src/handler.js'
+import { serializePathWithQuery, showHeaderValue, showOrigin } from '../../src/handler.js'
 import type { DispatchOptions, OutgoingHeaders } from '../../src/handler.js'
 import type { SnapshotHeaders, SnapshotRequest } from '../../stores/snapshot-file-store.js'
 import type { ResolvedSnapshotOptions } from './snapshot-options.js'

@@ -4,9 +4,8 @@
  * @module
  */
 
-import { describeUrl } from '../../src/observability/redaction.js'
 import { debuglog } from 'node:util'
-import { InvalidArgumentError, describeValue, failOption } from '../../src/handler.js'
+import { InvalidArgumentError, describeValue, failOption, describeUrl } from '../../src/handler.js'
 import type { DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import { loadSnapshotFile, parseSnapshotData, saveSnapshotFile } from '../../stores/snapshot-file-store.js'
 import type { SnapshotEntry, SnapshotRecord, SnapshotRequest, SnapshotResponse } from '../../stores/snapshot-file-store.js'

@@ -7,7 +7,7 @@
  */
 
 import type { Duplex } from 'node:stream'
-import type { IncomingHeaders } from '../handler.js'
+import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { channels, undiciChannels } from '../diagnostics.js'
 import type { DiagnosticsRequest } from '../diagnostics.js'
 import { activeUndiciChannel } from './undici-channels.js'

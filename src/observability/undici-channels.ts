@@ -26,13 +26,30 @@ import { undiciChannels } from '../diagnostics.js'
 import { InvalidArgumentError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
 
-/** Whether the undici-named channels are published; see {@link setUndiciChannels}. */
-let enabled = true
+/**
+ * The `NODE_DEBUG` names under which the runtime's own bundled undici logs every message it sees
+ * on undici's channel names. With one of them on, publishing conduit's requests there would make
+ * the runtime log each of them a second time (in its own line shapes) beside conduit's lines.
+ */
+const RUNTIME_UNDICI_DEBUG_NAMES = new Set(['undici', 'fetch', 'websocket'])
+
+/** True when `NODE_DEBUG` (as the process started with it) turns on the runtime undici's logs. */
+function runtimeUndiciLogs (): boolean {
+  return (process.env.NODE_DEBUG ?? '').split(/[\s,]+/).some((name) => RUNTIME_UNDICI_DEBUG_NAMES.has(name.toLowerCase()))
+}
 
 /**
- * Turns publishing on undici's channel names on or off for the whole process (default on).
- * Turn it off when the application also uses undici and its subscribers must see undici's
- * requests only; conduit's requests stay visible on the `conduit:*` channels either way.
+ * Whether the undici-named channels are published; see {@link setUndiciChannels}. On by default,
+ * off when `NODE_DEBUG` names `undici`, `fetch` or `websocket` (until `setUndiciChannels(true)`).
+ */
+let enabled = !runtimeUndiciLogs()
+
+/**
+ * Turns publishing on undici's channel names on or off for the whole process. It is on by
+ * default, except when `NODE_DEBUG` names `undici`, `fetch` or `websocket`: the runtime's bundled
+ * undici then logs everything on those names, conduit's requests included, a second time. Turn it
+ * off when the application also uses undici and its subscribers must see undici's requests only;
+ * conduit's requests stay visible on the `conduit:*` channels either way.
  */
 export function setUndiciChannels (on: boolean): void {
   if (typeof on !== 'boolean') throw new InvalidArgumentError(`setUndiciChannels expects true or false, got ${describeValue(on)}`)

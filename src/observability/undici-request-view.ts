@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { IncomingHeaders, OutgoingHeaders } from '../handler.js'
+import type { IncomingHeaders, OutgoingHeaders } from '../contracts/dispatch-contract.js'
 import { InvalidArgumentError } from '../errors.js'
 import { isHeadersIterable } from '../handlers/request-headers.js'
 import { isCredentialHeader, REDACTED } from './redaction.js'

@@ -7,10 +7,10 @@
 
 import type { DispatchTarget, OutgoingHeaders } from '../contracts/dispatch-contract.js'
 import type { Dispatcher } from '../dispatcher/dispatcher.js'
-import { InvalidArgumentError } from '../errors.js'
 import { describeUrl, hrefWithoutCredentials } from '../observability/redaction.js'
 import { describeValue } from '../validation/describe-value.js'
 import { timerMilliseconds } from '../validation/timer-limit.js'
+import { failOption } from '../validation/options.js'
 import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_MAX_MESSAGE_SIZE } from './constants.js'
 
 /** Options of `new WebSocket(url, options)` beyond the standard's subprotocol list. */
@@ -69,7 +69,7 @@ function checkProtocols (where: string, value: unknown): string[] {
   if (value === undefined || value === null) return []
   const list = typeof value === 'string' ? [value] : value
   if (!Array.isArray(list) && (typeof list !== 'object' || typeof (list as Iterable<unknown>)[Symbol.iterator] !== 'function')) {
-    throw new TypeError(`${where}: protocols must be a string or a sequence of strings, got ${describeValue(value)}`)
+    failOption(where, 'protocols', 'a string or a sequence of strings', value, { error: TypeError })
   }
   const protocols = [...(list as Iterable<unknown>)].map(String)
   const seen = new Set<string>()
@@ -90,11 +90,11 @@ export function resolveWebSocketOptions (where: string, url: unknown, second: un
     : { protocols: second as string | string[] | undefined }
   const maxMessageSize = init.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE
   if (typeof maxMessageSize !== 'number' || !Number.isSafeInteger(maxMessageSize) || maxMessageSize < 1) {
-    throw new InvalidArgumentError(`${where}: maxMessageSize must be a positive integer number of bytes, got ${describeValue(maxMessageSize)}`)
+    failOption(where, 'maxMessageSize', 'a positive integer number of bytes', maxMessageSize)
   }
   const dispatcher = init.dispatcher
   if (dispatcher !== undefined && (dispatcher === null || typeof (dispatcher as Partial<DispatchTarget>).dispatch !== 'function')) {
-    throw new InvalidArgumentError(`${where}: dispatcher must have a dispatch() method, got ${describeValue(dispatcher)}`)
+    failOption(where, 'dispatcher', 'an object with a dispatch() method', dispatcher)
   }
   return {
     url: parsed,

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict'
 import { NODE_MAJOR, UNDICI_MAJOR, UNDICI_VERSION, undici } from './undici-reference.js'
 
 describe('the undici reference of the differential tests', () => {
-  it('is undici 8 on Node 22 and later and undici 7 on Node 20', () => {
-    assert.equal(UNDICI_MAJOR, NODE_MAJOR >= 22 ? 8 : 7)
+  it('is undici 7, or undici 8 on Node 22 and later when CONDUIT_UNDICI_REFERENCE=8 asks for it', () => {
+    assert.equal(UNDICI_MAJOR, NODE_MAJOR >= 22 && process.env.CONDUIT_UNDICI_REFERENCE === '8' ? 8 : 7)
     assert.equal(UNDICI_VERSION.split('.')[0], String(UNDICI_MAJOR))
   })
 

@@ -1,14 +1,17 @@
-import { describe, it, after } from 'node:test'
+import { describe, it, after, before } from 'node:test'
 import assert from 'node:assert/strict'
 import { createHash, randomBytes } from 'node:crypto'
 import { Agent, Client, Pool, fetch, interceptors, cacheStores } from '../../src/index.js'
 import { startNginx } from './helpers/nginx.js'
 import { trustTestCa } from '../helpers/servers.js'
 
-describe('HTTP/2 against a real nginx (http2 over TLS)', async () => {
+describe('HTTP/2 against a real nginx (http2 over TLS)', () => {
   const big = randomBytes(1024 * 1024 + 3)
-  const nginx = await startNginx({ 'big.bin': big })
-  after(() => nginx.stop())
+  // Started in a hook, not in an async describe body: a failure there must fail the run on every
+  // runtime's test runner (Node 22's exits 0 when an async describe body rejects before any test).
+  let nginx!: Awaited<ReturnType<typeof startNginx>>
+  before(async () => { nginx = await startNginx({ 'big.bin': big }) })
+  after(() => nginx?.stop())
 
   it('negotiates h2 with allowH2 and gets the body', async () => {
     const client = new Client(nginx.origin, { allowH2: true, connect: trustTestCa })
