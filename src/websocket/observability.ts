@@ -12,6 +12,7 @@ import type { Duplex } from 'node:stream'
 import { debuglog } from 'node:util'
 import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { channels, undiciWebSocketChannels } from '../diagnostics.js'
+import { activeUndiciChannel } from '../observability/undici-channels.js'
 import { WEBSOCKET_NAMESPACE } from '../observability/debug-log.js'
 
 const lifecycleLog = debuglog(WEBSOCKET_NAMESPACE)
@@ -21,7 +22,8 @@ type Channel = typeof channels.websocketOpen
 
 function publish (conduit: Channel, undici: Channel, message: unknown): void {
   if (conduit.hasSubscribers) conduit.publish(message)
-  if (undici.hasSubscribers) undici.publish(message)
+  // Gated like every undici name: off when the user turned them off or the runtime's undici logs them.
+  activeUndiciChannel(undici)?.publish(message)
 }
 
 /** The peer address of the socket under a WebSocket, as undici's open event shows it. */
@@ -37,7 +39,7 @@ export const websocketEvents = {
   open (websocket: object, socket: Duplex, protocol: string, extensions: string, status: number, headers: IncomingHeaders): void {
     const address = socketAddress(socket)
     if (lifecycleLog.enabled) lifecycleLog(`connection opened ${address === null ? '' : `${address.address}${address.port ? `:${address.port}` : ''}`}`.trimEnd())
-    if (!channels.websocketOpen.hasSubscribers && !undiciWebSocketChannels.open.hasSubscribers) return
+    if (!channels.websocketOpen.hasSubscribers && activeUndiciChannel(undiciWebSocketChannels.open) === null) return
     publish(channels.websocketOpen, undiciWebSocketChannels.open, {
       address,
       protocol,
