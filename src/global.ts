@@ -17,8 +17,10 @@ import { InvalidArgumentError } from './errors.js'
 
 /** Key of conduit's global dispatcher on `globalThis`. */
 export const GLOBAL_DISPATCHER = Symbol.for('conduit.globalDispatcher.1')
-/** Key under which the runtime's built-in fetch looks for its global dispatcher. */
+/** Key under which the runtime's built-in fetch (undici 7 and older, up to Node 24) looks for its global dispatcher. */
 export const RUNTIME_FETCH_GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1')
+/** Key under which the runtime's built-in fetch of undici 8 (Node 26) looks for it. */
+export const RUNTIME_FETCH_GLOBAL_DISPATCHER_2 = Symbol.for('undici.globalDispatcher.2')
 
 type GlobalSlots = Record<symbol, unknown>
 
@@ -34,12 +36,15 @@ export function setGlobalDispatcher (dispatcher: Dispatcher): void {
   }
   const slots = globalThis as unknown as GlobalSlots
   Object.defineProperty(slots, GLOBAL_DISPATCHER, { value: dispatcher, writable: true, enumerable: false, configurable: true })
-  // The runtime defines its slot as writable but not configurable once its fetch has run:
-  // assign when it exists, define it the same way when it does not.
-  if (Object.getOwnPropertyDescriptor(slots, RUNTIME_FETCH_GLOBAL_DISPATCHER) !== undefined) {
-    slots[RUNTIME_FETCH_GLOBAL_DISPATCHER] = dispatcher
-  } else {
-    Object.defineProperty(slots, RUNTIME_FETCH_GLOBAL_DISPATCHER, { value: dispatcher, writable: true, enumerable: false, configurable: false })
+  // conduit dispatchers take both handler shapes, so one dispatcher serves either runtime slot.
+  for (const key of [RUNTIME_FETCH_GLOBAL_DISPATCHER, RUNTIME_FETCH_GLOBAL_DISPATCHER_2]) {
+    // The runtime defines its slot as writable but not configurable once its fetch has run:
+    // assign when it exists, define it the same way when it does not.
+    if (Object.getOwnPropertyDescriptor(slots, key) !== undefined) {
+      slots[key] = dispatcher
+    } else {
+      Object.defineProperty(slots, key, { value: dispatcher, writable: true, enumerable: false, configurable: false })
+    }
   }
 }
 
