@@ -10,8 +10,10 @@ import assert from 'node:assert/strict'
 import { undici } from '../helpers/undici-reference.js'
 import * as conduit from '../../src/index.js'
 
-// The reference is undici's CommonJS module seen through an ES import, whose namespace adds `default`.
-const undiciNames = Object.keys(undici).filter((name) => name !== 'default')
+// The reference is undici's CommonJS module seen through an ES import, whose namespace adds
+// `default` (and, from Node 24, `module.exports`): neither is one of undici's names.
+const INTEROP_NAMES = new Set(['default', 'module.exports'])
+const undiciNames = Object.keys(undici).filter((name) => !INTEROP_NAMES.has(name))
 
 /** undici names conduit does not export yet, by the feature that will bring them. */
 const PENDING: Readonly<Record<string, string>> = {}
