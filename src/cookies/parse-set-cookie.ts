@@ -10,9 +10,9 @@ export interface Cookie {
   name: string
   /** The cookie value, quotes included if it was quoted. */
   value: string
-  /** `Expires`: a Date (an invalid Date when the attribute did not parse) or, when setting, a time in milliseconds. */
+  /** `Expires`: a Date (absent when the attribute did not parse as a date) or, when setting, a time in milliseconds. */
   expires?: Date | number | undefined
-  /** `Max-Age` in seconds, as written (not capped). */
+  /** `Max-Age` in seconds, as written (not capped; zero or negative means the cookie has expired). */
   maxAge?: number | undefined
   /** `Domain`, lower-cased and without a leading dot. */
   domain?: string | undefined
@@ -49,18 +49,21 @@ function splitOnce (text: string, separator: string): [string, string | null] {
 }
 
 const SAME_SITE: Record<string, 'Strict' | 'Lax' | 'None'> = { strict: 'Strict', lax: 'Lax', none: 'None' }
-const DIGITS = /^\d+$/
+// RFC 6265bis section 5.6.2: digits with an optional leading "-".
+const DELTA_SECONDS = /^-?\d+$/
 
 // One attribute (name and value already trimmed) applied to the cookie being built.
 function applyAttribute (cookie: Cookie, name: string, value: string): void {
   switch (name.toLowerCase()) {
-    case 'expires':
-      // Kept even when it does not parse (an invalid Date), as undici does.
-      cookie.expires = new Date(value)
+    case 'expires': {
+      // A value that is not a date is ignored, as RFC 6265bis section 5.6.1 says (and undici 8 does).
+      const expires = new Date(value)
+      if (!Number.isNaN(expires.getTime())) cookie.expires = expires
       return
+    }
     case 'max-age':
-      // Digits only: a leading "-" passes the first check of the algorithm but not this one.
-      if (DIGITS.test(value)) cookie.maxAge = Number(value)
+      // A negative age is kept: the cookie expires at once, which is what the server asked for.
+      if (DELTA_SECONDS.test(value)) cookie.maxAge = Number(value)
       return
     case 'domain':
       cookie.domain = (value.startsWith('.') ? value.slice(1) : value).toLowerCase()

@@ -276,6 +276,10 @@ export class ResponseParser {
       return
     }
     if (mode === HEAD_NO_BODY || statusCode === 204 || statusCode === 304) {
+      // A 204 or 304 announcing a body may be followed by it, later than the head: read as the
+      // next response's head, those bytes would be smuggled into it. Such a connection is not
+      // reused (as undici 8 does); answers to HEAD announce lengths legitimately.
+      if (mode !== HEAD_NO_BODY && (parsed.contentLength > 0 || parsed.chunked)) this.keepAlive = false
       this.#state = S_END_PENDING
     } else if (parsed.chunked) {
       this.#state = S_CHUNK_SIZE

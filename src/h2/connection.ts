@@ -18,7 +18,7 @@ import { ResponseLimits } from '../connection/response-limits.js'
 import { H2Exchange } from './exchange.js'
 import type { ExchangeOwner } from './exchange.js'
 import { rstCodeName } from './error-codes.js'
-import { noteResend, RESEND_CLOSED, RESEND_GOAWAY, RESEND_REFUSED } from './resend-budget.js'
+import { goawayError, noteResend, RESEND_CLOSED, RESEND_GOAWAY, RESEND_REFUSED } from './resend-budget.js'
 import { StallProbe, STALL_PROBE_MS } from './stall-probe.js'
 import type { StallProbeOwner } from './stall-probe.js'
 
@@ -233,7 +233,7 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
       if (id !== undefined && id <= lastStreamID) continue
       const giveUp = exchange.req.replayable
         ? noteResend(exchange.req, exchange.startedAt, RESEND_GOAWAY, code)
-        : new SocketError(`the server sent GOAWAY (${code}) before processing the request`, socketInfo(this.socket))
+        : goawayError(code, `the server sent GOAWAY (${code}) before processing the request`, socketInfo(this.socket))
       if (giveUp === null) requeue.push(exchange.req)
       else failing.push([exchange, giveUp])
     }

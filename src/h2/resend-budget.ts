@@ -7,14 +7,17 @@
  * @module
  */
 
-import { HeadersTimeoutError, SocketError } from '../errors.js'
+import { HeadersTimeoutError, InformationalError, SocketError } from '../errors.js'
+import type { SocketInfo } from '../errors.js'
 import type { ClientRequest } from '../connection/client-request.js'
 
 /**
- * Times one request is sent again after the server did not process it, before it fails with a
- * {@link SocketError} naming why: with the first attempt, a request goes out at most four times.
+ * Times one request is sent again after the server did not process it, before it fails naming
+ * why: with the first attempt, a request goes out at most twice. Once, as undici 8 does: a server
+ * that refused a request twice is not going to take it, and each attempt costs it a session or a
+ * stream.
  */
-export const MAX_H2_RESENDS = 3
+export const MAX_H2_RESENDS = 1
 
 /** Why a request goes again: its stream was refused. */
 export const RESEND_REFUSED = 0
@@ -59,7 +62,7 @@ export function headersTimeoutError (req: ClientRequest): HeadersTimeoutError {
  * that just ended started. Returns null when it may go again, or the error to fail it with once
  * it was sent {@link MAX_H2_RESENDS} times more than once.
  */
-export function noteResend (req: ClientRequest, startedAt: number, cause: number, goawayCode = ''): SocketError | null {
+export function noteResend (req: ClientRequest, startedAt: number, cause: number, goawayCode = ''): InformationalError | SocketError | null {
   let record = records.get(req)
   if (record === undefined) {
     record = { firstStartedAt: startedAt, counts: [0, 0, 0], goawayCode: '' }
@@ -68,7 +71,16 @@ export function noteResend (req: ClientRequest, startedAt: number, cause: number
   record.counts[cause]!++
   if (cause === RESEND_GOAWAY) record.goawayCode = goawayCode
   if (total(record) <= MAX_H2_RESENDS) return null
-  return new SocketError(`${req.method} ${req.path} was not processed by ${req.origin} after ${total(record)} attempts: ${describeCauses(record)}`)
+  const message = `${req.method} ${req.path} was not processed by ${req.origin} after ${total(record)} attempts: ${describeCauses(record)}`
+  return cause === RESEND_GOAWAY ? goawayError(goawayCode, message) : new SocketError(message)
+}
+
+/**
+ * The error for a request a GOAWAY left unprocessed: an {@link InformationalError} when the
+ * server shut down gracefully (`NO_ERROR`), as undici 8 raises, else a {@link SocketError}.
+ */
+export function goawayError (code: string, message: string, socket: SocketInfo | null = null): InformationalError | SocketError {
+  return code === 'NO_ERROR' ? new InformationalError(message) : new SocketError(message, socket)
 }
 
 function total (record: ResendRecord): number {

@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { libraries } from '../../compat/harness.js'
+import { UNDICI_MAJOR } from '../../helpers/undici-reference.js'
 import type { Lib } from '../../compat/harness.js'
 import { observe, startHostileServer, VALID_RESPONSE } from './hostile-server.js'
 import type { Api, HostileScript, Outcome } from './hostile-server.js'
@@ -23,6 +24,8 @@ interface HostileCase extends HostileScript {
   method?: 'HEAD'
   /** What an undici user observes through request() when it differs: the error class, or a response. */
   undici?: string | Outcome
+  /** What undici 7 gives instead, where it differs from undici 8 (docs/undici-differences.md, "undici 7 and undici 8"). */
+  undici7?: string | Outcome
 }
 
 const CASES: HostileCase[] = [
@@ -45,7 +48,8 @@ const CASES: HostileCase[] = [
   { what: 'a content-length with a plus sign', bytes: withLength('+2'), outcome: PARSER, reused: false },
   { what: 'a negative content-length', bytes: withLength('-2'), outcome: PARSER, reused: false },
   { what: 'a content-length with leading zeros', bytes: withLength('002'), outcome: OK, reused: true },
-  { what: 'a content-length padded with spaces', bytes: withLength(' 2  '), outcome: OK, reused: true },
+  // undici 8 counts the trailing spaces as digits and then finds the body too short.
+  { what: 'a content-length padded with spaces', bytes: withLength(' 2  '), outcome: OK, reused: true, undici: 'ResponseContentLengthMismatchError', undici7: OK },
   { what: 'a content-length with a space between digits', bytes: withLength('1 2'), outcome: PARSER, reused: false, undici: 'ResponseContentLengthMismatchError' },
   { what: 'a content-length of 2^53', bytes: withLength(String(2 ** 53)), outcome: PARSER, reused: false, undici: 'BodyTimeoutError' },
   { what: 'a content-length of 23 digits', bytes: withLength('9'.repeat(23)), outcome: PARSER, reused: false, undici: 'ResponseContentLengthMismatchError' },
@@ -76,8 +80,11 @@ const CASES: HostileCase[] = [
   { what: 'HTTP/1.0 with connection: keep-alive', bytes: withHeader('connection: keep-alive').replace('HTTP/1.1', 'HTTP/1.0'), outcome: OK, reused: true },
   // Responses that have no body but carry bytes anyway.
   { what: 'a 204 followed by body bytes', bytes: 'HTTP/1.1 204 No Content\r\n\r\nbody!', outcome: { status: 204, body: '' }, reused: false },
-  { what: 'a 304 with content-length followed by body bytes', bytes: 'HTTP/1.1 304 Not Modified\r\ncontent-length: 5\r\n\r\nbody!', outcome: { status: 304, body: '' }, reused: false, undici: 'ResponseContentLengthMismatchError' },
-  { what: 'a 304 with content-length and no body', bytes: 'HTTP/1.1 304 Not Modified\r\ncontent-length: 5\r\n\r\n', outcome: { status: 304, body: '' }, reused: true, undici: 'ResponseContentLengthMismatchError' },
+  // A body announced on a 304 may still arrive after the head: the connection is not reused.
+  { what: 'a 304 with content-length followed by body bytes', bytes: 'HTTP/1.1 304 Not Modified\r\ncontent-length: 5\r\n\r\nbody!', outcome: { status: 304, body: '' }, reused: false, undici7: 'ResponseContentLengthMismatchError' },
+  { what: 'a 304 with content-length and no body', bytes: 'HTTP/1.1 304 Not Modified\r\ncontent-length: 5\r\n\r\n', outcome: { status: 304, body: '' }, reused: false, undici7: 'ResponseContentLengthMismatchError' },
+  { what: 'a 304 with content-length: 0', bytes: 'HTTP/1.1 304 Not Modified\r\ncontent-length: 0\r\n\r\n', outcome: { status: 304, body: '' }, reused: true },
+  { what: 'a 204 with transfer-encoding: chunked and no body', bytes: 'HTTP/1.1 204 No Content\r\ntransfer-encoding: chunked\r\n\r\n', outcome: { status: 204, body: '' }, reused: false },
   { what: 'an answer to HEAD followed by body bytes', method: 'HEAD', bytes: 'HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nbody!', outcome: { status: 200, body: '' }, reused: false },
   { what: 'a 101 Switching Protocols nobody asked for', bytes: 'HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: upgrade\r\n\r\nxx', outcome: PARSER, reused: false, undici: 'SocketError' },
   // Informational heads without end (the cap and the timer are covered in depth with the other 1xx tests).
@@ -129,10 +136,11 @@ describe('a hostile server, over real sockets', () => {
       }
     })
 
-    it(`matches what undici's request() gives on ${c.what}${c.undici === undefined ? '' : ', or the difference listed for it'}`, async () => {
+    const listed = c.undici !== undefined || (UNDICI_MAJOR === 7 && c.undici7 !== undefined)
+    it(`matches what undici's request() gives on ${c.what}${listed ? ', or the difference listed for it' : ''}`, async () => {
       // undici waits for some of these until its body timeout: keep it short (its timers tick about once a second).
       const theirs = await runCase(libraries.undici, 'request', c, { headersTimeout: 1000, bodyTimeout: 1000 })
-      const expected = c.undici ?? c.outcome
+      const expected = (UNDICI_MAJOR === 7 ? c.undici7 : undefined) ?? c.undici ?? c.outcome
       if (typeof expected === 'string') assert.equal('error' in theirs.outcome ? theirs.outcome.error : 'response', expected)
       else if ('error' in expected) assert.equal('error' in theirs.outcome ? theirs.outcome.error : 'response', expected.error)
       else assert.deepEqual(theirs.outcome, expected)

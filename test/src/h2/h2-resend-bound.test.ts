@@ -8,7 +8,7 @@ import { MAX_H2_RESENDS } from '../../../src/h2/resend-budget.js'
 import { respond, startH2cServer } from '../../helpers/h2-server.js'
 import { startRawH2Server } from './raw-h2-server.js'
 
-const { NGHTTP2_NO_ERROR, NGHTTP2_REFUSED_STREAM } = http2.constants
+const { NGHTTP2_NO_ERROR, NGHTTP2_PROTOCOL_ERROR, NGHTTP2_REFUSED_STREAM } = http2.constants
 /** The first attempt and every resend. */
 const MAX_ATTEMPTS = 1 + MAX_H2_RESENDS
 
@@ -23,8 +23,9 @@ describe('HTTP/2: a request the server never processes is sent a bounded number 
     const client = h2c(server.origin)
     t.after(async () => { await client.destroy(); await server.close() })
     await assert.rejects(client.request({ path: '/', method: 'GET' }), (err: Error) => {
-      assert.ok(err instanceof errors.SocketError, String(err))
-      assert.equal((err as errors.SocketError).code, 'LIB_ERR_SOCKET')
+      // A graceful GOAWAY (NO_ERROR) is an InformationalError, as in undici 8.
+      assert.ok(err instanceof errors.InformationalError, String(err))
+      assert.equal((err as errors.InformationalError).code, 'LIB_ERR_INFO')
       assert.match(err.message, new RegExp(`GET / was not processed by ${server.origin} after ${MAX_ATTEMPTS} attempts`))
       assert.match(err.message, /GOAWAY \(NO_ERROR\) before processing it/)
       return true
@@ -37,10 +38,23 @@ describe('HTTP/2: a request the server never processes is sent a bounded number 
     const client = h2c(server.origin)
     t.after(async () => { await client.destroy(); await server.close() })
     await assert.rejects(client.request({ path: '/x', method: 'GET' }), {
-      code: 'LIB_ERR_SOCKET',
+      code: 'LIB_ERR_INFO',
       message: new RegExp(`after ${MAX_ATTEMPTS} attempts: the server closed ${MAX_ATTEMPTS} HTTP/2 sessions with GOAWAY \\(NO_ERROR\\)`)
     })
     assert.equal(server.connections, MAX_ATTEMPTS)
+  })
+
+  it('fails with a SocketError when the server closes every session with a GOAWAY naming an error', async (t) => {
+    const server = await startH2cServer(() => {})
+    server.server.on('session', (session: http2.ServerHttp2Session) => session.goaway(NGHTTP2_PROTOCOL_ERROR, 0))
+    const client = h2c(server.origin)
+    t.after(async () => { await client.destroy(); await server.close() })
+    await assert.rejects(client.request({ path: '/e', method: 'GET' }), (err: Error) => {
+      assert.ok(err instanceof errors.SocketError, String(err))
+      assert.match(err.message, /GOAWAY \(PROTOCOL_ERROR\) before processing it/)
+      return true
+    })
+    assert.equal(server.sessions, MAX_ATTEMPTS)
   })
 
   it('fails after at most a few connections when the server drops every connection at once', async (t) => {
@@ -88,7 +102,7 @@ describe('HTTP/2: a request the server never processes is sent a bounded number 
 
   it('measures headersTimeout from the first attempt, not from each resend', async (t) => {
     // Each stream is refused after 600 ms; with a 1000 ms headersTimeout the second attempt runs
-    // out of time before its refusal, where a fresh timeout per attempt would go on to a fourth.
+    // out of time before its refusal, where a fresh timeout per attempt would end in the resend bound.
     const held: http2.ServerHttp2Stream[] = []
     const server = await startH2cServer((stream) => {
       held.push(stream)
