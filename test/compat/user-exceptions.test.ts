@@ -14,7 +14,8 @@ const CHILD = fileURLToPath(new URL('./fixtures/user-exceptions-child.js', impor
 
 function runChild (lib: string, scenario: string): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [CHILD, lib, scenario], { timeout: 20_000 }, (err, stdout) => {
+    // Only a bound against a hung child: on a loaded machine loading undici alone can take seconds.
+    execFile(process.execPath, [CHILD, lib, scenario], { timeout: 120_000 }, (err, stdout) => {
       if (err !== null) reject(err)
       else resolve(JSON.parse(stdout))
     })
