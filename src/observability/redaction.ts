@@ -23,6 +23,9 @@ export const REDACTED = '[redacted]'
  */
 export const SENSITIVE_HEADERS: unique symbol = Symbol.for('conduit.sensitiveHeaders')
 
+/** The empty set of extra sensitive names, shared. */
+const NO_NAMES: ReadonlySet<string> = new Set()
+
 /** Headers that carry credentials by definition (RFC 9110 §11, RFC 6265). */
 const CREDENTIAL_HEADER_NAMES: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie'])
 
@@ -33,6 +36,13 @@ const CREDENTIAL_HEADER_NAMES: ReadonlySet<string> = new Set(['authorization', '
  */
 const CREDENTIAL_NAME_WORD = /(?:^|-)(?:auth|authorization|token|secret|password|passwd|credentials?|session|api-?key|apikey|key)(?:-|$)/
 
+/**
+ * Matches every text that holds a credential header name, and more: the words above (and
+ * `cookie`, which covers `set-cookie`) anywhere, in any case. A head it does not match has no
+ * line to redact, so the common head is passed on without being split into lines.
+ */
+const MAY_NAME_CREDENTIAL = /auth|token|secret|passw|credential|session|key|cookie/i
+
 /** True when the value of header `name` (any case) is a credential and must never be shown. */
 export function isCredentialHeader (name: string): boolean {
   const lower = name.toLowerCase()
@@ -41,10 +51,10 @@ export function isCredentialHeader (name: string): boolean {
 
 /** The extra names (lower-cased) a layer gave under {@link SENSITIVE_HEADERS}; credential headers are always hidden besides. */
 export function sensitiveHeaderNames (extra: unknown): ReadonlySet<string> {
+  // Most requests name none: they share one empty set instead of making one each.
+  if (!Array.isArray(extra) || extra.length === 0) return NO_NAMES
   const names = new Set<string>()
-  if (Array.isArray(extra)) {
-    for (const name of extra) if (typeof name === 'string') names.add(name.toLowerCase())
-  }
+  for (const name of extra) if (typeof name === 'string') names.add(name.toLowerCase())
   return names
 }
 
@@ -62,7 +72,6 @@ export function showHeaderValue (name: string, value: unknown, extra: ReadonlySe
   return Array.isArray(value) ? value.map(String).join(', ') : String(value)
 }
 
-const NO_NAMES: ReadonlySet<string> = new Set()
 
 /**
  * Returns the headers, in the form they were given, with the values of credential headers and
@@ -105,6 +114,7 @@ export function redactHeaders (headers: OutgoingHeaders | null | undefined, extr
 
 /** Returns a serialized request head with the value of every credential (or `extra`) header line replaced by {@link REDACTED}. */
 export function redactHead (head: string, extra: ReadonlySet<string> = NO_NAMES): string {
+  if (extra.size === 0 && !MAY_NAME_CREDENTIAL.test(head)) return head
   const lines = head.split('\r\n')
   let changed = false
   // Line 0 is the request line; header names never contain ':', so the first one ends the name.
