@@ -16,7 +16,7 @@ import { BODY_NONE, BODY_READABLE, bodyKind, bodyLength, isReplayable } from './
 import type { DiagnosticsRequest } from '../diagnostics.js'
 import { publishBodyChunkReceived, publishBodyChunkSent, publishCreate, publishRequestError, publishResponseHeaders, publishTrailers } from '../observability/request-events.js'
 import { UndiciRequestView } from '../observability/undici-request-view.js'
-import { redactHead, SENSITIVE_HEADERS, sensitiveHeaderNames } from '../observability/redaction.js'
+import { namesCredential, redactHead, SENSITIVE_HEADERS, sensitiveHeaderNames } from '../observability/redaction.js'
 import { callerTagOf } from '../observability/caller-tag.js'
 import { requestView } from '../observability/request-view.js'
 import { MAX_TIMER_MS } from '../validation/timer-limit.js'
@@ -220,7 +220,11 @@ export class ClientRequest implements DispatchController {
 
   /** `head`, the request as a protocol wrote it, with credentials redacted, for the `sendHeaders` diagnostics message. */
   diagnosticsHead (head: string): string {
-    return redactHead(head, sensitiveHeaderNames(this.#sensitive))
+    const extra = sensitiveHeaderNames(this.#sensitive)
+    // The transport's own lines (host, framing, connection) never hold a credential: a head whose
+    // fields name none has nothing to hide, and is not split into lines to find that out.
+    if (extra.size === 0 && !namesCredential(this.#fields)) return head
+    return redactHead(head, extra)
   }
 
   get aborted (): boolean { return this.#aborted }

@@ -36,17 +36,16 @@ const CREDENTIAL_HEADER_NAMES: ReadonlySet<string> = new Set(['authorization', '
  */
 const CREDENTIAL_NAME_WORD = /(?:^|-)(?:auth|authorization|token|secret|password|passwd|credentials?|session|api-?key|apikey|key)(?:-|$)/
 
-/**
- * Matches every text that holds a credential header name, and more: the words above (and
- * `cookie`, which covers `set-cookie`) anywhere, in any case. A head it does not match has no
- * line to redact, so the common head is passed on without being split into lines.
- */
-const MAY_NAME_CREDENTIAL = /auth|token|secret|passw|credential|session|key|cookie/i
-
 /** True when the value of header `name` (any case) is a credential and must never be shown. */
 export function isCredentialHeader (name: string): boolean {
   const lower = name.toLowerCase()
   return CREDENTIAL_HEADER_NAMES.has(lower) || CREDENTIAL_NAME_WORD.test(lower)
+}
+
+/** True when a name in `fields` (`[name, value, ...]`) is a credential header's ({@link isCredentialHeader}). */
+export function namesCredential (fields: readonly string[]): boolean {
+  for (let i = 0; i < fields.length; i += 2) if (isCredentialHeader(fields[i] as string)) return true
+  return false
 }
 
 /** The extra names (lower-cased) a layer gave under {@link SENSITIVE_HEADERS}; credential headers are always hidden besides. */
@@ -114,7 +113,6 @@ export function redactHeaders (headers: OutgoingHeaders | null | undefined, extr
 
 /** Returns a serialized request head with the value of every credential (or `extra`) header line replaced by {@link REDACTED}. */
 export function redactHead (head: string, extra: ReadonlySet<string> = NO_NAMES): string {
-  if (extra.size === 0 && !MAY_NAME_CREDENTIAL.test(head)) return head
   const lines = head.split('\r\n')
   let changed = false
   // Line 0 is the request line; header names never contain ':', so the first one ends the name.

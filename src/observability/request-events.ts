@@ -11,7 +11,7 @@ import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { channels, undiciChannels } from '../diagnostics.js'
 import type { DiagnosticsRequest } from '../diagnostics.js'
 import { activeUndiciChannel } from './undici-channels.js'
-import { rawHeaderList } from './undici-request-view.js'
+import { rawHeaderList, UndiciResponseView } from './undici-request-view.js'
 import { redactHeaders } from './redaction.js'
 import type { UndiciRequestView } from './undici-request-view.js'
 
@@ -63,15 +63,11 @@ export function publishBodySent (req: ObservedRequest): void {
 
 /** `request:headers`: the response head arrived. */
 export function publishResponseHeaders (req: ObservedRequest, statusCode: number, statusText: string, headers: IncomingHeaders): void {
-  const undici = activeUndiciChannel(undiciChannels.headers)
-  if (!channels.headers.hasSubscribers && undici === null) return
-  const redacted = shown(headers)
   if (channels.headers.hasSubscribers) {
-    channels.headers.publish({ request: req.diagnostics(), response: { statusCode, statusText, headers: redacted } })
+    channels.headers.publish({ request: req.diagnostics(), response: { statusCode, statusText, headers: shown(headers) } })
   }
-  if (undici !== null) {
-    undici.publish({ request: req.undiciView(), response: { statusCode, statusText, headers: rawHeaderList(redacted) } })
-  }
+  const undici = activeUndiciChannel(undiciChannels.headers)
+  if (undici !== null) undici.publish({ request: req.undiciView(), response: new UndiciResponseView(statusCode, statusText, headers) })
 }
 
 /** Response headers (or trailers) as observers may see them: `set-cookie` and other credentials redacted. */

@@ -11,7 +11,7 @@
 import type { IncomingHeaders, OutgoingHeaders } from '../contracts/dispatch-contract.js'
 import { InvalidArgumentError } from '../errors.js'
 import { isHeadersIterable } from '../handlers/request-headers.js'
-import { isCredentialHeader, REDACTED } from './redaction.js'
+import { isCredentialHeader, REDACTED, redactHeaders } from './redaction.js'
 
 /** What the view reads live from the request it shows. */
 export interface UndiciViewedRequest {
@@ -161,6 +161,33 @@ function flatHeaders (headers: OutgoingHeaders | null | undefined, sensitive: Re
     for (const name of Object.keys(record)) host = addListed(list, name, record[name], sensitive, host)
   }
   return host
+}
+
+/**
+ * The `response` of an `undici:request:headers` message. Its header list (Buffers, as undici
+ * publishes its raw headers) is made, with credentials redacted, when a subscriber first reads
+ * it: most tracing subscribers read the status only. Read it while the message is delivered;
+ * handlers further on may change the headers it is made from.
+ */
+export class UndiciResponseView {
+  /** The response status. */
+  readonly statusCode: number
+  /** The reason phrase (empty over HTTP/2). */
+  readonly statusText: string
+  readonly #source: IncomingHeaders
+  #headers: Buffer[] | null = null
+
+  constructor (statusCode: number, statusText: string, headers: IncomingHeaders) {
+    this.statusCode = statusCode
+    this.statusText = statusText
+    this.#source = headers
+  }
+
+  /** The response headers as a flat list of name and value Buffers, credentials redacted. */
+  get headers (): Buffer[] {
+    this.#headers ??= rawHeaderList(redactHeaders(this.#source) as IncomingHeaders)
+    return this.#headers
+  }
 }
 
 /** Response headers (or trailers) as undici publishes them: a flat list of name and value Buffers. */
