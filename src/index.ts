@@ -66,7 +66,7 @@ export type { UpgradeOptions, UpgradeData, UpgradeCallback } from './api/upgrade
 export { channels as diagnosticsChannels, undiciChannels } from './diagnostics.js'
 export type { ConnectParams, DiagnosticsRequest } from './diagnostics.js'
 export { setUndiciChannels } from './observability/undici-channels.js'
-export type { UndiciRequestView } from './observability/undici-request-view.js'
+export type { UndiciRequestView, UndiciResponseView } from './observability/undici-request-view.js'
 
 // --- interceptors and stores ----------------------------------------------------------------
 export * as interceptors from '../interceptors/index.js'

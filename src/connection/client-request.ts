@@ -16,7 +16,7 @@ import { BODY_NONE, BODY_READABLE, bodyKind, bodyLength, isReplayable } from './
 import type { DiagnosticsRequest } from '../diagnostics.js'
 import { publishBodyChunkReceived, publishBodyChunkSent, publishCreate, publishRequestError, publishResponseHeaders, publishTrailers } from '../observability/request-events.js'
 import { UndiciRequestView } from '../observability/undici-request-view.js'
-import { redactHead, SENSITIVE_HEADERS, sensitiveHeaderNames } from '../observability/redaction.js'
+import { namesCredential, redactHead, SENSITIVE_HEADERS, sensitiveHeaderNames } from '../observability/redaction.js'
 import { callerTagOf } from '../observability/caller-tag.js'
 import { requestView } from '../observability/request-view.js'
 import { MAX_TIMER_MS } from '../validation/timer-limit.js'
@@ -70,7 +70,7 @@ export class ClientRequest implements DispatchController {
   /** The TLS server name (SNI) a connection opened for this request uses, when the origin is an address. */
   readonly servername: string | null
   /** The caller's headers, validated and still structured: `[name, value, ...]` (see `collectRequestFields`); headers a diagnostics subscriber added come last. */
-  fields: readonly string[]
+  get fields (): readonly string[] { return this.#fields }
   /** The `host` (HTTP/2: `:authority`) value: the caller's header or the one derived from the origin. */
   readonly authority: string
   /** The connection closes after this request. */
@@ -101,6 +101,10 @@ export class ClientRequest implements DispatchController {
   readonly #startContext: unknown
   #view: DiagnosticsRequest | null = null
   #undiciView: UndiciRequestView | null = null
+  /** The fields behind {@link fields}; shared (and frozen) while empty, so only appended to once owned. */
+  #fields: readonly string[]
+  /** True while `undici:request:create` is delivered: the only time a subscriber's header reaches the wire. */
+  #creating = false
 
   /** Validates and prepares everything; throws {@link InvalidArgumentError} before anything is sent. */
   constructor (target: RequestTarget, opts: DispatchOptions, handler: DispatchHandler) {
@@ -126,7 +130,7 @@ export class ClientRequest implements DispatchController {
     const kind = bodyKind(opts.body)
     const expectContinue = opts.expectContinue === true && kind !== BODY_NONE
     const info: RequestFieldInfo = { declaredLength: -1, reset: opts.reset === true, host: undefined }
-    this.fields = collectRequestFields(opts.headers, info)
+    this.#fields = collectRequestFields(opts.headers, info)
     // The default host comes from a parsed origin; only a caller's `host` header needs checking.
     if (info.host !== undefined) validateHost(info.host)
     this.authority = info.host ?? target.hostHeader
@@ -171,8 +175,20 @@ export class ClientRequest implements DispatchController {
       this.#onBodyError = (err: Error) => this.abort(err)
       ;(opts.body as NodeJS.ReadableStream).on('error', this.#onBodyError)
     }
-    const added = publishCreate(this)
-    if (added !== null) this.fields = withAddedFields(this.fields, added)
+    this.#creating = true
+    try {
+      publishCreate(this)
+    } finally {
+      this.#creating = false
+    }
+  }
+
+  /** Puts a header a diagnostics subscriber added (checked by the view) on the wire, while `request:create` is delivered. */
+  appendField (name: string, value: string): void {
+    if (!this.#creating) return
+    // collectRequestFields returns a fresh array, except the shared empty one for no headers.
+    if (this.#fields.length === 0) this.#fields = [name, value]
+    else (this.#fields as string[]).push(name, value)
   }
 
   /**
@@ -204,7 +220,11 @@ export class ClientRequest implements DispatchController {
 
   /** `head`, the request as a protocol wrote it, with credentials redacted, for the `sendHeaders` diagnostics message. */
   diagnosticsHead (head: string): string {
-    return redactHead(head, sensitiveHeaderNames(this.#sensitive))
+    const extra = sensitiveHeaderNames(this.#sensitive)
+    // The transport's own lines (host, framing, connection) never hold a credential: a head whose
+    // fields name none has nothing to hide, and is not split into lines to find that out.
+    if (extra.size === 0 && !namesCredential(this.#fields)) return head
+    return redactHead(head, extra)
   }
 
   get aborted (): boolean { return this.#aborted }
@@ -335,13 +355,6 @@ export class ClientRequest implements DispatchController {
       this.#onSignal = null
     }
   }
-}
-
-/** The fields with `added` after them; names and values were checked by `addHeader`. */
-function withAddedFields (fields: readonly string[], added: Array<[string, string]>): string[] {
-  const out = fields.slice()
-  for (const [name, value] of added) out.push(name, value)
-  return out
 }
 
 function toError (reason: unknown): Error {

@@ -23,6 +23,9 @@ export const REDACTED = '[redacted]'
  */
 export const SENSITIVE_HEADERS: unique symbol = Symbol.for('conduit.sensitiveHeaders')
 
+/** The empty set of extra sensitive names, shared. */
+const NO_NAMES: ReadonlySet<string> = new Set()
+
 /** Headers that carry credentials by definition (RFC 9110 §11, RFC 6265). */
 const CREDENTIAL_HEADER_NAMES: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie'])
 
@@ -39,12 +42,18 @@ export function isCredentialHeader (name: string): boolean {
   return CREDENTIAL_HEADER_NAMES.has(lower) || CREDENTIAL_NAME_WORD.test(lower)
 }
 
+/** True when a name in `fields` (`[name, value, ...]`) is a credential header's ({@link isCredentialHeader}). */
+export function namesCredential (fields: readonly string[]): boolean {
+  for (let i = 0; i < fields.length; i += 2) if (isCredentialHeader(fields[i] as string)) return true
+  return false
+}
+
 /** The extra names (lower-cased) a layer gave under {@link SENSITIVE_HEADERS}; credential headers are always hidden besides. */
 export function sensitiveHeaderNames (extra: unknown): ReadonlySet<string> {
+  // Most requests name none: they share one empty set instead of making one each.
+  if (!Array.isArray(extra) || extra.length === 0) return NO_NAMES
   const names = new Set<string>()
-  if (Array.isArray(extra)) {
-    for (const name of extra) if (typeof name === 'string') names.add(name.toLowerCase())
-  }
+  for (const name of extra) if (typeof name === 'string') names.add(name.toLowerCase())
   return names
 }
 
@@ -62,7 +71,6 @@ export function showHeaderValue (name: string, value: unknown, extra: ReadonlySe
   return Array.isArray(value) ? value.map(String).join(', ') : String(value)
 }
 
-const NO_NAMES: ReadonlySet<string> = new Set()
 
 /**
  * Returns the headers, in the form they were given, with the values of credential headers and

@@ -11,7 +11,7 @@ import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { channels, undiciChannels } from '../diagnostics.js'
 import type { DiagnosticsRequest } from '../diagnostics.js'
 import { activeUndiciChannel } from './undici-channels.js'
-import { rawHeaderList } from './undici-request-view.js'
+import { rawHeaderList, UndiciResponseView } from './undici-request-view.js'
 import { redactHeaders } from './redaction.js'
 import type { UndiciRequestView } from './undici-request-view.js'
 
@@ -26,16 +26,13 @@ export interface ObservedRequest {
 }
 
 /**
- * `request:create`. Returns the headers undici subscribers added with `addHeader()` while the
- * message was delivered (they belong on the wire), or null.
+ * `request:create`. Headers undici subscribers add with `addHeader()` while the message is
+ * delivered go straight to the request's fields (its `appendField`), with no copy.
  */
-export function publishCreate (req: ObservedRequest): Array<[string, string]> | null {
+export function publishCreate (req: ObservedRequest): void {
   if (channels.create.hasSubscribers) channels.create.publish({ request: req.diagnostics() })
   const undici = activeUndiciChannel(undiciChannels.create)
-  if (undici === null) return null
-  const view = req.undiciView()
-  undici.publish({ request: view })
-  return view.takeAddedHeaders()
+  if (undici !== null) undici.publish({ request: req.undiciView() })
 }
 
 /**
@@ -70,9 +67,7 @@ export function publishResponseHeaders (req: ObservedRequest, statusCode: number
     channels.headers.publish({ request: req.diagnostics(), response: { statusCode, statusText, headers: shown(headers) } })
   }
   const undici = activeUndiciChannel(undiciChannels.headers)
-  if (undici !== null) {
-    undici.publish({ request: req.undiciView(), response: { statusCode, statusText, headers: rawHeaderList(shown(headers)) } })
-  }
+  if (undici !== null) undici.publish({ request: req.undiciView(), response: new UndiciResponseView(statusCode, statusText, headers) })
 }
 
 /** Response headers (or trailers) as observers may see them: `set-cookie` and other credentials redacted. */
@@ -88,9 +83,11 @@ export function publishBodyChunkReceived (req: ObservedRequest, chunk: Buffer): 
 
 /** `request:trailers`: the response ended. */
 export function publishTrailers (req: ObservedRequest, trailers: IncomingHeaders): void {
-  if (channels.trailers.hasSubscribers) channels.trailers.publish({ request: req.diagnostics(), trailers: shown(trailers) })
   const undici = activeUndiciChannel(undiciChannels.trailers)
-  if (undici !== null) undici.publish({ request: req.undiciView(), trailers: rawHeaderList(shown(trailers)) })
+  if (!channels.trailers.hasSubscribers && undici === null) return
+  const redacted = shown(trailers)
+  if (channels.trailers.hasSubscribers) channels.trailers.publish({ request: req.diagnostics(), trailers: redacted })
+  if (undici !== null) undici.publish({ request: req.undiciView(), trailers: rawHeaderList(redacted) })
 }
 
 /** `request:error`: the request failed. */

@@ -11,7 +11,7 @@
 import type { IncomingHeaders, OutgoingHeaders } from '../contracts/dispatch-contract.js'
 import { InvalidArgumentError } from '../errors.js'
 import { isHeadersIterable } from '../handlers/request-headers.js'
-import { isCredentialHeader, REDACTED } from './redaction.js'
+import { isCredentialHeader, REDACTED, redactHeaders } from './redaction.js'
 
 /** What the view reads live from the request it shows. */
 export interface UndiciViewedRequest {
@@ -19,6 +19,12 @@ export interface UndiciViewedRequest {
   readonly completed: boolean
   /** Set once the request was aborted. */
   readonly aborted: boolean
+  /**
+   * Puts a header (checked by `addHeader`) on the wire after the caller's ones, while the
+   * request can still take one (while its `undici:request:create` message is delivered);
+   * a no-op later.
+   */
+  appendField (name: string, value: string): void
 }
 
 /** Header names undici keeps out of `request.headers` (it holds them in fields of their own). */
@@ -76,17 +82,15 @@ export class UndiciRequestView {
   /** The TLS server name, or null. */
   readonly servername: string | null
   readonly #request: UndiciViewedRequest
-  /** Headers added by subscribers, for the wire; null while none was. */
-  #added: Array<[string, string]> | null = null
 
   constructor (request: UndiciViewedRequest, init: UndiciViewInit) {
     this.#request = request
     this.origin = init.origin
     this.method = init.method
     this.path = init.path
-    const { list, host } = flatHeaders(init.headers, init.sensitive)
+    const list: Array<string | string[]> = []
+    this.host = flatHeaders(init.headers, init.sensitive, list)
     this.headers = list
-    this.host = host
     this.idempotent = init.idempotent
     this.blocking = init.blocking
     this.upgrade = init.upgrade
@@ -121,15 +125,8 @@ export class UndiciRequestView {
       throw new InvalidArgumentError(`addHeader: invalid value for header ${JSON.stringify(name)}`)
     }
     this.headers.push(name, text)
-    ;(this.#added ??= []).push([name, text])
+    this.#request.appendField(name, text)
     return this
-  }
-
-  /** Takes the headers subscribers added since the last call (null when none). */
-  takeAddedHeaders (): Array<[string, string]> | null {
-    const added = this.#added
-    this.#added = null
-    return added
   }
 }
 
@@ -138,32 +135,59 @@ function shown (name: string, value: unknown, sensitive: ReadonlySet<string>): s
   return Array.isArray(value) ? value.map(String) : String(value)
 }
 
-/** The caller's headers as undici lists them: in order, `undefined` dropped, host held apart. */
-function flatHeaders (headers: OutgoingHeaders | null | undefined, sensitive: ReadonlySet<string>): { list: Array<string | string[]>, host: string | null } {
-  const list: Array<string | string[]> = []
+/** Appends header `name` to `list` as undici lists it: `undefined` dropped, host held apart (returned), credentials redacted. */
+function addListed (list: Array<string | string[]>, name: unknown, value: unknown, sensitive: ReadonlySet<string>, host: string | null): string | null {
+  if (value === undefined || typeof name !== 'string') return host
+  const lower = name.toLowerCase()
+  if (KEPT_APART.has(lower)) return lower === 'host' ? String(value) : host
+  list.push(name, shown(name, value === null ? '' : value, sensitive))
+  return host
+}
+
+/** Fills `list` with the caller's headers as undici lists them, in order; returns the caller's `host`, or null. */
+function flatHeaders (headers: OutgoingHeaders | null | undefined, sensitive: ReadonlySet<string>, list: Array<string | string[]>): string | null {
   let host: string | null = null
-  const add = (name: unknown, value: unknown): void => {
-    if (value === undefined || typeof name !== 'string') return
-    const lower = name.toLowerCase()
-    if (KEPT_APART.has(lower)) {
-      if (lower === 'host') host = String(value)
-      return
-    }
-    list.push(name, shown(name, value === null ? '' : value, sensitive))
-  }
-  if (headers == null || typeof headers !== 'object') return { list, host }
+  if (headers == null || typeof headers !== 'object') return host
   if (Array.isArray(headers)) {
     if (headers.length > 0 && Array.isArray(headers[0])) {
-      for (const pair of headers as unknown as Array<[unknown, unknown]>) add(pair[0], pair[1])
+      for (const pair of headers as unknown as Array<[unknown, unknown]>) host = addListed(list, pair[0], pair[1], sensitive, host)
     } else {
-      for (let i = 0; i + 1 < headers.length; i += 2) add(headers[i], headers[i + 1])
+      for (let i = 0; i + 1 < headers.length; i += 2) host = addListed(list, headers[i], headers[i + 1], sensitive, host)
     }
   } else if (isHeadersIterable(headers)) {
-    for (const [name, value] of headers as Iterable<readonly [unknown, unknown]>) add(name, value)
+    for (const [name, value] of headers as Iterable<readonly [unknown, unknown]>) host = addListed(list, name, value, sensitive, host)
   } else {
-    for (const name of Object.keys(headers)) add(name, (headers as Record<string, unknown>)[name])
+    const record = headers as Record<string, unknown>
+    for (const name of Object.keys(record)) host = addListed(list, name, record[name], sensitive, host)
   }
-  return { list, host }
+  return host
+}
+
+/**
+ * The `response` of an `undici:request:headers` message. Its header list (Buffers, as undici
+ * publishes its raw headers) is made, with credentials redacted, when a subscriber first reads
+ * it: most tracing subscribers read the status only. Read it while the message is delivered;
+ * handlers further on may change the headers it is made from.
+ */
+export class UndiciResponseView {
+  /** The response status. */
+  readonly statusCode: number
+  /** The reason phrase (empty over HTTP/2). */
+  readonly statusText: string
+  readonly #source: IncomingHeaders
+  #headers: Buffer[] | null = null
+
+  constructor (statusCode: number, statusText: string, headers: IncomingHeaders) {
+    this.statusCode = statusCode
+    this.statusText = statusText
+    this.#source = headers
+  }
+
+  /** The response headers as a flat list of name and value Buffers, credentials redacted. */
+  get headers (): Buffer[] {
+    this.#headers ??= rawHeaderList(redactHeaders(this.#source) as IncomingHeaders)
+    return this.#headers
+  }
 }
 
 /** Response headers (or trailers) as undici publishes them: a flat list of name and value Buffers. */

@@ -226,6 +226,31 @@ describe('undici channel names (differential against undici)', () => {
     assert.equal(server.requests[0]!.headers['proxy-authorization'], 'Basic c2VjcmV0OnB3')
   })
 
+  it('a credential header a subscriber adds reaches the wire and is redacted in sendHeaders; response credentials are redacted when read', async (t) => {
+    const server = await withServer(t, (req, res) => {
+      res.setHeader('set-cookie', 'sid=s3cr3t-cookie')
+      res.setHeader('x-plain', 'shown')
+      res.end('ok')
+    })
+    const client = new Client(server.origin)
+    t.after(() => client.close())
+    const seen = await observe(async () => {
+      const res = await client.request({ path: '/k', method: 'GET' })
+      await res.body.text()
+    }, (req) => { req.addHeader('x-api-key', 'k3y-added-by-tracer') })
+    assert.equal(server.requests[0]!.headers['x-api-key'], 'k3y-added-by-tracer')
+    const head = message(seen, 'undici:client:sendHeaders').headers as string
+    assert.ok(!head.includes('k3y-added-by-tracer'), head)
+    assert.match(head, /x-api-key: \[redacted\]/)
+    const response = message(seen, 'undici:request:headers').response
+    const headers = headerMap(response.headers)
+    assert.equal(headers['set-cookie'], '[redacted]')
+    assert.equal(headers['x-plain'], 'shown')
+    assert.equal(response.statusCode, 200)
+    // Made once: every read gives the same list.
+    assert.equal(response.headers, response.headers)
+  })
+
   it('addHeader refuses a bad name, a bad value and framing headers with a clear error', async (t) => {
     const server = await withServer(t, echo)
     const client = new Client(server.origin)
