@@ -253,6 +253,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
       for (let i = early.length - 1; i >= 0; i--) stream.unshift(early[i])
       this.#owner.onExchangeDone(this)
       this.#owner.onTunnel(stream)
+      exposePeerAddress(stream)
       req.upgraded(status, fields, stream)
       return
     }
@@ -380,3 +381,16 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
 }
 
 function noop (): void {}
+
+const PEER_ADDRESS = ['remoteAddress', 'remotePort', 'remoteFamily'] as const
+
+/**
+ * A tunnel is handed over as a Duplex: it answers where it leads as a socket does (the
+ * session's peer), so whoever takes it (a WebSocket's open event and debug line) needs to
+ * know nothing of HTTP/2.
+ */
+function exposePeerAddress (stream: ClientHttp2Stream): void {
+  const socket = stream.session?.socket
+  if (socket === undefined) return
+  for (const name of PEER_ADDRESS) Object.defineProperty(stream, name, { get: () => socket[name], configurable: true })
+}

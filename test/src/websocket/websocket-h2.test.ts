@@ -6,6 +6,7 @@ import { Agent } from '../../../src/dispatcher/agent.js'
 import { WebSocket } from '../../../src/websocket/websocket.js'
 import type { CloseEvent, MessageEvent } from '../../../src/websocket/events.js'
 import { caCrt } from '../../helpers/certs.js'
+import { indexUrl, runWithNodeDebug } from '../../helpers/debug-child.js'
 import { frame } from '../../helpers/hostile-websocket-server.js'
 import { startH2WebSocketServer } from '../../helpers/h2-websocket-server.js'
 import type { H2WebSocketServer } from '../../helpers/h2-websocket-server.js'
@@ -202,5 +203,75 @@ describe('WebSocket over HTTP/2 (RFC 8441 extended CONNECT)', () => {
     } finally {
       await agent.close()
     }
+  })
+})
+
+describe('WebSocket over HTTP/2: what a server without extended CONNECT gets over h2c', () => {
+  it('fails the handshake clearly when the fallback HTTP/1.1 connection reaches a server that speaks only h2c', async () => {
+    const server = await startH2WebSocketServer({ enableConnectProtocol: false })
+    const agent = new Agent({ h2c: true })
+    try {
+      const ws = new WebSocket(`${server.url}/nowhere`, { dispatcher: agent })
+      const errored = once(ws, 'error') as Promise<[Event & { error: Error }]>
+      const done = closed(ws)
+      const [error] = await errored
+      assert.match(error.error.message, /other side closed/)
+      const event = await done
+      assert.deepEqual([event.code, event.wasClean, ws.readyState], [1006, false, WebSocket.CLOSED])
+      assert.equal(server.connects.length, 0)
+    } finally {
+      await agent.close()
+      await server.close()
+    }
+  })
+})
+
+// One h2c WebSocket that sends a message and closes, in a child process with NODE_DEBUG set.
+const debugScript = (tls: boolean): string => `
+  import * as conduit from ${JSON.stringify(indexUrl)}
+  import { startH2WebSocketServer } from ${JSON.stringify(new URL('../../helpers/h2-websocket-server.js', import.meta.url).href)}
+  import { caCrt } from ${JSON.stringify(new URL('../../helpers/certs.js', import.meta.url).href)}
+  const server = await startH2WebSocketServer({ tls: ${tls} })
+  console.error('HOST ' + new URL(server.url).host)
+  const agent = new conduit.Agent(${tls} ? { allowH2: true, connect: { ca: caCrt } } : { h2c: true })
+  const ws = new conduit.WebSocket(server.url + '/chat', { dispatcher: agent })
+  ws.onopen = () => ws.send('hi')
+  ws.onmessage = () => ws.close(1000, 'done')
+  await new Promise((resolve) => { ws.onclose = resolve })
+  await agent.close()
+  await server.close()
+`
+
+function debugLines (stderr: string): { host: string, lines: string[] } {
+  const host = /HOST (\S+)/.exec(stderr)![1]!
+  const prefix = /^WEBSOCKET \d+: /
+  return { host, lines: stderr.split('\n').filter((line) => prefix.test(line)).map((line) => line.replace(prefix, '')) }
+}
+
+describe('NODE_DEBUG=websocket over HTTP/2', () => {
+  it('names h2 in the connection lines of an h2c WebSocket', async () => {
+    const run = await runWithNodeDebug(debugScript(false), 'websocket')
+    assert.equal(run.code, 0, run.stderr)
+    const { host, lines } = debugLines(run.stderr)
+    assert.deepEqual(lines, [
+      `connecting to ${host} using http:h2`,
+      `connected to ${host} using http:h2`,
+      `sending request to GET http://${host}/chat`,
+      `connection opened ${host}`
+    ])
+  })
+
+  it('names the protocol ALPN chose once connected over TLS', async () => {
+    const run = await runWithNodeDebug(debugScript(true), 'websocket')
+    assert.equal(run.code, 0, run.stderr)
+    const { host, lines } = debugLines(run.stderr)
+    // Before the TLS handshake the protocol is not known yet: ALPN picks it.
+    assert.deepEqual(lines, [
+      `connecting to ${host} using https:h1`,
+      `connected to ${host} using https:h2`,
+      `sending request to GET https://${host}/chat`,
+      // The peer's address, as for HTTP/1.1: the host name resolved.
+      `connection opened 127.0.0.1:${host.split(':')[1]!}`
+    ])
   })
 })
