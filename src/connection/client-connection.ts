@@ -46,4 +46,9 @@ export interface ConnectionOwner {
   onConnectionDraining (conn: ClientConnection): void
   /** Requests the server never processed, to send again (first in line) on another connection. */
   onConnectionRequeue (conn: ClientConnection, requeue: ClientRequest[]): void
+  /**
+   * The connection cannot carry this upgrade (an HTTP/2 session whose server did not enable
+   * extended CONNECT, RFC 8441): the Client sends it over an HTTP/1.1 connection of its own.
+   */
+  onUpgradeFallback (conn: ClientConnection, req: ClientRequest): void
 }

@@ -20,7 +20,8 @@ import type { ClientConnection, ConnectionOwner, WireProtocolName } from '../con
 import { wireProtocolOf } from './wire-protocols.js'
 import { resolveClientOptions } from './client-options.js'
 import type { ClientConfig, ClientOptions } from './client-options.js'
-import type { ConnectOptions } from '../connect.js'
+import { connectOnce, connectOptionsOf } from './connect-options.js'
+import { UpgradeFallback } from './upgrade-fallback.js'
 import { publishConnectEvent } from '../observability/request-events.js'
 import type { ConnectParams } from '../diagnostics.js'
 import { installDebugLog } from '../observability/debug-log.js'
@@ -91,6 +92,8 @@ export class Client extends DispatcherBase {
   #resuming = false
   #resumeAgain = false
   #closeWaiters: Array<() => void> = []
+  /** HTTP/1.1 connections for upgrades the HTTP/2 session cannot carry. */
+  readonly #upgrades: UpgradeFallback
   /** The route this client's connections follow (set by the Agent that built it), if any. */
   readonly #routeKey: string | undefined
 
@@ -112,7 +115,8 @@ export class Client extends DispatcherBase {
       onConnectionReady: () => this.#resume(),
       onConnectionClosed: (conn, err, requeue) => this.#onConnectionClosed(conn, err, requeue),
       onConnectionDraining: (conn) => this.#onConnectionDraining(conn),
-      onConnectionRequeue: (_conn, requeue) => this.#requeue(requeue)
+      onConnectionRequeue: (_conn, requeue) => this.#requeue(requeue),
+      onUpgradeFallback: (_conn, req) => this.#upgrades.send(req)
     }
     this.#origin = this.#url.origin
     this.#target = {
@@ -131,6 +135,7 @@ export class Client extends DispatcherBase {
       // Known in advance only for h2c; with allowH2 the server picks by ALPN during the handshake.
       version: config.h2c && this.#url.protocol === 'http:' ? 'h2' : 'h1'
     }
+    this.#upgrades = new UpgradeFallback(config, this.#url, this.#connectParams, () => this.#resume())
   }
 
   /** Requests in flight per connection: the pipelining depth, or the concurrent streams of an HTTP/2 session. */
@@ -232,7 +237,7 @@ export class Client extends DispatcherBase {
       this.#needDrain = false
       emitSafely(this, 'drain', this.#url, [this])
     }
-    if (this.closed && this.#queue.length === 0 && (this.#conn === null || this.#conn.live === 0) && this.#draining.size === 0) {
+    if (this.closed && this.#queue.length === 0 && (this.#conn === null || this.#conn.live === 0) && this.#draining.size === 0 && this.#upgrades.size === 0) {
       // A connection still being set up serves nobody once the client closed with nothing
       // left to send: waiting for it could take the whole connect timeout. Nor does the
       // answer to an aborted pipelined request, which only kept the connection's framing.
@@ -276,32 +281,12 @@ export class Client extends DispatcherBase {
     publishConnectEvent('beforeConnect', () => ({ connectParams: params, connector, caller: this.#connectCaller }))
     const abort = new AbortController()
     this.#connectAbort = abort
-    const options: ConnectOptions = {
-      hostname: params.hostname,
-      host: params.host,
-      protocol: params.protocol,
-      port: params.port,
-      // A request resolved to an address (the dns interceptor) names the host the certificate is for.
-      servername: params.servername ?? this.#queue[0]?.servername ?? null,
-      localAddress: this.#config.localAddress,
-      allowH2: this.#config.allowH2,
-      signal: abort.signal
-    }
-    let called = false
-    const onConnected = (err: Error | null, socket: Duplex | null): void => {
-      if (called || abort.signal.aborted) {
-        socket?.destroy()
-        return
-      }
-      called = true
+    // A request resolved to an address (the dns interceptor) names the host the certificate is for.
+    const options = connectOptionsOf(params, this.#config, this.#queue[0]?.servername ?? null, abort.signal, this.#config.allowH2)
+    connectOnce(connector, options, (err, socket) => {
       this.#connectAbort = null
       this.#onConnected(err, socket)
-    }
-    try {
-      connector(options, onConnected)
-    } catch (err) {
-      onConnected(err as Error, null)
-    }
+    })
   }
 
   #onConnected (err: Error | null, socket: Duplex | null): void {
@@ -359,6 +344,7 @@ export class Client extends DispatcherBase {
     const conn = this.#conn
     if (conn !== null) conn.destroy(error, false)
     for (const draining of [...this.#draining]) draining.destroy(error, false)
+    this.#upgrades.destroy(error)
     this.#finishClose()
     return Promise.resolve()
   }

@@ -37,6 +37,11 @@ const HTTP1: WireProtocol = {
 /** The table, asked in order: the first protocol that recognises the socket serves it; HTTP/1.1 takes the rest. */
 const WIRE_PROTOCOLS: readonly WireProtocol[] = [HTTP2, HTTP1]
 
+/** An HTTP/1.1 connection over `socket`, whatever the socket could speak (an upgrade HTTP/2 cannot carry). */
+export function openHttp1 (owner: ConnectionOwner, socket: Duplex, origin: URL): ClientConnection {
+  return HTTP1.open(owner, socket, origin)
+}
+
 /** The protocol a freshly connected socket speaks. */
 export function wireProtocolOf (socket: Duplex, config: ClientConfig, origin: URL): WireProtocol {
   for (const protocol of WIRE_PROTOCOLS) if (protocol.speaks(socket, config, origin)) return protocol

@@ -20,6 +20,7 @@ import type { ExchangeOwner } from './exchange.js'
 import { rstCodeName } from './error-codes.js'
 import { goawayError, noteResend, RESEND_CLOSED, RESEND_GOAWAY, RESEND_REFUSED } from './resend-budget.js'
 import { StallProbe, STALL_PROBE_MS } from './stall-probe.js'
+import { WEBSOCKET } from './request-headers.js'
 import type { StallProbeOwner } from './stall-probe.js'
 
 function noop (): void {}
@@ -39,6 +40,8 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
   #error: Error | null = null
   #idleTimer: NodeJS.Timeout | null = null
   #pingTimer: NodeJS.Timeout | null = null
+  /** The server's first SETTINGS arrived: whether it allows extended CONNECT is known. */
+  #settingsKnown = false
   /** Notices the session stopping silently while a request waits for its head. */
   readonly #probe: StallProbe
 
@@ -63,6 +66,7 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
     session.on('goaway', this.#onGoaway)
     session.on('close', this.#onClose)
     session.on('frameError', this.#onFrameError)
+    session.on('remoteSettings', this.#onRemoteSettings)
     session.once('connect', () => {
       if (config.connectionWindowSize > 65_535 && !session.destroyed) session.setLocalWindowSize(config.connectionWindowSize)
     })
@@ -88,12 +92,19 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
     return remote === undefined ? local : Math.max(1, Math.min(local, remote))
   }
 
-  canAccept (_req: ClientRequest): boolean {
+  canAccept (req: ClientRequest): boolean {
     if (this.#dead || this.#goingAway || this.#session.destroyed || this.#session.closed) return false
+    // Whether an upgrade can be an extended CONNECT stream or must go over HTTP/1.1 is known
+    // from the server's SETTINGS (RFC 8441 section 3): it waits for them.
+    if (req.upgrade !== null && !this.#settingsKnown) return false
     return this.#exchanges.size + this.#tunnels.size < this.capacity
   }
 
   write (req: ClientRequest): void {
+    if (req.upgrade === WEBSOCKET && this.#session.remoteSettings.enableConnectProtocol !== true) {
+      this.#owner.onUpgradeFallback(this, req)
+      return
+    }
     req.runner = this
     const config = this.#owner.config
     const exchange = new H2Exchange(req, this, config.maxHeaderSize, new ResponseLimits(config.maxInformationalResponses, config.maxResponseSize))
@@ -252,6 +263,12 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
     if (requeue.length > 0) this.#owner.onConnectionRequeue(this, requeue)
   }
 
+  readonly #onRemoteSettings = (): void => {
+    if (this.#settingsKnown) return
+    this.#settingsKnown = true
+    if (!this.#dead) this.#owner.onConnectionReady(this)
+  }
+
   readonly #onFrameError = (type: number, code: number, id: number): void => {
     if (id === 0) this.#error ??= new SocketError(`HTTP/2 frame error on the session (frame type ${type}, ${rstCodeName(code)})`, socketInfo(this.socket))
   }
@@ -284,6 +301,7 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
     session.off('goaway', this.#onGoaway)
     session.off('close', this.#onClose)
     session.off('frameError', this.#onFrameError)
+    session.off('remoteSettings', this.#onRemoteSettings)
     session.on('error', noop)
     this.socket.on('error', noop)
     const failing: Array<[H2Exchange, Error | null]> = []

@@ -15,7 +15,7 @@ import { BodyWriter } from '../connection/body-writer.js'
 import type { BodyWriterOwner } from '../connection/body-writer.js'
 import { ConnectionTimer, T_BODY, T_HEADERS } from '../connection/connection-timer.js'
 import type { ResponseLimits } from '../connection/response-limits.js'
-import { h2RequestHeaders, requestHeadText } from './request-headers.js'
+import { h2RequestHeaders, isExtendedConnect, requestHeadText } from './request-headers.js'
 import { describeStreamReset } from './error-codes.js'
 import { ResponseSequence } from './response-sequence.js'
 import type { SequenceSink } from './response-sequence.js'
@@ -67,6 +67,8 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
   #session: ClientHttp2Session | null = null
   #body: BodyWriter | null = null
   #bodyDone = false
+  /** A CONNECT (or RFC 8441 extended CONNECT) stream: a 2xx answer turns it into a tunnel. */
+  #tunnel = false
   #done = false
   /** Body chunks and the end, held until the head (and a paused handler) lets them through. */
   readonly #sequence = new ResponseSequence(this)
@@ -98,8 +100,9 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
   /** Opens the stream and sends the request. */
   start (session: ClientHttp2Session, scheme: string): void {
     const req = this.req
-    if (req.upgrade !== null) {
-      // HTTP/2 has no Upgrade (RFC 9113 section 8.6); only CONNECT opens a tunnel.
+    this.#tunnel = req.method === 'CONNECT' || isExtendedConnect(req)
+    if (req.upgrade !== null && !this.#tunnel) {
+      // HTTP/2 has no Upgrade (RFC 9113 section 8.6); only CONNECT, extended or not, opens a tunnel.
       this.#finish(new NotSupportedError(`upgrade to ${JSON.stringify(req.upgrade)} is not supported over HTTP/2: use an HTTP/1.1 connection (allowH2: false) for upgrades`))
       return
     }
@@ -111,7 +114,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
       this.#finish(headersTimeoutError(req))
       return
     }
-    const endStream = req.bodyKind === BODY_NONE && req.method !== 'CONNECT'
+    const endStream = req.bodyKind === BODY_NONE && !this.#tunnel
     this.#session = session
     let stream: ClientHttp2Stream
     try {
@@ -125,7 +128,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     for (const [event, listener] of this.#listeners) stream.on(event, listener)
     this.#timer.arm(T_HEADERS, headersMs)
     if (req.paused) stream.pause()
-    if (endStream || req.method === 'CONNECT') {
+    if (endStream || this.#tunnel) {
       this.#bodyDone = true
       if (endStream) publishBodySent(req)
       return
@@ -240,7 +243,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     const status = Number(headers[':status'])
     const fields = this.#checked(headers, 'response')
     if (fields === null) return
-    if (req.method === 'CONNECT' && status >= 200 && status < 300) {
+    if (this.#tunnel && status >= 200 && status < 300) {
       this.#timer.clear()
       const stream = this.#stream!
       this.#detach()
@@ -250,6 +253,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
       for (let i = early.length - 1; i >= 0; i--) stream.unshift(early[i])
       this.#owner.onExchangeDone(this)
       this.#owner.onTunnel(stream)
+      exposePeerAddress(stream)
       req.upgraded(status, fields, stream)
       return
     }
@@ -377,3 +381,16 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
 }
 
 function noop (): void {}
+
+const PEER_ADDRESS = ['remoteAddress', 'remotePort', 'remoteFamily'] as const
+
+/**
+ * A tunnel is handed over as a Duplex: it answers where it leads as a socket does (the
+ * session's peer), so whoever takes it (a WebSocket's open event and debug line) needs to
+ * know nothing of HTTP/2.
+ */
+function exposePeerAddress (stream: ClientHttp2Stream): void {
+  const socket = stream.session?.socket
+  if (socket === undefined) return
+  for (const name of PEER_ADDRESS) Object.defineProperty(stream, name, { get: () => socket[name], configurable: true })
+}

@@ -93,9 +93,9 @@ describe('HTTP/2: request bodies, trailers and information', async () => {
     assert.deepEqual(await res.body.json(), { length: 6, sha: sha(Buffer.from('waited')), cl: '6' })
   })
 
-  it('refuses an upgrade request clearly: HTTP/2 has no Upgrade', async () => {
+  it('refuses an upgrade other than websocket clearly: HTTP/2 has no Upgrade, and only WebSockets have an extended CONNECT', async () => {
     const error = await new Promise<Error>((resolve) => {
-      client.dispatch({ path: '/', method: 'GET', upgrade: 'websocket' }, {
+      client.dispatch({ path: '/', method: 'GET', upgrade: 'chat/2' }, {
         onRequestUpgrade: () => resolve(new Error('upgraded')),
         onResponseError: (_controller, err) => resolve(err)
       })
