@@ -8,6 +8,7 @@
  * Transport options: `--runs=N` (whole runs, fresh processes each, medians of them), `--rounds=N`, `--scale=F`, `--only=small,medium,large,post,cache`,
  * `--clients=conduit-request,...`, `--cpu-prof=conduit-request,...`, `--cpu-prof-dir=DIR`, `--json`,
  * `--memory` (in-memory sockets instead of the server: the libraries' own CPU cost only),
+ * `--origin=net|http` (the origin process: a minimal net server, the default, or node:http),
  * `--otel` (every client process traced by OpenTelemetry's undici instrumentation).
  * @module
  */
@@ -51,6 +52,7 @@ async function runTransport (values: Record<string, string | boolean | undefined
       cpuProf: list(str('cpu-prof')),
       cpuProfDir: str('cpu-prof-dir'),
       memory: values.memory === true,
+      origin: str('origin') === undefined ? undefined : str('origin') as 'net' | 'http',
       onRound: (scenario, r) => process.stderr.write(`  run ${run}/${runs}, ${scenario.name}: round ${r} done\n`)
     })
     const summaries = results.map(summarize)
@@ -85,6 +87,7 @@ async function main (): Promise<void> {
       'cpu-prof-dir': { type: 'string' },
       json: { type: 'boolean' },
       memory: { type: 'boolean' },
+      origin: { type: 'string' },
       otel: { type: 'boolean' }
     }
   })
