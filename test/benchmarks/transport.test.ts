@@ -6,6 +6,7 @@ import { RequestReader, responseFor } from '../../benchmarks/clients/wire-answer
 import { CLIENTS, clientById, runTransportBenchmark } from '../../benchmarks/transport.js'
 import { combineRuns, formatHeadline, formatSummary, median, summarize } from '../../benchmarks/transport-report.js'
 import { SCENARIOS, SMALL_BODY, scenarioByName } from '../../benchmarks/transport-scenarios.js'
+import { transportChart } from '../../benchmarks/transport-chart.js'
 import type { ScenarioResult } from '../../benchmarks/transport.js'
 import type { Duplex } from 'node:stream'
 
@@ -220,5 +221,27 @@ describe('benchmark origin request reader', () => {
       const whole = responseFor(scenario.path)
       assert.equal(whole.length - (whole.indexOf('\r\n\r\n') + 4), scenario.responseBytes)
     }
+  })
+})
+
+describe('benchmark chart', () => {
+  it('draws one bar per headline row with its spread, escaped labels and the note', () => {
+    const summary = summarize({
+      scenario: scenarioByName('small'),
+      memory: true,
+      requests: 10,
+      rounds: 2,
+      samples: [
+        { client: clientById('conduit-request'), reqPerSec: [100, 300], cpuUsPerReq: [5, 10] },
+        { client: clientById('undici-request'), reqPerSec: [100, 100], cpuUsPerReq: [10, 10] }
+      ]
+    })
+    const svg = transportChart([summary], 'cpu', 'smoke run <not a measurement>')
+    assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/)
+    assert.equal(svg.match(/<rect x=/g)?.length, 1)
+    assert.match(svg, /GET 1 KiB: request\(\), 'data' events, conduit ÷ undici/)
+    assert.match(svg, /0\.75x/)
+    assert.match(svg, /smoke run &lt;not a measurement&gt;/)
+    assert.match(transportChart([summary], 'throughput', 'x'), /2\.00x/)
   })
 })
