@@ -8,18 +8,22 @@
  * Transport options: `--runs=N` (whole runs, fresh processes each, medians of them), `--rounds=N`, `--scale=F`, `--only=small,medium,large,post,cache`,
  * `--clients=conduit-request,...`, `--cpu-prof=conduit-request,...`, `--cpu-prof-dir=DIR`, `--json`,
  * `--memory` (in-memory sockets instead of the server: the libraries' own CPU cost only),
+ * `--origin=net|http` (the origin process: a minimal net server, the default, or node:http),
+ * `--chart-dir=DIR` (where the SVG charts of the ratios go; benchmarks/results by default),
  * `--otel` (every client process traced by OpenTelemetry's undici instrumentation).
  * @module
  */
 
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { readdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { runTransportBenchmark } from './transport.js'
 import { combineRuns, formatHeadline, formatSummary, summarize } from './transport-report.js'
 import type { ScenarioSummary } from './transport-report.js'
+import { transportChart } from './transport-chart.js'
 
 const dir = fileURLToPath(new URL('.', import.meta.url))
 const SELF_RUNNING = /process\.argv\[1\] === fileURLToPath\(import\.meta\.url\)/
@@ -51,6 +55,7 @@ async function runTransport (values: Record<string, string | boolean | undefined
       cpuProf: list(str('cpu-prof')),
       cpuProfDir: str('cpu-prof-dir'),
       memory: values.memory === true,
+      origin: str('origin') === undefined ? undefined : str('origin') as 'net' | 'http',
       onRound: (scenario, r) => process.stderr.write(`  run ${run}/${runs}, ${scenario.name}: round ${r} done\n`)
     })
     const summaries = results.map(summarize)
@@ -61,8 +66,27 @@ async function runTransport (values: Record<string, string | boolean | undefined
     }
   }
   const combined = combineRuns(all)
+  writeCharts(combined, runs, values)
   if (values.json === true) process.stdout.write(JSON.stringify({ combined, runs: all, results: raw }, null, 2) + '\n')
   else process.stdout.write(combined.map(formatSummary).join('\n\n') + '\n\n' + formatHeadline(combined) + '\n')
+}
+
+/**
+ * Writes the speed table as SVG charts (`--chart-dir`, `benchmarks/results` of the checkout by
+ * default), one for CPU per request and one for req/s, each titled with what run it shows.
+ */
+function writeCharts (summaries: ScenarioSummary[], runs: number, values: Record<string, string | boolean | undefined>): void {
+  const outDir = typeof values['chart-dir'] === 'string' ? values['chart-dir'] : fileURLToPath(new URL('../../benchmarks/results/', import.meta.url))
+  const first = summaries[0]
+  if (first === undefined) return
+  const kind = first.memory ? 'in-memory sockets' : 'loopback TCP'
+  const note = `${new Date().toISOString().slice(0, 10)}, ${kind}, median of ${runs} run(s) of ${first.rounds} round(s)${values.scale !== undefined ? `, scale ${String(values.scale)} (a smoke run, not a measurement)` : ''}`
+  mkdirSync(outDir, { recursive: true })
+  for (const figure of ['cpu', 'throughput'] as const) {
+    const file = join(outDir, `transport-${figure}.svg`)
+    writeFileSync(file, transportChart(summaries, figure, note))
+    process.stderr.write(`chart written: ${file}\n`)
+  }
 }
 
 async function runFile (file: string): Promise<void> {
@@ -85,6 +109,8 @@ async function main (): Promise<void> {
       'cpu-prof-dir': { type: 'string' },
       json: { type: 'boolean' },
       memory: { type: 'boolean' },
+      origin: { type: 'string' },
+      'chart-dir': { type: 'string' },
       otel: { type: 'boolean' }
     }
   })

@@ -22,7 +22,10 @@ export interface Comparison {
 export const COMPARISONS: readonly Comparison[] = [
   { subject: 'conduit-request', peer: 'undici-request', what: "request(), 'data' events, conduit ÷ undici" },
   { subject: 'conduit-iter', peer: 'undici-iter', what: 'request(), for await, conduit ÷ undici' },
+  { subject: 'conduit-text', peer: 'undici-text', what: 'request(), text(), conduit ÷ undici' },
+  { subject: 'conduit-json', peer: 'undici-json', what: 'request(), json(), conduit ÷ undici' },
   { subject: 'conduit-dispatch', peer: 'undici-dispatch', what: 'dispatch(), conduit ÷ undici' },
+  { subject: 'conduit-dispatch', peer: 'raw-socket', what: 'dispatch(), conduit ÷ raw net.Socket client' },
   { subject: 'conduit-fetch', peer: 'undici-fetch', what: 'fetch(), conduit ÷ undici' },
   { subject: 'conduit-composed', peer: 'undici-composed', what: 'compose(redirect(), decompress()) request(), conduit ÷ undici' },
   { subject: 'conduit-request', peer: 'node-http', what: "request(), 'data' events, conduit ÷ node:http" },

@@ -13,7 +13,7 @@ import { fork, spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
-import { SCENARIOS, scenarioByName } from './transport-scenarios.js'
+import { SCENARIOS, SMALL_BODY, scenarioByName } from './transport-scenarios.js'
 import type { Scenario } from './transport-scenarios.js'
 import type { RoundOrder, RoundReport } from './clients/measure.js'
 
@@ -29,6 +29,8 @@ export interface ClientDefinition {
   mode: string
   /** The client can put a cache in front of its agent (it runs the cache scenario's cached rounds). */
   cache?: boolean
+  /** The client parses the body as JSON, so it runs only the scenarios that answer JSON. */
+  json?: boolean
 }
 
 /** Suffix of the sample id of a client's rounds through its cache. */
@@ -40,9 +42,14 @@ export const CLIENTS: readonly ClientDefinition[] = [
   { id: 'undici-request', label: 'undici request', file: './clients/undici.js', mode: 'request', cache: true },
   { id: 'conduit-iter', label: 'conduit for-await', file: './clients/conduit.js', mode: 'request-iter' },
   { id: 'undici-iter', label: 'undici for-await', file: './clients/undici.js', mode: 'request-iter' },
+  { id: 'conduit-text', label: 'conduit text()', file: './clients/conduit.js', mode: 'request-text' },
+  { id: 'undici-text', label: 'undici text()', file: './clients/undici.js', mode: 'request-text' },
+  { id: 'conduit-json', label: 'conduit json()', file: './clients/conduit.js', mode: 'request-json', json: true },
+  { id: 'undici-json', label: 'undici json()', file: './clients/undici.js', mode: 'request-json', json: true },
   { id: 'node-http', label: 'node:http', file: './clients/node-http.js', mode: 'request' },
   { id: 'conduit-dispatch', label: 'conduit dispatch', file: './clients/conduit.js', mode: 'dispatch' },
   { id: 'undici-dispatch', label: 'undici dispatch', file: './clients/undici.js', mode: 'dispatch' },
+  { id: 'raw-socket', label: 'raw net.Socket', file: './clients/raw-socket.js', mode: 'request' },
   { id: 'conduit-fetch', label: 'conduit fetch', file: './clients/conduit.js', mode: 'fetch' },
   { id: 'undici-fetch', label: 'undici fetch', file: './clients/undici.js', mode: 'fetch' },
   { id: 'conduit-composed', label: 'conduit compose(redirect(), decompress())', file: './clients/conduit.js', mode: 'composed' },
@@ -87,6 +94,12 @@ export interface TransportBenchmarkOptions {
    * @defaultValue `false`
    */
   memory?: boolean
+  /**
+   * The origin process: `net`, a minimal server whose cost per request is far below a client's,
+   * or `http`, the same answers through node:http (which costs more than the clients it serves).
+   * @defaultValue `'net'`
+   */
+  origin?: 'net' | 'http'
   /** Called after each measured round, for progress output. */
   onRound?: (scenario: Scenario, round: number) => void
 }
@@ -119,8 +132,8 @@ interface Running {
   child: ChildProcess
 }
 
-async function startServer (): Promise<{ origin: string, child: ChildProcess }> {
-  const child = spawn(process.execPath, [here('./server.js')], { stdio: ['pipe', 'pipe', 'inherit'] })
+async function startServer (kind: 'net' | 'http'): Promise<{ origin: string, child: ChildProcess }> {
+  const child = spawn(process.execPath, [here('./server.js'), kind], { stdio: ['pipe', 'pipe', 'inherit'] })
   // A server that dies before printing its port must fail the run, not leave it waiting.
   const port = await new Promise<string>((resolve, reject) => {
     child.stdout!.once('data', (data: Buffer) => resolve(data.toString().trim()))
@@ -151,9 +164,10 @@ function nextMessage<T> (child: ChildProcess, what: string): Promise<T> {
 }
 
 async function startClient (def: ClientDefinition, origin: string, connections: number, options: TransportBenchmarkOptions): Promise<Running> {
+  // --expose-gc lets each round collect its own garbage inside its measurement (clients/measure.ts).
   const execArgv = options.cpuProf?.includes(def.id) === true
-    ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir ?? process.cwd()}`, `--cpu-prof-name=${def.id}.cpuprofile`]
-    : []
+    ? ['--expose-gc', '--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir ?? process.cwd()}`, `--cpu-prof-name=${def.id}.cpuprofile`]
+    : ['--expose-gc']
   const child = fork(here(def.file), [def.mode, origin, String(connections)], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   await nextMessage(child, `starting ${def.label}`)
   return { def, child }
@@ -192,7 +206,9 @@ export async function runTransportBenchmark (options: TransportBenchmarkOptions 
   const connections = Math.max(...scenarios.map((s) => s.concurrency))
 
   const memory = options.memory === true
-  const server = memory ? null : await startServer()
+  const origin = options.origin ?? 'net'
+  if (origin !== 'net' && origin !== 'http') throw new TypeError(`origin must be "net" or "http", got ${JSON.stringify(origin)}`)
+  const server = memory ? null : await startServer(origin)
   const running: Running[] = []
   try {
     for (const def of defs) running.push(await startClient(def, server?.origin ?? 'memory', connections, options))
@@ -203,7 +219,7 @@ export async function runTransportBenchmark (options: TransportBenchmarkOptions 
       // twice a round: through the agent, then through the cache. Other scenarios run every client once.
       const lanes = scenario.cache === true
         ? running.filter((run) => run.def.cache === true).flatMap((run) => [{ run, cache: false }, { run, cache: true }])
-        : running.map((run) => ({ run, cache: false }))
+        : running.filter((run) => run.def.json !== true || scenario.responseBytes === SMALL_BODY.length).map((run) => ({ run, cache: false }))
       const samples = lanes.map(({ run, cache }) => ({
         client: cache ? { ...run.def, id: run.def.id + CACHED_SUFFIX, label: `${run.def.label} + cache` } : run.def,
         reqPerSec: [] as number[],

@@ -11,10 +11,11 @@ import { DispatchSink } from './dispatch-sink.js'
 import { MEMORY_ORIGIN } from './memory-socket.js'
 import { drainBody, iterateBody } from './measure.js'
 import type { BenchClient, RequestDone } from './measure.js'
+import { SMALL_BODY } from '../transport-scenarios.js'
 import type { Scenario } from '../transport-scenarios.js'
 
 /** How a client process sends requests and reads bodies. */
-export const CLIENT_MODES = ['request', 'request-iter', 'dispatch', 'fetch', 'composed'] as const
+export const CLIENT_MODES = ['request', 'request-iter', 'request-text', 'request-json', 'dispatch', 'fetch', 'composed'] as const
 
 /** One of {@link CLIENT_MODES}. */
 export type ClientMode = typeof CLIENT_MODES[number]
@@ -23,7 +24,7 @@ export type ClientMode = typeof CLIENT_MODES[number]
 export interface AgentClientArgs {
   /**
    * `request` (`request()`, body read with 'data' events), `request-iter` (`request()`, body
-   * read with `for await`), `dispatch` (a plain handler), `fetch` (`fetch()`, `arrayBuffer()`) or
+   * read with `for await`), `request-text` and `request-json` (the body's `text()` and `json()`), `dispatch` (a plain handler), `fetch` (`fetch()`, `arrayBuffer()`) or
    * `composed` (`request()` through the library's redirect and decompress interceptors).
    */
   mode: ClientMode
@@ -60,7 +61,13 @@ export const COMPOSED_MAX_REDIRECTIONS = 3
 
 /** The parts of a dispatcher the benchmark drives through `request()`. */
 export interface BenchRequester {
-  request (opts: BenchRequestOptions): Promise<{ statusCode: number, body: Readable }>
+  request (opts: BenchRequestOptions): Promise<{ statusCode: number, body: BenchBody }>
+}
+
+/** A response body as both libraries' `request()` give it: a Readable with one-shot consumers. */
+export interface BenchBody extends Readable {
+  text (): Promise<string>
+  json (): Promise<unknown>
 }
 
 /** The parts of an Agent the benchmark drives. */
@@ -118,7 +125,7 @@ export function agentClient (library: BenchLibrary, args: AgentClientArgs): Benc
       }
     }
     default: {
-      const read = args.mode === 'request-iter' ? iterateBody : drainBody
+      const read = args.mode === 'request-iter' ? iterateBody : args.mode === 'request-text' ? readText : args.mode === 'request-json' ? readJson : drainBody
       const through = (requester: BenchRequester): BenchClient['send'] => (scenario, done) => {
         requester.request(options(scenario)).then((res) => readResponse(res, read, done), (err: Error) => done(err, 0))
       }
@@ -127,7 +134,20 @@ export function agentClient (library: BenchLibrary, args: AgentClientArgs): Benc
   }
 }
 
-function readResponse (res: { statusCode: number, body: Readable }, read: (body: Readable, done: RequestDone) => void, done: RequestDone): void {
+/** Reads the body with `text()`; the benchmark's bodies are ASCII, so characters are bytes. */
+function readText (body: BenchBody, done: RequestDone): void {
+  body.text().then((text) => done(null, text.length), (err: Error) => done(err, 0))
+}
+
+/** Reads the body with `json()` (JSON scenarios only); a parsed object counts as the whole body. */
+function readJson (body: BenchBody, done: RequestDone): void {
+  body.json().then((value) => {
+    if (typeof value !== 'object' || value === null) throw new Error(`json(): expected an object, got ${typeof value}`)
+    done(null, SMALL_BODY.length)
+  }).catch((err: Error) => done(err, 0))
+}
+
+function readResponse (res: { statusCode: number, body: BenchBody }, read: (body: BenchBody, done: RequestDone) => void, done: RequestDone): void {
   if (res.statusCode !== 200) {
     res.body.resume()
     done(new Error(`unexpected status ${res.statusCode}`), 0)

@@ -2,9 +2,11 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { once } from 'node:events'
 import { MemorySocket, memoryConnector } from '../../benchmarks/clients/memory-socket.js'
+import { RequestReader, responseFor } from '../../benchmarks/clients/wire-answers.js'
 import { CLIENTS, clientById, runTransportBenchmark } from '../../benchmarks/transport.js'
 import { combineRuns, formatHeadline, formatSummary, median, summarize } from '../../benchmarks/transport-report.js'
-import { SCENARIOS, scenarioByName } from '../../benchmarks/transport-scenarios.js'
+import { SCENARIOS, SMALL_BODY, scenarioByName } from '../../benchmarks/transport-scenarios.js'
+import { transportChart } from '../../benchmarks/transport-chart.js'
 import type { ScenarioResult } from '../../benchmarks/transport.js'
 import type { Duplex } from 'node:stream'
 
@@ -165,7 +167,10 @@ describe('transport benchmark run', () => {
       const ids = result.samples.map((s) => s.client.id)
       // Every client in every scenario; the two request() clients with a cache also through it.
       // The cache scenario runs the clients that have a cache, through the agent and through the cache.
-      const expected = result.scenario.cache === true ? CLIENTS.filter((c) => c.cache === true).flatMap((c) => [c.id, c.id + '+cache']) : CLIENTS.map((c) => c.id)
+      // json() clients run only the scenarios that answer JSON.
+      const expected = result.scenario.cache === true
+        ? CLIENTS.filter((c) => c.cache === true).flatMap((c) => [c.id, c.id + '+cache'])
+        : CLIENTS.filter((c) => c.json !== true || result.scenario.responseBytes === SMALL_BODY.length).map((c) => c.id)
       assert.deepEqual(ids, expected)
       for (const s of result.samples) {
         assert.equal(s.reqPerSec.length, 1)
@@ -174,18 +179,69 @@ describe('transport benchmark run', () => {
     }
   })
 
-  it('measures the chosen clients against the server process on 127.0.0.1', async () => {
-    const results = await runTransportBenchmark({ rounds: 1, scale: 0.005, scenarios: ['small', 'post'], clients: ['conduit-dispatch', 'undici-dispatch'] })
-    assert.equal(results.length, 2)
-    for (const result of results) {
-      assert.equal(result.memory, false)
-      assert.deepEqual(result.samples.map((s) => s.client.id), ['conduit-dispatch', 'undici-dispatch'])
-      assert.equal(summarize(result).ratios.length, 1)
-    }
-  })
+  for (const origin of ['net', 'http'] as const) {
+    it(`measures the chosen clients against the ${origin} origin process on 127.0.0.1`, async () => {
+      const clients = ['conduit-dispatch', 'undici-dispatch', 'raw-socket']
+      const results = await runTransportBenchmark({ rounds: 1, scale: 0.005, scenarios: ['small', 'post'], clients, origin })
+      assert.equal(results.length, 2)
+      for (const result of results) {
+        assert.equal(result.memory, false)
+        assert.deepEqual(result.samples.map((s) => s.client.id), clients)
+        // conduit ÷ undici and conduit ÷ the raw-socket ceiling.
+        assert.deepEqual(summarize(result).ratios.map((r) => r.peer), ['undici-dispatch', 'raw-socket'])
+      }
+    })
+  }
 
   it('refuses bad rounds and scale values before starting anything', async () => {
     await assert.rejects(runTransportBenchmark({ rounds: 0 }), /rounds must be a positive integer, got 0/)
     await assert.rejects(runTransportBenchmark({ scale: -1 }), /scale must be a positive number, got -1/)
+    await assert.rejects(runTransportBenchmark({ origin: 'nginx' as 'net' }), /origin must be "net" or "http", got "nginx"/)
+  })
+})
+
+describe('benchmark origin request reader', () => {
+  it('reports each request once its head and body arrived, whatever the split', () => {
+    const post = scenarioByName('post')
+    const wire = Buffer.concat([
+      Buffer.from(`POST ${post.path} HTTP/1.1\r\ncontent-length: 5\r\n\r\nhello`),
+      Buffer.from('GET /small HTTP/1.1\r\nhost: x\r\n\r\n')
+    ])
+    for (let step = 1; step <= wire.length; step += 7) {
+      const paths: string[] = []
+      const reader = new RequestReader((path) => paths.push(path), (err) => { throw err })
+      for (let off = 0; off < wire.length; off += step) reader.consume(wire.subarray(off, off + step))
+      assert.deepEqual(paths, [post.path, '/small'], `pieces of ${step} bytes`)
+    }
+  })
+
+  it('answers a path no scenario has with 404 and every scenario with its full body', () => {
+    assert.match(responseFor('/nope').toString('latin1'), /^HTTP\/1\.1 404 /)
+    for (const scenario of SCENARIOS) {
+      const whole = responseFor(scenario.path)
+      assert.equal(whole.length - (whole.indexOf('\r\n\r\n') + 4), scenario.responseBytes)
+    }
+  })
+})
+
+describe('benchmark chart', () => {
+  it('draws one bar per headline row with its spread, escaped labels and the note', () => {
+    const summary = summarize({
+      scenario: scenarioByName('small'),
+      memory: true,
+      requests: 10,
+      rounds: 2,
+      samples: [
+        { client: clientById('conduit-request'), reqPerSec: [100, 300], cpuUsPerReq: [5, 10] },
+        { client: clientById('undici-request'), reqPerSec: [100, 100], cpuUsPerReq: [10, 10] }
+      ]
+    })
+    const svg = transportChart([summary], 'cpu', 'smoke run <not a measurement>')
+    assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/)
+    assert.equal(svg.match(/<rect x=/g)?.length, 1)
+    assert.match(svg, /GET 1 KiB: request\(\), 'data' events, conduit ÷ undici/)
+    assert.match(svg, /0\.75x/)
+    assert.match(svg, /smoke run &lt;not a measurement&gt;/)
+    assert.match(transportChart([summary], 'throughput', 'x'), /2\.00x/)
   })
 })
