@@ -19,7 +19,7 @@ import { H2Exchange } from './exchange.js'
 import type { ExchangeOwner } from './exchange.js'
 import { rstCodeName } from './error-codes.js'
 import { goawayError, noteResend, RESEND_CLOSED, RESEND_GOAWAY, RESEND_REFUSED } from './resend-budget.js'
-import { StallProbe, STALL_PROBE_MS } from './stall-probe.js'
+import { StallProbe, STALL_WINDOW_MS } from './stall-probe.js'
 import { WEBSOCKET } from './request-headers.js'
 import type { StallProbeOwner } from './stall-probe.js'
 
@@ -181,7 +181,7 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
     if (this.#dead) return
     // Nothing new goes to this session while its requests fail.
     this.#goingAway = true
-    const stopped = `the HTTP/2 session stopped (a PING went unanswered and nothing was read for ${STALL_PROBE_MS} ms)`
+    const stopped = `the HTTP/2 session stopped (a PING went unanswered and nothing was read for ${STALL_WINDOW_MS} ms)`
     const maxHeaderSize = this.#owner.config.maxHeaderSize
     if (bytesUnanswered >= maxHeaderSize) {
       // node:http2 stops a session silently on a header block it cannot take: bytes enough for

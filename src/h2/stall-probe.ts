@@ -9,6 +9,11 @@
  * pinged, and one that does has just reset any ping-abuse counter it keeps). A PING that stays
  * unanswered while nothing more is read for a whole interval means the session stopped. A slow
  * or busy link is not mistaken for that: its bytes keep arriving while the answer is queued.
+ *
+ * A busy process is not mistaken for it either. The verdict needs the PING unanswered over
+ * {@link STALL_LOOKS} looks in a row, and a last look taken after the event loop's poll phase:
+ * timers run before socket reads in a loop turn, so after a long pause (a blocked loop, a
+ * descheduled process) the answer may sit unread in the kernel when the timer fires.
  * @module
  */
 
@@ -17,6 +22,12 @@ import type { Duplex } from 'node:stream'
 
 /** Milliseconds between two looks at a session with a request waiting for its head. */
 export const STALL_PROBE_MS = 1000
+
+/** Looks in a row with the PING unanswered and nothing read before the session counts as stopped. */
+export const STALL_LOOKS = 3
+
+/** How long a stopped session stays unnoticed at most, for messages: {@link STALL_LOOKS} intervals. */
+export const STALL_WINDOW_MS = STALL_PROBE_MS * STALL_LOOKS
 
 /** What the probe asks of its session. */
 export interface StallProbeOwner {
@@ -37,6 +48,8 @@ export class StallProbe {
   /** bytesRead when the last PING was answered (or the probe started). */
   #answeredBytes = 0
   #pingOut = false
+  /** Looks in a row that found the PING out and nothing read. */
+  #silentLooks = 0
 
   constructor (session: ClientHttp2Session, socket: Duplex, owner: StallProbeOwner) {
     this.#session = session
@@ -56,6 +69,7 @@ export class StallProbe {
     if (this.#timer !== null) clearInterval(this.#timer)
     this.#timer = null
     this.#pingOut = false
+    this.#silentLooks = 0
   }
 
   readonly #look = (): void => {
@@ -67,10 +81,8 @@ export class StallProbe {
     const moved = bytes !== this.#lastBytes
     this.#lastBytes = bytes
     if (this.#pingOut) {
-      if (!moved) {
-        this.stop()
-        this.#owner.onStalled(bytes - this.#answeredBytes)
-      }
+      this.#silentLooks = moved ? 0 : this.#silentLooks + 1
+      if (this.#silentLooks >= STALL_LOOKS) setImmediate(this.#confirm, bytes)
       return
     }
     if (!moved) return
@@ -79,11 +91,24 @@ export class StallProbe {
       this.#session.ping((err) => {
         if (err !== null) return
         this.#pingOut = false
+        this.#silentLooks = 0
         this.#answeredBytes = this.#socket.bytesRead ?? 0
       })
     } catch {
       // Too many PINGs in flight: the next look decides.
       this.#pingOut = false
     }
+  }
+
+  /** The last look, after the poll phase has read whatever the kernel held for the socket. */
+  readonly #confirm = (bytesAtLook: number): void => {
+    if (this.#timer === null || !this.#pingOut || this.#session.destroyed) return
+    const bytes = this.#socket.bytesRead ?? 0
+    if (bytes !== bytesAtLook) {
+      this.#silentLooks = 0
+      return
+    }
+    this.stop()
+    this.#owner.onStalled(bytes - this.#answeredBytes)
   }
 }
