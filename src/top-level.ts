@@ -63,6 +63,14 @@ function resolve<O extends object> (who: string, target: unknown, given: unknown
 }
 
 /**
+ * undici's top-level functions read `(url, fn)` as `(url, null, fn)`: a function in the
+ * options' place is the factory, handler or callback that follows them.
+ */
+function shifted<F> (options: unknown, fn: F | undefined, rest?: unknown): [options: unknown, fn: F | undefined, rest: unknown] {
+  return typeof options === 'function' ? [null, options as F, fn] : [options, fn, rest]
+}
+
+/**
  * Runs `call` with the resolved dispatcher and options. Bad arguments reject the promise form
  * and throw in the callback form (there is no promise to reject).
  */
@@ -87,7 +95,9 @@ function withResolved<O extends object, R> (who: string, url: unknown, options: 
  */
 export function request (url: string | URL | UrlLike | TopLevelRequestOptions, options?: TopLevelRequestOptions | null): Promise<ResponseData>
 export function request (url: string | URL | UrlLike | TopLevelRequestOptions, options: TopLevelRequestOptions | null | undefined, callback: RequestCallback): void
-export function request (url: string | URL | UrlLike | TopLevelRequestOptions, options?: TopLevelRequestOptions | null, callback?: RequestCallback): Promise<ResponseData> | void {
+export function request (url: string | URL | UrlLike | TopLevelRequestOptions, callback: RequestCallback): void
+export function request (url: string | URL | UrlLike | TopLevelRequestOptions, givenOptions?: TopLevelRequestOptions | RequestCallback | null, givenCallback?: RequestCallback): Promise<ResponseData> | void {
+  const [options, callback] = shifted<RequestCallback>(givenOptions, givenCallback)
   return withResolved<RequestOptions, Promise<ResponseData> | void>('request()', url, options, callback, (dispatcher, opts) =>
     callback === undefined ? dispatcherRequest(dispatcher, opts) : dispatcherRequest(dispatcher, opts, callback))
 }
@@ -100,9 +110,13 @@ export function request (url: string | URL | UrlLike | TopLevelRequestOptions, o
  */
 export function stream (url: string | URL | UrlLike, options: (Partial<StreamOptions> & TopLevelExtras) | null | undefined, factory: StreamFactory): Promise<StreamData>
 export function stream (url: string | URL | UrlLike, options: (Partial<StreamOptions> & TopLevelExtras) | null | undefined, factory: StreamFactory, callback: StreamCallback): void
-export function stream (url: string | URL | UrlLike, options: (Partial<StreamOptions> & TopLevelExtras) | null | undefined, factory: StreamFactory, callback?: StreamCallback): Promise<StreamData> | void {
+export function stream (url: string | URL | UrlLike, factory: StreamFactory): Promise<StreamData>
+export function stream (url: string | URL | UrlLike, factory: StreamFactory, callback: StreamCallback): void
+export function stream (url: string | URL | UrlLike, givenOptions: (Partial<StreamOptions> & TopLevelExtras) | StreamFactory | null | undefined, givenFactory?: StreamFactory | StreamCallback, givenCallback?: StreamCallback): Promise<StreamData> | void {
+  const [options, factory, rest] = shifted<StreamFactory>(givenOptions, givenFactory as StreamFactory | undefined, givenCallback)
+  const callback = rest as StreamCallback | undefined
   const { dispatcher, opts } = resolve<StreamOptions>('stream()', url, options)
-  return callback === undefined ? dispatcherStream(dispatcher, opts, factory) : dispatcherStream(dispatcher, opts, factory, callback)
+  return callback === undefined ? dispatcherStream(dispatcher, opts, factory!) : dispatcherStream(dispatcher, opts, factory!, callback)
 }
 
 /**
@@ -111,9 +125,12 @@ export function stream (url: string | URL | UrlLike, options: (Partial<StreamOpt
  * @example
  * const duplex = pipeline('http://127.0.0.1:3000/echo', { method: 'POST' }, ({ body }) => body)
  */
-export function pipeline (url: string | URL | UrlLike, options: (Partial<PipelineOptions> & TopLevelExtras) | null | undefined, handler: PipelineHandlerFunction): Duplex {
+export function pipeline (url: string | URL | UrlLike, options: (Partial<PipelineOptions> & TopLevelExtras) | null | undefined, handler: PipelineHandlerFunction): Duplex
+export function pipeline (url: string | URL | UrlLike, handler: PipelineHandlerFunction): Duplex
+export function pipeline (url: string | URL | UrlLike, givenOptions: (Partial<PipelineOptions> & TopLevelExtras) | PipelineHandlerFunction | null | undefined, givenHandler?: PipelineHandlerFunction): Duplex {
+  const [options, handler] = shifted<PipelineHandlerFunction>(givenOptions, givenHandler)
   const { dispatcher, opts } = resolve<PipelineOptions>('pipeline()', url, options)
-  return dispatcherPipeline(dispatcher, opts, handler)
+  return dispatcherPipeline(dispatcher, opts, handler!)
 }
 
 /**
@@ -124,7 +141,9 @@ export function pipeline (url: string | URL | UrlLike, options: (Partial<Pipelin
  */
 export function upgrade (url: string | URL | UrlLike | (UpgradeOptions & TopLevelExtras), options?: (UpgradeOptions & TopLevelExtras) | null): Promise<UpgradeData>
 export function upgrade (url: string | URL | UrlLike | (UpgradeOptions & TopLevelExtras), options: (UpgradeOptions & TopLevelExtras) | null | undefined, callback: UpgradeCallback): void
-export function upgrade (url: string | URL | UrlLike | (UpgradeOptions & TopLevelExtras), options?: (UpgradeOptions & TopLevelExtras) | null, callback?: UpgradeCallback): Promise<UpgradeData> | void {
+export function upgrade (url: string | URL | UrlLike | (UpgradeOptions & TopLevelExtras), callback: UpgradeCallback): void
+export function upgrade (url: string | URL | UrlLike | (UpgradeOptions & TopLevelExtras), givenOptions?: (UpgradeOptions & TopLevelExtras) | UpgradeCallback | null, givenCallback?: UpgradeCallback): Promise<UpgradeData> | void {
+  const [options, callback] = shifted<UpgradeCallback>(givenOptions, givenCallback)
   return withResolved<UpgradeOptions, Promise<UpgradeData> | void>('upgrade()', url, options, callback, (dispatcher, opts) => dispatcherUpgrade(dispatcher, opts, callback))
 }
 
@@ -136,7 +155,9 @@ export function upgrade (url: string | URL | UrlLike | (UpgradeOptions & TopLeve
  */
 export function connect (url: string | URL | UrlLike | (UpgradeOptions & TopLevelExtras), options?: (UpgradeOptions & TopLevelExtras) | null): Promise<UpgradeData>
 export function connect (url: string | URL | UrlLike | (UpgradeOptions & TopLevelExtras), options: (UpgradeOptions & TopLevelExtras) | null | undefined, callback: UpgradeCallback): void
-export function connect (url: string | URL | UrlLike | (UpgradeOptions & TopLevelExtras), options?: (UpgradeOptions & TopLevelExtras) | null, callback?: UpgradeCallback): Promise<UpgradeData> | void {
+export function connect (url: string | URL | UrlLike | (UpgradeOptions & TopLevelExtras), callback: UpgradeCallback): void
+export function connect (url: string | URL | UrlLike | (UpgradeOptions & TopLevelExtras), givenOptions?: (UpgradeOptions & TopLevelExtras) | UpgradeCallback | null, givenCallback?: UpgradeCallback): Promise<UpgradeData> | void {
+  const [options, callback] = shifted<UpgradeCallback>(givenOptions, givenCallback)
   return withResolved<UpgradeOptions, Promise<UpgradeData> | void>('connect()', url, options, callback, (dispatcher, opts) => {
     // A CONNECT target is host:port, not a path: the one given is sent as is.
     const given = (options ?? (typeof url === 'object' && !(url instanceof URL) ? url : null)) as UpgradeOptions | null

@@ -18,9 +18,21 @@ import { playReply, replyGatewayTimeout } from './cache-replies.js'
 import type { ReplyDestination } from './cache-replies.js'
 import { collectBody, deleteQuietly } from './store-calls.js'
 import { updateStored } from './stored-update.js'
+import { parseCacheControl } from './parse-cache-control.js'
+import { parseVary } from './vary.js'
 
 /** Statuses after which a stale response may stand in for the origin (RFC 5861 §4). */
 const ORIGIN_ERROR_STATUS = new Set([500, 502, 503, 504])
+
+/**
+ * True when a 304's own fields forbid serving the stored response with them: `no-store`,
+ * `private` or a `Set-Cookie` in a shared cache, or `Vary: *`.
+ */
+function notModifiedForbidsReuse (headers: IncomingHeaders, shared: boolean): boolean {
+  const directives = parseCacheControl(headers['cache-control'])
+  if (directives['no-store'] === true || parseVary(headers.vary) === '*') return true
+  return shared && (directives.private === true || headers['set-cookie'] !== undefined)
+}
 
 /** Everything a revalidation needs. */
 export interface RevalidationContext {
@@ -112,6 +124,12 @@ export class CacheRevalidationHandler extends DecoratorHandler {
         // §4.3.4: a 304 whose validator is not the stored one updates nothing and cannot
         // answer the request, so the origin is asked again without validators.
         log('revalidation of %s: the 304 names another validator than the stored one; asking again without validators', describeKey(this.#ctx.key))
+        this.#ctx.retryUnconditionally()
+      } else if (notModifiedForbidsReuse(this.#notModified, this.#ctx.shared)) {
+        // The 304 withdraws the permission the stored response was kept under, so that
+        // response cannot answer this request either: it is removed and the origin asked again.
+        log('revalidation of %s: the 304 forbids reusing the stored response; removing it and asking again without validators', describeKey(this.#ctx.key))
+        deleteQuietly(this.#ctx.store, this.#ctx.key)
         this.#ctx.retryUnconditionally()
       } else {
         this.#refresh()

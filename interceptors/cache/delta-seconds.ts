@@ -15,11 +15,11 @@ export function parseDeltaSeconds (text: string | undefined): number | undefined
 }
 
 /**
- * Reads an `Age` field: undefined when absent, otherwise seconds. Several values (a list or
- * repeated lines) use the first one, and parameters after `;` are ignored, so `7200, 0` and
- * `7200;src=edge` are 7200. A first value that is not a delta-seconds (negative, fractional,
- * junk) is invalid freshness information, which §4.2.1 encourages caches to treat as stale: it
- * counts as 2^31 seconds old rather than as new.
+ * Reads an `Age` field: undefined when absent or invalid, otherwise seconds. Several values (a
+ * list or repeated lines) use the first one, and parameters after `;` are ignored, so `7200, 0`
+ * and `7200;src=edge` are 7200. A first value that is not a delta-seconds (negative, fractional,
+ * junk) is undefined: RFC 9111 §5.1 says a cache SHOULD ignore such a field, so the response is
+ * as fresh as it would be without one.
  */
 export function parseAge (header: string | string[] | undefined): number | undefined {
   if (header === undefined) return undefined
@@ -29,5 +29,5 @@ export function parseAge (header: string | string[] | undefined): number | undef
   const member = comma === -1 ? first : first.slice(0, comma)
   const semicolon = member.indexOf(';')
   const value = (semicolon === -1 ? member : member.slice(0, semicolon)).trim()
-  return parseDeltaSeconds(value) ?? MAX_DELTA_SECONDS
+  return parseDeltaSeconds(value)
 }

@@ -7,7 +7,7 @@ import type { CacheControlDirectives } from '../../src/handler.js'
 import { parseDeltaSeconds } from './delta-seconds.js'
 
 const NUMERIC = new Set(['max-age', 's-maxage', 'max-stale', 'min-fresh', 'stale-while-revalidate', 'stale-if-error'])
-const FLAGS = new Set(['public', 'no-store', 'must-revalidate', 'proxy-revalidate', 'immutable', 'no-transform', 'must-understand', 'only-if-cached'])
+const FLAGS = new Set(['public', 'must-revalidate', 'proxy-revalidate', 'immutable', 'no-transform', 'must-understand', 'only-if-cached'])
 const FIELD_LISTS = new Set(['no-cache', 'private'])
 
 /** A directive written against the grammar (RFC 9110 §5.6.2 token, `=` without spaces, one value). */
@@ -35,7 +35,8 @@ function tokenize (text: string): Raw {
     const nameStart = i
     while (i < n && text[i] !== '=' && text[i] !== ',') i++
     const rawName = text.slice(nameStart, i)
-    const name = rawName.trim().toLowerCase()
+    // Only HTTP's own whitespace is trimmed: a non-breaking space is part of the name.
+    const name = rawName.replace(/^[ \t]+|[ \t]+$/g, '').toLowerCase()
     let value: string | undefined | typeof MALFORMED
     if (i < n && text[i] === '=') {
       i++
@@ -67,37 +68,78 @@ function tokenize (text: string): Raw {
   return out
 }
 
+/** Directives that only ever forbid something: a malformed spelling of one still applies. */
+const RESTRICTIVE = ['no-store', 'private', 'no-cache']
+
+/**
+ * The restrictive directive a malformed name stands for (`private` followed by a non-breaking
+ * space, `no-\u00a0store`), or undefined. Reading it as the directive is the safe side: taking
+ * it for an unknown directive would let a response meant for one user into a shared cache.
+ */
+function restrictiveSpelling (name: string): string | undefined {
+  if (TOKEN.test(name)) return undefined
+  const prefix = RESTRICTIVE.find((directive) => name.startsWith(directive) && !TOKEN.test(name[directive.length]))
+  if (prefix !== undefined) return prefix
+  const tokenChars = [...name].filter((char) => TOKEN.test(char)).join('')
+  return RESTRICTIVE.includes(tokenChars) ? tokenChars : undefined
+}
+
 function numericValue (name: string, value: string | undefined | typeof MALFORMED): number {
   if (name === 'max-stale' && value === undefined) return Infinity
   return value === MALFORMED ? 0 : parseDeltaSeconds(value) ?? 0
 }
 
+/** Of two values of one numeric directive, the more restrictive: the larger `min-fresh`, otherwise the smaller. */
+function moreRestrictive (name: string, a: number, b: number): number {
+  return name === 'min-fresh' ? Math.max(a, b) : Math.min(a, b)
+}
+
+/** The fields a `no-cache` or `private` value lists, or true for the whole response (no value, or one that is not a list of field names). */
+function fieldList (value: string | undefined | typeof MALFORMED): true | string[] {
+  if (value === undefined || value === MALFORMED) return true
+  const fields = value.split(',').map((field) => field.replace(/^[ \t]+|[ \t]+$/g, '').toLowerCase()).filter((field) => field !== '')
+  return fields.length === 0 || !fields.every((field) => TOKEN.test(field)) ? true : fields
+}
+
 /**
- * Parses one or more `Cache-Control` header values. Names are case-insensitive; the first
- * occurrence of a directive wins (RFC 9111 §4.2.1). Numeric directives with an invalid value
- * (not digits, or written against the grammar such as `max-age = 5` or `max-age=5 junk`)
- * become 0, so a response with broken freshness information counts as stale, as §4.2.1
- * encourages; a malformed `no-cache` or `private` value applies to the whole response; `max-stale` without a value is `Infinity` (any staleness). `no-cache` and `private`
- * are `true`, or the lower-case field names they list. Unknown directives are ignored.
+ * Parses one or more `Cache-Control` header values. Names are case-insensitive. Where the text
+ * breaks the grammar or contradicts itself, the reading is the most restrictive one, so a
+ * malformed header never lets a response be stored or reused more widely than a correct one:
+ * - a numeric directive given twice keeps its most restrictive value (the smaller, or the
+ *   larger `min-fresh`); an invalid value (not digits, or written against the grammar such as
+ *   `max-age = 5` or `max-age=5 junk`) is 0, so broken freshness information counts as stale,
+ *   as RFC 9111 §4.2.1 encourages; `max-stale` without a value is `Infinity` (any staleness);
+ * - a directive that takes no argument but is given one (`public =`, `must-revalidate=1`) is
+ *   absent, every occurrence of it; `no-store` applies whatever follows it;
+ * - `no-cache` and `private` are `true`, or the lower-case field names they list; a value that
+ *   is not a list of field names applies to the whole response, and `true` outlasts any list;
+ * - a misspelling of `no-store`, `no-cache` or `private` by characters outside the token
+ *   grammar (a trailing non-breaking space) is that directive.
+ * Unknown directives are ignored.
  */
 export function parseCacheControl (header: string | string[] | undefined | null): CacheControlDirectives {
   const directives: CacheControlDirectives = {}
   if (header == null) return directives
   const text = Array.isArray(header) ? header.join(',') : header
   const byName = directives as Record<string, unknown>
-  for (const [name, value] of tokenize(text)) {
-    if (Object.hasOwn(byName, name)) continue
-    if (NUMERIC.has(name)) {
-      byName[name] = numericValue(name, value)
-    } else if (FLAGS.has(name)) {
+  const refused = new Set<string>()
+  for (const [written, value] of tokenize(text)) {
+    const restrictive = restrictiveSpelling(written)
+    const name = restrictive ?? written
+    if (restrictive !== undefined || name === 'no-store') {
       byName[name] = true
+    } else if (NUMERIC.has(name)) {
+      const parsed = numericValue(name, value)
+      const previous = byName[name] as number | undefined
+      byName[name] = previous === undefined ? parsed : moreRestrictive(name, previous, parsed)
+    } else if (FLAGS.has(name)) {
+      if (value !== undefined) refused.add(name)
+      if (refused.has(name)) delete byName[name]
+      else byName[name] = true
     } else if (FIELD_LISTS.has(name)) {
-      if (value === undefined || value === MALFORMED) {
-        byName[name] = true
-      } else {
-        const fields = value.split(',').map((field) => field.trim().toLowerCase()).filter((field) => field !== '')
-        byName[name] = fields.length === 0 ? true : fields
-      }
+      const fields = fieldList(value)
+      const previous = byName[name] as true | string[] | undefined
+      byName[name] = previous === true || fields === true ? true : [...(previous ?? []), ...fields]
     }
   }
   return directives

@@ -51,6 +51,8 @@ export function redirectedStorageRefusal (key: CacheKey, trail: RedirectTrail, s
   for (const redirect of followed) {
     const decision = storable(redirect)
     if (!decision.store) return `the ${redirect.statusCode} redirect on the way may not be stored (${decision.reason})`
+    // Storable only to be revalidated is not enough: the answer would be reused without asking.
+    if (decision.value.staleAt <= decision.value.cachedAt) return `the ${redirect.statusCode} redirect on the way is stale on arrival`
   }
   return undefined
 }

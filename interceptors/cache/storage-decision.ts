@@ -7,6 +7,8 @@ import type { CacheControlDirectives, CacheValue, IncomingHeaders } from '../../
 import { HEURISTICALLY_CACHEABLE, freshnessLifetime, initialAge } from './freshness.js'
 import { parseCacheControl } from './parse-cache-control.js'
 import { parseVary, varyValues } from './vary.js'
+import { parseHttpDate } from './http-date.js'
+import { firstHeaderValue } from './header-value.js'
 
 /**
  * How long a response is kept once stale (seconds) unless stale-while-revalidate or
@@ -83,9 +85,13 @@ export function decideStorage (input: StorageInput): StorageDecision {
   }
   if (directives['no-store'] === true && directives['must-understand'] !== true) return { store: false, reason: 'the response said no-store' }
   if (shared && directives.private === true) return { store: false, reason: 'the response is private and this cache is shared' }
-  if (shared && input.requestHeaders.authorization !== undefined &&
-    directives.public !== true && directives['must-revalidate'] !== true && directives['s-maxage'] === undefined) {
-    return { store: false, reason: 'the request carried Authorization and the response allows no shared caching (public, must-revalidate or s-maxage)' }
+  if (shared && input.requestHeaders.authorization !== undefined) {
+    // §3.5. An s-maxage of 0 (or an invalid one, read as 0) grants nothing a shared cache could
+    // reuse without asking; undici reads it the same way.
+    if (directives.public !== true && directives['must-revalidate'] !== true && (directives['s-maxage'] ?? 0) === 0) {
+      return { store: false, reason: 'the request carried Authorization and the response allows no shared caching (public, must-revalidate or s-maxage)' }
+    }
+    if (withholds(directives, 'authorization')) return { store: false, reason: 'the request carried Authorization and the response keeps it private' }
   }
   if (shared && headers['set-cookie'] !== undefined && !withholds(directives, 'set-cookie')) {
     return { store: false, reason: 'the response sets a cookie and this cache is shared' }
@@ -103,12 +109,13 @@ export function decideStorage (input: StorageInput): StorageDecision {
 
   const age = initialAge(headers, input.requestTime, input.responseTime)
   const etag = typeof headers.etag === 'string' ? headers.etag : undefined
-  const hasValidator = etag !== undefined || headers['last-modified'] !== undefined
+  // A Date serves as the validator of last resort: revalidation sends it as If-Modified-Since.
+  const hasValidator = etag !== undefined || headers['last-modified'] !== undefined || parseHttpDate(firstHeaderValue(headers.date)) !== undefined
   const freshFor = directives['no-cache'] === true ? 0 : Math.max(0, lifetime.seconds - age)
   const swr = directives['stale-while-revalidate'] ?? 0
   const sie = directives['stale-if-error'] ?? 0
   if (freshFor === 0 && !hasValidator && swr === 0 && sie === 0) {
-    return { store: false, reason: `stale on arrival (${lifetime.source}, age ${Math.floor(age)}s) and without a validator to revalidate it` }
+    return { store: false, reason: `stale on arrival (${lifetime.source}, age ${Math.floor(age)}s) and without a validator or Date to revalidate it` }
   }
 
   const cachedAt = input.responseTime

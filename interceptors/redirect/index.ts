@@ -7,6 +7,7 @@
 import { failOption } from '../../src/handler.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
 import { RedirectHandler } from './redirect-handler.js'
+import { readStripHeaders } from './hop-headers.js'
 
 export { RedirectHandler } from './redirect-handler.js'
 export type { RedirectLimits } from './redirect-handler.js'
@@ -25,6 +26,19 @@ export interface RedirectInterceptorOptions {
    * @defaultValue false
    */
   throwOnMaxRedirect?: boolean | undefined
+  /**
+   * Request headers (any case) removed from every followed redirect, as undici's option of
+   * the same name.
+   * @defaultValue undefined
+   */
+  stripHeadersOnRedirect?: readonly string[] | undefined
+  /**
+   * Request headers (any case) removed when a followed redirect leaves the origin, beside the
+   * credentials that always are (`Authorization`, `Cookie`, `Proxy-Authorization`), as
+   * undici's option of the same name.
+   * @defaultValue undefined
+   */
+  stripHeadersOnCrossOriginRedirect?: readonly string[] | undefined
 }
 
 function checkMax (value: unknown, who: string): number | undefined {
@@ -44,8 +58,10 @@ function checkThrow (value: unknown, who: string): boolean | undefined {
 /**
  * The redirect interceptor: 301, 302, 303, 307 and 308 (and 300 with a Location) are followed
  * up to `maxRedirections` times. POST after 301/302 and anything but GET/HEAD after 303 become
- * a GET without body; `Authorization`, `Cookie` and `Proxy-Authorization` are dropped when the
- * next hop is another origin; a streamed body that would have to be sent again stops the
+ * a GET without body, and a 303 drops the `Content-*` headers; `Host` is dropped on every hop
+ * (the next one derives it from its target); `Authorization`, `Cookie` and
+ * `Proxy-Authorization`, and `stripHeadersOnCrossOriginRedirect`, are dropped when the next hop
+ * is another origin, `stripHeadersOnRedirect` on every hop; a streamed body that would have to be sent again stops the
  * chain and the redirect response is delivered. Bad options throw an `InvalidArgumentError`.
  * @example
  * import { Agent, interceptors } from 'conduit'
@@ -58,18 +74,28 @@ export function redirect (options: RedirectInterceptorOptions = {}): Interceptor
   }
   const defaultMax = checkMax(options.maxRedirections, 'redirect()')
   const defaultThrow = checkThrow(options.throwOnMaxRedirect, 'redirect()') ?? false
+  const defaultStrip = options.stripHeadersOnRedirect
+  const defaultStripCrossOrigin = options.stripHeadersOnCrossOriginRedirect
+  readStripHeaders(defaultStrip, 'stripHeadersOnRedirect', 'redirect()')
+  readStripHeaders(defaultStripCrossOrigin, 'stripHeadersOnCrossOriginRedirect', 'redirect()')
   return (dispatch: Dispatch): Dispatch => function redirectingDispatch (opts: DispatchOptions, handler: DispatchHandler): boolean {
     if (typeof opts !== 'object' || opts === null) return dispatch(opts, handler)
     const max = opts.maxRedirections === undefined ? defaultMax : checkMax(opts.maxRedirections, 'redirect()')
     const throwOnMaxRedirect = checkThrow(opts.throwOnMaxRedirect, 'redirect()') ?? defaultThrow
     if (max === undefined || max === 0 || opts.upgrade != null || opts.method === 'CONNECT') return dispatch(opts, handler)
+    const strip = opts.stripHeadersOnRedirect ?? defaultStrip
+    const stripCrossOrigin = opts.stripHeadersOnCrossOriginRedirect ?? defaultStripCrossOrigin
     // The options go no further down, so a redirect interceptor below does not follow too; the
     // copy is only made when there is something to clear.
-    const first: DispatchOptions = opts.maxRedirections === undefined && opts.throwOnMaxRedirect === undefined
+    const first: DispatchOptions = opts.maxRedirections === undefined && opts.throwOnMaxRedirect === undefined &&
+      opts.stripHeadersOnRedirect === undefined && opts.stripHeadersOnCrossOriginRedirect === undefined
       ? opts
-      : { ...opts, maxRedirections: undefined, throwOnMaxRedirect: undefined }
-    // The handler reads throwOnMaxRedirect from its options (undici's constructor shape) and
-    // keeps it out of the hops it dispatches.
-    return dispatch(first, new RedirectHandler(dispatch, max, throwOnMaxRedirect ? { ...first, throwOnMaxRedirect } : first, handler))
+      : { ...opts, maxRedirections: undefined, throwOnMaxRedirect: undefined, stripHeadersOnRedirect: undefined, stripHeadersOnCrossOriginRedirect: undefined }
+    // The handler reads throwOnMaxRedirect and the headers to strip from its options (undici's
+    // constructor shape) and keeps them out of the hops it dispatches.
+    const own = !throwOnMaxRedirect && strip === undefined && stripCrossOrigin === undefined
+      ? first
+      : { ...first, throwOnMaxRedirect, stripHeadersOnRedirect: strip, stripHeadersOnCrossOriginRedirect: stripCrossOrigin }
+    return dispatch(first, new RedirectHandler(dispatch, max, own, handler))
   }
 }

@@ -6,8 +6,10 @@
  */
 
 import { debuglog } from 'node:util'
-import { AttemptSpanningHandler, InvalidArgumentError, MaxRedirectsError, RedirectError, describeValue, hrefWithoutCredentials, normalizeHeaders, FOLLOWED_REDIRECTS, REDIRECT_STATUSES, headersDroppedByRedirect, redirectLocation, redirectsToGet } from '../../src/handler.js'
+import { AttemptSpanningHandler, InvalidArgumentError, MaxRedirectsError, RedirectError, describeValue, hrefWithoutCredentials, normalizeHeaders, FOLLOWED_REDIRECTS, REDIRECT_STATUSES, redirectLocation, redirectsToGet } from '../../src/handler.js'
 import type { Dispatch, DispatchBody, DispatchController, DispatchHandler, DispatchOptions, DispatchTarget, IncomingHeaders, FollowedRedirect } from '../../src/handler.js'
+
+import { nextHopHeaders, readStripHeaders } from './hop-headers.js'
 
 /** Writes one line when `NODE_DEBUG` lists `conduit:redirect`. */
 export const log = debuglog('conduit:redirect')
@@ -94,6 +96,8 @@ export class RedirectHandler extends AttemptSpanningHandler {
   #unrecorded: DispatchOptions | null = null
   #opts: DispatchOptions
   #next: DispatchOptions | null = null
+  readonly #strip: ReadonlySet<string> | null
+  readonly #stripCrossOrigin: ReadonlySet<string> | null
 
   /**
    * Wraps `dispatcher` so that every request it dispatches follows up to `maxRedirections` redirects.
@@ -123,10 +127,12 @@ export class RedirectHandler extends AttemptSpanningHandler {
     if (throwOnMaxRedirect != null && typeof throwOnMaxRedirect !== 'boolean') {
       throw new InvalidArgumentError(`RedirectHandler: throwOnMaxRedirect must be a boolean, got ${describeValue(throwOnMaxRedirect)}`)
     }
+    this.#strip = readStripHeaders(opts.stripHeadersOnRedirect, 'stripHeadersOnRedirect', 'RedirectHandler')
+    this.#stripCrossOrigin = readStripHeaders(opts.stripHeadersOnCrossOriginRedirect, 'stripHeadersOnCrossOriginRedirect', 'RedirectHandler')
     this.#dispatch = dispatch
-    this.#opts = opts.maxRedirections === undefined && throwOnMaxRedirect === undefined
+    this.#opts = opts.maxRedirections === undefined && throwOnMaxRedirect === undefined && this.#strip === null && this.#stripCrossOrigin === null
       ? opts
-      : { ...opts, maxRedirections: undefined, throwOnMaxRedirect: undefined }
+      : { ...opts, maxRedirections: undefined, throwOnMaxRedirect: undefined, stripHeadersOnRedirect: undefined, stripHeadersOnCrossOriginRedirect: undefined }
     this.#limits = { maxRedirections: maxRedirections ?? Infinity, throwOnMaxRedirect: throwOnMaxRedirect === true }
   }
 
@@ -208,8 +214,13 @@ export class RedirectHandler extends AttemptSpanningHandler {
     const toGet = redirectsToGet(statusCode, opts.method)
     if (!toGet && !isReplayable(opts.body)) return 'the request body is a stream and cannot be sent again'
     const crossOrigin = location.origin !== current.origin
-    const nextHeaders = normalizeHeaders(opts.headers)
-    for (const name of headersDroppedByRedirect(toGet, crossOrigin)) delete nextHeaders[name]
+    // A 303 drops the body's description whatever the method (a HEAD stays a HEAD), as undici does.
+    const nextHeaders = nextHopHeaders(normalizeHeaders(opts.headers), {
+      dropBodyHeaders: toGet || statusCode === 303,
+      crossOrigin,
+      strip: this.#strip,
+      stripCrossOrigin: this.#stripCrossOrigin
+    })
     if (toGet) discardBody(opts.body)
     this.#next = {
       ...opts,

@@ -67,6 +67,13 @@ export class UpgradeHandler implements DispatchHandler {
   }
 
   onRequestUpgrade (_controller: DispatchController, statusCode: number, headers: IncomingHeaders, socket: Duplex): void {
+    if (statusCode === 101 && headers.upgrade === undefined) {
+      // RFC 9110 §15.2.2: a 101 names the protocol switched to; without it nothing says what
+      // the socket now speaks (undici refuses it as a bad upgrade too).
+      socket.destroy()
+      this.#fail(new SocketError(`${this.#what} failed: the server answered 101 without an Upgrade header`))
+      return
+    }
     this.#stopWatching()
     const callback = this.#callback
     this.#callback = null

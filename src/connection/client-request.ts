@@ -10,7 +10,7 @@ import type { Duplex } from 'node:stream'
 import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { InvalidArgumentError, RequestAbortedError, RequestContentLengthMismatchError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
-import { appendQuery, collectRequestFields, normalizeMethod, validateHost, validateMethod, validatePath } from './request-fields.js'
+import { appendQuery, collectRequestFields, normalizeMethod, validateHost, validateMethod, validatePath, validateRequestFlags } from './request-fields.js'
 import type { RequestFieldInfo } from './request-fields.js'
 import { BODY_NONE, BODY_READABLE, bodyKind, bodyLength, isReplayable } from './request-body.js'
 import type { DiagnosticsRequest } from '../diagnostics.js'
@@ -114,6 +114,7 @@ export class ClientRequest implements DispatchController {
       throw new InvalidArgumentError(`maxRedirections is not a request option here, got ${describeValue(opts.maxRedirections)}: compose interceptors.redirect() to follow redirects`)
     }
     validateMethod(opts.method)
+    validateRequestFlags(opts)
     const method = normalizeMethod(opts.method)
     const path = appendQuery(opts.path, opts.query)
     validatePath(path, method)

@@ -43,6 +43,22 @@ export function normalizeMethod (method: string): string {
   return STANDARD_METHODS.has(upper) ? upper : method
 }
 
+/**
+ * Checks the request options undici's transport refuses when they have the wrong type:
+ * `reset` and `expectContinue` must be booleans when given (`0` is not `false`), and
+ * `throwOnError` is not a request option at all (undici 8 refuses it too: failing on error
+ * statuses is the responseError interceptor's job).
+ */
+export function validateRequestFlags (opts: { reset?: unknown, expectContinue?: unknown, throwOnError?: unknown }): void {
+  for (const name of ['reset', 'expectContinue'] as const) {
+    const value = opts[name]
+    if (value != null && typeof value !== 'boolean') throw new InvalidArgumentError(`invalid ${name}: ${describeValue(value)} (must be a boolean)`)
+  }
+  if (opts.throwOnError != null) {
+    throw new InvalidArgumentError(`throwOnError is not a request option, got ${describeValue(opts.throwOnError)}: compose interceptors.responseError() to fail on error statuses`)
+  }
+}
+
 /** Throws unless `method` is a token. */
 export function validateMethod (method: unknown): asserts method is string {
   if (typeof method !== 'string' || (!STANDARD_METHODS.has(method) && !TOKEN_RE.test(method))) {
@@ -76,6 +92,17 @@ export function validatePath (path: unknown, method: string): asserts path is st
   }
 }
 
+/**
+ * The text of one query value, as undici (through `node:querystring`) writes it: strings,
+ * finite numbers, bigints and booleans as themselves, anything else (`null`, `undefined`, an
+ * object, `NaN`) as the empty string, so `{ a: null }` sends `a=`.
+ */
+function queryValueText (value: unknown): string {
+  if (typeof value === 'string') return value
+  if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint' || typeof value === 'boolean') return String(value)
+  return ''
+}
+
 /** Appends `query` to `path` as `application/x-www-form-urlencoded`; arrays repeat the key. */
 export function appendQuery (path: string, query: Record<string, unknown> | undefined): string {
   if (query == null) return path
@@ -83,10 +110,9 @@ export function appendQuery (path: string, query: Record<string, unknown> | unde
   let qs = ''
   for (const key of Object.keys(query)) {
     const value = query[key]
-    if (value === undefined) continue
-    const values = Array.isArray(value) ? value : [value]
+    const values = Array.isArray(value) ? value as unknown[] : [value]
     for (const v of values) {
-      qs += `${qs.length === 0 ? '' : '&'}${encodeURIComponent(key)}=${encodeURIComponent(String(v))}`
+      qs += `${qs.length === 0 ? '' : '&'}${encodeURIComponent(key)}=${encodeURIComponent(queryValueText(v))}`
     }
   }
   if (qs.length === 0) return path

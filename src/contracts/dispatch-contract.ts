@@ -120,6 +120,8 @@ export interface DispatchHandler {
    * the older handler shape's `onBodySent` keeps working (the adapter and DecoratorHandler forward it).
    */
   onBodySent?(chunk: Uint8Array | string): void
+  /** The whole request body was handed over; called once, by MockAgent as by undici 8's mocks. */
+  onRequestSent?(): void
 }
 
 /** The older handler shape (undici before v7, and the runtime's built-in fetch). */

@@ -20,7 +20,7 @@ import { MockDispatchList } from './mock-scope.js'
 import type { MockDispatchRecord, MockRequestOptions, RegisteredReply } from './mock-scope.js'
 import { ResponsePlayer, replyBodyChunks } from '../replay/response-player.js'
 import type { PlayedResponse } from '../replay/response-player.js'
-import { bodyText, collectBody, isBufferedBody } from '../replay/request-body.js'
+import { bodyText, collectBodyChunks, isBufferedBody } from '../replay/request-body.js'
 import { describeValue } from '../validation/describe-value.js'
 
 /** What a mock pool asks of its agent (kept off the public surface behind a symbol). */
@@ -152,9 +152,10 @@ export class MockDispatcher extends DispatcherBase {
     const hooks = hooksOf(this.#agent)
     const withOrigin = { ...opts, origin: opts.origin ?? this.#origin }
     if (!hooks.isMockActive()) return hooks.passthrough(withOrigin, h)
-    if (isBufferedBody(opts.body)) return this.#route(withOrigin, h, hooks)
-    collectBody(opts.body).then(
-      (body) => { this.#route({ ...withOrigin, body }, h, hooks) },
+    if (isBufferedBody(opts.body)) return this.#route(withOrigin, h, hooks, opts.body == null ? [] : [opts.body])
+    // The chunks are kept apart: the handler hears of each, as from a transport writing them.
+    collectBodyChunks(opts.body).then(
+      (chunks) => { this.#route({ ...withOrigin, body: Buffer.concat(chunks) }, h, hooks, chunks) },
       (err: Error) => { this.#newReply(h).runError(err) }
     )
     return true
@@ -179,16 +180,16 @@ export class MockDispatcher extends DispatcherBase {
    * Matchers and reply callbacks are user code and may throw; the handler must still get its
    * one `onResponseError`, also when routing runs in a promise callback after a streamed body.
    */
-  #route (opts: DispatchOptions, handler: DispatchHandler, hooks: MockAgentHooks): boolean {
+  #route (opts: DispatchOptions, handler: DispatchHandler, hooks: MockAgentHooks, sentChunks: ReadonlyArray<string | Uint8Array>): boolean {
     try {
-      return this.#routeOrThrow(opts, handler, hooks)
+      return this.#routeOrThrow(opts, handler, hooks, sentChunks)
     } catch (err) {
       this.#newReply(handler).runError(err instanceof Error ? err : new Error(String(err)))
       return true
     }
   }
 
-  #routeOrThrow (opts: DispatchOptions, handler: DispatchHandler, hooks: MockAgentHooks): boolean {
+  #routeOrThrow (opts: DispatchOptions, handler: DispatchHandler, hooks: MockAgentHooks, sentChunks: ReadonlyArray<string | Uint8Array>): boolean {
     if (this.destroyed) {
       this.#newReply(handler).runError(new ClientDestroyedError())
       return true
@@ -208,7 +209,7 @@ export class MockDispatcher extends DispatcherBase {
     if (found.match !== undefined) {
       const match = found.match
       lists.find((list) => list.items.includes(match))!.use(match)
-      this.#reply(match, { ...opts, headers: request.headers, body: request.body }, handler, body)
+      this.#reply(match, { ...opts, headers: request.headers, body: request.body }, handler, sentChunks)
       return true
     }
     const refusal = hooks.netConnectRefusal(origin)
@@ -226,19 +227,19 @@ export class MockDispatcher extends DispatcherBase {
     return true
   }
 
-  #reply (record: MockDispatchRecord, opts: MockRequestOptions, handler: DispatchHandler, sentBody: string | Uint8Array | null | undefined): void {
+  #reply (record: MockDispatchRecord, opts: MockRequestOptions, handler: DispatchHandler, sentChunks: ReadonlyArray<string | Uint8Array>): void {
     const reply = this.#newReply(handler)
     const spec = record.reply
     if (spec.kind === 'error') {
       // Through run(), so delay() applies to a mocked failure too (a slow network error).
-      reply.run(() => { throw spec.error }, record.delay, {}, sentBody)
+      reply.run(() => { throw spec.error }, record.delay, {}, sentChunks)
       return
     }
     reply.run(async () => {
       const registered = spec.kind === 'static' ? spec : await spec.produce(opts)
       const data: unknown = typeof registered.data === 'function' ? (registered.data as (o: MockRequestOptions) => unknown)(opts) : registered.data
       return toResponse(registered, await data)
-    }, record.delay, {}, sentBody)
+    }, record.delay, {}, sentChunks)
   }
 
   protected override closeGracefully (): Promise<void> {

@@ -29,8 +29,16 @@ function toBuffer (chunk: unknown): Buffer {
 
 /** Reads a body of any accepted kind (Blob, stream, async or sync iterable) into one Buffer. */
 export async function collectBody (body: DispatchBody | undefined): Promise<Buffer> {
-  if (isBufferedBody(body)) return body == null ? Buffer.alloc(0) : toBuffer(body)
-  if (body instanceof Blob) return Buffer.from(await body.arrayBuffer())
+  return Buffer.concat(await collectBodyChunks(body))
+}
+
+/**
+ * Reads a body of any accepted kind into its chunks, as a transport would write them: a body in
+ * memory or a Blob is one chunk (none when absent), a stream or iterable one per item.
+ */
+export async function collectBodyChunks (body: DispatchBody | undefined): Promise<Buffer[]> {
+  if (isBufferedBody(body)) return body == null ? [] : [toBuffer(body)]
+  if (body instanceof Blob) return [Buffer.from(await body.arrayBuffer())]
   const chunks: Buffer[] = []
   const source = body as AsyncIterable<unknown> | Iterable<unknown>
   if (typeof (source as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function') {
@@ -40,5 +48,5 @@ export async function collectBody (body: DispatchBody | undefined): Promise<Buff
   } else {
     throw new TypeError(`request body must be a string, bytes, a Blob, a stream or an iterable, got ${describeValue(body)}`)
   }
-  return Buffer.concat(chunks)
+  return chunks
 }

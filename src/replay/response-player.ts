@@ -122,15 +122,19 @@ export class ResponsePlayer {
   }
 
   /**
-   * Starts the reply on a microtask: `onRequestStart`, `onBodySent` with `sentBody` when there is
-   * one, then `delayMs`, then the response `produce` gives (or the error it throws or rejects with).
+   * Starts the reply on a microtask: `onRequestStart`; when `sentChunks` is given, `onBodySent`
+   * for each chunk and `onRequestSent` once (as undici 8's mocks report a request "written");
+   * then `delayMs`, then the response `produce` gives (or the error it throws or rejects with).
    */
-  run (produce: () => PlayedResponse | PromiseLike<PlayedResponse>, delayMs = 0, context: unknown = {}, sentBody: string | Uint8Array | null | undefined = undefined): void {
+  run (produce: () => PlayedResponse | PromiseLike<PlayedResponse>, delayMs = 0, context: unknown = {}, sentChunks: ReadonlyArray<string | Uint8Array> | undefined = undefined): void {
     queueMicrotask(() => {
       if (!this.#start(context)) return
-      // A real transport reports the request body as it writes it; a mock "writes" it whole.
-      // There is no onRequestSent: the real transport never calls that hook either.
-      if (sentBody != null && sentBody.length > 0 && !this.#call(() => this.#handler.onBodySent?.(sentBody))) return
+      if (sentChunks !== undefined) {
+        for (const chunk of sentChunks) {
+          if (!this.#call(() => this.#handler.onBodySent?.(chunk))) return
+        }
+        if (!this.#call(() => this.#handler.onRequestSent?.())) return
+      }
       if (delayMs <= 0) {
         this.#produce(produce)
         return

@@ -7,6 +7,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { MOCK_ORIGIN, inBoth, requestSummary } from './mock-agent-compat.js'
 import type { LooseMockAgent } from './mock-agent-compat.js'
+import { UNDICI_MAJOR } from '../helpers/undici-reference.js'
 
 type Scenario = (agent: LooseMockAgent) => Promise<unknown>
 
@@ -174,5 +175,44 @@ describe('fetch through a MockAgent matches undici', () => {
     const { undici, conduit } = await inBoth(async (agent, lib) => lib.fetch(`${MOCK_ORIGIN}/none`, { dispatcher: agent }))
     assert.deepEqual(conduit, undici)
     assert.deepEqual(conduit, { error: 'TypeError', code: 'MOCK_ERR_MOCK_NOT_MATCHED' })
+  })
+})
+
+describe('MockAgent request body hooks compared with undici', () => {
+  it('report each body chunk through onBodySent, then onRequestSent once, before the response (undici 8)', async () => {
+    const bodies: Record<string, () => unknown> = {
+      string: () => 'payload',
+      'async iterable': () => (async function * () { yield Buffer.from('a'); yield Buffer.from('b') })(),
+      none: () => undefined
+    }
+    const seen = await inBoth(async (agent: LooseMockAgent) => {
+      const pool = agent.get(MOCK_ORIGIN)
+      pool.intercept({ path: '/up', method: 'POST' }).reply(200, 'ok').times(3)
+      const out: string[][] = []
+      for (const makeBody of Object.values(bodies)) {
+        out.push(await new Promise<string[]>((resolve, reject) => {
+          const events: string[] = []
+          agent.dispatch({ origin: MOCK_ORIGIN, path: '/up', method: 'POST', body: makeBody() }, {
+            onRequestStart: () => { events.push('start') },
+            onBodySent: (chunk: Uint8Array | string) => { events.push(`body ${Buffer.from(chunk).toString()}`) },
+            onRequestSent: () => { events.push('sent') },
+            onResponseStart: (_c: unknown, status: number) => { events.push(`head ${status}`) },
+            onResponseData: () => {},
+            onResponseEnd: () => { events.push('end'); resolve(events) },
+            onResponseError: (_c: unknown, err: Error) => { reject(err) }
+          })
+        }))
+      }
+      return out
+    })
+    const expected = [
+      ['start', 'body payload', 'sent', 'head 200', 'end'],
+      ['start', 'body a', 'body b', 'sent', 'head 200', 'end'],
+      ['start', 'sent', 'head 200', 'end']
+    ]
+    assert.deepEqual(seen.conduit, { value: expected })
+    // undici 7's mocks called neither hook (docs/undici-differences.md, "undici 7 and undici 8").
+    if (UNDICI_MAJOR === 8) assert.deepEqual(seen.undici, { value: expected })
+    else assert.deepEqual(seen.undici, { value: expected.map((events) => events.filter((e) => !e.startsWith('body') && e !== 'sent')) })
   })
 })

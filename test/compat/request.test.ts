@@ -93,6 +93,10 @@ describe('request() compared with undici', () => {
     await same({ path: '/echo', query: { a: 1, b: 'two words', list: ['x', 'y'] } })
   })
 
+  it('writes null, undefined, objects and non-finite numbers in a query as empty values', async () => {
+    await same({ path: '/echo', query: { a: null, b: undefined, c: [1, null, undefined], d: {}, e: NaN, f: true, g: 0, h: 10n } })
+  })
+
   it('closes the connection after a request with reset: true', async () => {
     const counts = await both(async (lib) => {
       const agent = new lib.Agent()
@@ -113,6 +117,22 @@ describe('request() compared with undici', () => {
     await same({ path: '/echo', highWaterMark: -1 })
     await same({ path: 'no-slash' })
     await same({ path: '/echo', method: 'BAD METHOD' })
+  })
+
+  it('refuses the same request options of the wrong type (case table)', async () => {
+    const table: Array<Record<string, unknown>> = [
+      { throwOnError: true }, { throwOnError: false }, { expectContinue: 0 }, { expectContinue: 'yes' },
+      { reset: 0 }, { reset: 'no' }, { headersTimeout: -1 }, { bodyTimeout: 'x' }, { upgrade: 1 },
+      { maxRedirections: 1 }, { highWaterMark: 'x' }, { signal: {} }, { headers: 'x' }, { headers: ['a'] }, { body: 1, method: 'POST' }
+    ]
+    for (const bad of table) {
+      const outcome = await same({ path: '/echo', ...bad })
+      assert.deepEqual(outcome, { error: 'InvalidArgumentError', code: 'LIB_ERR_INVALID_ARG' }, JSON.stringify(bad))
+    }
+    // Accepted as undici accepts them: booleans, null and undefined.
+    for (const fine of [{ reset: false }, { expectContinue: false }, { reset: null }, { expectContinue: undefined }, { throwOnError: null }]) {
+      assert.equal((await same({ path: '/echo', ...fine }) as { value: { statusCode: number } }).value.statusCode, 200, JSON.stringify(fine))
+    }
   })
 
   it('aborts with an AbortSignal, before dispatch and while waiting, with the same error', async () => {

@@ -116,6 +116,25 @@ describe('stream() compared with undici', () => {
     })
     assert.deepEqual(seen, { undici: [7, '/echo?top=1'], conduit: [7, '/echo?top=1'] })
   })
+
+  it('takes the two-argument forms stream(url, factory), pipeline(url, handler) and request(url, callback) at the top level', async () => {
+    const seen = await both(async (lib) => {
+      const sink = collector()
+      const streamed = await lib.stream(`${server.origin}/echo?two=1`, () => sink)
+      const piped = collector()
+      await pipe(Readable.from([]), lib.pipeline(`${server.origin}/echo?two=2`, ({ body }: { body: Readable }) => body), piped)
+      const called = await new Promise<number>((resolve, reject) => {
+        lib.request(`${server.origin}/echo?two=3`, (err: Error | null, data: { statusCode: number, body: Readable }) => {
+          if (err !== null) { reject(err); return }
+          data.body.resume()
+          resolve(data.statusCode)
+        })
+      })
+      return [streamed.opaque ?? null, JSON.parse(sink.text()).url, JSON.parse(piped.text()).url, called]
+    })
+    assert.deepEqual(seen.conduit, seen.undici)
+    assert.deepEqual(seen.conduit, [null, '/echo?two=1', '/echo?two=2', 200])
+  })
 })
 
 describe('pipeline() compared with undici', () => {

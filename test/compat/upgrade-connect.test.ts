@@ -12,6 +12,7 @@ import type { Lib } from './harness.js'
 import { startCompatServer } from './compat-server.js'
 import { UNDICI_MAJOR } from '../helpers/undici-reference.js'
 import type { TestServer } from '../helpers/servers.js'
+import { startTcpServer } from '../helpers/servers.js'
 
 let server: TestServer
 
@@ -94,6 +95,25 @@ describe('upgrade() compared with undici', () => {
       return refused
     })
     assert.deepEqual(seen.conduit, seen.undici)
+  })
+
+  it('refuses a 101 without an Upgrade header with a SocketError, and closes its socket', async (t) => {
+    const closed: boolean[] = []
+    const bare = await startTcpServer((socket) => {
+      socket.once('data', () => socket.write('HTTP/1.1 101 Switching Protocols\r\nconnection: upgrade\r\n\r\n'))
+      socket.on('close', () => closed.push(true))
+    })
+    t.after(() => bare.close())
+    const seen = await both(async (lib) => {
+      const agent = new lib.Agent()
+      const outcome = await caught(agent.upgrade({ origin: bare.origin, path: '/', protocol: 'websocket' }))
+      await agent.destroy()
+      return outcome
+    })
+    assert.deepEqual(seen.conduit, seen.undici)
+    assert.deepEqual(seen.conduit, { error: 'SocketError', code: 'LIB_ERR_SOCKET' })
+    for (let i = 0; i < 300 && closed.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+    assert.equal(closed.length, 2)
   })
 })
 

@@ -10,6 +10,7 @@ import { ForwardingController } from '../../../src/handler.js'
 import { CacheRevalidationHandler } from '../cache-revalidation-handler.js'
 import { dispatchOrFail } from '../dispatch-safely.js'
 import { firstHeaderValue } from '../header-value.js'
+import { parseHttpDate } from '../http-date.js'
 import { describeKey, log } from '../log.js'
 import type { Reuse } from '../reuse-decision.js'
 import type { CacheLayer, CacheableRequest } from './cache-layer.js'
@@ -26,12 +27,12 @@ const IN_BACKGROUND: Revalidation = { originReason: 'stale', staleIfErrorUntil: 
  */
 export function revalidate (layer: CacheLayer, request: CacheableRequest, stored: GetResult, revalidation: Revalidation, handler: DispatchHandler, background: boolean): void {
   const { config } = layer
-  const lastModified = firstHeaderValue(stored.headers['last-modified'])
+  const modifiedSince = modifiedSinceValidator(stored)
   const controller = new ForwardingController()
   const attempt = (conditional: boolean, started: boolean): void => {
     const headers: IncomingHeaders = { ...request.headers }
     if (conditional && stored.etag !== undefined) headers['if-none-match'] = stored.etag
-    if (conditional && lastModified !== undefined) headers['if-modified-since'] = lastModified
+    if (conditional && modifiedSince !== undefined) headers['if-modified-since'] = modifiedSince
     const revalidationHandler = new CacheRevalidationHandler({
       store: config.store,
       key: request.key,
@@ -53,7 +54,22 @@ export function revalidate (layer: CacheLayer, request: CacheableRequest, stored
     if (background) opts.signal = undefined
     dispatchOrFail(layer.dispatch, opts, revalidationHandler)
   }
-  attempt(stored.etag !== undefined || lastModified !== undefined, false)
+  attempt(stored.etag !== undefined || modifiedSince !== undefined, false)
+}
+
+/**
+ * The `If-Modified-Since` to revalidate `stored` with: its `Last-Modified` when that is a valid
+ * HTTP-date; without one and without an ETag, its `Date` (RFC 9110 §13.1.3 lets a cache use
+ * it), or when it was stored. A stored response is therefore always revalidated conditionally,
+ * as undici does, rather than fetched again in full.
+ */
+function modifiedSinceValidator (stored: GetResult): string | undefined {
+  const lastModified = firstHeaderValue(stored.headers['last-modified'])
+  if (lastModified !== undefined && parseHttpDate(lastModified) !== undefined) return lastModified
+  if (stored.etag !== undefined) return undefined
+  const date = firstHeaderValue(stored.headers.date)
+  if (date !== undefined && parseHttpDate(date) !== undefined) return date
+  return new Date(stored.cachedAt).toUTCString()
 }
 
 /** Revalidates `stored` in the background (stale-while-revalidate), at most once at a time per key. */

@@ -36,6 +36,33 @@ describeWithEachStore('interceptors.cache(): responses to requests with Authoriz
     assert.equal(count(), AUTHORIZATION_FORMS.length * 2 + 1)
   })
 
+  it('reads a malformed or self-contradicting permission as absent, so the response to an authorized request reaches nobody else', async (t) => {
+    const store = makeStore(t)
+    const MALFORMED_PERMISSIONS = [
+      'public =',
+      'public=1, max-age=60',
+      'must-revalidate=1, max-age=60',
+      'public\u00a0, max-age=60',
+      'public, private\u00a0, max-age=60',
+      'public, no-store\u00a0, max-age=60',
+      'public, private=" authorization", max-age=60',
+      'public, max-age=60, no-cache="Authorization"',
+      's-maxage=abc, max-age=60',
+      's-maxage=60, s-maxage=0',
+      'public, max-age=60, max-age=0'
+    ]
+    const { send, count } = await setupCache(t, (req, res) => {
+      stamp(res, MALFORMED_PERMISSIONS[Number(req.url?.slice(1))])
+      res.end(`for ${req.headers.authorization ?? 'anyone'}`)
+    }, { store })
+    for (const [index, cacheControl] of MALFORMED_PERMISSIONS.entries()) {
+      assert.equal((await send(`/${index}`, { headers: { authorization: TOKEN } })).body, `for ${TOKEN}`, cacheControl)
+      await store.settled()
+      assert.equal((await send(`/${index}`)).body, 'for anyone', `${cacheControl}: the response to the authorized request was served`)
+    }
+    assert.equal(count(), MALFORMED_PERMISSIONS.length * 2)
+  })
+
   it('applies the same rule to fetch() through the cache', async (t) => {
     const store = makeStore(t)
     const { server, dispatcher, count } = await setupCache(t, (req, res) => {

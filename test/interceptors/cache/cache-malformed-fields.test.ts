@@ -36,18 +36,22 @@ describeWithEachStore('interceptors.cache(): malformed Age and Cache-Control', (
     })
   }
 
-  it('ignores parameters after the first Age value and still serves a young response fresh', async (t) => {
-    const store = makeStore(t)
-    const { send, count } = await setupCache(t, (_req, res) => {
-      stamp(res, 'max-age=3600')
-      res.setHeader('age', '10;src=edge')
-      res.end('young')
-    }, { store })
-    await send()
-    await store.settled()
-    const hit = await send()
-    assert.equal(hit.body, 'young')
-    assert.equal(count(), 1)
-    assert.ok(Number(hit.headers.age) >= 10)
-  })
+  // RFC 9111 §5.1: an Age that is not a non-negative integer is ignored; parameters after the
+  // first value are not part of it.
+  for (const [age, atLeast] of [['abc', 0], ['-7200', 0], ['7200.0', 0], ['10;src=edge', 10]] as const) {
+    it(`serves a response with "Age: ${age}" fresh, as ${atLeast} seconds old or more`, async (t) => {
+      const store = makeStore(t)
+      const { send, count } = await setupCache(t, (_req, res) => {
+        stamp(res, 'max-age=3600')
+        res.setHeader('age', age)
+        res.end('young')
+      }, { store })
+      await send()
+      await store.settled()
+      const hit = await send()
+      assert.equal(hit.body, 'young')
+      assert.equal(count(), 1)
+      assert.ok(Number(hit.headers.age) >= atLeast && Number(hit.headers.age) < 3600)
+    })
+  }
 })

@@ -16,8 +16,10 @@ describe('parseCacheControl()', () => {
     })
   })
 
-  it('joins several header lines and keeps the first occurrence of a directive', () => {
+  it('joins several header lines and keeps the most restrictive of conflicting numeric values', () => {
     assert.deepEqual(parseCacheControl(['max-age=10', 'max-age=20, immutable']), { 'max-age': 10, immutable: true })
+    assert.deepEqual(parseCacheControl('max-age=60, max-age=0'), { 'max-age': 0 })
+    assert.deepEqual(parseCacheControl('min-fresh=5, min-fresh=50, max-stale, max-stale=3'), { 'min-fresh': 50, 'max-stale': 3 })
   })
 
   it('turns an invalid delta-seconds into 0 (stale) and caps huge ones at 2^31', () => {
@@ -70,6 +72,35 @@ describe('parseCacheControl(): malformed values', () => {
     assert.deepEqual(parseCacheControl('no-cache = "set-cookie", private="a" b'), { 'no-cache': true, private: true })
   })
 
+  it('reads each malformed spelling as the most restrictive meaning (case table)', () => {
+    const table: Array<[string, Record<string, unknown>]> = [
+      ['public =', {}],
+      ['public=1, max-age=60', { 'max-age': 60 }],
+      ['public, public=1', {}],
+      ['must-revalidate="x", proxy-revalidate=1, immutable=, max-age=5', { 'max-age': 5 }],
+      ['no-store=1', { 'no-store': true }],
+      ['public\u00a0, max-age=60', { 'max-age': 60 }],
+      ['private\u00a0', { private: true }],
+      ['no-\u00a0store', { 'no-store': true }],
+      ['no-cache\ufffd', { 'no-cache': true }],
+      ['private=" authorization"', { private: ['authorization'] }],
+      ['private="a b"', { private: true }],
+      ['private="a", private="b"', { private: ['a', 'b'] }],
+      ['private="a", private', { private: true }],
+      ['s-maxage=60, s-maxage=abc', { 's-maxage': 0 }]
+    ]
+    for (const [text, expected] of table) assert.deepEqual(parseCacheControl(text), expected, text)
+  })
+
+  it('never grants more with a second copy of a directive than with the first alone', () => {
+    const numeric = fc.constantFrom('max-age', 's-maxage', 'stale-while-revalidate', 'stale-if-error')
+    fc.assert(fc.property(numeric, fc.nat({ max: 1000 }), fc.string({ maxLength: 6 }).filter((text) => !text.includes(',')), (name, n, other) => {
+      const once = parseCacheControl(`${name}=${n}`) as Record<string, number>
+      const twice = parseCacheControl(`${name}=${n}, ${name}=${other}`) as Record<string, number>
+      assert.ok(twice[name] <= once[name])
+    }))
+  })
+
   it('keeps the other directives of a header when one is malformed', () => {
     assert.deepEqual(parseCacheControl('public, max-age = 60, must-revalidate'), { public: true, 'max-age': 0, 'must-revalidate': true })
   })
@@ -99,8 +130,8 @@ describe('parseAge()', () => {
     assert.equal(parseAge('7200;src=edge'), 7200)
   })
 
-  it('treats a first value that is not a delta-seconds as the oldest age, so the response is stale', () => {
-    for (const text of ['-1', '1.5', 'junk', '', '7200a', 'a7200', '0x10']) assert.equal(parseAge(text), MAX_DELTA_SECONDS, text)
+  it('ignores a first value that is not a delta-seconds (RFC 9111 §5.1), as if the field were absent', () => {
+    for (const text of ['-1', '-7200', '1.5', '7200.0', 'abc', 'junk', '', '7200a', 'a7200', '0x10']) assert.equal(parseAge(text), undefined, text)
     assert.equal(parseAge(undefined), undefined)
   })
 
@@ -110,10 +141,10 @@ describe('parseAge()', () => {
     }))
   })
 
-  it('never reports an age below the true one for any text', () => {
+  it('reports either nothing or a non-negative integer up to 2^31 for any text', () => {
     fc.assert(fc.property(fc.string(), (text) => {
       const age = parseAge(text)
-      assert.ok(age !== undefined && age >= 0 && age <= MAX_DELTA_SECONDS)
+      assert.ok(age === undefined || (Number.isInteger(age) && age >= 0 && age <= MAX_DELTA_SECONDS))
     }))
   })
 })
@@ -176,7 +207,8 @@ describe('freshness', () => {
     const date = new Date(Date.UTC(2024, 0, 1, 0, 0, 0)).toUTCString()
     assert.equal(initialAge({ date }, responseTime - 2000, responseTime), 30)
     assert.equal(initialAge({ date, age: '100' }, responseTime - 2000, responseTime), 102)
-    assert.equal(initialAge({ age: 'junk' }, responseTime, responseTime), MAX_DELTA_SECONDS)
+    assert.equal(initialAge({ age: 'junk' }, responseTime, responseTime), 0)
+    assert.equal(initialAge({ date, age: '-7200' }, responseTime - 2000, responseTime), 30)
     assert.equal(initialAge({ age: '7200, 0' }, responseTime, responseTime), 7200)
   })
 

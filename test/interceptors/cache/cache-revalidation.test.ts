@@ -38,26 +38,40 @@ describe('interceptors.cache(): revalidation', () => {
     assert.equal(count(), 2)
   })
 
-  it('asks again without validators when a 304 names a different ETag than the stored one', async (t) => {
-    freezeDate(t)
-    let version = 1
-    const { send, count, server } = await setupCache(t, (req, res) => {
-      stamp(res, 'max-age=10')
-      res.setHeader('etag', `"${version}"`)
-      if (req.headers['if-none-match'] !== undefined) { res.statusCode = 304; res.end(); return }
-      res.end(`version ${version}`)
+  // §4.3.4: a 304 naming another validator updates nothing; one that forbids reuse withdraws
+  // the stored response. Either way the origin is asked again without validators.
+  for (const [what, fields] of [
+    ['names a different ETag than the stored one', { etag: '"other"' }],
+    ['says no-store', { etag: '"e"', 'cache-control': 'no-store' }],
+    ['says private (shared cache)', { etag: '"e"', 'cache-control': 'private' }],
+    ['says Vary: *', { etag: '"e"', vary: '*' }],
+    ['sets a cookie (shared cache)', { etag: '"e"', 'set-cookie': 'a=1' }]
+  ] as const) {
+    it(`does not answer from the stored body when the 304 ${what}, and asks again without validators`, async (t) => {
+      freezeDate(t)
+      let version = 1
+      const { send, count, server } = await setupCache(t, (req, res) => {
+        stamp(res, 'max-age=10')
+        if (req.headers['if-none-match'] !== undefined) {
+          res.writeHead(304, fields)
+          res.end()
+          return
+        }
+        res.setHeader('etag', '"e"')
+        res.end(`version ${version}`)
+      }, { type: 'shared' })
+      await send()
+      version = 2
+      t.mock.timers.tick(11_000)
+      const answer = await send()
+      assert.equal(answer.body, 'version 2')
+      assert.equal(count(), 3)
+      assert.equal(server.requests[1].headers['if-none-match'], '"e"')
+      assert.equal(server.requests[2].headers['if-none-match'], undefined)
+      assert.equal((await send()).body, 'version 2')
+      assert.equal(count(), 3)
     })
-    await send()
-    version = 2
-    t.mock.timers.tick(11_000)
-    const answer = await send()
-    assert.equal(answer.body, 'version 2')
-    assert.equal(count(), 3)
-    assert.equal(server.requests[1].headers['if-none-match'], '"1"')
-    assert.equal(server.requests[2].headers['if-none-match'], undefined)
-    assert.equal((await send()).body, 'version 2')
-    assert.equal(count(), 3)
-  })
+  }
 
   it('sends If-Modified-Since from the stored Last-Modified', async (t) => {
     freezeDate(t)
@@ -210,15 +224,40 @@ describe('interceptors.cache(): revalidation', () => {
     assert.equal(count(), 2)
   })
 
-  it('sends an unconditional request to revalidate a stale response without validators', async (t) => {
+  it('revalidates a stale response without validators with If-Modified-Since from its Date', async (t) => {
     freezeDate(t)
-    const { send, count, server } = await setupCache(t, (_req, res) => { stamp(res, 'max-age=10, stale-if-error=5'); res.end('x') })
+    const stored = new Date().toUTCString()
+    const { send, count, server } = await setupCache(t, (req, res) => {
+      stamp(res, 'max-age=10, stale-if-error=5')
+      if (req.headers['if-modified-since'] !== undefined) { res.statusCode = 304; res.end(); return }
+      res.end('x')
+    })
     await send()
     t.mock.timers.tick(20_000)
-    await send()
+    const revalidated = await send()
+    assert.equal(revalidated.status, 200)
+    assert.equal(revalidated.body, 'x')
     assert.equal(count(), 2)
     assert.equal(server.requests[1].headers['if-none-match'], undefined)
-    assert.equal(server.requests[1].headers['if-modified-since'], undefined)
+    assert.equal(server.requests[1].headers['if-modified-since'], stored)
+  })
+
+  it('revalidates with the time it stored the response when that response has neither validator nor a valid Date', async (t) => {
+    freezeDate(t)
+    const storedAt = new Date().toUTCString()
+    const { send, count, server } = await setupCache(t, (req, res) => {
+      res.setHeader('cache-control', 'max-age=10')
+      res.sendDate = false
+      res.setHeader('date', 'yesterday')
+      res.setHeader('last-modified', 'not a date')
+      if (req.headers['if-modified-since'] !== undefined) { res.statusCode = 304; res.end(); return }
+      res.end('undated')
+    })
+    await send()
+    t.mock.timers.tick(20_000)
+    assert.equal((await send()).body, 'undated')
+    assert.equal(count(), 2)
+    assert.equal(server.requests[1].headers['if-modified-since'], storedAt)
   })
 })
 

@@ -30,6 +30,22 @@ describe('request() options', () => {
     assert.equal(await res.body.text(), 'GET /zero')
   })
 
+  it('refuses reset and expectContinue that are not booleans, and throwOnError, naming the value, before sending', async (t) => {
+    const agent = new Agent()
+    t.after(() => agent.close())
+    const table: Array<[Record<string, unknown>, RegExp]> = [
+      [{ reset: 0 }, /invalid reset: 0 \(must be a boolean\)/],
+      [{ expectContinue: 0 }, /invalid expectContinue: 0 \(must be a boolean\)/],
+      [{ expectContinue: 'yes' }, /invalid expectContinue: "yes"/],
+      [{ throwOnError: true }, /throwOnError is not a request option, got true: compose interceptors\.responseError\(\)/]
+    ]
+    const sent = server.requests.length
+    for (const [bad, message] of table) {
+      await assert.rejects(agent.request({ origin: server.origin, path: '/', method: 'POST', body: 'x', ...bad }), { name: 'InvalidArgumentError', code: 'LIB_ERR_INVALID_ARG', message })
+    }
+    assert.equal(server.requests.length, sent)
+  })
+
   it('refuses query parameters on a path with a fragment, naming the path', async (t) => {
     const agent = new Agent()
     t.after(() => agent.close())

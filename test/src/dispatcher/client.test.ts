@@ -238,6 +238,10 @@ describe('Client responses', () => {
     t.after(async () => { await client.close(); await server.close() })
     const { body } = await client.request({ path: '/q?a=1', method: 'GET', query: { b: 'x y', c: [1, 2] } })
     assert.equal(await body.text(), '/q?a=1&b=x%20y&c=1&c=2')
+    // As node:querystring writes them (undici's rule): a value that is not a string, finite
+    // number, bigint or boolean is empty, and an undefined one still names its key.
+    const empty = await client.request({ path: '/e', method: 'GET', query: { a: null, b: undefined, c: [null, 2], d: {}, e: Infinity, f: false } })
+    assert.equal(await empty.body.text(), '/e?a=&b=&c=&c=2&d=&e=&f=false')
   })
 })
 

@@ -1,10 +1,10 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import type { DispatchHandler } from '../../../src/handler.js'
+import type { DispatchHandler, DispatchOptions } from '../../../src/handler.js'
 import { ORIGIN, offline, req } from './mock-agent-helpers.js'
 
 /** Dispatches through `agent` with a handler that records the hooks it sees, including the older onBodySent. */
-function dispatchRecorded (agent: ReturnType<typeof offline>, opts: { path: string, method: string, body?: string | Uint8Array }): Promise<{ events: string[], sent: Array<string | Uint8Array> }> {
+function dispatchRecorded (agent: ReturnType<typeof offline>, opts: { path: string, method: string, body?: DispatchOptions['body'] }): Promise<{ events: string[], sent: Array<string | Uint8Array> }> {
   return new Promise((resolve, reject) => {
     const events: string[] = []
     const sent: Array<string | Uint8Array> = []
@@ -55,18 +55,21 @@ describe('MockAgent replies', () => {
     assert.equal(await (await req(agent, { origin: ORIGIN, path: '/u16' })).body.text(), 'hi')
   })
 
-  it('reports the request body through onBodySent and never calls onRequestSent, like the real transport', async (t) => {
+  it('reports each request body chunk through onBodySent and then onRequestSent once, as undici 8 mocks do', async (t) => {
     const agent = offline()
     t.after(() => agent.close())
-    agent.get(ORIGIN).intercept({ path: '/up', method: 'POST' }).reply(200, 'ok').times(2)
+    agent.get(ORIGIN).intercept({ path: '/up', method: 'POST' }).reply(200, 'ok').times(3)
     agent.get(ORIGIN).intercept({ path: '/none' }).reply(200, 'ok')
     const withText = await dispatchRecorded(agent, { path: '/up', method: 'POST', body: 'payload' })
-    assert.deepEqual(withText.events, ['start', 'bodySent', 'response', 'data', 'end'])
+    assert.deepEqual(withText.events, ['start', 'bodySent', 'requestSent', 'response', 'data', 'end'])
     assert.deepEqual(withText.sent, ['payload'])
     const withBytes = await dispatchRecorded(agent, { path: '/up', method: 'POST', body: Buffer.from('raw') })
     assert.equal(Buffer.from(withBytes.sent[0] as Uint8Array).toString(), 'raw')
+    const streamed = await dispatchRecorded(agent, { path: '/up', method: 'POST', body: (async function * () { yield 'a'; yield 'b' })() })
+    assert.deepEqual(streamed.events, ['start', 'bodySent', 'bodySent', 'requestSent', 'response', 'data', 'end'])
+    assert.deepEqual(streamed.sent.map((chunk) => Buffer.from(chunk).toString()), ['a', 'b'])
     const without = await dispatchRecorded(agent, { path: '/none', method: 'GET' })
-    assert.deepEqual(without.events, ['start', 'response', 'data', 'end'])
+    assert.deepEqual(without.events, ['start', 'requestSent', 'response', 'data', 'end'])
   })
 
   it('accepts any path value at intercept() and fails only the requests it is asked to match', async (t) => {

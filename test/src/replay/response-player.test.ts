@@ -360,10 +360,21 @@ describe('ResponsePlayer: run() for mocks', () => {
       sent.push(String(chunk))
       throw new Error('body hook broke')
     }
-    new ResponsePlayer(seen.handler).run(() => response('unused'), 0, {}, 'request body')
+    new ResponsePlayer(seen.handler).run(() => response('unused'), 0, {}, ['request ', 'body'])
     await turns(1)
-    assert.deepEqual(sent, ['request body'])
+    assert.deepEqual(sent, ['request '])
     assert.deepEqual(seen.events, ['start', 'error body hook broke'])
+  })
+
+  it('reports each sent chunk, then onRequestSent once, before the response', async () => {
+    const seen = record()
+    const order: string[] = []
+    seen.handler.onBodySent = (chunk) => { order.push(`chunk ${String(chunk)}`) }
+    seen.handler.onRequestSent = () => { order.push('sent') }
+    new ResponsePlayer(seen.handler).run(() => { order.push('produce'); return response('ok') }, 0, {}, ['a', 'b'])
+    await turns()
+    assert.deepEqual(order, ['chunk a', 'chunk b', 'sent', 'produce'])
+    assert.equal(seen.body(), 'ok')
   })
 
   it('plays a produced stream body after the start', async () => {
