@@ -219,7 +219,10 @@ export class RedisCacheStore implements CacheStore {
     const deadline = this.#options.now() + leases.settings.waitMs
     for (;;) {
       const left = deadline - this.#options.now()
-      if (this.#closed || left <= 0 || await leases.acquire(lease) !== false) return undefined
+      if (this.#closed || left <= 0) return undefined
+      const taken = await leases.acquire(k, lease)
+      if (taken === 'stored') return await this.#read(k, key)
+      if (taken !== 'held') return undefined
       const outcome = await leases.wait(lease, left)
       if (outcome === 'timeout') return undefined
       const found = await this.#read(k, key)

@@ -36,8 +36,21 @@ redis.call('PUBLISH', ARGV[2], ARGV[3])
 return 1
 `
 
+// Taking the lease and checking the URL's index is one step: a fill landing between this
+// process's read and its lease would otherwise send it to the origin a second time.
+const ACQUIRE_SOURCE = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 'stored' end
+if redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2], 'NX') then return 'leased' end
+return 'held'
+`
+
+const script = (source: string): Script => ({ source, sha: createHash('sha1').update(source).digest('hex') })
+
 /** KEYS[1] lease; ARGV: token, channel, message. Frees the lease if still ours, then tells the waiters. */
-const RELEASE_SCRIPT: Script = { source: RELEASE_SOURCE, sha: createHash('sha1').update(RELEASE_SOURCE).digest('hex') }
+const RELEASE_SCRIPT = script(RELEASE_SOURCE)
+
+/** KEYS[1] url index, KEYS[2] lease; ARGV: token, life (ms). `stored`, `leased` or `held` (by another). */
+const ACQUIRE_SCRIPT = script(ACQUIRE_SOURCE)
 
 interface Group {
   waiters: Set<(outcome: WaitOutcome) => void>
@@ -80,20 +93,20 @@ export class MissLeases {
   }
 
   /**
-   * Tries to take the lease: `true` when this store now fetches for everyone, `false` when another
-   * process holds it, `undefined` when Redis could not say (the caller fetches, failing open).
+   * Tries to take the lease of the URL indexed at `urlKey`: `'leased'` when this store now fetches
+   * for everyone, `'held'` when another process does, `'stored'` when the URL has an entry by now
+   * (read it again), `undefined` when Redis could not say (the caller fetches, failing open).
    */
-  async acquire (lease: string): Promise<boolean | undefined> {
+  async acquire (urlKey: string, lease: string): Promise<'leased' | 'held' | 'stored' | undefined> {
     const token = randomBytes(8).toString('hex')
-    const reply = await this.#failOpen.run('lease', () => this.#client.set(lease, token, 'PX', this.#settings.leaseMs, 'NX'))
-    if (reply === undefined) return undefined
-    if (reply !== 'OK') return false
+    const reply = await this.#failOpen.run('lease', () => runScript(this.#client, ACQUIRE_SCRIPT, [urlKey, lease], [token, this.#settings.leaseMs], false))
+    if (reply !== 'leased') return reply === 'held' || reply === 'stored' ? reply : undefined
     this.#forget(lease)
     // Past its life the lease is someone else's to take; nothing of it is kept here either.
     const timer = setTimeout(() => this.#held.delete(lease), this.#settings.leaseMs)
     timer.unref()
     this.#held.set(lease, { token, timer })
-    return true
+    return 'leased'
   }
 
   #forget (lease: string): { token: string } | undefined {
