@@ -34,7 +34,9 @@ export interface TestRedisCluster {
   readonly startupNodes: Array<{ host: string, port: number }>
   /** Runs `redis-cli -p port args...` and returns its output. */
   cli: (port: number, ...args: string[]) => Promise<string>
-  /** The port of a node that is currently a primary serving slots. */
+  /** Runs `redis-cli args...` (e.g. `--cluster reshard ...`) and returns its output. */
+  cliTool: (...args: string[]) => Promise<string>
+  /** The ports of the nodes that are currently primaries serving slots. */
   primaryPorts: () => Promise<number[]>
   /** Kills a node with SIGKILL, as a crash would. */
   kill: (port: number) => Promise<void>
@@ -127,6 +129,7 @@ export async function startRedisCluster (nodeTimeoutMs = 2000): Promise<TestRedi
     nodes: ports.map((port) => ({ port, get killed () { return killed.has(port) } })),
     startupNodes: ports.map((port) => ({ host: '127.0.0.1', port })),
     cli,
+    cliTool: async (...args) => (await run(cliBinary, args, { timeout: STATE_TIMEOUT_MS * 4 })).stdout,
     primaryPorts: async () => {
       const live = ports.find((port) => !killed.has(port)) as number
       const lines = (await cli(live, 'CLUSTER', 'NODES')).split('\n')
