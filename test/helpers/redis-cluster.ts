@@ -61,8 +61,12 @@ export const FAIL_FAST_CLUSTER_OPTIONS = {
   redisOptions: { connectTimeout: 2000, maxRetriesPerRequest: 0, disconnectTimeout: 100 }
 }
 
-/** Starts a cluster of three primaries with a replica each; `nodeTimeoutMs` sets how soon a dead primary is failed over. */
-export async function startRedisCluster (nodeTimeoutMs = 2000): Promise<TestRedisCluster> {
+/**
+ * Starts a cluster of three primaries with a replica each (or, with `primaries` 1, a single node
+ * serving every slot, which `redis-cli --cluster create` refuses to build); `nodeTimeoutMs` sets
+ * how soon a dead primary is failed over.
+ */
+export async function startRedisCluster (nodeTimeoutMs = 2000, primaries: 1 | 3 = 3): Promise<TestRedisCluster> {
   const binary = redisServerBinary()
   const cliBinary = redisCli()
   const dir = await mkdtemp(path.join(os.tmpdir(), 'conduit-redis-cluster-'))
@@ -100,13 +104,15 @@ export async function startRedisCluster (nodeTimeoutMs = 2000): Promise<TestRedi
   }
 
   try {
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < (primaries === 1 ? 1 : 6); i++) {
       const port = await freePort()
       const busPort = await freePort()
       const nodeDir = path.join(dir, String(port))
       await mkdir(nodeDir)
       const args = [
         '--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-port', String(busPort),
+        // A lone node does not know its own address until another node tells it; clients need it in CLUSTER SLOTS.
+        '--cluster-announce-ip', '127.0.0.1',
         '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(nodeTimeoutMs),
         '--save', '', '--appendonly', 'no', '--dir', nodeDir, '--logfile', ''
       ]
@@ -118,7 +124,8 @@ export async function startRedisCluster (nodeTimeoutMs = 2000): Promise<TestRedi
       ports.push(port)
       await waitForPong(port, child, () => output)
     }
-    await run(cliBinary, ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '1', '--cluster-yes'], { timeout: STATE_TIMEOUT_MS })
+    if (primaries === 1) await cli(ports[0] as number, 'CLUSTER', 'ADDSLOTSRANGE', '0', '16383')
+    else await run(cliBinary, ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '1', '--cluster-yes'], { timeout: STATE_TIMEOUT_MS })
     await waitHealthy()
   } catch (err) {
     await close()
