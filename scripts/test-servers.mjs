@@ -1,4 +1,5 @@
-// The real servers the integration tests run (a squid proxy, a SOCKS5 server, Redis, nginx for
+// The real servers the integration tests run (a squid proxy, a SOCKS5 server, Redis and its
+// redis-cli, which joins nodes into a cluster, nginx for
 // HTTP/2 and WebSocket proxying, openssl for squid's password file, and Python's websockets
 // package for an independent WebSocket server), how to find them, and — when run as a script before the tests —
 // installing the missing ones: as root with apt-get it installs them non-interactively, saying so
@@ -19,6 +20,7 @@ export const TEST_SERVER_PACKAGES = [
   { debianPackage: 'squid', binary: 'squid' },
   { debianPackage: 'microsocks', binary: 'microsocks' },
   { debianPackage: 'redis-server', binary: 'redis-server' },
+  { debianPackage: 'redis-tools', binary: 'redis-cli' },
   { debianPackage: 'nginx', binary: 'nginx' },
   { debianPackage: 'openssl', binary: 'openssl' },
   { debianPackage: 'python3-websockets', binary: 'python3', pythonModule: 'websockets' }

@@ -7,6 +7,6 @@ export type { CacheKey, CacheValue, GetResult, CacheStore, CacheControlDirective
 export { MemoryCacheStore } from './memory-cache-store.js'
 export type { MemoryCacheStoreOptions, MaxSizeExceededInfo } from './memory-cache-store.js'
 export { RedisCacheStore } from './redis-cache-store.js'
-export type { RedisCacheStoreOptions, RedisMemoryTierOptions } from './redis-cache-store.js'
+export type { RedisCacheStoreOptions, RedisCoalesceOptions, RedisMemoryTierOptions } from './redis-cache-store.js'
 export { SqliteCacheStore } from './sqlite-cache-store.js'
 export type { SqliteCacheStoreOptions, SqliteStoreValue, SqliteDriverName } from './sqlite-cache-store.js'

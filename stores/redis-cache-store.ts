@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import { debuglog } from 'node:util'
 import type { Writable } from 'node:stream'
-import type { Redis } from 'ioredis'
+import type { Cluster, Redis } from 'ioredis'
 import { STORE_OPTION_FAILURE, failOption } from '../src/handler.js'
 import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/handler.js'
 import { assertCacheValue, assertKey, describeValue } from './store-arguments.js'
@@ -15,7 +15,9 @@ import { varyMatches } from './vary-match.js'
 import { decodeMeta, encodeMeta, parseTags } from './redis/entry-codec.js'
 import type { StoredMeta } from './redis/entry-codec.js'
 import { FailOpen } from './redis/fail-open.js'
-import { BODY_FIELD, META_FIELD, keyLayout, methodFieldPrefix, tagKey, urlKey, variantKey, variantSuffix } from './redis/key-layout.js'
+import { BODY_FIELD, META_FIELD, keyLayout, leaseKey, methodFieldPrefix, tagKey, urlKey, urlTail, variantKey, variantSuffix } from './redis/key-layout.js'
+import { deleteTagsAcrossSlots, registerTags } from './redis/cluster-tags.js'
+import { MissLeases } from './redis/miss-leases.js'
 import type { KeyLayout } from './redis/key-layout.js'
 import { loadIoredis } from './redis/load-ioredis.js'
 import { MemoryTier } from './redis/memory-tier.js'
@@ -26,7 +28,7 @@ import { DELETE_SCRIPT, DELETE_TAGS_SCRIPT, MAX_VARIANTS_PER_URL, READ_SCRIPT, W
 import { Tracking } from './redis/tracking.js'
 import { RedisWriteStream } from './redis/write-stream.js'
 
-export type { RedisCacheStoreOptions } from './redis/options.js'
+export type { RedisCacheStoreOptions, RedisCoalesceOptions } from './redis/options.js'
 export type { RedisMemoryTierOptions } from './redis/memory-tier.js'
 
 const log = debuglog('conduit:cache')
@@ -69,10 +71,14 @@ function pick<T extends { meta: StoredMeta }> (variants: T[], key: CacheKey, now
  *   `createWriteStream` drops the entry, errors go to `errorCallback`, and ioredis reconnects by
  *   itself; hits resume when Redis is back.
  *
- * Built on ioredis (optional dependency): Redis and Valkey, Sentinel, TLS, automatic reconnection,
- * binary-safe replies and a per-command offline-queue switch, which failing open relies on.
- * Targets a standalone server or primary; Redis Cluster is not supported (tag invalidation
- * touches keys of many slots in one script).
+ * - Miss coalescing (`coalesce`, off by default): one process fetches a URL many miss at once.
+ * - Redis Cluster: pass an ioredis `Cluster` as `client`. All keys of one URL share a hash slot,
+ *   so reads and writes stay one atomic script; tags are invalidated slot by slot
+ *   (`stores/redis/cluster-tags.ts`); the memory tier is not available.
+ *
+ * Built on ioredis (optional dependency): Redis and Valkey, Sentinel, Cluster, TLS, automatic
+ * reconnection, binary-safe replies and a per-command offline-queue switch, which failing open
+ * relies on.
  *
  * @example
  * ```ts
@@ -87,12 +93,13 @@ function pick<T extends { meta: StoredMeta }> (variants: T[], key: CacheKey, now
 export class RedisCacheStore implements CacheStore {
   #options: ResolvedOptions
   #layout: KeyLayout
-  #client: Redis
+  #client: Redis | Cluster
   #ownsClient: boolean
   #subscriber: Redis | undefined
   #tier: MemoryTier | undefined
   #tracking: Tracking | undefined
   #failOpen: FailOpen
+  #leases: MissLeases | undefined
   #closed = false
   /** Pending until the first 'ready'; undefined afterwards (outages then fail fast). */
   #firstConnection: Promise<void> | undefined
@@ -114,7 +121,7 @@ export class RedisCacheStore implements CacheStore {
   /** Throws a `TypeError` naming a bad option, or a `NotSupportedError` when ioredis is missing. */
   constructor (options?: RedisCacheStoreOptions) {
     const o = this.#options = resolveOptions(options)
-    this.#layout = keyLayout(o.keyPrefix)
+    this.#layout = keyLayout(o.keyPrefix, o.cluster)
     if (o.client !== undefined) {
       this.#client = o.client
       this.#ownsClient = false
@@ -142,9 +149,13 @@ export class RedisCacheStore implements CacheStore {
       now: o.now,
       report: (err) => this.#report(err)
     })
+    if (o.coalesce !== undefined) {
+      this.#leases = new MissLeases(this.#client, this.#failOpen, o.coalesce, `${o.keyPrefix}leases`, (err) => this.#onConnectionError(err))
+    }
     if (o.tier !== undefined) {
       const tier = this.#tier = new MemoryTier(o.tier.maxCount, o.tier.maxSize)
-      const subscriber = this.#subscriber = this.#client.duplicate({
+      // Only a standalone client gets here: options refuse a memory tier on a cluster.
+      const subscriber = this.#subscriber = (this.#client as Redis).duplicate({
         autoResubscribe: false,
         enableOfflineQueue: true,
         lazyConnect: false,
@@ -193,7 +204,41 @@ export class RedisCacheStore implements CacheStore {
       if (variant.body !== undefined) return toResult(variant.meta, variant.body)
       return this.#readBody(k, key, variant.meta)
     }
-    return this.#read(k, key)
+    const read = this.#read(k, key)
+    return this.#leases === undefined ? read : read.then((found) => found ?? this.#coalescedMiss(k, key))
+  }
+
+  /**
+   * A miss with coalescing on: takes the URL's lease and answers "miss" (this process fetches), or
+   * waits for the process that holds it and answers with what it stored. Falls back to "miss"
+   * when the wait times out, the response was not storable, or Redis cannot say.
+   */
+  async #coalescedMiss (k: string, key: CacheKey): Promise<GetResult | undefined> {
+    const leases = this.#leases as MissLeases
+    const lease = leaseKey(this.#layout, key.method, key.origin, key.path)
+    const deadline = this.#options.now() + leases.settings.waitMs
+    for (;;) {
+      const left = deadline - this.#options.now()
+      if (this.#closed || left <= 0) return undefined
+      const taken = await leases.acquire(k, lease)
+      if (taken === 'stored') return await this.#read(k, key)
+      if (taken !== 'held') return undefined
+      const outcome = await leases.wait(lease, left)
+      if (outcome === 'timeout') return undefined
+      const found = await this.#read(k, key)
+      // 'expired': the leaseholder died or its lease ran out; the next turn takes it over.
+      if (found !== undefined || outcome !== 'expired') return found
+    }
+  }
+
+  /**
+   * Told by the cache interceptor how the fetch of a miss ended: when nothing was stored, the
+   * processes waiting on this one's lease are freed to fetch on their own at once.
+   */
+  missSettled (key: CacheKey, stored: boolean): void {
+    assertKey('RedisCacheStore.missSettled', key)
+    const lease = leaseKey(this.#layout, key.method, key.origin, key.path)
+    void this.#leases?.release(lease, stored ? 'filled' : 'abandoned')
   }
 
   #ticket (k: string): ReadTicket | undefined {
@@ -212,7 +257,7 @@ export class RedisCacheStore implements CacheStore {
   async #read (k: string, key: CacheKey): Promise<GetResult | undefined> {
     const ticket = this.#ticket(k)
     const reply = await this.#failOpen.run('get', () =>
-      runScript(this.#client, READ_SCRIPT, [k], [methodFieldPrefix(key.method), this.#layout.variantPrefix, key.origin + key.path], true)) as Array<Buffer | null> | undefined
+      runScript(this.#client, READ_SCRIPT, [k], [methodFieldPrefix(key.method), this.#layout.variantPrefix, urlTail(this.#layout, key.origin, key.path)], true)) as Array<Buffer | null> | undefined
     if (reply === undefined) {
       if (ticket !== undefined) this.#tier?.release(ticket)
       return undefined
@@ -270,17 +315,26 @@ export class RedisCacheStore implements CacheStore {
       if (this.#closed || ttl <= 0) return
       const tagKeys = tags.map((tag) => tagKey(this.#layout, tag))
       const member = `${suffix}\n${writeId}\n${k}`
-      const args = [suffix, writeId, meta, body, ttl, member, MAX_VARIANTS_PER_URL, this.#layout.variantPrefix, key.origin + key.path]
-      await this.#failOpen.run('write', () =>
-        runScript(this.#client, WRITE_SCRIPT, [k, vk, ...tagKeys], args, false))
+      const args = [suffix, writeId, meta, body, ttl, member, MAX_VARIANTS_PER_URL, this.#layout.variantPrefix, urlTail(this.#layout, key.origin, key.path)]
+      const lease = leaseKey(this.#layout, key.method, key.origin, key.path)
+      if (this.#options.cluster && tagKeys.length > 0) {
+        // Tag sets live in other slots: registered first, or the entry is not written at all.
+        if (!await registerTags({ client: this.#client, failOpen: this.#failOpen, layout: this.#layout }, tagKeys, member, ttl)) {
+          await this.#leases?.release(lease, 'abandoned')
+          return
+        }
+      }
+      const written = await this.#failOpen.run('write', () =>
+        runScript(this.#client, WRITE_SCRIPT, this.#options.cluster ? [k, vk] : [k, vk, ...tagKeys], args, false))
       this.#tier?.invalidate(k)
+      await this.#leases?.release(lease, written === undefined ? 'abandoned' : 'filled')
     })
   }
 
   /** Removes every response stored for the key's origin and path (all methods and variants). */
   delete (key: CacheKey): Promise<void> {
     assertKey('RedisCacheStore.delete', key)
-    return this.#delete(urlKey(this.#layout, key.origin, key.path), key.origin + key.path)
+    return this.#delete(urlKey(this.#layout, key.origin, key.path), urlTail(this.#layout, key.origin, key.path))
   }
 
   async #delete (k: string, tail: string): Promise<void> {
@@ -307,6 +361,10 @@ export class RedisCacheStore implements CacheStore {
   async #deleteTags (keys: string[]): Promise<boolean> {
     if (this.#closed) return false
     if (keys.length === 0) return true
+    if (this.#options.cluster) {
+      const swept = await deleteTagsAcrossSlots({ client: this.#client, failOpen: this.#failOpen, layout: this.#layout }, keys)
+      return swept.ok
+    }
     const touched = await this.#failOpen.run('deleteTags', () =>
       runScript(this.#client, DELETE_TAGS_SCRIPT, keys, [this.#layout.urlPrefix, this.#layout.variantPrefix], false)) as string[] | undefined
     if (touched === undefined) return false
@@ -325,6 +383,7 @@ export class RedisCacheStore implements CacheStore {
     this.#firstConnection = undefined
     this.#onFirstReady?.()
     this.#tracking?.stop()
+    this.#leases?.close()
     this.#client.off('ready', this.#onReady)
     this.#subscriber?.disconnect()
     if (this.#ownsClient) {

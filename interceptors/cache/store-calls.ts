@@ -82,6 +82,16 @@ export function deleteQuietly (store: CacheStore, key: CacheKey): Promise<void> 
   )
 }
 
+/** Tells a store that has `missSettled` how the fetch of a miss it answered ended; never throws. */
+export function reportMissSettled (store: CacheStore, key: CacheKey, stored: boolean): void {
+  if (typeof store.missSettled !== 'function') return
+  try {
+    store.missSettled(key, stored)
+  } catch (err) {
+    log('store error in missSettled for %s: %s', describeKey(key), (err as Error | undefined)?.message)
+  }
+}
+
 /** The whole stored body as one Buffer, whatever form the store returned it in. */
 export async function collectBody (body: GetResult['body']): Promise<Buffer> {
   if (body == null) return Buffer.alloc(0)

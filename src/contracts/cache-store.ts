@@ -96,4 +96,10 @@ export interface CacheStore {
   createWriteStream (key: CacheKey, value: CacheValue): Writable | undefined
   /** Removes every response stored for the key's origin and path. */
   delete (key: CacheKey): void | Promise<void>
+  /**
+   * Optional: told, once a miss the store answered has been fetched from the origin, whether the
+   * response was stored. A store that makes other processes wait for that fetch (miss coalescing)
+   * uses it to free them at once when there is nothing to wait for.
+   */
+  missSettled? (key: CacheKey, stored: boolean): void
 }

@@ -4,17 +4,34 @@
  * @module
  */
 
-import type { Redis, RedisOptions } from 'ioredis'
+import type { Cluster, Redis, RedisOptions } from 'ioredis'
 import { assertNonNegativeInteger } from '../store-arguments.js'
 import { MAX_TIMER_MS, STORE_OPTION_FAILURE, failOption } from '../../src/handler.js'
 import { DEFAULT_KEY_PREFIX } from './key-layout.js'
 import { DEFAULT_TIER_HEARTBEAT_MS, DEFAULT_TIER_MAX_COUNT, DEFAULT_TIER_MAX_SIZE } from './memory-tier.js'
 import type { RedisMemoryTierOptions } from './memory-tier.js'
+import type { CoalesceSettings } from './miss-leases.js'
+
+/** The `coalesce` option of {@link RedisCacheStoreOptions} as an object. */
+export interface RedisCoalesceOptions {
+  /**
+   * Longest a miss waits for the process fetching the same URL; past it, it fetches on its own.
+   * @defaultValue `10000`
+   */
+  waitMs?: number
+  /**
+   * Life of the lease the fetching process holds; when it ends unreleased (the process died), a
+   * waiting one takes over. Set it above the origin's usual response time.
+   * @defaultValue `5000`
+   */
+  leaseMs?: number
+}
 
 /** Options of {@link RedisCacheStore} (all optional). */
 export interface RedisCacheStoreOptions {
   /**
-   * An ioredis client to use instead of creating one. The store does not close it, and it must
+   * An ioredis client to use instead of creating one: a `Redis` or a `Cluster` (Redis Cluster;
+   * see docs/cache.md, "Running on a cluster"). The store does not close it, and it must
    * not have ioredis' own `keyPrefix` set (use {@link RedisCacheStoreOptions.keyPrefix}). Its
    * retry and offline-queue settings are kept; the store's own time bound still applies. Its
    * `'error'` events also go to `errorCallback` while the store is open. The memory tier uses a
@@ -22,7 +39,7 @@ export interface RedisCacheStoreOptions {
    * or subscriber mode.
    * @defaultValue none: the store creates its client from `clientOptions`
    */
-  client?: Redis
+  client?: Redis | Cluster
   /**
    * Connection options (or a `redis://` URL) for the client the store creates, passed to ioredis
    * on top of the store's fail-fast defaults (`enableOfflineQueue: false`,
@@ -32,7 +49,8 @@ export interface RedisCacheStoreOptions {
    */
   clientOptions?: RedisOptions | string
   /**
-   * Prefix of every key the store writes. Stores sharing a prefix share their entries.
+   * Prefix of every key the store writes. Stores sharing a prefix share their entries. With a
+   * cluster client it must not contain `{` or `}`, which would change the keys' hash slots.
    * @defaultValue `'conduit:cache:'`
    */
   keyPrefix?: string
@@ -57,10 +75,19 @@ export interface RedisCacheStoreOptions {
   tagsHeader?: string | null
   /**
    * The in-process tier in front of Redis (hits without a round trip, kept coherent by Redis
-   * client-side tracking); `false` turns it off.
-   * @defaultValue `{ maxCount: 1024, maxSize: 33554432, heartbeatMs: 1000 }`
+   * client-side tracking); `false` turns it off. Not available with a cluster client, where it is
+   * off by default (tracking would need an invalidation connection per primary).
+   * @defaultValue `{ maxCount: 1024, maxSize: 33554432, heartbeatMs: 1000 }`; `false` with a cluster client
    */
   memoryTier?: RedisMemoryTierOptions | false
+  /**
+   * Miss coalescing across processes and hosts: when several miss the same URL at once, one
+   * fetches it from the origin while the others wait for the entry it stores. `true` takes the
+   * default timings. Needs the cache interceptor (it tells the store when a response was not
+   * storable, so nobody waits for it).
+   * @defaultValue `false`
+   */
+  coalesce?: boolean | RedisCoalesceOptions
   /**
    * Longest wait for one Redis operation; past it `get` answers "miss" and a write is dropped.
    * @defaultValue `250`
@@ -83,6 +110,10 @@ export interface RedisCacheStoreOptions {
 export const MAX_REDIS_ENTRY_SIZE = 512 * 1024 * 1024
 /** Default {@link RedisCacheStoreOptions.maxEntrySize}. */
 export const DEFAULT_MAX_ENTRY_SIZE = 5 * 1024 * 1024
+/** Default {@link RedisCoalesceOptions.waitMs}. */
+export const DEFAULT_COALESCE_WAIT_MS = 10_000
+/** Default {@link RedisCoalesceOptions.leaseMs}. */
+export const DEFAULT_COALESCE_LEASE_MS = 5000
 /** Default {@link RedisCacheStoreOptions.tagsHeader}. */
 export const DEFAULT_TAGS_HEADER = 'cache-tags'
 /** Default {@link RedisCacheStoreOptions.timeoutMs}. */
@@ -102,13 +133,16 @@ export const FAIL_FAST_CLIENT_OPTIONS: RedisOptions = {
 
 /** Options after defaults and validation. */
 export interface ResolvedOptions {
-  client: Redis | undefined
+  client: Redis | Cluster | undefined
+  /** True when the client is a Redis Cluster client. */
+  cluster: boolean
   clientOptions: RedisOptions | string | undefined
   keyPrefix: string
   maxEntrySize: number
   errorCallback: ((err: Error) => void) | undefined
   tagsHeader: string | null
   tier: { maxCount: number, maxSize: number, heartbeatMs: number } | undefined
+  coalesce: CoalesceSettings | undefined
   timeoutMs: number
   pauseAfterTimeoutMs: number
   now: () => number
@@ -135,19 +169,33 @@ function timerDelay (name: string, value: unknown, fallback: number): number {
   return ms
 }
 
-function resolveClient (value: unknown): Redis | undefined {
+/** ioredis' own key prefix of a client: `options.keyPrefix`, or a cluster's `redisOptions.keyPrefix`. */
+function clientKeyPrefix (client: Redis | Cluster): unknown {
+  const options = client.options as { keyPrefix?: unknown, redisOptions?: { keyPrefix?: unknown } } | undefined
+  return options?.keyPrefix ?? options?.redisOptions?.keyPrefix
+}
+
+function resolveClient (value: unknown): Redis | Cluster | undefined {
   if (value === undefined) return undefined
   const client = value as Redis
   if (!isObject(value) || typeof client.duplicate !== 'function' || typeof client.call !== 'function') {
     failOption(OWNER, 'client', 'an ioredis client', value, STORE_OPTION_FAILURE)
   }
-  if ((value as { isCluster?: unknown }).isCluster === true) {
-    throw new TypeError(`${OWNER}: client is a Redis Cluster client, which is not supported; pass a client of a standalone server or primary`)
-  }
-  if (typeof client.options?.keyPrefix === 'string' && client.options.keyPrefix !== '') {
-    throw new TypeError(`${OWNER}: client must not have an ioredis keyPrefix (got ${JSON.stringify(client.options.keyPrefix)}); use the store's keyPrefix option`)
+  const prefix = clientKeyPrefix(client)
+  if (typeof prefix === 'string' && prefix !== '') {
+    throw new TypeError(`${OWNER}: client must not have an ioredis keyPrefix (got ${JSON.stringify(prefix)}); use the store's keyPrefix option`)
   }
   return client
+}
+
+function resolveCoalesce (value: unknown): CoalesceSettings | undefined {
+  if (value === undefined || value === false) return undefined
+  if (value !== true && !isObject(value)) failOption(OWNER, 'coalesce', 'a boolean or an object', value, STORE_OPTION_FAILURE)
+  const o = value === true ? {} : value
+  return {
+    waitMs: timerDelay('coalesce.waitMs', o.waitMs, DEFAULT_COALESCE_WAIT_MS),
+    leaseMs: timerDelay('coalesce.leaseMs', o.leaseMs, DEFAULT_COALESCE_LEASE_MS)
+  }
 }
 
 function resolveClientOptions (value: unknown): RedisOptions | string | undefined {
@@ -186,6 +234,13 @@ export function resolveOptions (options: unknown): ResolvedOptions {
   if (typeof keyPrefix !== 'string' || keyPrefix === '') {
     failOption(OWNER, 'keyPrefix', 'a non-empty string', keyPrefix, STORE_OPTION_FAILURE)
   }
+  const cluster = (client as { isCluster?: unknown } | undefined)?.isCluster === true
+  if (cluster && /[{}]/.test(keyPrefix)) {
+    throw new TypeError(`${OWNER}: keyPrefix must not contain "{" or "}" with a cluster client (got ${JSON.stringify(keyPrefix)}): it would put a URL's keys in different hash slots`)
+  }
+  if (cluster && o.memoryTier !== undefined && o.memoryTier !== false) {
+    throw new TypeError(`${OWNER}: memoryTier is not available with a cluster client; leave it out or pass false`)
+  }
   const maxEntrySize = assertNonNegativeInteger(OWNER, 'maxEntrySize', o.maxEntrySize, DEFAULT_MAX_ENTRY_SIZE)
   if (maxEntrySize > MAX_REDIS_ENTRY_SIZE) {
     failOption(OWNER, 'maxEntrySize', `at most ${MAX_REDIS_ENTRY_SIZE}`, maxEntrySize, STORE_OPTION_FAILURE)
@@ -202,12 +257,14 @@ export function resolveOptions (options: unknown): ResolvedOptions {
   }
   return {
     client,
+    cluster,
     clientOptions,
     keyPrefix,
     maxEntrySize,
     errorCallback: o.errorCallback as ((err: Error) => void) | undefined,
     tagsHeader: tagsHeader === null ? null : tagsHeader.toLowerCase(),
-    tier: resolveTier(o.memoryTier),
+    tier: cluster ? undefined : resolveTier(o.memoryTier),
+    coalesce: resolveCoalesce(o.coalesce),
     timeoutMs: timerDelay('timeoutMs', o.timeoutMs, DEFAULT_TIMEOUT_MS),
     pauseAfterTimeoutMs: assertNonNegativeInteger(OWNER, 'pauseAfterTimeoutMs', o.pauseAfterTimeoutMs, DEFAULT_PAUSE_AFTER_TIMEOUT_MS),
     now: (o.now as (() => number) | undefined) ?? (() => Date.now())

@@ -6,7 +6,7 @@
  */
 
 import { createHash } from 'node:crypto'
-import type { Redis } from 'ioredis'
+import type { Cluster, Redis } from 'ioredis'
 
 /** A Lua script with its digest, run by {@link runScript}. */
 export interface Script {
@@ -176,6 +176,37 @@ end
 return touched
 `)
 
+/**
+ * KEYS[1] tag set; ARGV: member, time to live (ms). On a Redis Cluster a tag's set lives in the
+ * tag's own slot, apart from the entries it names, so a write registers its tags with this script
+ * before the entry itself is written: an entry that exists is always found by tag invalidation.
+ */
+export const TAG_REGISTER_SCRIPT = script(`
+redis.call('SADD', KEYS[1], ARGV[1])
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 1
+`)
+
+/**
+ * KEYS[1] url key; ARGV: variant key prefix, url tail, then suffix and write id pairs popped from
+ * tag sets. Cluster tag invalidation for one URL (one slot): removes each named variant whose
+ * current write is the tagged one, with the rule and retiming {@link DELETE_TAGS_SCRIPT} applies.
+ * Returns 1 when it removed something.
+ */
+export const DELETE_TAGGED_SCRIPT = script(INDEX_EXPIRY_LUA + `
+local key = KEYS[1]
+local removed = 0
+for i = 3, #ARGV - 1, 2 do
+  if redis.call('HGET', key, ARGV[i]) == ARGV[i + 1] then
+    redis.call('DEL', variant_key(ARGV[1], ARGV[2], ARGV[i]))
+    redis.call('HDEL', key, ARGV[i])
+    removed = 1
+  end
+end
+if removed == 1 then retime(key, survey(key, ARGV[1], ARGV[2])) end
+return removed
+`)
+
 function isNoScript (err: unknown): boolean {
   return err instanceof Error && err.message.startsWith('NOSCRIPT')
 }
@@ -185,7 +216,7 @@ function isNoScript (err: unknown): boolean {
  * know it yet (first use, or after a restart or `SCRIPT FLUSH`).
  */
 export async function runScript (
-  client: Redis, which: Script, keys: string[], args: Array<string | Buffer | number>, buffers: boolean
+  client: Redis | Cluster, which: Script, keys: string[], args: Array<string | Buffer | number>, buffers: boolean
 ): Promise<unknown> {
   const call = buffers ? client.callBuffer.bind(client) : client.call.bind(client)
   try {

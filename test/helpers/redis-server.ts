@@ -17,7 +17,7 @@ import { requireTool } from './test-tools.js'
  * The `redis-server` binary: `REDIS_SERVER` if set, else the one the integration-test tool lookup
  * finds (Debian's `redis-server` package installs it in `/usr/bin`).
  */
-function redisServerBinary (): string {
+export function redisServerBinary (): string {
   return process.env.REDIS_SERVER ?? requireTool('redis-server', 'redis-server')
 }
 
@@ -45,7 +45,7 @@ const START_TIMEOUT_MS = 15_000
  * Resolves once `PING` gets `+PONG` on the port, retrying with tiny pauses; rejects if `child`
  * exits first or does not answer within 15 s.
  */
-function waitForPong (port: number, child: ChildProcess, output: () => string): Promise<void> {
+export function waitForPong (port: number, child: ChildProcess, output: () => string): Promise<void> {
   return new Promise((resolve, reject) => {
     let done = false
     const fail = (message: string): void => {

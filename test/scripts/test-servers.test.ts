@@ -7,9 +7,9 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const script = fileURLToPath(new URL('../../../scripts/test-servers.mjs', import.meta.url))
-const packages = ['squid', 'microsocks', 'redis-server', 'nginx', 'openssl', 'python3-websockets']
+const packages = ['squid', 'microsocks', 'redis-server', 'redis-tools', 'nginx', 'openssl', 'python3-websockets']
 // The binary each package provides (python3-websockets is checked by importing it with python3).
-const binaryOf = (name: string): string => name === 'python3-websockets' ? 'python3' : name
+const binaryOf = (name: string): string => name === 'python3-websockets' ? 'python3' : name === 'redis-tools' ? 'redis-cli' : name
 const installCommand = `apt-get install -y --no-install-recommends ${packages.join(' ')}`
 // Root may start the script as another user; anyone else runs it as themselves (already not root).
 const nobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}
@@ -87,8 +87,8 @@ describe('npm test provisioning the integration-test servers', () => {
     assert.equal(run.code, 1)
     // Under c8 the unprivileged child may add a line about the coverage file it cannot write.
     assert.ok(run.stderr.startsWith(provisionAs(1000, dir).stderr), run.stderr)
-    assert.match(run.stderr, /not installed \(squid, microsocks, redis-server, nginx, python3-websockets\)/)
-    assert.ok(run.stderr.includes('sudo apt-get update && sudo apt-get install -y --no-install-recommends squid microsocks redis-server nginx python3-websockets\n'), run.stderr)
+    assert.match(run.stderr, /not installed \(squid, microsocks, redis-server, redis-tools, nginx, python3-websockets\)/)
+    assert.ok(run.stderr.includes('sudo apt-get update && sudo apt-get install -y --no-install-recommends squid microsocks redis-server redis-tools nginx python3-websockets\n'), run.stderr)
     await assert.rejects(readFile(log), { code: 'ENOENT' })
   }))
 

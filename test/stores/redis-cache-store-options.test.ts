@@ -49,7 +49,12 @@ describe('RedisCacheStore options', () => {
       [{ pauseAfterTimeoutMs: Number.NaN }, /pauseAfterTimeoutMs must be a non-negative integer, got NaN/],
       [{ now: 5 }, /now must be a function, got 5/],
       [{ client: {} }, /client must be an ioredis client, got \[object Object\]/],
-      [{ client: { isCluster: true, duplicate () {}, call () {} } }, /Redis Cluster client, which is not supported/],
+      [{ client: { isCluster: true, duplicate () {}, call () {} }, keyPrefix: 'app{1}:' }, /keyPrefix must not contain "\{" or "\}" with a cluster client \(got "app\{1\}:"\)/],
+      [{ client: { isCluster: true, duplicate () {}, call () {} }, memoryTier: {} }, /memoryTier is not available with a cluster client/],
+      [{ client: { isCluster: true, duplicate () {}, call () {}, options: { redisOptions: { keyPrefix: 'app:' } } } }, /client must not have an ioredis keyPrefix \(got "app:"\)/],
+      [{ coalesce: 'cluster' }, /coalesce must be a boolean or an object, got "cluster"/],
+      [{ coalesce: { waitMs: 0 } }, /coalesce.waitMs must be a positive integer, got 0/],
+      [{ coalesce: { leaseMs: -1 } }, /coalesce.leaseMs must be a positive integer, got -1/],
       [{ clientOptions: 6379 }, /clientOptions must be an object or a redis:\/\/ URL, got 6379/],
       [{ clientOptions: { keyPrefix: 'app:' } }, /clientOptions.keyPrefix is not supported \(got "app:"\)/]
     ]

@@ -12,7 +12,7 @@ import { dispatchOrFail, failWith } from '../dispatch-safely.js'
 import { describeKey, log, logEnabled } from '../log.js'
 import type { LeaderOutcome } from '../miss-coalescer.js'
 import { decideReuse } from '../reuse-decision.js'
-import { readStore } from '../store-calls.js'
+import { readStore, reportMissSettled } from '../store-calls.js'
 import type { CacheLayer, CacheableRequest } from './cache-layer.js'
 import { replyDestination } from './cache-layer.js'
 import { replyGatewayTimeoutOnlyIfCached, replyHit } from './reply.js'
@@ -108,5 +108,8 @@ function sendMissToOrigin (layer: CacheLayer, request: CacheableRequest): void {
     signal?.addEventListener('abort', onAbort, { once: true })
     return
   }
-  sendToOrigin(layer, request, 'miss', (stored) => settle(stored ? 'stored' : 'not-stored'))
+  sendToOrigin(layer, request, 'miss', (stored) => {
+    settle(stored ? 'stored' : 'not-stored')
+    reportMissSettled(layer.config.store, request.key, stored)
+  })
 }
