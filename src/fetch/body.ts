@@ -9,7 +9,7 @@ import * as nodeStream from 'node:stream'
 import { isBlob } from './file.js'
 import { FormData, isFormDataLike } from './form-data.js'
 import type { FormDataLike } from './form-data.js'
-import { IncomingBody } from './incoming-body.js'
+import { IncomingBody, ownedChunk } from './incoming-body.js'
 import { mimeEssence, parseMimeType, serializeMimeType } from './mime.js'
 import { multipartChunks, parseMultipart, serializeMultipart } from './multipart.js'
 import type { MultipartBody } from './multipart.js'
@@ -127,20 +127,36 @@ export function sourceChunks (source: BodySource): AsyncIterable<Uint8Array> {
   }
 }
 
-/** Wraps an async iterable of chunks in a ReadableStream that pulls one chunk at a time. */
+/**
+ * Wraps an async iterable of chunks in a byte stream that pulls one chunk at a time. Each chunk
+ * is copied as it goes out (see {@link ownedChunk}): a source such as a Blob or bytes may be
+ * read again, so its memory must not be handed over.
+ */
 export function iterableToStream (chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
   let iterator: AsyncIterator<Uint8Array> | null = null
-  return new ReadableStream<Uint8Array>({
-    async pull (controller) {
+  return new ReadableStream({
+    type: 'bytes',
+    async pull (controller: ReadableByteStreamController) {
       iterator ??= chunks[Symbol.asyncIterator]()
-      const { value, done } = await iterator.next()
-      if (done === true) controller.close()
-      else controller.enqueue(value)
+      // An empty chunk would answer no read, and a byte stream asks again only after a read.
+      for (;;) {
+        const { value, done } = await iterator.next()
+        if (done === true) {
+          controller.close()
+          // A BYOB read waiting when the source ended is answered with an empty view.
+          controller.byobRequest?.respond(0)
+          return
+        }
+        if (value.byteLength > 0) {
+          controller.enqueue(ownedChunk(value))
+          return
+        }
+      }
     },
     async cancel (reason) {
       await iterator?.return?.(reason)
     }
-  }, { highWaterMark: 0 })
+  }, { highWaterMark: 0 }) as ReadableStream<Uint8Array>
 }
 
 /** A ReadableStream over a source; streams are handed back as they are. */
