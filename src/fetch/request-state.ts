@@ -19,6 +19,7 @@ import type { HeadersInit } from './headers.js'
 import { describeValue } from '../validation/describe-value.js'
 import { redactUserinfo } from '../observability/redaction.js'
 import { getGlobalOrigin } from './global-origin.js'
+import { markForeignBody } from './foreign-body.js'
 
 /** The second argument of `fetch()` and of `new Request()`. */
 export interface RequestInit {
@@ -156,7 +157,7 @@ function fromForeign (input: ForeignRequest, what: string): RequestState {
   state.signal = input.signal
   if (input.body !== null) {
     if (input.bodyUsed || input.body.locked) throw new TypeError(`${what}: the Request body has already been consumed`)
-    state.body = { source: { kind: 'stream', data: input.body }, length: null, type: null }
+    state.body = markForeignBody({ source: { kind: 'stream', data: input.body }, length: null, type: null })
   }
   return state
 }
