@@ -115,6 +115,22 @@ async function * streamChunks (source: AsyncIterable<unknown>): AsyncGenerator<U
   }
 }
 
+/** The chunks of a stream already locked to `reader`; ending the iteration early cancels the stream. */
+async function * readerChunks (reader: ReadableStreamDefaultReader<Uint8Array>): AsyncGenerator<Uint8Array> {
+  let finished = false
+  try {
+    for (;;) {
+      const { value, done } = await reader.read()
+      if (done) break
+      if (!(value instanceof Uint8Array)) throw new TypeError(`body: a ReadableStream body must yield Uint8Arrays, got ${describeValue(value)}`)
+      yield value
+    }
+    finished = true
+  } finally {
+    if (!finished) await reader.cancel().catch(() => {})
+  }
+}
+
 /** The bytes of a source as an async iterable of chunks (what the dispatcher sends). */
 export function sourceChunks (source: BodySource): AsyncIterable<Uint8Array> {
   switch (source.kind) {
@@ -311,16 +327,19 @@ export abstract class BodyMixin {
    * @deprecated Parse the body yourself (the standard keeps this for browsers).
    */
   async formData (): Promise<FormData> {
+    // The body is read whole before its type is looked at (Fetch Standard, consume body), so a
+    // stream that fails rejects with its own error, whatever the Content-Type.
+    const chunks = await this.#consume('formData')
     const contentType = this.#contentType()
     const essence = mimeEssence(contentType)
     if (essence === 'multipart/form-data') {
       const boundary = parseMimeType(contentType!)!.parameters.get('boundary')
       if (boundary === undefined) throw new TypeError(`${this.#what}.formData: multipart Content-Type without a boundary: ${contentType}`)
-      return parseMultipart(concat(await this.#consume('formData')), boundary)
+      return parseMultipart(concat(chunks), boundary)
     }
     if (essence === 'application/x-www-form-urlencoded') {
       const form = new FormData()
-      for (const [name, value] of new URLSearchParams(decodeText(await this.#consume('formData')))) form.append(name, value)
+      for (const [name, value] of new URLSearchParams(decodeText(chunks))) form.append(name, value)
       return form
     }
     throw new TypeError(`${this.#what}.formData: cannot parse a body of Content-Type ${JSON.stringify(contentType ?? '')} as FormData`)
@@ -343,10 +362,14 @@ export abstract class BodyMixin {
         return { kind: 'stream', data: b }
       },
       take (host, what) {
-        if (host.#source === null) return null
+        const source = host.#source
+        if (source === null) return null
         if (host.bodyUsed || host.#stream?.locked === true) throw new TypeError(`${what}: the Request body has already been consumed`)
         host.#used = true
-        return host.#source
+        if (source.kind !== 'stream') return source
+        // Fetch Standard, Request constructor: the new request reads the input's stream through
+        // a stream of its own, and the input's stream is locked from then on.
+        return { kind: 'stream', data: iterableToStream(readerChunks(source.data.getReader())) }
       }
     }
   }
