@@ -5,6 +5,7 @@
  * @module
  */
 
+import { enumerableMembers } from './webidl.js'
 import * as nodeStream from 'node:stream'
 import { isBlob } from './file.js'
 import { FormData, isFormDataLike } from './form-data.js'
@@ -374,6 +375,8 @@ export abstract class BodyMixin {
     }
   }
 }
+
+enumerableMembers(BodyMixin.prototype)
 
 /** Internal helpers shared with request, response and fetch. */
 export const bodyInternals: BodyInternals = internals!

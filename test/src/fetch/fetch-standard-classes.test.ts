@@ -7,7 +7,7 @@
 
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { fetch, Request, Response } from '../../../src/index.js'
+import { fetch, FormData, Headers, Request, Response } from '../../../src/index.js'
 import { undici } from '../../helpers/undici-reference.js'
 
 type FetchLike = (input: string, init?: Record<string, unknown>) => Promise<{ status: number, headers: { get: (name: string) => string | null }, body: unknown, text: () => Promise<string> }>
@@ -112,4 +112,52 @@ describe('a Request made from a Request takes its body over', () => {
       }
     })
   }
+})
+
+describe('WebIDL members of the Fetch classes', () => {
+  const classes = [['Headers', Headers], ['FormData', FormData], ['Request', Request], ['Response', Response]] as const
+  for (const [name, Class] of classes) {
+    it(`${name}: every operation and attribute is enumerable and the iterator is not, as on undici's class`, () => {
+      const reference = (undici as unknown as Record<string, { prototype: object }>)[name]!.prototype
+      for (const key of Object.getOwnPropertyNames(reference)) {
+        if (key === 'constructor') continue
+        let proto: object | null = Class.prototype
+        let descriptor: PropertyDescriptor | undefined
+        while (proto !== null && descriptor === undefined) {
+          descriptor = Object.getOwnPropertyDescriptor(proto, key)
+          proto = Object.getPrototypeOf(proto) as object | null
+        }
+        if (descriptor === undefined) continue
+        assert.equal(descriptor.enumerable, Object.getOwnPropertyDescriptor(reference, key)!.enumerable, `${name}.${key}`)
+      }
+      const iterator = Object.getOwnPropertyDescriptor(Class.prototype, Symbol.iterator)
+      if (iterator !== undefined) assert.equal(iterator.enumerable, false)
+    })
+  }
+
+  it('new Headers(record) reads @@iterator, then the own keys, with no other trap first, as undici does', () => {
+    const traps = (Impl: typeof Headers): string[] => {
+      const log: string[] = []
+      const init = new Proxy({ a: '1' }, {
+        getPrototypeOf (target) { log.push('getPrototypeOf'); return Reflect.getPrototypeOf(target) },
+        get (target, key, receiver) { log.push(`get ${String(key)}`); return Reflect.get(target, key, receiver) as unknown },
+        ownKeys (target) { log.push('ownKeys'); return Reflect.ownKeys(target) },
+        getOwnPropertyDescriptor (target, key) { log.push(`getOwnPropertyDescriptor ${String(key)}`); return Reflect.getOwnPropertyDescriptor(target, key) }
+      })
+      assert.deepEqual([...new Impl(init)], [['a', '1']])
+      return log
+    }
+    const mine = traps(Headers)
+    assert.deepEqual(mine, ['get Symbol(Symbol.iterator)', 'ownKeys', 'getOwnPropertyDescriptor a', 'get a'])
+    assert.deepEqual(mine, traps(undici.Headers as unknown as typeof Headers))
+  })
+
+  it('new Headers(headers) honours an @@iterator overridden on the Headers given, as undici does', () => {
+    for (const Impl of [Headers, undici.Headers as unknown as typeof Headers]) {
+      const init = new Impl({ a: '1' })
+      Object.defineProperty(init, Symbol.iterator, { value: function * () { yield ['b', '2'] } })
+      assert.deepEqual([...new Impl(init)], [['b', '2']])
+      assert.deepEqual([...new Impl(new Impl({ c: '3' }))], [['c', '3']])
+    }
+  })
 })
