@@ -113,7 +113,7 @@ export type { CacheStorage } from './cache-api/cache-storage.js'
 export type { Cache } from './cache-api/cache.js'
 export type { CacheQueryOptions, MultiCacheQueryOptions } from './cache-api/entries.js'
 export type {
-  ReferrerPolicy, RequestCache, RequestCredentials, RequestDuplex, RequestMode, RequestRedirect, ResponseType
+  ReferrerPolicy, RequestCache, RequestCredentials, RequestDuplex, RequestMode, RequestPriority, RequestRedirect, ResponseType
 } from './fetch/constants.js'
 
 // --- WebSocket ------------------------------------------------------------------------------

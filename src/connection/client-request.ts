@@ -129,9 +129,9 @@ export class ClientRequest implements DispatchController {
     this.headersTimeout = timeoutOption('headersTimeout', opts.headersTimeout, defaults.headersTimeout)
     this.bodyTimeout = timeoutOption('bodyTimeout', opts.bodyTimeout, defaults.bodyTimeout)
     const kind = bodyKind(opts.body)
-    const expectContinue = opts.expectContinue === true && kind !== BODY_NONE
-    const info: RequestFieldInfo = { declaredLength: -1, reset: opts.reset === true, host: undefined }
+    const info: RequestFieldInfo = { declaredLength: -1, reset: opts.reset === true, host: undefined, expectContinue: opts.expectContinue === true }
     this.#fields = collectRequestFields(opts.headers, info)
+    const expectContinue = info.expectContinue && kind !== BODY_NONE
     // The default host comes from a parsed origin; only a caller's `host` header needs checking.
     if (info.host !== undefined) validateHost(info.host)
     this.authority = info.host ?? target.hostHeader

@@ -22,6 +22,8 @@ export interface RequestFieldInfo {
   reset: boolean
   /** The caller's `host` header, which replaces the one derived from the origin. */
   host: string | undefined
+  /** The caller's `expect: 100-continue` header, which asks for what the `expectContinue` option does. */
+  expectContinue: boolean
 }
 
 /** The field list of a request without headers; shared, as nothing ever writes to it. */
@@ -146,11 +148,14 @@ function addField (fields: string[], name: string, value: unknown, info: Request
         info.host = text
         return
       case 'content-length':
-        if (!/^\d+$/.test(text)) throw new InvalidArgumentError(`invalid content-length header: ${describeValue(text)}`)
-        info.declaredLength = Number(text)
+        info.declaredLength = declaredContentLength(text, info.declaredLength)
         return
       case 'transfer-encoding':
-        throw new InvalidArgumentError(`invalid transfer-encoding header: ${describeValue(text)} (the transport chooses the framing)`)
+        // `chunked` alone only asks for what the transport does anyway for a body of unknown
+        // length (and a body of known length is as well framed by its content-length); any other
+        // coding would have to be applied to the body, which the transport does not do.
+        if (text.trim().toLowerCase() === 'chunked') return
+        throw new InvalidArgumentError(`invalid transfer-encoding header: ${describeValue(text)} (the transport chooses the framing; only "chunked" is accepted)`)
       case 'connection':
         // A list of connection options (header names); the transport writes its own
         // connection field, so only `close` matters here.
@@ -165,10 +170,36 @@ function addField (fields: string[], name: string, value: unknown, info: Request
       case 'upgrade':
         throw new InvalidArgumentError(`invalid upgrade header: ${describeValue(text)} (use the upgrade option)`)
       case 'expect':
-        throw new InvalidArgumentError(`invalid expect header: ${describeValue(text)} (use the expectContinue option)`)
+        // The one expectation HTTP defines (RFC 9110 section 10.1.1); the transport waits for the
+        // 100 (Continue) as the expectContinue option makes it.
+        if (text.trim().toLowerCase() === '100-continue') {
+          info.expectContinue = true
+          return
+        }
+        throw new InvalidArgumentError(`invalid expect header: ${describeValue(text)} (only "100-continue" is defined)`)
     }
   }
   fields.push(name, text)
+}
+
+/**
+ * The length a `content-length` field declares, given the one an earlier field declared (-1:
+ * none). A list of identical values, or the same value repeated in several fields, is one
+ * value, as RFC 9110 section 8.6 lets a recipient take it (the runtime's own fetch sends the
+ * caller's value next to its own); differing values are refused.
+ */
+function declaredContentLength (text: string, earlier: number): number {
+  let length = earlier
+  for (const item of text.split(',')) {
+    const value = item.trim()
+    if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`invalid content-length header: ${describeValue(text)}`)
+    const n = Number(value)
+    if (length !== -1 && n !== length) {
+      throw new InvalidArgumentError(`invalid content-length header: ${describeValue(text)} (differs from the length ${length} declared before)`)
+    }
+    length = n
+  }
+  return length
 }
 
 /**

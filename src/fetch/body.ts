@@ -5,11 +5,12 @@
  * @module
  */
 
+import { enumerableMembers } from './webidl.js'
 import * as nodeStream from 'node:stream'
 import { isBlob } from './file.js'
 import { FormData, isFormDataLike } from './form-data.js'
 import type { FormDataLike } from './form-data.js'
-import { IncomingBody } from './incoming-body.js'
+import { IncomingBody, ownedChunk } from './incoming-body.js'
 import { mimeEssence, parseMimeType, serializeMimeType } from './mime.js'
 import { multipartChunks, parseMultipart, serializeMultipart } from './multipart.js'
 import type { MultipartBody } from './multipart.js'
@@ -115,6 +116,22 @@ async function * streamChunks (source: AsyncIterable<unknown>): AsyncGenerator<U
   }
 }
 
+/** The chunks of a stream already locked to `reader`; ending the iteration early cancels the stream. */
+async function * readerChunks (reader: ReadableStreamDefaultReader<Uint8Array>): AsyncGenerator<Uint8Array> {
+  let finished = false
+  try {
+    for (;;) {
+      const { value, done } = await reader.read()
+      if (done) break
+      if (!(value instanceof Uint8Array)) throw new TypeError(`body: a ReadableStream body must yield Uint8Arrays, got ${describeValue(value)}`)
+      yield value
+    }
+    finished = true
+  } finally {
+    if (!finished) await reader.cancel().catch(() => {})
+  }
+}
+
 /** The bytes of a source as an async iterable of chunks (what the dispatcher sends). */
 export function sourceChunks (source: BodySource): AsyncIterable<Uint8Array> {
   switch (source.kind) {
@@ -127,20 +144,36 @@ export function sourceChunks (source: BodySource): AsyncIterable<Uint8Array> {
   }
 }
 
-/** Wraps an async iterable of chunks in a ReadableStream that pulls one chunk at a time. */
+/**
+ * Wraps an async iterable of chunks in a byte stream that pulls one chunk at a time. Each chunk
+ * is copied as it goes out (see {@link ownedChunk}): a source such as a Blob or bytes may be
+ * read again, so its memory must not be handed over.
+ */
 export function iterableToStream (chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
   let iterator: AsyncIterator<Uint8Array> | null = null
-  return new ReadableStream<Uint8Array>({
-    async pull (controller) {
+  return new ReadableStream({
+    type: 'bytes',
+    async pull (controller: ReadableByteStreamController) {
       iterator ??= chunks[Symbol.asyncIterator]()
-      const { value, done } = await iterator.next()
-      if (done === true) controller.close()
-      else controller.enqueue(value)
+      // An empty chunk would answer no read, and a byte stream asks again only after a read.
+      for (;;) {
+        const { value, done } = await iterator.next()
+        if (done === true) {
+          controller.close()
+          // A BYOB read waiting when the source ended is answered with an empty view.
+          controller.byobRequest?.respond(0)
+          return
+        }
+        if (value.byteLength > 0) {
+          controller.enqueue(ownedChunk(value))
+          return
+        }
+      }
     },
     async cancel (reason) {
       await iterator?.return?.(reason)
     }
-  }, { highWaterMark: 0 })
+  }, { highWaterMark: 0 }) as ReadableStream<Uint8Array>
 }
 
 /** A ReadableStream over a source; streams are handed back as they are. */
@@ -295,16 +328,19 @@ export abstract class BodyMixin {
    * @deprecated Parse the body yourself (the standard keeps this for browsers).
    */
   async formData (): Promise<FormData> {
+    // The body is read whole before its type is looked at (Fetch Standard, consume body), so a
+    // stream that fails rejects with its own error, whatever the Content-Type.
+    const chunks = await this.#consume('formData')
     const contentType = this.#contentType()
     const essence = mimeEssence(contentType)
     if (essence === 'multipart/form-data') {
       const boundary = parseMimeType(contentType!)!.parameters.get('boundary')
       if (boundary === undefined) throw new TypeError(`${this.#what}.formData: multipart Content-Type without a boundary: ${contentType}`)
-      return parseMultipart(concat(await this.#consume('formData')), boundary)
+      return parseMultipart(concat(chunks), boundary)
     }
     if (essence === 'application/x-www-form-urlencoded') {
       const form = new FormData()
-      for (const [name, value] of new URLSearchParams(decodeText(await this.#consume('formData')))) form.append(name, value)
+      for (const [name, value] of new URLSearchParams(decodeText(chunks))) form.append(name, value)
       return form
     }
     throw new TypeError(`${this.#what}.formData: cannot parse a body of Content-Type ${JSON.stringify(contentType ?? '')} as FormData`)
@@ -327,14 +363,20 @@ export abstract class BodyMixin {
         return { kind: 'stream', data: b }
       },
       take (host, what) {
-        if (host.#source === null) return null
+        const source = host.#source
+        if (source === null) return null
         if (host.bodyUsed || host.#stream?.locked === true) throw new TypeError(`${what}: the Request body has already been consumed`)
         host.#used = true
-        return host.#source
+        if (source.kind !== 'stream') return source
+        // Fetch Standard, Request constructor: the new request reads the input's stream through
+        // a stream of its own, and the input's stream is locked from then on.
+        return { kind: 'stream', data: iterableToStream(readerChunks(source.data.getReader())) }
       }
     }
   }
 }
+
+enumerableMembers(BodyMixin.prototype)
 
 /** Internal helpers shared with request, response and fetch. */
 export const bodyInternals: BodyInternals = internals!

@@ -14,6 +14,8 @@ export type RequestMode = 'navigate' | 'same-origin' | 'no-cors' | 'cors'
 export type RequestRedirect = 'follow' | 'error' | 'manual'
 /** `RequestInit.duplex` value. */
 export type RequestDuplex = 'half'
+/** `RequestInit.priority` value: a hint to the fetch, without effect here but checked as the standard's enum. */
+export type RequestPriority = 'high' | 'low' | 'auto'
 /** `RequestInit.referrerPolicy` value. */
 export type ReferrerPolicy =
   | '' | 'no-referrer' | 'no-referrer-when-downgrade' | 'same-origin' | 'origin' | 'strict-origin'
@@ -25,6 +27,7 @@ const credentialsValues = { omit: 0, 'same-origin': 0, include: 0 } satisfies Re
 const modeValues = { navigate: 0, 'same-origin': 0, 'no-cors': 0, cors: 0 } satisfies Record<RequestMode, 0>
 const redirectValues = { follow: 0, error: 0, manual: 0 } satisfies Record<RequestRedirect, 0>
 const duplexValues = { half: 0 } satisfies Record<RequestDuplex, 0>
+const priorityValues = { high: 0, low: 0, auto: 0 } satisfies Record<RequestPriority, 0>
 const referrerPolicyValues = {
   '': 0, 'no-referrer': 0, 'no-referrer-when-downgrade': 0, 'same-origin': 0, origin: 0, 'strict-origin': 0,
   'origin-when-cross-origin': 0, 'strict-origin-when-cross-origin': 0, 'unsafe-url': 0
@@ -40,6 +43,8 @@ export const REQUEST_MODE = Object.keys(modeValues) as readonly RequestMode[]
 export const REQUEST_REDIRECT = Object.keys(redirectValues) as readonly RequestRedirect[]
 /** Allowed values of `RequestInit.duplex`. */
 export const REQUEST_DUPLEX = Object.keys(duplexValues) as readonly RequestDuplex[]
+/** Allowed values of `RequestInit.priority`. */
+export const REQUEST_PRIORITY = Object.keys(priorityValues) as readonly RequestPriority[]
 /** Allowed values of `RequestInit.referrerPolicy`. */
 export const REFERRER_POLICY = Object.keys(referrerPolicyValues) as readonly ReferrerPolicy[]
 /** `Response.type` value. */

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { resolveObjectURL } from 'node:buffer'
 import type { Dispatcher } from '../dispatcher/dispatcher.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { maxResponseSizeOf } from '../connection/connection-config.js'
@@ -22,44 +23,8 @@ import { matchesIntegrity } from './integrity.js'
 import { applyRedirect } from './redirect.js'
 import type { RequestState } from './request-state.js'
 import { createResponse } from './response.js'
+import { watchUnclaimed } from './unclaimed-bodies.js'
 import type { Response } from './response.js'
-
-/**
- * A response dropped without reading its body would hold its connection forever (the body
- * pauses the socket once its buffer fills); when such a response is collected, its body is
- * cancelled so the connection is released.
- */
-const unreadBodies = new FinalizationRegistry<IncomingBody>((body) => {
-  body.cancelUnclaimed(collectedBeforeRead)
-})
-
-function collectedBeforeRead (): Error {
-  return new DOMException('The response was garbage collected before its body was read', 'AbortError')
-}
-
-/**
- * Responses handed over while their body was still arriving, as (response, body) pairs. Most
- * bodies end in the same turn as the head, or are claimed by the caller's first reaction, and
- * then need no watch: registering every response with the registry costs more than the rest of
- * settling it. The list holds each response strongly until the check, so none can be collected
- * unwatched.
- */
-let awaitingClaim: Array<Response | IncomingBody> = []
-
-function watchUnclaimed (response: Response, body: IncomingBody): void {
-  // Queued after the resolution, so the check runs after the caller's first reaction to it.
-  if (awaitingClaim.length === 0) queueMicrotask(registerUnclaimed)
-  awaitingClaim.push(response, body)
-}
-
-function registerUnclaimed (): void {
-  const pairs = awaitingClaim
-  awaitingClaim = []
-  for (let i = 0; i < pairs.length; i += 2) {
-    const body = pairs[i + 1] as IncomingBody
-    if (body.unclaimed) unreadBodies.register(pairs[i]!, body, body)
-  }
-}
 
 /**
  * The response type (Fetch Standard, main fetch): the request's origin is the first URL's, as
@@ -136,6 +101,10 @@ export class FetchHandler implements DispatchHandler, BodyFlow {
       this.#serveData(url)
       return
     }
+    if (url.protocol === 'blob:') {
+      this.#serveBlob(url)
+      return
+    }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       this.#fail(new Error(`fetching ${url.protocol} URLs is not supported`), true)
       return
@@ -160,11 +129,35 @@ export class FetchHandler implements DispatchHandler, BodyFlow {
       this.#fail(new Error(`invalid data: URL ${url.href.slice(0, 64)}`), true)
       return
     }
+    this.#serveLocal(url, { 'content-type': data.mimeType }, data.body)
+  }
+
+  /**
+   * A `blob:` URL (`URL.createObjectURL`) answers a GET with the Blob it names (Fetch Standard,
+   * scheme fetch); any other method, or a URL that names no Blob, is a network error.
+   */
+  #serveBlob (url: URL): void {
+    const blob = this.#state.method === 'GET' ? resolveObjectURL(url.href) : undefined
+    if (blob === undefined) {
+      this.#fail(new Error(this.#state.method === 'GET' ? `blob: URL ${url.href} names no Blob` : `a blob: URL only answers GET, not ${this.#state.method}`), true)
+      return
+    }
+    blob.arrayBuffer().then((data) => {
+      if (this.#done) return
+      this.#serveLocal(url, { 'content-type': blob.type, 'content-length': String(blob.size) }, Buffer.from(data))
+    }, (err: unknown) => this.#fail(err, true))
+  }
+
+  /** Answers from memory (a data: or blob: URL); a HEAD gets the head only. */
+  #serveLocal (url: URL, headers: IncomingHeaders, data: Buffer): void {
     fetchDebug.local(this.#state.method, url, 200)
-    const body = new IncomingBody(null)
-    body.push(data.body)
-    body.end()
-    this.#deliver(200, 'OK', { 'content-type': data.mimeType }, body)
+    let body: IncomingBody | null = null
+    if (this.#state.method !== 'HEAD') {
+      body = new IncomingBody(null)
+      body.push(data)
+      body.end()
+    }
+    this.#deliver(200, 'OK', headers, body)
     // The whole response exists already: nothing is left for the signal to abort.
     this.#finish()
   }

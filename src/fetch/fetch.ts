@@ -4,7 +4,8 @@
  */
 
 import { getGlobalDispatcher } from '../global.js'
-import { FetchHandler } from './fetch-handler.js'
+import { FetchHandler, networkError } from './fetch-handler.js'
+import { isUnmeasuredForeignBody, measureForeignBody } from './foreign-body.js'
 import { requestStateFor } from './request.js'
 import type { RequestInfo } from './request.js'
 import type { RequestInit } from './request-state.js'
@@ -24,6 +25,12 @@ export function fetch (input: RequestInfo, init: RequestInit | undefined = undef
   if (arguments.length === 0) return Promise.reject(new TypeError('fetch: the input argument is required'))
   return new Promise((resolve, reject) => {
     const state = requestStateFor(input, init, 'fetch')
-    new FetchHandler(state, state.dispatcher ?? getGlobalDispatcher(), resolve, reject).start()
+    const handler = new FetchHandler(state, state.dispatcher ?? getGlobalDispatcher(), resolve, reject)
+    if (!isUnmeasuredForeignBody(state.body) || state.signal?.aborted === true) {
+      handler.start()
+      return
+    }
+    // Another implementation's Request hides its body's length: learn it before sending.
+    measureForeignBody(state.body).then(() => handler.start(), (err: unknown) => reject(networkError(err)))
   })
 }

@@ -6,7 +6,7 @@
 import { File, isBlob, isFile } from './file.js'
 import { describeValue } from '../validation/describe-value.js'
 import { LiveIterator, PAIR_PROJECTIONS } from './live-iterator.js'
-import { requireArguments, toDOMString } from './webidl.js'
+import { enumerableMembers, requireArguments, toDOMString } from './webidl.js'
 
 /** A FormData value as read back: a string or a File. */
 export type FormDataEntryValue = string | File
@@ -146,6 +146,7 @@ export class FormData {
   }
 }
 
+enumerableMembers(FormData.prototype)
 Object.defineProperty(FormData.prototype, Symbol.iterator, {
   value: FormData.prototype.entries, writable: true, enumerable: false, configurable: true
 })

@@ -8,7 +8,7 @@ import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { describeValue } from '../validation/describe-value.js'
 import { LiveIterator, PAIR_PROJECTIONS } from './live-iterator.js'
 import { describeBadHeaderValue } from '../observability/redaction.js'
-import { requireArguments, toDOMString } from './webidl.js'
+import { enumerableMembers, requireArguments, toDOMString } from './webidl.js'
 import { trimHttpWhitespace } from './whitespace.js'
 
 /** What `new Headers(init)` and `RequestInit.headers` accept (the runtime's own Headers included). */
@@ -73,15 +73,18 @@ export class Headers {
       if (init === null) throw new TypeError('Headers: init must be an object or iterable, got null')
       return
     }
-    if (init instanceof Headers) {
-      for (const [name, value] of init.#map) this.#map.set(name, value)
-      if (init.#cookies !== null) this.#cookies = [...init.#cookies]
-      return
-    }
     if (typeof init !== 'object' && typeof init !== 'function') {
       throw new TypeError(`Headers: init must be an object or iterable, got ${describeValue(init)}`)
     }
+    // WebIDL reads @@iterator first and nothing before it (a brand check triggers no proxy trap).
     const iterator = (init as Partial<Iterable<unknown>>)[Symbol.iterator]
+    if (#map in init && iterator === ENTRIES) {
+      // A Headers whose iterator nobody replaced: its entries are copied without iterating.
+      const source = init as Headers
+      for (const [name, value] of source.#map) this.#map.set(name, value)
+      if (source.#cookies !== null) this.#cookies = [...source.#cookies]
+      return
+    }
     if (iterator !== undefined && iterator !== null) {
       if (typeof iterator !== 'function') throw new TypeError(`Headers: init[Symbol.iterator] must be a function, got ${describeValue(iterator)}`)
       for (const pair of init as Iterable<unknown>) {
@@ -258,8 +261,10 @@ export class Headers {
   }
 }
 
+enumerableMembers(Headers.prototype)
+const ENTRIES = Headers.prototype.entries
 Object.defineProperty(Headers.prototype, Symbol.iterator, {
-  value: Headers.prototype.entries, writable: true, enumerable: false, configurable: true
+  value: ENTRIES, writable: true, enumerable: false, configurable: true
 })
 
 /** Internal helpers shared with request, response and fetch. */

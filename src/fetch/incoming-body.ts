@@ -16,7 +16,16 @@ export interface BodyFlow {
 
 type Mode = 'buffer' | 'collect' | 'stream'
 
-const byteLength = { highWaterMark: BODY_HIGH_WATER_MARK, size: (chunk: Uint8Array) => chunk.byteLength }
+/**
+ * A chunk as a body stream hands it out: a plain Uint8Array over memory of its own. A byte
+ * stream takes over (detaches) the buffer of what is enqueued, and the transport's chunks are
+ * views into the socket's reads, which other chunks and the parser still use; so the chunk is
+ * copied once here, where it leaves for the reader, as the Fetch Standard's byte streams need.
+ * Bodies read whole (`text()`, `json()`, `arrayBuffer()`...) never pass through here.
+ */
+export function ownedChunk (chunk: Uint8Array): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(chunk)
+}
 
 /** Response body chunks in flight, with one consumer: a collector or a ReadableStream. */
 export class IncomingBody {
@@ -29,7 +38,7 @@ export class IncomingBody {
   #failed = false
   #paused = false
   #collector: { resolve: (chunks: Buffer[]) => void, reject: (err: unknown) => void } | null = null
-  #controller: ReadableStreamDefaultController<Uint8Array> | null = null
+  #controller: ReadableByteStreamController | null = null
 
   constructor (flow: BodyFlow | null) {
     this.#flow = flow
@@ -63,7 +72,7 @@ export class IncomingBody {
   push (chunk: Buffer): void {
     if (this.#done || this.#failed || chunk.length === 0) return
     if (this.#mode === 'stream') {
-      this.#controller!.enqueue(chunk)
+      this.#controller!.enqueue(ownedChunk(chunk))
       if ((this.#controller!.desiredSize ?? 0) <= 0) this.#pause()
       return
     }
@@ -140,13 +149,14 @@ export class IncomingBody {
     if (this.unclaimed) this.cancel(reason())
   }
 
-  /** Hands the body over to a new ReadableStream (built once; the caller keeps it). */
+  /** Hands the body over to a new byte stream (built once; the caller keeps it), readable with a BYOB reader too. */
   stream (): ReadableStream<Uint8Array> {
     this.#mode = 'stream'
-    return new ReadableStream<Uint8Array>({
-      start: (controller) => {
+    return new ReadableStream({
+      type: 'bytes',
+      start: (controller: ReadableByteStreamController) => {
         this.#controller = controller
-        for (const chunk of this.#take()) controller.enqueue(chunk)
+        for (const chunk of this.#take()) controller.enqueue(ownedChunk(chunk))
         if (this.#failed) controller.error(this.#error)
         else if (this.#done) controller.close()
       },
@@ -154,6 +164,6 @@ export class IncomingBody {
       cancel: (reason: unknown) => {
         this.cancel(reason instanceof Error ? reason : new DOMException(String(reason ?? 'The body was cancelled'), 'AbortError'))
       }
-    }, byteLength)
+    }, { highWaterMark: BODY_HIGH_WATER_MARK }) as ReadableStream<Uint8Array>
   }
 }

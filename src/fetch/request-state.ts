@@ -9,16 +9,17 @@ import { bodyInternals, extractBody, isStreamSource } from './body.js'
 import type { BodyInit, BodyMixin, ExtractedBody } from './body.js'
 import {
   CORS_SAFE_METHODS, FORBIDDEN_METHODS, NORMALIZED_METHODS, REFERRER_POLICY, REQUEST_CACHE,
-  REQUEST_CREDENTIALS, REQUEST_DUPLEX, REQUEST_MODE, REQUEST_REDIRECT
+  REQUEST_CREDENTIALS, REQUEST_DUPLEX, REQUEST_MODE, REQUEST_PRIORITY, REQUEST_REDIRECT
 } from './constants.js'
 import type {
-  ReferrerPolicy, RequestCache, RequestCredentials, RequestDuplex, RequestMode, RequestRedirect
+  ReferrerPolicy, RequestCache, RequestCredentials, RequestDuplex, RequestMode, RequestPriority, RequestRedirect
 } from './constants.js'
 import { Headers, headersInternals } from './headers.js'
 import type { HeadersInit } from './headers.js'
 import { describeValue } from '../validation/describe-value.js'
 import { redactUserinfo } from '../observability/redaction.js'
 import { getGlobalOrigin } from './global-origin.js'
+import { markForeignBody } from './foreign-body.js'
 
 /** The second argument of `fetch()` and of `new Request()`. */
 export interface RequestInit {
@@ -42,6 +43,8 @@ export interface RequestInit {
   method?: string
   /** Request mode. @defaultValue `'cors'` */
   mode?: RequestMode
+  /** Priority hint; checked, but it changes nothing outside a browser. @defaultValue `'auto'` */
+  priority?: RequestPriority
   /** Redirect handling. @defaultValue `'follow'` */
   redirect?: RequestRedirect
   /** Referrer URL, `''` for none, or `'about:client'`. @defaultValue `'about:client'` */
@@ -156,7 +159,7 @@ function fromForeign (input: ForeignRequest, what: string): RequestState {
   state.signal = input.signal
   if (input.body !== null) {
     if (input.bodyUsed || input.body.locked) throw new TypeError(`${what}: the Request body has already been consumed`)
-    state.body = { source: { kind: 'stream', data: input.body }, length: null, type: null }
+    state.body = markForeignBody({ source: { kind: 'stream', data: input.body }, length: null, type: null })
   }
   return state
 }
@@ -256,6 +259,8 @@ export function buildRequestState (
   }
   const duplex = init.duplex
   if (duplex !== undefined) checkEnum(duplex, REQUEST_DUPLEX, 'duplex', what)
+  const priority = init.priority
+  if (priority !== undefined) checkEnum(priority, REQUEST_PRIORITY, 'priority', what)
   const dispatcher = init.dispatcher
   if (dispatcher !== undefined) {
     const candidate = dispatcher as { dispatch?: unknown } | null

@@ -3,6 +3,7 @@
  * @module
  */
 
+import { enumerableMembers } from './webidl.js'
 import { BodyMixin, bodyInternals } from './body.js'
 import type { ReferrerPolicy, RequestCache, RequestCredentials, RequestDuplex, RequestMode, RequestRedirect } from './constants.js'
 import { Headers, headersInternals } from './headers.js'
@@ -129,3 +130,5 @@ export class Request extends BodyMixin {
     stateOf = (request) => request.#state
   }
 }
+
+enumerableMembers(Request.prototype)

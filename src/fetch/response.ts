@@ -4,6 +4,7 @@
  * @module
  */
 
+import { enumerableMembers } from './webidl.js'
 import { showUrl } from '../observability/redaction.js'
 import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { BodyMixin, bodyInternals, extractBody } from './body.js'
@@ -180,6 +181,8 @@ export class Response extends BodyMixin {
     stateOf = (response) => response.#state
   }
 }
+
+enumerableMembers(Response.prototype)
 
 /** Builds a Response around prepared state (fetch's path: no validation, headers read lazily). */
 export function createResponse (state: ResponseState, source: BodySource | null): Response {

@@ -18,3 +18,17 @@ export function toDOMString (value: unknown, where: string): string {
   if (typeof value === 'symbol') throw new TypeError(`${where}: ${describeValue(value)} cannot be converted to a string`)
   return `${value as string}`
 }
+
+/**
+ * Makes the operations and attributes of an interface's prototype enumerable, as WebIDL defines
+ * them (class syntax makes them non-enumerable): `for...in` and `Object.keys` over the prototype
+ * list them, as on the runtime's classes. The iterator stays non-enumerable, as WebIDL has it.
+ */
+export function enumerableMembers (prototype: object): void {
+  for (const key of Object.getOwnPropertyNames(prototype)) {
+    if (key === 'constructor') continue
+    const descriptor = Object.getOwnPropertyDescriptor(prototype, key)!
+    descriptor.enumerable = true
+    Object.defineProperty(prototype, key, descriptor)
+  }
+}

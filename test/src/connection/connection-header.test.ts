@@ -5,7 +5,7 @@ import { collectRequestFields } from '../../../src/connection/request-fields.js'
 import type { RequestFieldInfo } from '../../../src/connection/request-fields.js'
 
 const token = fc.stringMatching(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,12}$/)
-const info = (): RequestFieldInfo => ({ declaredLength: -1, reset: false, host: undefined })
+const info = (): RequestFieldInfo => ({ declaredLength: -1, reset: false, host: undefined, expectContinue: false })
 
 describe('the connection request header', () => {
   it('accepts any comma-separated token list, keeps no field of its own, and resets only for close (property)', () => {

@@ -49,7 +49,9 @@ describe('Client input validation', () => {
     ['a NUL in a header value', { method: 'GET', path: '/', headers: ['x-a', 'v\0'] }, /invalid value for header x-a/],
     ['a header name that is not a token', { method: 'GET', path: '/', headers: { 'bad name': 'v' } }, /invalid header name: "bad name"/],
     ['a CRLF in a header name', { method: 'GET', path: '/', headers: [['x\r\ny', 'v']] }, /invalid header name/],
-    ['a transfer-encoding header', { method: 'GET', path: '/', headers: { 'transfer-encoding': 'chunked' } }, /invalid transfer-encoding header/],
+    ['a transfer-encoding header other than chunked', { method: 'GET', path: '/', headers: { 'transfer-encoding': 'gzip, chunked' } }, /invalid transfer-encoding header/],
+    ['differing content-length values', { method: 'POST', path: '/', body: 'abc', headers: { 'content-length': '3, 4' } }, /invalid content-length header: "3, 4"/],
+    ['an expectation other than 100-continue', { method: 'POST', path: '/', body: 'abc', headers: { expect: 'magic' } }, /invalid expect header: "magic"/],
     ['a body of an unsupported type', { method: 'POST', path: '/', body: 42 }, /invalid body: number/],
     ['a path that is not a path', { method: 'GET', path: 'nope' }, /must start with "\/"/],
     ['a negative headersTimeout', { method: 'GET', path: '/', headersTimeout: -1 }, /headersTimeout must be a number of milliseconds from 0 to 2147483647, got -1/]
