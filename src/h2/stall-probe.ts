@@ -21,10 +21,10 @@ import type { ClientHttp2Session } from 'node:http2'
 import type { Duplex } from 'node:stream'
 
 /** Milliseconds between two looks at a session with a request waiting for its head. */
-export const STALL_PROBE_MS = 1000
+export const STALL_PROBE_MS = 500
 
 /** Looks in a row with the PING unanswered and nothing read before the session counts as stopped. */
-export const STALL_LOOKS = 3
+export const STALL_LOOKS = 4
 
 /** How long a stopped session stays unnoticed at most, for messages: {@link STALL_LOOKS} intervals. */
 export const STALL_WINDOW_MS = STALL_PROBE_MS * STALL_LOOKS

@@ -18,7 +18,7 @@ import { startH2cServer } from '../helpers/h2-server.js'
 import { FLAG, FRAME, literalField, STATUS_200, startRawH2Server } from '../src/h2/raw-h2-server.js'
 
 const { NGHTTP2_NO_ERROR, NGHTTP2_REFUSED_STREAM } = http2.constants
-const HEADERS_TIMEOUT_MS = 3_000
+const HEADERS_TIMEOUT_MS = 6_000
 /** Past headersTimeout: a request still pending then would wait until the server gives up. */
 const HANG_BOUND_MS = 3 * HEADERS_TIMEOUT_MS
 
