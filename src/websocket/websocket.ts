@@ -207,7 +207,10 @@ export class WebSocket extends EventTarget {
     if (this.#readyState === CONNECTING) throw new DOMException('WebSocket.send(): the connection is not open yet', 'InvalidStateError')
     if (typeof data === 'string') {
       this.#bufferedAmount += Buffer.byteLength(data)
-      this.#queue(() => this.#connection?.sendText(data))
+      // Nothing waits before it (the common case): sent at once, without a closure.
+      if (this.#pendingSends === 0) {
+        if (this.#canSend()) this.#connection!.sendText(data)
+      } else this.#queue(() => this.#connection?.sendText(data))
     } else if (data instanceof Blob) {
       this.#bufferedAmount += data.size
       const bytes = data.arrayBuffer()
@@ -216,13 +219,21 @@ export class WebSocket extends EventTarget {
       const view = toBytes(data)
       this.#bufferedAmount += view.length
       // A message waiting behind a Blob is copied: the caller may reuse its buffer meanwhile.
-      const bytes = this.#pendingSends > 0 ? Buffer.from(view) : view
+      if (this.#pendingSends === 0) {
+        if (this.#canSend()) this.#connection!.sendBinary(view)
+        return
+      }
+      const bytes = Buffer.from(view)
       this.#queue(() => this.#connection?.sendBinary(bytes))
     }
   }
 
+  #canSend (): boolean {
+    return this.#readyState === OPEN && this.#connection !== null && !this.#connection.closing
+  }
+
   #queue (send: () => void | Promise<void>): void {
-    if (this.#readyState !== OPEN || this.#connection === null || this.#connection.closing) return
+    if (!this.#canSend()) return
     if (this.#pendingSends === 0) {
       const result = send()
       if (result === undefined) return
