@@ -54,6 +54,8 @@ export class WebSocket extends EventTarget {
 
   readonly #url: URL
   readonly #shownUrl: string
+  /** `url.origin`, which the URL computes afresh on every read: kept for the message events. */
+  readonly #origin: string
   readonly #options: ResolvedWebSocketOptions
   readonly #handlers = new EventHandlerSlots(this)
   #readyState = CONNECTING
@@ -80,6 +82,7 @@ export class WebSocket extends EventTarget {
     this.#options = resolveWebSocketOptions('new WebSocket()', url, protocols)
     this.#url = this.#options.url
     this.#shownUrl = shownUrl(this.#url)
+    this.#origin = this.#url.origin
     this.#connect()
   }
 
@@ -136,7 +139,7 @@ export class WebSocket extends EventTarget {
       if (text) payload = data.toString('utf8')
       else if (this.#binaryType === 'arraybuffer') payload = data.buffer.slice(data.byteOffset, data.byteOffset + data.length) as ArrayBuffer
       else payload = new Blob([data as Uint8Array<ArrayBuffer>])
-      this.dispatchEvent(new MessageEvent('message', { data: payload, origin: this.#url.origin }))
+      this.dispatchEvent(new MessageEvent('message', { data: payload, origin: this.#origin }))
     },
     onPing: (payload) => { websocketEvents.ping(this, payload) },
     onPong: (payload) => { websocketEvents.pong(this, payload) },
