@@ -66,6 +66,13 @@ export class WebSocketConnection {
   /** Waiting for a decompression: frames stay in the parser until it is done. */
   #waiting = false
   readonly #sendQueue: SendSlot[] = []
+  /**
+   * Bytes and completion callbacks of the frames handed to the socket, in write order. One
+   * shared write callback reads them, so a send allocates no closure and the stream can batch
+   * the callbacks of writes that completed synchronously into one tick.
+   */
+  readonly #writtenBytes: number[] = []
+  readonly #writtenDone: Array<(() => void) | undefined> = []
   #closeSent = false
   #closeReceived = false
   #receivedCode = CLOSE_ABNORMAL
@@ -110,14 +117,14 @@ export class WebSocketConnection {
       return
     }
     const frame = encodeTextFrame(OP_TEXT, text)
-    this.#enqueue({ frame, bytes: frame.length - headerLength(frame), done })
+    this.#sendFrame(frame, frame.length - headerLength(frame), done)
   }
 
   /** Queues a binary message; `done` runs once it was handed to the network. */
   sendBinary (data: Uint8Array, done?: () => void): void {
     // zlib reads the bytes later: it gets a copy the caller cannot change meanwhile.
     if (this.#deflate !== null) this.#sendCompressed(OP_BINARY, Buffer.from(data), done)
-    else this.#enqueue({ frame: encodeFrame(OP_BINARY, data), bytes: data.length, done })
+    else this.#sendFrame(encodeFrame(OP_BINARY, data), data.length, done)
   }
 
   /** Sends a ping (payload at most 125 bytes, checked by the caller). */
@@ -151,6 +158,12 @@ export class WebSocketConnection {
     })
   }
 
+  /** Writes a ready frame at once when nothing waits before it (the common case), else queues it. */
+  #sendFrame (frame: Buffer, bytes: number, done: (() => void) | undefined): void {
+    if (this.#sendQueue.length === 0) this.#write(frame, bytes, done)
+    else this.#enqueue({ frame, bytes, done })
+  }
+
   #enqueue (slot: SendSlot): void {
     this.#sendQueue.push(slot)
     this.#flushQueue()
@@ -160,13 +173,27 @@ export class WebSocketConnection {
     const queue = this.#sendQueue
     while (queue.length > 0 && queue[0]!.frame !== null) {
       const { frame, bytes, done } = queue.shift()!
-      if (this.#finished) continue
-      this.socket.write(frame!, bytes === 0 && done === undefined
-        ? undefined
-        : () => {
-            this.#owner.onSent(bytes)
-            done?.()
-          })
+      this.#write(frame!, bytes, done)
+    }
+  }
+
+  #write (frame: Buffer, bytes: number, done: (() => void) | undefined): void {
+    if (this.#finished) return
+    if (bytes === 0 && done === undefined) {
+      this.socket.write(frame)
+      return
+    }
+    this.#writtenBytes.push(bytes)
+    this.#writtenDone.push(done)
+    this.socket.write(frame, this.#onWritten)
+  }
+
+  readonly #onWritten = (err?: Error | null): void => {
+    // A failed stream may call back out of write order: account for everything still listed.
+    const count = err == null ? 1 : this.#writtenBytes.length
+    for (let i = 0; i < count && this.#writtenBytes.length > 0; i++) {
+      this.#owner.onSent(this.#writtenBytes.shift()!)
+      this.#writtenDone.shift()?.()
     }
   }
 

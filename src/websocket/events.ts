@@ -19,6 +19,9 @@ export interface MessageEventInit<T = unknown> extends EventInit {
   ports?: unknown[]
 }
 
+/** The frozen empty list every message without ports shares, so a message allocates none. */
+const NO_PORTS: readonly unknown[] = Object.freeze([])
+
 /** A message: `data` is a string, an `ArrayBuffer` or a `Blob`. */
 export class MessageEvent<T = unknown> extends Event {
   readonly #data: T | null
@@ -33,7 +36,7 @@ export class MessageEvent<T = unknown> extends Event {
     this.#origin = init.origin ?? ''
     this.#lastEventId = init.lastEventId ?? ''
     this.#source = init.source ?? null
-    this.#ports = Object.freeze([...(init.ports ?? [])])
+    this.#ports = init.ports === undefined ? NO_PORTS : Object.freeze([...init.ports])
   }
 
   /** The message. */

@@ -33,7 +33,6 @@ export class FrameParser {
   /** The header of the frame in progress was read; its payload is awaited. */
   #inHeader = true
   #length = 0
-  readonly #scratch = Buffer.allocUnsafe(14)
 
   /** FIN bit of the last frame read. */
   fin = false
@@ -79,9 +78,8 @@ export class FrameParser {
 
   #readHeader (): number {
     if (this.#available < 2) return NEED_MORE
-    const head = this.#peek(2)
-    const b0 = head[0]!
-    const b1 = head[1]!
+    const b0 = this.#byteAt(0)
+    const b1 = this.#byteAt(1)
     let size = 2
     const shortLength = b1 & 0x7f
     if (shortLength === 126) size = 4
@@ -107,15 +105,14 @@ export class FrameParser {
     }
     // Everything above needs only the first two bytes, so a bad frame fails before its length arrives.
     if (this.#available < size) return NEED_MORE
-    const header = this.#peek(size)
     let length = shortLength
-    if (shortLength === 126) length = header.readUInt16BE(2)
+    if (shortLength === 126) length = this.#uint16At(2)
     else if (shortLength === 127) {
-      const high = header.readUInt32BE(2)
+      const high = this.#uint16At(2) * 0x10000 + this.#uint16At(4)
       // RFC 6455 section 5.2: the most significant bit of a 64-bit length must be 0.
       if (high >= 0x80000000) return this.#fail(CLOSE_PROTOCOL_ERROR, 'a frame length has its most significant bit set')
       if (high >= 0x200000) return this.#fail(CLOSE_TOO_BIG, 'a frame is larger than the message size limit')
-      length = high * 0x100000000 + header.readUInt32BE(6)
+      length = high * 0x100000000 + this.#uint16At(6) * 0x10000 + this.#uint16At(8)
     }
     if (length > this.#maxPayload) return this.#fail(CLOSE_TOO_BIG, `a frame of ${length} bytes is larger than the message size limit of ${this.#maxPayload}`)
     this.#skip(size)
@@ -132,18 +129,22 @@ export class FrameParser {
     return code
   }
 
-  /** The next `n` (at most 14) unconsumed bytes, without consuming them. */
-  #peek (n: number): Buffer {
-    const first = this.#chunks[0]!
-    if (first.length - this.#offset >= n) return first.subarray(this.#offset, this.#offset + n)
-    let copied = 0
-    let offset = this.#offset
-    for (let i = 0; copied < n; i++) {
+  /**
+   * The unconsumed byte at `index` (which must be available), without consuming it; header
+   * bytes are read in place, so a frame header allocates nothing even when it spans chunks.
+   */
+  #byteAt (index: number): number {
+    let at = this.#offset + index
+    for (let i = 0; ; i++) {
       const chunk = this.#chunks[i]!
-      copied += chunk.copy(this.#scratch, copied, offset, Math.min(chunk.length, offset + n - copied))
-      offset = 0
+      if (at < chunk.length) return chunk[at]!
+      at -= chunk.length
     }
-    return this.#scratch
+  }
+
+  /** The big-endian 16-bit number in the unconsumed bytes at `index` and `index + 1`. */
+  #uint16At (index: number): number {
+    return this.#byteAt(index) * 0x100 + this.#byteAt(index + 1)
   }
 
   #skip (n: number): void {

@@ -44,7 +44,12 @@ function writeHeader (out: Buffer, opcode: number, fin: boolean, rsv1: boolean, 
     out.writeUInt32BE(length >>> 0, 6)
     at = 10
   }
-  keyPool.copy(out, at, nextKey(), keyOffset)
+  // Four single-byte stores: cheaper than a native copy call for four bytes.
+  const key = nextKey()
+  out[at] = keyPool[key]!
+  out[at + 1] = keyPool[key + 1]!
+  out[at + 2] = keyPool[key + 2]!
+  out[at + 3] = keyPool[key + 3]!
   return at + 4
 }
 

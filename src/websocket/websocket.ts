@@ -54,6 +54,8 @@ export class WebSocket extends EventTarget {
 
   readonly #url: URL
   readonly #shownUrl: string
+  /** `url.origin`, which the URL computes afresh on every read: kept for the message events. */
+  readonly #origin: string
   readonly #options: ResolvedWebSocketOptions
   readonly #handlers = new EventHandlerSlots(this)
   #readyState = CONNECTING
@@ -80,6 +82,7 @@ export class WebSocket extends EventTarget {
     this.#options = resolveWebSocketOptions('new WebSocket()', url, protocols)
     this.#url = this.#options.url
     this.#shownUrl = shownUrl(this.#url)
+    this.#origin = this.#url.origin
     this.#connect()
   }
 
@@ -136,7 +139,7 @@ export class WebSocket extends EventTarget {
       if (text) payload = data.toString('utf8')
       else if (this.#binaryType === 'arraybuffer') payload = data.buffer.slice(data.byteOffset, data.byteOffset + data.length) as ArrayBuffer
       else payload = new Blob([data as Uint8Array<ArrayBuffer>])
-      this.dispatchEvent(new MessageEvent('message', { data: payload, origin: this.#url.origin }))
+      this.dispatchEvent(new MessageEvent('message', { data: payload, origin: this.#origin }))
     },
     onPing: (payload) => { websocketEvents.ping(this, payload) },
     onPong: (payload) => { websocketEvents.pong(this, payload) },
@@ -207,7 +210,10 @@ export class WebSocket extends EventTarget {
     if (this.#readyState === CONNECTING) throw new DOMException('WebSocket.send(): the connection is not open yet', 'InvalidStateError')
     if (typeof data === 'string') {
       this.#bufferedAmount += Buffer.byteLength(data)
-      this.#queue(() => this.#connection?.sendText(data))
+      // Nothing waits before it (the common case): sent at once, without a closure.
+      if (this.#pendingSends === 0) {
+        if (this.#canSend()) this.#connection!.sendText(data)
+      } else this.#queue(() => this.#connection?.sendText(data))
     } else if (data instanceof Blob) {
       this.#bufferedAmount += data.size
       const bytes = data.arrayBuffer()
@@ -216,13 +222,21 @@ export class WebSocket extends EventTarget {
       const view = toBytes(data)
       this.#bufferedAmount += view.length
       // A message waiting behind a Blob is copied: the caller may reuse its buffer meanwhile.
-      const bytes = this.#pendingSends > 0 ? Buffer.from(view) : view
+      if (this.#pendingSends === 0) {
+        if (this.#canSend()) this.#connection!.sendBinary(view)
+        return
+      }
+      const bytes = Buffer.from(view)
       this.#queue(() => this.#connection?.sendBinary(bytes))
     }
   }
 
+  #canSend (): boolean {
+    return this.#readyState === OPEN && this.#connection !== null && !this.#connection.closing
+  }
+
   #queue (send: () => void | Promise<void>): void {
-    if (this.#readyState !== OPEN || this.#connection === null || this.#connection.closing) return
+    if (!this.#canSend()) return
     if (this.#pendingSends === 0) {
       const result = send()
       if (result === undefined) return
