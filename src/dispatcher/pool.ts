@@ -54,7 +54,13 @@ export class Pool extends DispatcherBase {
   readonly #connections: number
   readonly #factory: PoolFactory
   readonly #clients: Dispatcher[] = []
-  readonly #busy = new Set<Dispatcher>()
+  /**
+   * Per client, at its index in #clients (clients are never removed): it refused a request and
+   * waits for its 'drain'. An array, not a Set, since the pick scans it for every request and a
+   * hash lookup per client cost more than the rest of the pick.
+   */
+  readonly #busy: boolean[] = []
+  #busyCount = 0
   readonly #queue = new DispatchQueue()
   #needDrain = false
   /** Whether connections may speak HTTP/2 (one session can then carry many requests). */
@@ -117,9 +123,9 @@ export class Pool extends DispatcherBase {
 
   protected override acceptDispatch (opts: DispatchOptions, h: DispatchHandler): boolean {
     if (this.#queue.length === 0) {
-      const client = this.#pick()
-      if (client !== null) {
-        if (!DispatcherBase.forward(client, opts, h)) this.#busy.add(client)
+      const i = this.#pick()
+      if (i !== -1) {
+        if (!DispatcherBase.forward(this.#clients[i]!, opts, h)) this.#setBusy(i)
         if (!this.#hasCapacity()) this.#needDrain = true
         return !this.#needDrain
       }
@@ -131,23 +137,40 @@ export class Pool extends DispatcherBase {
 
   /** Whether a request dispatched now would go to a client at once (free, or new within the limit). */
   #hasCapacity (): boolean {
-    return this.#busy.size < this.#clients.length || this.#clients.length < this.#connections
+    return this.#busyCount < this.#clients.length || this.#clients.length < this.#connections
   }
 
-  /** A client that can take a request now, creating one when the limit allows; null when none. */
-  #pick (): Dispatcher | null {
+  #setBusy (i: number): void {
+    if (this.#busy[i] === true) return
+    this.#busy[i] = true
+    this.#busyCount++
+  }
+
+  #setFree (i: number): void {
+    if (this.#busy[i] !== true) return
+    this.#busy[i] = false
+    this.#busyCount--
+  }
+
+  /**
+   * The index of a client that can take a request now, creating one when the limit allows; -1
+   * when none.
+   */
+  #pick (): number {
     const clients = this.#clients
-    // Under load every client is busy; knowing that from the set's size skips the scan.
-    if (this.#busy.size < clients.length) {
+    // Under load every client is busy; knowing that from the count skips the scan.
+    if (this.#busyCount < clients.length) {
+      const busy = this.#busy
       for (let i = 0; i < clients.length; i++) {
-        const c = clients[i]!
-        if (!this.#busy.has(c)) return c
+        if (busy[i] !== true) return i
       }
     }
-    if (clients.length >= this.#connections || this.#probe !== null) return null
+    if (clients.length >= this.#connections || this.#probe !== null) return -1
     const client = this.#factory(this.#url, this.#options)
+    const index = clients.length
     clients.push(client)
-    client.on('drain', () => this.#onClientDrain(client))
+    this.#busy.push(false)
+    client.on('drain', () => this.#onClientDrain(client, index))
     for (const event of EVENTS) {
       client.on(event, (origin: unknown, targets: Dispatcher[], err?: Error) => emitSafely(this, event, origin, [this, ...targets], err))
     }
@@ -158,7 +181,7 @@ export class Pool extends DispatcherBase {
       client.once('connectionError', settled)
       client.once('disconnect', settled)
     }
-    return client
+    return index
   }
 
   /** The first connection is up (or failed): an HTTP/1.1 one leaves the queue to more connections. */
@@ -170,23 +193,23 @@ export class Pool extends DispatcherBase {
     const queue = this.#queue
     while (queue.length > 0 && !this.closed) {
       const next = this.#pick()
-      if (next === null) break
+      if (next === -1) break
       const { opts, handler } = queue.shift()!
       try {
-        if (!DispatcherBase.forward(next, opts, handler)) this.#busy.add(next)
+        if (!DispatcherBase.forward(this.#clients[next]!, opts, handler)) this.#setBusy(next)
       } catch (err) {
         failDispatch(handler, err as Error)
       }
     }
   }
 
-  #onClientDrain (client: Dispatcher): void {
-    this.#busy.delete(client)
+  #onClientDrain (client: Dispatcher, index: number): void {
+    this.#setFree(index)
     const queue = this.#queue
-    while (queue.length > 0 && !this.#busy.has(client)) {
+    while (queue.length > 0 && this.#busy[index] !== true) {
       const { opts, handler } = queue.shift()!
       try {
-        if (!DispatcherBase.forward(client, opts, handler)) this.#busy.add(client)
+        if (!DispatcherBase.forward(client, opts, handler)) this.#setBusy(index)
       } catch (err) {
         // Queued requests were accepted already; a late validation failure reaches their handler.
         failDispatch(handler, err as Error)
