@@ -314,7 +314,13 @@ export class ClientRequest implements DispatchController {
     this.completed = true
     this.#cleanup()
     publishTrailers(this, trailers)
-    this.#handler.onResponseEnd?.(this, trailers)
+    try {
+      this.#handler.onResponseEnd?.(this, trailers)
+    } catch (err) {
+      // As undici: a throwing end hook fails the dispatch, so the caller sees the error instead of waiting.
+      publishRequestError(this, toError(err))
+      this.#handler.onResponseError?.(this, toError(err))
+    }
   }
 
   /** Ends the dispatch with `err`; a no-op once it ended. */
