@@ -59,6 +59,17 @@ describe('request() compared with undici', () => {
     await same({ path: '/echo', method: 'PUT', body: [Buffer.from('a'), Buffer.from('b')] })
   })
 
+  it('destroys a stream body once it is sent, even one that does not destroy itself on end', async () => {
+    const seen = await both(async (lib) => {
+      const body = new Readable({ read () {}, autoDestroy: false })
+      body.push(null)
+      const outcome = await observe(lib, { path: '/echo', method: 'POST', body, headers: { 'content-length': '0' } })
+      return { statusCode: (outcome as { value?: { statusCode: number } }).value?.statusCode, destroyed: body.destroyed }
+    })
+    assert.deepEqual(seen.conduit, seen.undici)
+    assert.deepEqual(seen.conduit, { statusCode: 200, destroyed: true })
+  })
+
   it('sends headers given as a record, a flat array, pairs or a Map the same way', async () => {
     await same({ path: '/echo', headers: { 'x-one': '1', 'x-many': ['a', 'b'], 'x-num': 5 } })
     await same({ path: '/echo', headers: ['x-one', '1', 'x-two', '2'] })
