@@ -59,27 +59,20 @@ function withoutHash (url: URL): string {
   return url.hash === '' ? url.href : url.href.slice(0, -url.hash.length)
 }
 
-// Lets RedirectContext read the history of its handler without making that part of the handler's API.
+// Lets the caller's context read the history of its handler without making that part of the handler's API.
 let recordHistoryOf: (handler: RedirectHandler) => URL[]
 let followedOf: (handler: RedirectHandler) => readonly FollowedRedirect[]
 
-/** The context the caller's `onRequestStart` receives: the one from below, plus `history`. */
-class RedirectContext {
-  readonly #handler: RedirectHandler
-
-  constructor (handler: RedirectHandler) {
-    this.#handler = handler
-  }
-
-  /** The URLs requested so far, the current one included. */
-  get history (): URL[] {
-    return recordHistoryOf(this.#handler)
-  }
-
-  /** The redirect responses followed so far. */
-  get [FOLLOWED_REDIRECTS] (): readonly FollowedRedirect[] {
-    return followedOf(this.#handler)
-  }
+/**
+ * The context the caller's `onRequestStart` receives: the one from below plus `history`, as a
+ * plain object like undici's `{ ...context, history }`. `history` is a getter so the URLs are
+ * parsed only when read; it is enumerable so keys, spreads and JSON show it as undici's do.
+ */
+function redirectContext (handler: RedirectHandler, below: unknown): Record<PropertyKey, unknown> {
+  const context: Record<PropertyKey, unknown> = typeof below === 'object' && below !== null ? { ...below } : {}
+  Object.defineProperty(context, 'history', { get: () => recordHistoryOf(handler), enumerable: true, configurable: true })
+  Object.defineProperty(context, FOLLOWED_REDIRECTS, { get: () => followedOf(handler), enumerable: false, configurable: true })
+  return context
 }
 
 /**
@@ -137,9 +130,7 @@ export class RedirectHandler extends AttemptSpanningHandler {
   }
 
   protected override callerContext (context: unknown): unknown {
-    const redirectContext = new RedirectContext(this)
-    if (typeof context === 'object' && context !== null) Object.assign(redirectContext, context)
-    return redirectContext
+    return redirectContext(this, context)
   }
 
   static {

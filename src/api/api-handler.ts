@@ -11,7 +11,6 @@ import { InvalidArgumentError } from '../errors.js'
 import { abortReason, watchSignal } from './abort-signal.js'
 import { checkApiOptions } from './api-options.js'
 import type { ApiOptions } from './api-options.js'
-import { callUserCode } from '../connection/user-callback.js'
 
 /** Options every request-level handler reads. */
 export interface ApiHandlerOptions extends ApiOptions {
@@ -78,9 +77,15 @@ export abstract class ApiHandler implements DispatchHandler {
     controller.abort(new InvalidArgumentError(`${this.#who}: got an upgrade response (${statusCode}); use upgrade() for the "upgrade" option`))
   }
 
-  onResponseInformation (_controller: DispatchController, statusCode: number, headers: IncomingHeaders): void {
+  onResponseInformation (controller: DispatchController, statusCode: number, headers: IncomingHeaders): void {
     const onInfo = this.opts.onInfo
-    if (onInfo != null) callUserCode(onInfo, { statusCode, headers })
+    if (onInfo == null) return
+    try {
+      onInfo({ statusCode, headers })
+    } catch (err) {
+      // As undici: the caller's onInfo runs inside its own request, so what it throws fails that request.
+      controller.abort(err as Error)
+    }
   }
 }
 

@@ -65,6 +65,11 @@ export class BodyWriter {
     if (this.#done) return
     this.#done = true
     this.#release()
+    this.#destroyReadable()
+  }
+
+  /** Destroys a Readable body, so its producer stops and its resources go (undici does the same). */
+  #destroyReadable (): void {
     if (this.#kind === BODY_READABLE) {
       const body = this.#body as Source
       if (typeof body.destroy === 'function' && body.destroyed !== true) body.destroy()
@@ -121,6 +126,8 @@ export class BodyWriter {
     }
     this.#done = true
     this.#release()
+    // A stream that does not destroy itself on end (autoDestroy: false) would keep its resources.
+    this.#destroyReadable()
     if (this.#chunked) this.#socket.write(LAST_CHUNK, 'latin1')
     this.#owner.onBodyWritten(this.#written)
   }

@@ -75,6 +75,8 @@ export class ClientRequest implements DispatchController {
   readonly authority: string
   /** The connection closes after this request. */
   readonly reset: boolean
+  /** The IP type-of-service byte to mark the socket with, if the caller gave one. */
+  readonly typeOfService: number | undefined
   /** A body/content-length mismatch found while preparing; reported when the request starts. */
   readonly prepareError: Error | null
 
@@ -136,6 +138,7 @@ export class ClientRequest implements DispatchController {
     if (info.host !== undefined) validateHost(info.host)
     this.authority = info.host ?? target.hostHeader
     this.reset = info.reset
+    this.typeOfService = opts.typeOfService ?? undefined
     let length = bodyLength(opts.body, kind)
     let prepareError: Error | null = null
     if (info.declaredLength !== -1) {
@@ -314,7 +317,13 @@ export class ClientRequest implements DispatchController {
     this.completed = true
     this.#cleanup()
     publishTrailers(this, trailers)
-    this.#handler.onResponseEnd?.(this, trailers)
+    try {
+      this.#handler.onResponseEnd?.(this, trailers)
+    } catch (err) {
+      // As undici: a throwing end hook fails the dispatch, so the caller sees the error instead of waiting.
+      publishRequestError(this, toError(err))
+      this.#handler.onResponseError?.(this, toError(err))
+    }
   }
 
   /** Ends the dispatch with `err`; a no-op once it ended. */

@@ -47,14 +47,19 @@ export function normalizeMethod (method: string): string {
 
 /**
  * Checks the request options undici's transport refuses when they have the wrong type:
- * `reset` and `expectContinue` must be booleans when given (`0` is not `false`), and
+ * `reset` and `expectContinue` must be booleans when given (`0` is not `false`), `typeOfService`
+ * an integer from 0 to 255 (the IP header's TOS byte), and
  * `throwOnError` is not a request option at all (undici 8 refuses it too: failing on error
  * statuses is the responseError interceptor's job).
  */
-export function validateRequestFlags (opts: { reset?: unknown, expectContinue?: unknown, throwOnError?: unknown }): void {
+export function validateRequestFlags (opts: { reset?: unknown, expectContinue?: unknown, throwOnError?: unknown, typeOfService?: unknown }): void {
   for (const name of ['reset', 'expectContinue'] as const) {
     const value = opts[name]
     if (value != null && typeof value !== 'boolean') throw new InvalidArgumentError(`invalid ${name}: ${describeValue(value)} (must be a boolean)`)
+  }
+  const tos = opts.typeOfService
+  if (tos != null && (!Number.isInteger(tos) || (tos as number) < 0 || (tos as number) > 255)) {
+    throw new InvalidArgumentError(`invalid typeOfService: ${describeValue(tos)} (must be an integer from 0 to 255)`)
   }
   if (opts.throwOnError != null) {
     throw new InvalidArgumentError(`throwOnError is not a request option, got ${describeValue(opts.throwOnError)}: compose interceptors.responseError() to fail on error statuses`)

@@ -53,6 +53,8 @@ export interface DispatchOptions {
   reset?: boolean | undefined
   /** Send `Expect: 100-continue` and wait before sending the body. */
   expectContinue?: boolean | undefined
+  /** IP type-of-service byte (0 to 255) for the connection the request goes out on (HTTP/1.1). */
+  typeOfService?: number | null | undefined
   /**
    * TLS server name (SNI, and the name the certificate is checked against) for a connection
    * this request opens, when the origin is an IP address, as the dns interceptor sends it.

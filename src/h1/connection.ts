@@ -22,6 +22,7 @@ import { ConnectionTimer, T_BODY, T_HEADERS, T_IDLE } from '../connection/connec
 import { handOver, partitionOnClose } from './connection-close.js'
 import { keepReadBuffersInHeap } from './read-buffer-heap.js'
 import { ResponseLimits } from '../connection/response-limits.js'
+import { applyTypeOfService } from '../connection/type-of-service.js'
 import type { ClientConnection, ConnectionOwner } from '../connection/client-connection.js'
 
 function noop (): void {}
@@ -115,6 +116,7 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
       this.#timer.arm(T_HEADERS, req.headersTimeout)
       if (req.paused) this.pauseRequest(req)
     }
+    applyTypeOfService(this.socket, req.typeOfService)
     this.#writer.write(req)
   }
 

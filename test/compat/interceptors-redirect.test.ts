@@ -109,4 +109,17 @@ describe('redirect(): conduit and undici agree', () => {
       await plain.close()
     }
   })
+
+  it('gives the followed response the context { history } with every URL requested', async () => {
+    const seen = []
+    for (const dispatcher of [both.conduit, both.undici] as unknown as Array<{ request: (opts: object) => Promise<{ context: unknown, body: { text: () => Promise<string> } }> }>) {
+      const res = await dispatcher.request({ origin: server.origin, path: '/chain', method: 'GET' })
+      await res.body.text()
+      const context = res.context as { history: URL[] }
+      seen.push({ keys: Object.keys(context), history: context.history.map(String), json: JSON.parse(JSON.stringify(context)) })
+    }
+    assert.deepEqual(seen[0], seen[1])
+    const urls = ['/chain', '/chain2', '/chain3', '/final'].map((path) => `${server.origin}${path}`)
+    assert.deepEqual(seen[0], { keys: ['history'], history: urls, json: { history: urls } })
+  })
 })

@@ -59,6 +59,17 @@ describe('request() compared with undici', () => {
     await same({ path: '/echo', method: 'PUT', body: [Buffer.from('a'), Buffer.from('b')] })
   })
 
+  it('destroys a stream body once it is sent, even one that does not destroy itself on end', async () => {
+    const seen = await both(async (lib) => {
+      const body = new Readable({ read () {}, autoDestroy: false })
+      body.push(null)
+      const outcome = await observe(lib, { path: '/echo', method: 'POST', body, headers: { 'content-length': '0' } })
+      return { statusCode: (outcome as { value?: { statusCode: number } }).value?.statusCode, destroyed: body.destroyed }
+    })
+    assert.deepEqual(seen.conduit, seen.undici)
+    assert.deepEqual(seen.conduit, { statusCode: 200, destroyed: true })
+  })
+
   it('sends headers given as a record, a flat array, pairs or a Map the same way', async () => {
     await same({ path: '/echo', headers: { 'x-one': '1', 'x-many': ['a', 'b'], 'x-num': 5 } })
     await same({ path: '/echo', headers: ['x-one', '1', 'x-two', '2'] })
@@ -124,14 +135,15 @@ describe('request() compared with undici', () => {
     const table: Array<Record<string, unknown>> = [
       { throwOnError: true }, { throwOnError: false }, { expectContinue: 0 }, { expectContinue: 'yes' },
       { reset: 0 }, { reset: 'no' }, { headersTimeout: -1 }, { bodyTimeout: 'x' }, { upgrade: 1 },
-      { maxRedirections: 1 }, { highWaterMark: 'x' }, { signal: {} }, { headers: 'x' }, { headers: ['a'] }, { body: 1, method: 'POST' }
+      { maxRedirections: 1 }, { highWaterMark: 'x' }, { signal: {} }, { headers: 'x' }, { headers: ['a'] }, { body: 1, method: 'POST' },
+      { method: 1 }, { typeOfService: 256 }, { typeOfService: -1 }, { typeOfService: 1.5 }, { typeOfService: '8' }
     ]
     for (const bad of table) {
       const outcome = await same({ path: '/echo', ...bad })
       assert.deepEqual(outcome, { error: 'InvalidArgumentError', code: 'LIB_ERR_INVALID_ARG' }, JSON.stringify(bad))
     }
     // Accepted as undici accepts them: booleans, null and undefined.
-    for (const fine of [{ reset: false }, { expectContinue: false }, { reset: null }, { expectContinue: undefined }, { throwOnError: null }]) {
+    for (const fine of [{ reset: false }, { expectContinue: false }, { reset: null }, { expectContinue: undefined }, { throwOnError: null }, { typeOfService: 0 }, { typeOfService: 255 }]) {
       assert.equal((await same({ path: '/echo', ...fine }) as { value: { statusCode: number } }).value.statusCode, 200, JSON.stringify(fine))
     }
   })
