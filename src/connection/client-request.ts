@@ -207,24 +207,18 @@ export class ClientRequest implements DispatchController {
 
   /** The request as undici's diagnostics messages show it; one object for all of its events. */
   undiciView (): UndiciRequestView {
-    this.#undiciView ??= new UndiciRequestView(this, {
-      origin: this.origin,
-      method: this.method,
-      path: this.path,
-      headers: this.headers,
-      sensitive: sensitiveHeaderNames(this.#sensitive),
-      idempotent: this.idempotent,
-      blocking: this.blocking,
-      upgrade: this.upgrade,
-      expectContinue: this.expectContinue,
-      servername: this.servername
-    })
+    this.#undiciView ??= new UndiciRequestView(this)
     return this.#undiciView
+  }
+
+  /** The extra header names (lower-case) whose values diagnostics show redacted. */
+  sensitiveNames (): ReadonlySet<string> {
+    return sensitiveHeaderNames(this.#sensitive)
   }
 
   /** `head`, the request as a protocol wrote it, with credentials redacted, for the `sendHeaders` diagnostics message. */
   diagnosticsHead (head: string): string {
-    const extra = sensitiveHeaderNames(this.#sensitive)
+    const extra = this.sensitiveNames()
     // The transport's own lines (host, framing, connection) never hold a credential: a head whose
     // fields name none has nothing to hide, and is not split into lines to find that out.
     if (extra.size === 0 && !namesCredential(this.#fields)) return head

@@ -13,12 +13,36 @@ import { InvalidArgumentError } from '../errors.js'
 import { isHeadersIterable } from '../handlers/request-headers.js'
 import { isCredentialHeader, REDACTED, redactHeaders } from './redaction.js'
 
-/** What the view reads live from the request it shows. */
+/**
+ * What the view reads from the request it shows. The view copies nothing when it is made: most
+ * subscribers read a few fields of a few events, so each field is read from the request when
+ * asked for, and the header list is made on its first read.
+ */
 export interface UndiciViewedRequest {
+  /** The origin, as `URL.origin` gives it (no user information). */
+  readonly origin: string
+  /** The normalized method. */
+  readonly method: string
+  /** The request target, query included. */
+  readonly path: string
+  /** The headers as the caller gave them. */
+  readonly headers: OutgoingHeaders | null | undefined
+  /** True when the request may be sent again. */
+  readonly idempotent: boolean
+  /** True when the request blocks the pipeline. */
+  readonly blocking: boolean
+  /** The upgrade protocol, or null. */
+  readonly upgrade: string | null
+  /** Whether the request waits for `100 Continue`. */
+  readonly expectContinue: boolean
+  /** The TLS server name, or null. */
+  readonly servername: string | null
   /** Set once the handler got its final call. */
   readonly completed: boolean
   /** Set once the request was aborted. */
   readonly aborted: boolean
+  /** Lower-case names whose values are shown as `[redacted]`, besides the credential headers. */
+  sensitiveNames (): ReadonlySet<string>
   /**
    * Puts a header (checked by `addHeader`) on the wire after the caller's ones, while the
    * request can still take one (while its `undici:request:create` message is delivered);
@@ -40,72 +64,63 @@ const NOT_ADDABLE = new Set(['host', 'content-length', 'transfer-encoding', 'con
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
 
-/** Constructor input of {@link UndiciRequestView}. */
-export interface UndiciViewInit {
-  /** The origin, as `URL.origin` gives it (no user information). */
-  origin: string
-  /** The normalized method. */
-  method: string
-  /** The request target, query included. */
-  path: string
-  /** The headers as the caller gave them. */
-  headers: OutgoingHeaders | null | undefined
-  /** Lower-case names whose values are shown as `[redacted]`, besides the credential headers. */
-  sensitive: ReadonlySet<string>
-  idempotent: boolean
-  blocking: boolean
-  upgrade: string | null
-  expectContinue: boolean
-  servername: string | null
-}
-
 /** The request object of every `undici:*` request message. */
 export class UndiciRequestView {
-  /** The origin the request goes to. */
-  readonly origin: string
-  /** Request method. */
-  readonly method: string
-  /** Request target with the query. */
-  readonly path: string
-  /** The request headers as a flat `[name, value, name, value...]` list, credentials redacted. */
-  readonly headers: Array<string | string[]>
-  /** The `host` header the caller set, or null for the origin's. */
-  readonly host: string | null
-  /** True when the request may be sent again. */
-  readonly idempotent: boolean
-  /** True when the request blocks the pipeline. */
-  readonly blocking: boolean
-  /** The upgrade protocol, or null. */
-  readonly upgrade: string | null
-  /** Whether the request waits for `100 Continue`. */
-  readonly expectContinue: boolean
-  /** The TLS server name, or null. */
-  readonly servername: string | null
   readonly #request: UndiciViewedRequest
+  /** The header list, once a subscriber read it. */
+  #headers: Array<string | string[]> | null = null
+  /** The caller's `host` header, found while making {@link headers}. */
+  #host: string | null = null
+  /** Headers added before the list was made, appended when it is. */
+  #added: string[] | null = null
 
-  constructor (request: UndiciViewedRequest, init: UndiciViewInit) {
+  constructor (request: UndiciViewedRequest) {
     this.#request = request
-    this.origin = init.origin
-    this.method = init.method
-    this.path = init.path
-    const list: Array<string | string[]> = []
-    this.host = flatHeaders(init.headers, init.sensitive, list)
-    this.headers = list
-    this.idempotent = init.idempotent
-    this.blocking = init.blocking
-    this.upgrade = init.upgrade
-    this.expectContinue = init.expectContinue
-    this.servername = init.servername
   }
 
+  /** The origin the request goes to. */
+  get origin (): string { return this.#request.origin }
+  /** Request method. */
+  get method (): string { return this.#request.method }
+  /** Request target with the query. */
+  get path (): string { return this.#request.path }
+  /** True when the request may be sent again. */
+  get idempotent (): boolean { return this.#request.idempotent }
+  /** True when the request blocks the pipeline. */
+  get blocking (): boolean { return this.#request.blocking }
+  /** The upgrade protocol, or null. */
+  get upgrade (): string | null { return this.#request.upgrade }
+  /** Whether the request waits for `100 Continue`. */
+  get expectContinue (): boolean { return this.#request.expectContinue }
+  /** The TLS server name, or null. */
+  get servername (): string | null { return this.#request.servername }
   /** Set once the request got its final call. */
-  get completed (): boolean {
-    return this.#request.completed
+  get completed (): boolean { return this.#request.completed }
+  /** Set once the request was aborted. */
+  get aborted (): boolean { return this.#request.aborted }
+
+  /**
+   * The request headers as a flat `[name, value, name, value...]` list, credentials redacted,
+   * followed by the ones subscribers added. Made on first read; the same list every read.
+   */
+  get headers (): Array<string | string[]> {
+    return this.#headers ?? this.#listHeaders()
   }
 
-  /** Set once the request was aborted. */
-  get aborted (): boolean {
-    return this.#request.aborted
+  /** The `host` header the caller set, or null for the origin's. */
+  get host (): string | null {
+    if (this.#headers === null) this.#listHeaders()
+    return this.#host
+  }
+
+  #listHeaders (): Array<string | string[]> {
+    const list: Array<string | string[]> = []
+    const request = this.#request
+    if (request.headers != null) this.#host = flatHeaders(request.headers, request.sensitiveNames(), list)
+    if (this.#added !== null) for (const item of this.#added) list.push(item)
+    this.#added = null
+    this.#headers = list
+    return list
   }
 
   /**
@@ -124,7 +139,9 @@ export class UndiciRequestView {
     if (!FIELD_VALUE.test(text)) {
       throw new InvalidArgumentError(`addHeader: invalid value for header ${JSON.stringify(name)}`)
     }
-    this.headers.push(name, text)
+    if (this.#headers !== null) this.#headers.push(name, text)
+    else if (this.#added === null) this.#added = [name, text]
+    else this.#added.push(name, text)
     this.#request.appendField(name, text)
     return this
   }

@@ -272,6 +272,28 @@ describe('undici channel names (differential against undici)', () => {
     assert.equal(server.requests[0]!.headers.host, new URL(server.origin).host)
   })
 
+  it('the request view reads the request when asked: headers made on first read, with added ones after the caller\'s', async (t) => {
+    const server = await withServer(t, echo)
+    const client = new Client(server.origin)
+    t.after(() => client.close())
+    let view: Message | undefined
+    const seen = await observe(async () => {
+      await (await client.request({ path: '/v', method: 'GET', headers: { 'x-one': '1', authorization: 'secret', host: 'h.test' } })).body.text()
+    }, (req) => {
+      view = req
+      // Added before any read of the list, then read: the caller's first, credentials redacted.
+      req.addHeader('traceparent', 'tp-value')
+      assert.deepEqual(req.headers, ['x-one', '1', 'authorization', '[redacted]', 'traceparent', 'tp-value'])
+      req.addHeader('tracestate', 'ts')
+      assert.equal(req.completed, false)
+    })
+    assert.ok(view !== undefined)
+    assert.equal(view.headers, message(seen, 'undici:request:headers').request.headers)
+    assert.deepEqual(view.headers.slice(-2), ['tracestate', 'ts'])
+    assert.deepEqual([view.origin, view.method, view.path, view.host, view.idempotent, view.completed], [server.origin, 'GET', '/v', 'h.test', true, true])
+    assert.deepEqual([server.requests[0]!.headers.traceparent, server.requests[0]!.headers.tracestate], ['tp-value', 'ts'])
+  })
+
   it('setUndiciChannels(false) silences the undici names only; a bad value is refused', async (t) => {
     const server = await withServer(t, echo)
     const client = new Client(server.origin)
