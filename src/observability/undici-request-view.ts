@@ -64,6 +64,25 @@ const NOT_ADDABLE = new Set(['host', 'content-length', 'transfer-encoding', 'con
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
 
+/**
+ * Names `addHeader` accepted before. A tracing tool adds the same one or two names to every
+ * request (`traceparent`, `tracestate`), so each is checked once, not once per request. Bounded:
+ * a subscriber that makes up names does not grow it without end.
+ */
+const ADDED_NAMES = new Set<string>()
+const ADDED_NAMES_MAX = 64
+
+/** Throws unless `name` is a token a subscriber may add; remembers it in {@link ADDED_NAMES}. */
+function acceptName (name: unknown): void {
+  if (typeof name !== 'string' || !TOKEN.test(name)) {
+    throw new InvalidArgumentError(`addHeader: invalid header name ${JSON.stringify(String(name))}`)
+  }
+  if (NOT_ADDABLE.has(name.toLowerCase())) {
+    throw new InvalidArgumentError(`addHeader: the ${name} header is set by the transport and cannot be added`)
+  }
+  if (ADDED_NAMES.size < ADDED_NAMES_MAX) ADDED_NAMES.add(name)
+}
+
 /** The request object of every `undici:*` request message. */
 export class UndiciRequestView {
   readonly #request: UndiciViewedRequest
@@ -129,13 +148,8 @@ export class UndiciRequestView {
    * `traceparent`); later, only the view shows it, as with undici.
    */
   addHeader (name: string, value: string): this {
-    if (typeof name !== 'string' || !TOKEN.test(name)) {
-      throw new InvalidArgumentError(`addHeader: invalid header name ${JSON.stringify(String(name))}`)
-    }
-    if (NOT_ADDABLE.has(name.toLowerCase())) {
-      throw new InvalidArgumentError(`addHeader: the ${name} header is set by the transport and cannot be added`)
-    }
-    const text = String(value)
+    if (!ADDED_NAMES.has(name)) acceptName(name)
+    const text = typeof value === 'string' ? value : String(value)
     if (!FIELD_VALUE.test(text)) {
       throw new InvalidArgumentError(`addHeader: invalid value for header ${JSON.stringify(name)}`)
     }

@@ -272,6 +272,33 @@ describe('undici channel names (differential against undici)', () => {
     assert.equal(server.requests[0]!.headers.host, new URL(server.origin).host)
   })
 
+  it('a name addHeader accepted before is still refused with a bad value, and framing names in any case', async (t) => {
+    const server = await withServer(t, echo)
+    const client = new Client(server.origin)
+    t.after(() => client.close())
+    const outcomes: string[] = []
+    const tryAdd = (req: Message, name: string, value: string): void => {
+      try {
+        req.addHeader(name, value)
+        outcomes.push(`added ${name}`)
+      } catch (err) {
+        assert.ok(err instanceof errors.InvalidArgumentError)
+        outcomes.push(`refused ${name}: ${(err as Error).message}`)
+      }
+    }
+    for (let i = 0; i < 3; i++) {
+      await observe(async () => { await (await client.request({ path: '/', method: 'GET' })).body.text() }, (req) => {
+        tryAdd(req, 'x-trace', i === 1 ? 'bad\nvalue' : `ok-${i}`)
+        tryAdd(req, i === 2 ? 'CONTENT-LENGTH' : 'Content-Length', '5')
+      })
+    }
+    assert.equal(outcomes[0], 'added x-trace')
+    assert.match(outcomes[2]!, /^refused x-trace: addHeader: invalid value for header "x-trace"$/)
+    assert.equal(outcomes[4], 'added x-trace')
+    for (const i of [1, 3, 5]) assert.match(outcomes[i]!, /^refused content-length: .*set by the transport/i)
+    assert.deepEqual(server.requests.map((r) => r.headers['x-trace']), ['ok-0', undefined, 'ok-2'])
+  })
+
   it('the request view reads the request when asked: headers made on first read, with added ones after the caller\'s', async (t) => {
     const server = await withServer(t, echo)
     const client = new Client(server.origin)
