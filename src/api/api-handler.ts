@@ -41,7 +41,10 @@ export abstract class ApiHandler implements DispatchHandler {
     this.#who = who
     this.opts = opts
     const signal = opts.signal
-    if (signal?.aborted === true) {
+    if (signal == null) {
+      // Most requests have no signal: no listener closure for them.
+      this.#stopWatching = noop
+    } else if (signal.aborted === true) {
       // As undici 8 does, the request fails with the signal's reason (its own abort error when the signal gives none).
       this.#abortedEarly = abortReason(signal)
       this.#stopWatching = noop

@@ -32,6 +32,8 @@ function ignoreError (): void {}
  */
 export class BodyReadable extends Readable {
   #used = false
+  /** The end of the body was pushed (it may still wait in the buffer, unread). */
+  #ended = false
   #contentType: string
   readonly #source: BodySource
 
@@ -45,6 +47,12 @@ export class BodyReadable extends Readable {
     super({ highWaterMark, autoDestroy: true })
     this.#source = source
     this.#contentType = contentType
+  }
+
+  /** Adds a chunk of the body, or `null` at its end; false asks the producer to pause. */
+  override push (chunk: Buffer | null, encoding?: BufferEncoding): boolean {
+    if (chunk === null) this.#ended = true
+    return super.push(chunk, encoding)
   }
 
   /** Called by Readable when the consumer wants more data: resumes the dispatch. */
@@ -141,11 +149,15 @@ export class BodyReadable extends Readable {
       return Promise.reject(new TypeError('Body is unusable: Body is locked by a stream reader'))
     }
     this.#used = true
+    if (this.errored) return Promise.reject(this.errored)
+    if (this.#ended && !this.destroyed && this.readableFlowing !== true) {
+      // The whole body is already here (a small response arrives with its head): take it from
+      // the buffer at once, with no listeners and no flowing mode. Reading the buffer empty
+      // ends the stream as consuming it would ('end', then 'close').
+      const buffered = this.read() as Buffer | null
+      return Promise.resolve(buffered ?? Buffer.alloc(0))
+    }
     return new Promise((resolve, reject) => {
-      if (this.errored) {
-        reject(this.errored)
-        return
-      }
       const chunks: Buffer[] = []
       let length = 0
       this.on('data', (chunk: Buffer) => {

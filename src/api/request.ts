@@ -73,14 +73,22 @@ function checkRequestOptions (opts: RequestOptions): void {
 /** The handler behind `request()`: resolves on the response head and streams the body. */
 export class RequestHandler extends ApiHandler {
   declare protected readonly opts: RequestOptions
+  // Exactly one way of answering is set: the caller's callback, or the promise's two functions.
   #callback: RequestCallback | null
+  #resolve: ((data: ResponseData) => void) | null
+  #reject: ((err: Error) => void) | null
   #body: BodyReadable | null = null
   #trailers: IncomingHeaders = {}
 
-  constructor (opts: RequestOptions, callback: RequestCallback) {
+  /**
+   * @param callback - the callback form's callback, or null when `resolve` and `reject` settle a promise
+   */
+  constructor (opts: RequestOptions, callback: RequestCallback | null, resolve: ((data: ResponseData) => void) | null = null, reject: ((err: Error) => void) | null = null) {
     super('request()', opts)
     checkRequestOptions(opts)
     this.#callback = callback
+    this.#resolve = resolve
+    this.#reject = reject
   }
 
   protected override onSignalAbort (reason: Error): void {
@@ -90,11 +98,11 @@ export class RequestHandler extends ApiHandler {
 
   #fail (err: Error): void {
     const callback = this.#callback
-    if (callback !== null) {
-      this.#callback = null
-      const opaque = this.opaque
-      queueMicrotask(() => callback(err, { opaque } as ResponseData))
-    }
+    const reject = this.#reject
+    this.#callback = null
+    this.#resolve = null
+    this.#reject = null
+    answerError(callback, reject, err, this.opaque)
   }
 
   onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
@@ -107,9 +115,12 @@ export class RequestHandler extends ApiHandler {
     const body = new BodyReadable(controller, typeof contentType === 'string' ? contentType : '', this.opts.highWaterMark)
     this.#body = body
     const callback = this.#callback
+    const resolve = this.#resolve
     this.#callback = null
-    if (callback === null) return
-    callUserCode(callback, null, {
+    this.#resolve = null
+    this.#reject = null
+    if (callback === null && resolve === null) return
+    const data: ResponseData = {
       statusCode,
       statusMessage,
       statusText: statusMessage,
@@ -118,7 +129,9 @@ export class RequestHandler extends ApiHandler {
       body,
       opaque: this.opaque,
       context: this.context
-    })
+    }
+    if (resolve !== null) resolve(data)
+    else callUserCode(callback!, null, data)
   }
 
   onResponseData (controller: DispatchController, chunk: Buffer): void {
@@ -152,27 +165,31 @@ export function request (dispatcher: DispatchTarget, opts: RequestOptions): Prom
 export function request (dispatcher: DispatchTarget, opts: RequestOptions, callback: RequestCallback): void
 export function request (dispatcher: DispatchTarget, opts: RequestOptions, callback?: RequestCallback): Promise<ResponseData> | void {
   if (callback === undefined) {
-    return new Promise((resolve, reject) => {
-      request(dispatcher, opts, (err, data) => { err ? reject(err) : resolve(data as ResponseData) })
-    })
+    // The handler settles the promise itself: no callback in between, per request.
+    return new Promise((resolve, reject) => { start(dispatcher, opts, null, resolve, reject) })
   }
   if (typeof callback !== 'function') {
     throw new InvalidArgumentError(`request(): callback must be a function, got ${describeValue(callback)}`)
   }
+  start(dispatcher, opts, callback, null, null)
+}
+
+/** Checks `opts`, then dispatches; every failure is answered through `callback`, or `reject` for the promise form. */
+function start (dispatcher: DispatchTarget, opts: RequestOptions, callback: RequestCallback | null, resolve: ((data: ResponseData) => void) | null, reject: ((err: Error) => void) | null): void {
   if (opts === null || typeof opts !== 'object') {
-    queueMicrotask(() => callback(new InvalidArgumentError(`request(): options must be an object, got ${describeValue(opts)}`), { opaque: undefined } as ResponseData))
+    answerError(callback, reject, new InvalidArgumentError(`request(): options must be an object, got ${describeValue(opts)}`), undefined)
     return
   }
   if (opts.signal?.aborted === true) {
-    failBeforeDispatch(opts, callback, abortReason(opts.signal))
+    failBeforeDispatch(opts, callback, reject, abortReason(opts.signal))
     return
   }
   const requestOpts: RequestOptions = opts.method === undefined ? { ...opts, method: 'GET' } : opts
   let handler: RequestHandler
   try {
-    handler = new RequestHandler(requestOpts, callback)
+    handler = new RequestHandler(requestOpts, callback, resolve, reject)
   } catch (err) {
-    failBeforeDispatch(opts, callback, err as Error)
+    failBeforeDispatch(opts, callback, reject, err as Error)
     return
   }
   try {
@@ -183,9 +200,14 @@ export function request (dispatcher: DispatchTarget, opts: RequestOptions, callb
   }
 }
 
-/** Ends a request that was never dispatched: its body is released and the callback told. */
-function failBeforeDispatch (opts: RequestOptions, callback: RequestCallback, err: Error): void {
+/** Ends a request that was never dispatched: its body is released and the caller told. */
+function failBeforeDispatch (opts: RequestOptions, callback: RequestCallback | null, reject: ((err: Error) => void) | null, err: Error): void {
   destroyRequestBody(opts.body, err)
-  const opaque = opts.opaque
-  queueMicrotask(() => callback(err, { opaque } as ResponseData))
+  answerError(callback, reject, err, opts.opaque)
+}
+
+/** Tells the caller of `err` in a later microtask, as undici does: the callback with `{ opaque }`, or the promise's rejection. */
+function answerError (callback: RequestCallback | null, reject: ((err: Error) => void) | null, err: Error, opaque: unknown): void {
+  if (callback !== null) queueMicrotask(() => callback(err, { opaque } as ResponseData))
+  else if (reject !== null) queueMicrotask(() => reject(err))
 }

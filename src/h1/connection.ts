@@ -20,7 +20,7 @@ import { H1RequestWriter } from './request-writer.js'
 import type { RequestWriterOwner } from './request-writer.js'
 import { ConnectionTimer, T_BODY, T_HEADERS, T_IDLE } from '../connection/connection-timer.js'
 import { handOver, partitionOnClose } from './connection-close.js'
-import { keepReadBuffersInHeap } from './read-buffer-heap.js'
+import { LARGE_READ_BYTES, keepReadBuffersInHeap } from './read-buffer-heap.js'
 import { ResponseLimits } from '../connection/response-limits.js'
 import { applyTypeOfService } from '../connection/type-of-service.js'
 import type { ClientConnection, ConnectionOwner } from '../connection/client-connection.js'
@@ -62,7 +62,6 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
     this.#parser = new ResponseParser(this, this.#config.maxHeaderSize)
     this.#limits = new ResponseLimits(this.#config.maxInformationalResponses, this.#config.maxResponseSize)
     this.#writer = new H1RequestWriter(socket, this)
-    keepReadBuffersInHeap()
     socket.on('data', this.#onData)
     socket.on('end', this.#onEnd)
     socket.on('error', this.#onError)
@@ -284,6 +283,7 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
       this.destroy(new SocketError(`unexpected data from the server on an idle connection: ${JSON.stringify(chunk.toString('latin1', 0, 32))}`, socketInfo(this.socket)))
       return
     }
+    if (chunk.length >= LARGE_READ_BYTES) keepReadBuffersInHeap()
     const timer = this.#timer
     timer.startBatch()
     try {

@@ -9,6 +9,10 @@
  * large download. glibc raises that limit by itself (to twice the block's size) the first time
  * it frees a mapped block larger than its current mapping threshold; one such block, allocated
  * and dropped once, makes the heap keep up to 64 MiB of free pages for reuse instead.
+ *
+ * The block is dropped only once a connection reads a large chunk: a process that only ever
+ * reads small responses never frees read buffers in such batches, and would pay for the block
+ * with nothing in return (V8 counts it as external memory, which can bring a collection forward).
  * @module
  */
 
@@ -19,7 +23,18 @@
  */
 const THRESHOLD_BLOCK_BYTES = 32 * 1024 * 1024 - 64 * 1024
 
+/**
+ * A socket read at least this large means full-size read buffers (64 KiB) are in use: the
+ * process downloads bodies large enough for the batches the block is for.
+ */
+export const LARGE_READ_BYTES = 32 * 1024
+
 let settled = false
+
+/** Whether the block was dropped in this process (or its settling was given up). */
+export function readBuffersSettled (): boolean {
+  return settled
+}
 
 /**
  * Once per process, on Linux, allocates and drops one block that leads glibc to keep freed read

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 
 const run = promisify(execFile)
 const moduleUrl = new URL('../../../src/h1/read-buffer-heap.js', import.meta.url).href
+const indexUrl = new URL('../../../src/index.js', import.meta.url).href
 
 describe('read buffer heap settling', () => {
   it('does its work once per process, and only on Linux', async () => {
@@ -25,5 +26,28 @@ describe('read buffer heap settling', () => {
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script])
     // The block is almost 32 MiB and never written: resident memory must not grow by anything near it.
     assert.ok(JSON.parse(stdout).grew < 8 * 1024 * 1024, stdout)
+  })
+
+  it('is left alone by connections that read only small responses, and done by the first large read', async () => {
+    // A fresh process, so that no earlier connection has settled it: small responses first, then one large one.
+    const script = `
+import http from 'node:http'
+const heap = await import(${JSON.stringify(moduleUrl)})
+const { Agent } = await import(${JSON.stringify(indexUrl)})
+const large = Buffer.alloc(1024 * 1024, 'x')
+const server = http.createServer((req, res) => res.end(req.url === '/large' ? large : 'small'))
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+const origin = 'http://127.0.0.1:' + server.address().port
+const agent = new Agent()
+const seen = []
+for (const path of ['/small', '/small', '/large']) {
+  const { body } = await agent.request({ origin, path, method: 'GET' })
+  seen.push((await body.text()).length, heap.readBuffersSettled())
+}
+await agent.close()
+server.close()
+console.log(JSON.stringify(seen))`
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script])
+    assert.deepEqual(JSON.parse(stdout), [5, false, 5, false, 1024 * 1024, true])
   })
 })
