@@ -4,12 +4,14 @@
  * 50 connections against an origin already running (`server.js`), then exit. The round is framed
  * as a benchmark round is (a full collection before and after), so warm-up and the garbage the
  * round made count. Comparing a run of 0 requests with one of N gives the instructions of N
- * requests, warm-up included; comparing two non-zero runs gives the steady state.
+ * requests, warm-up included; comparing two non-zero runs gives the steady state. With
+ * `BENCH_OTEL=1` the OpenTelemetry instrumentation is registered first, as in `--otel` runs.
  *
  * Usage: node instruction-driver.js <conduit|undici> <mode> <scenario> <requests> <origin>
  * @module
  */
 
+import './clients/tracing.js'
 import { agentClient, CLIENT_MODES } from './clients/agent-client.js'
 import type { BenchFetch, BenchLibrary, ClientMode } from './clients/agent-client.js'
 import { runRound } from './clients/measure.js'
