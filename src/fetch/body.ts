@@ -11,6 +11,7 @@ import { isBlob } from './file.js'
 import { FormData, isFormDataLike } from './form-data.js'
 import type { FormDataLike } from './form-data.js'
 import { IncomingBody, ownedChunk } from './incoming-body.js'
+import { bytesToStream } from './bytes-stream.js'
 import { mimeEssence, parseMimeType, serializeMimeType } from './mime.js'
 import { multipartChunks, parseMultipart, serializeMultipart } from './multipart.js'
 import type { MultipartBody } from './multipart.js'
@@ -174,21 +175,6 @@ export function iterableToStream (chunks: AsyncIterable<Uint8Array>): ReadableSt
       await iterator?.return?.(reason)
     }
   }, { highWaterMark: 0 }) as ReadableStream<Uint8Array>
-}
-
-/**
- * A byte stream over bytes already in memory, filled when it is made. No promise carries the
- * bytes or a read result on the way (an async iterator would), so a polluted
- * `Object.prototype.then` cannot replace them, as the Fetch Standard's byte sequences promise.
- */
-function bytesToStream (data: Uint8Array): ReadableStream<Uint8Array> {
-  return new ReadableStream({
-    type: 'bytes',
-    start (controller: ReadableByteStreamController) {
-      if (data.byteLength > 0) controller.enqueue(ownedChunk(data))
-      controller.close()
-    }
-  }) as ReadableStream<Uint8Array>
 }
 
 /** A ReadableStream over a source; streams are handed back as they are. */
