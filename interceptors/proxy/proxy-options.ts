@@ -12,7 +12,7 @@ import { proxyAuthorization } from './proxy-auth.js'
 export type ProxyTlsOptions = BuildOptions
 
 /** Builds the dispatcher that talks to the proxy itself (used for `CONNECT` and absolute-form requests). */
-export type ProxyClientFactory = (origin: URL, opts: { connect?: ProxyTlsOptions | undefined }) => Dispatcher
+export type ProxyClientFactory = (origin: URL, opts: { connect: Connector }) => Dispatcher
 
 /** The proxy-specific options; the presets add the agent options beside them. */
 export interface ProxyOptions {

@@ -40,6 +40,9 @@ export class ProxyRoute {
     this.proxy = proxy
     this.#keepAlive = agentOptions.connections !== 0
     this.#events = events
+    // undici asks a clientFactory for its proxy client when the agent is built, and callers rely
+    // on that moment (a spy, a client set up before the first request); SOCKS proxies need none.
+    if (proxy.clientFactory !== undefined && proxy.socks === null) this.#proxyClient(agentOptions.connectTimeout)
   }
 
   /**
@@ -87,11 +90,13 @@ export class ProxyRoute {
     return dispatcher
   }
 
-  #proxyClient (): Dispatcher {
+  // The factory gets what undici's gets: the proxy URL (credentials left out: they travel in
+  // proxy-authorization) and a connector to the proxy, bounded by connectTimeout, TLS per proxyTls.
+  #proxyClient (connectTimeout?: number): Dispatcher {
     if (this.#client === null) {
-      const connect = this.proxy.proxyTls === undefined ? undefined : { ...this.proxy.proxyTls }
-      const factory = this.proxy.clientFactory ?? ((origin: URL, opts: { connect?: object | undefined }) => new Pool(origin, opts))
-      this.#client = this.#relayEvents(factory(new URL(this.proxy.origin), { connect }))
+      const connect = buildConnector({ timeout: connectTimeout, ...this.proxy.proxyTls })
+      const factory = this.proxy.clientFactory ?? ((origin: URL, opts: { connect: Connector }) => new Pool(origin, opts))
+      this.#client = this.#relayEvents(factory(new URL(this.proxy.url.href), { connect }))
     }
     return this.#client
   }

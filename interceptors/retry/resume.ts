@@ -8,6 +8,8 @@
 import { RequestRetryError, normalizeHeaders, redactHeaders } from '../../src/handler.js'
 import type { IncomingHeaders, OutgoingHeaders } from '../../src/handler.js'
 import { debuglog } from 'node:util'
+import { DeliveredDigest } from './restart.js'
+import type { RestartPoint } from './restart.js'
 
 /** Where a delivered body stands: enough to ask for the rest and to check the answer. */
 export interface ResumePoint {
@@ -153,7 +155,8 @@ export function checkResumed (point: ResumePoint, statusCode: number, headers: I
 /**
  * Follows the body the caller is receiving, so that after a failure it can say where to resume
  * (or why it cannot). The resume point is only worked out on the first failure: successful
- * responses pay one counter for it.
+ * responses pay one counter for it. A `200` to a GET without a strong ETag can only be restarted,
+ * so its delivered bytes also feed a running digest (docs/retry.md, "Restarting a body").
  */
 export class BodyProgress {
   #method = ''
@@ -162,21 +165,25 @@ export class BodyProgress {
   #point: ResumePoint | string | null = null
   #from = 0
   #delivered = 0
+  #digest: DeliveredDigest | null = null
 
   /** The response head the caller received. */
   started (method: string, statusCode: number, headers: IncomingHeaders): void {
     this.#method = method
     this.#statusCode = statusCode
     this.#headers = headers
+    if (method === 'GET' && statusCode === 200 && !isStrongEtag(single(headers.etag))) this.#digest = new DeliveredDigest(headers)
   }
 
-  /** `bytes` more body bytes reached the caller. */
-  delivered (bytes: number): void {
-    this.#delivered += bytes
+  /** `chunk` reached the caller. */
+  delivered (chunk: Buffer): void {
+    this.#delivered += chunk.length
+    this.#digest?.update(chunk)
   }
 
-  /** Where the body stands now, or why it cannot be resumed. */
-  point (): ResumePoint | string {
+  /** Where the body stands now: a `Range` resume, a restart, or why it can be neither. */
+  point (): ResumePoint | RestartPoint | string {
+    if (this.#digest !== null) return this.#digest.point()
     if (this.#point === null) {
       this.#point = startResume(this.#method, this.#statusCode, this.#headers)
       if (typeof this.#point === 'object') this.#from = this.#point.next

@@ -14,6 +14,8 @@ import type { ResolvedRetryOptions, RetryDispatchContext, RetryHandlerOptions, R
 import { askRetry, defaultRetry, describeFailure, describeRequest, planRetry } from './retry-strategy.js'
 import { BodyProgress, checkResumed, partialStartError, rangeFor, resumeHeaders } from './resume.js'
 import type { ResumePoint } from './resume.js'
+import { PrefixCheck, checkRestarted } from './restart.js'
+import type { RestartPoint } from './restart.js'
 import { isStatefulBody, statefulBodyError } from './stateful-body.js'
 import { RetryWait } from './retry-wait.js'
 import { HeldResponse } from './held-response.js'
@@ -48,6 +50,8 @@ export class RetryHandler extends DecoratorHandler {
   #context: RetryDispatchContext | null = null
   #headersSent = false
   readonly #progress = new BodyProgress()
+  // Set while a restarted body's first bytes are compared with the delivered ones.
+  #prefix: PrefixCheck | null = null
   #failing: HeldResponse | null = null
   #ready = false
   #dispatching = false
@@ -135,45 +139,64 @@ export class RetryHandler extends DecoratorHandler {
       this.#failing = new HeldResponse(controller, statusCode, headers, statusMessage)
       this.#decide(new RequestRetryError(`retry(): ${describeRequest(this.#opts)} failed with status ${statusCode}`, statusCode, {
         headers: redactHeaders(headers) as IncomingHeaders,
-        data: { count: this.#retries }
+        data: { count: this.#attempt() }
       }))
       return
     }
     if (!this.#headersSent) {
-      const mismatch = statusCode === 206 ? partialStartError(describeRequest(this.#opts), headers, this.#retries) : undefined
+      const mismatch = statusCode === 206 ? partialStartError(describeRequest(this.#opts), headers, this.#attempt()) : undefined
       if (mismatch !== undefined) return this.#finishError(mismatch, controller)
       this.#deliverHead(statusCode, headers, statusMessage)
       return
     }
-    const point = this.#progress.point() as ResumePoint
-    const problem = checkResumed(point, statusCode, headers)
-    if (problem !== undefined) {
-      const err = new RequestRetryError(`retry(): cannot resume ${describeRequest(this.#opts)} at byte ${point.next}: ${problem}`, statusCode, {
-        headers: redactHeaders(headers) as IncomingHeaders,
-        data: { count: this.#retries }
-      })
-      this.#log(`giving up on ${describeRequest(this.#opts)}: cannot resume at byte ${point.next}: ${problem}`)
-      this.#finishError(err, controller)
+    const point = this.#progress.point() as ResumePoint | RestartPoint
+    if ('restart' in point) {
+      const problem = checkRestarted(point, statusCode, headers)
+      if (problem !== undefined) return this.#cannotContinue(point.delivered, problem, statusCode, headers, controller)
+      this.#prefix = new PrefixCheck(point, statusCode, headers)
+      this.#log(`restarted ${describeRequest(this.#opts)}: comparing its first ${point.delivered} bytes with the delivered ones`)
       return
     }
+    const problem = checkResumed(point, statusCode, headers)
+    if (problem !== undefined) return this.#cannotContinue(point.next, problem, statusCode, headers, controller)
     this.#log(`resumed ${describeRequest(this.#opts)} at byte ${point.next}`)
   }
 
-  override onResponseData (_controller: DispatchController, chunk: Buffer): void {
+  // The answer to a resume or a restart does not continue the delivered body: fail rather than splice.
+  #cannotContinue (at: number, problem: string, statusCode: number, headers: IncomingHeaders, controller: DispatchController): void {
+    const err = new RequestRetryError(`retry(): cannot continue ${describeRequest(this.#opts)} at byte ${at}: ${problem}`, statusCode, {
+      headers: redactHeaders(headers) as IncomingHeaders,
+      data: { count: this.#attempt() }
+    })
+    this.#log(`giving up on ${describeRequest(this.#opts)}: cannot continue at byte ${at}: ${problem}`)
+    this.#finishError(err, controller)
+  }
+
+  override onResponseData (controller: DispatchController, chunk: Buffer): void {
     if (!this.#current()) return
     const failing = this.#failing
     if (failing !== null) {
       failing.hold(chunk)
       return
     }
+    const prefix = this.#prefix
+    if (prefix !== null && !prefix.matched) {
+      const rest = prefix.take(chunk)
+      if (typeof rest === 'string') return this.#cannotContinue(prefix.at, rest, prefix.statusCode, prefix.headers, controller)
+      if (rest.length === 0) return
+      chunk = rest
+    }
     this.#deliverData(chunk)
   }
 
-  override onResponseEnd (_controller: DispatchController, trailers: IncomingHeaders): void {
+  override onResponseEnd (controller: DispatchController, trailers: IncomingHeaders): void {
     if (!this.#current()) return
     this.#attemptOpen = false
     const failing = this.#failing
-    if (failing === null) {
+    const short = failing === null ? this.#prefix?.ended() : undefined
+    if (short !== undefined) {
+      this.#cannotContinue(this.#prefix!.at, short, this.#prefix!.statusCode, this.#prefix!.headers, controller)
+    } else if (failing === null) {
       this.#finishEnd(trailers)
     } else if (failing.draining) {
       this.#failing = null
@@ -196,7 +219,7 @@ export class RetryHandler extends DecoratorHandler {
   }
 
   #deliverData (chunk: Buffer): void {
-    this.#progress.delivered(chunk.length)
+    this.#progress.delivered(chunk)
     this.handler.onResponseData?.(this.#controller, chunk)
   }
 
@@ -245,7 +268,7 @@ export class RetryHandler extends DecoratorHandler {
   // A retry is wanted; `wait` tells whether `delayMs` is still to be waited (built-in) or already was (callback).
   #approve (err: Error, counter: number, delayMs: number, reason: string, wait: boolean): void {
     if (isStatefulBody(this.#opts.body)) {
-      this.#giveUp(statefulBodyError(describeRequest(this.#opts), this.#opts.body, err, this.#retries), 'the request body is stateful', false)
+      this.#giveUp(statefulBodyError(describeRequest(this.#opts), this.#opts.body, err, this.#attempt()), 'the request body is stateful', false)
       return
     }
     const deadline = this.#options.deadlineMs
@@ -315,8 +338,13 @@ export class RetryHandler extends DecoratorHandler {
     this.#attemptOpen = true
     this.#controller.target = null
     if (this.#context !== null) this.#context.retryCount = this.#retries
-    if (this.#headersSent) {
-      const point = this.#progress.point() as ResumePoint
+    this.#prefix = null
+    const point = this.#headersSent ? this.#progress.point() as ResumePoint | RestartPoint : null
+    if (point !== null && 'restart' in point) {
+      this.#opts = this.#baseOpts
+      // Without a strong ETag a Range could splice two representations: the whole body is asked for again.
+      this.#log(`asking for all of ${describeRequest(this.#opts)} again, ${point.delivered} bytes of it already delivered`)
+    } else if (point !== null) {
       this.#opts = { ...this.#baseOpts, headers: resumeHeaders(this.#baseOpts.headers, point) }
       this.#log(`asking for ${rangeFor(point)} of ${describeRequest(this.#opts)} with If-Match ${point.etag}`)
     }
@@ -357,6 +385,11 @@ export class RetryHandler extends DecoratorHandler {
     this.#settle()
     if (attempt !== undefined && !attempt.aborted) attempt.abort(err)
     this.handler.onResponseError?.(this.#controller, err)
+  }
+
+  // The number of the attempt running now (1 for the first), which undici reports as `data.count`.
+  #attempt (): number {
+    return this.#retries + 1
   }
 
   #log (message: string): void {

@@ -14,7 +14,7 @@ import { appendQuery, collectRequestFields, normalizeMethod, validateHost, valid
 import type { RequestFieldInfo } from './request-fields.js'
 import { BODY_NONE, BODY_READABLE, bodyKind, bodyLength, isReplayable } from './request-body.js'
 import type { DiagnosticsRequest } from '../diagnostics.js'
-import { publishBodyChunkReceived, publishBodyChunkSent, publishCreate, publishRequestError, publishResponseHeaders, publishTrailers } from '../observability/request-events.js'
+import { publishBodyChunkReceived, publishBodyChunkSent, publishBodySent, publishCreate, publishRequestError, publishResponseHeaders, publishTrailers } from '../observability/request-events.js'
 import { UndiciRequestView } from '../observability/undici-request-view.js'
 import { namesCredential, redactHead, SENSITIVE_HEADERS, sensitiveHeaderNames } from '../observability/redaction.js'
 import { callerTagOf } from '../observability/caller-tag.js'
@@ -285,6 +285,20 @@ export class ClientRequest implements DispatchController {
     if (this.completed) return
     publishBodyChunkSent(this, chunk)
     this.#handler.onBodySent?.(chunk)
+  }
+
+  /**
+   * The whole request (head and body) is written: tells the diagnostics channels, then the
+   * handler. A handler that throws fails the request, as undici does.
+   */
+  requestSent (): void {
+    publishBodySent(this)
+    if (this.completed) return
+    try {
+      this.#handler.onRequestSent?.()
+    } catch (err) {
+      this.abort(toError(err))
+    }
   }
 
   /** Delivers an informational (1xx) head other than 100 Continue and 101. */

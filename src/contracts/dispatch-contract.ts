@@ -122,7 +122,10 @@ export interface DispatchHandler {
    * the older handler shape's `onBodySent` keeps working (the adapter and DecoratorHandler forward it).
    */
   onBodySent?(chunk: Uint8Array | string): void
-  /** The whole request body was handed over; called once, by MockAgent as by undici 8's mocks. */
+  /**
+   * The whole request (head and body) was handed to the socket or stream; called once, before the
+   * response head, by the transport on HTTP/1.1 and HTTP/2 and by MockAgent, as undici 8 does.
+   */
   onRequestSent?(): void
 }
 
@@ -144,6 +147,8 @@ export interface LegacyDispatchHandler {
   onComplete?(trailers: Buffer[] | string[] | null): void
   /** A chunk of the request body was written. */
   onBodySent?(chunk: unknown, total?: number): void
+  /** The whole request was written. */
+  onRequestSent?(): void
 }
 
 /** A dispatch function: returns false when the dispatcher is busy (wait for `'drain'`). */

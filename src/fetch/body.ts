@@ -11,6 +11,7 @@ import { isBlob } from './file.js'
 import { FormData, isFormDataLike } from './form-data.js'
 import type { FormDataLike } from './form-data.js'
 import { IncomingBody, ownedChunk } from './incoming-body.js'
+import { bytesToStream } from './bytes-stream.js'
 import { mimeEssence, parseMimeType, serializeMimeType } from './mime.js'
 import { multipartChunks, parseMultipart, serializeMultipart } from './multipart.js'
 import type { MultipartBody } from './multipart.js'
@@ -180,15 +181,18 @@ export function iterableToStream (chunks: AsyncIterable<Uint8Array>): ReadableSt
 export function sourceToStream (source: BodySource): ReadableStream<Uint8Array> {
   if (source.kind === 'stream') return source.data
   if (source.kind === 'incoming') return source.data.stream()
+  if (source.kind === 'bytes') return bytesToStream(source.data)
   return iterableToStream(sourceChunks(source))
 }
 
 // Not async itself: a fetched body's collector promise is handed back as it is, without the
-// extra promise and turns an async wrapper would add to every read.
-function readAll (source: BodySource): Promise<Buffer[]> {
+// extra promise and turns an async wrapper would add to every read. Bytes are handed back at
+// once, not in a promise: resolving a promise with them asks Object.prototype.then, which
+// anyone may have replaced (the standard reads a byte sequence without any promise).
+function readAll (source: BodySource): Buffer[] | Promise<Buffer[]> {
   switch (source.kind) {
     case 'incoming': return source.data.collect()
-    case 'bytes': return Promise.resolve([Buffer.from(source.data.buffer, source.data.byteOffset, source.data.byteLength)])
+    case 'bytes': return [Buffer.from(source.data.buffer, source.data.byteOffset, source.data.byteLength)]
     default: return readChunks(source)
   }
 }
@@ -271,37 +275,46 @@ export abstract class BodyMixin {
   }
 
   // Only ever awaited by the async consumers, so failing with a rejection is the same as throwing.
-  #consume (method: string): Promise<Buffer[]> {
+  // Bytes come back as they are (see readAll): a consumer must not `await` them.
+  #consume (method: string): Buffer[] | Promise<Buffer[]> {
     if (this.bodyUsed || this.#stream?.locked === true) {
       return Promise.reject(new TypeError(`${this.#what}.${method}: the body has already been consumed`))
     }
     const source = this.#source
-    if (source === null) return Promise.resolve([])
+    if (source === null) return []
     this.#used = true
     return readAll(source)
   }
 
+  // Reads the body whole and makes the consumer's value of it, never awaiting bytes already read.
+  async #consumeWith<T> (method: string, finish: (chunks: Buffer[]) => T): Promise<T> {
+    const read = this.#consume(method)
+    return finish(Array.isArray(read) ? read : await read)
+  }
+
   /** Reads the whole body into an ArrayBuffer. */
   async arrayBuffer (): Promise<ArrayBuffer> {
-    return toArrayBuffer(await this.#consume('arrayBuffer'))
+    // async: on a foreign receiver the brand check rejects, as WebIDL's promise operations do
+    return await this.#consumeWith('arrayBuffer', toArrayBuffer)
   }
 
   /** Reads the whole body into a Uint8Array. */
   async bytes (): Promise<Uint8Array> {
-    return new Uint8Array(toArrayBuffer(await this.#consume('bytes')))
+    return await this.#consumeWith('bytes', (chunks) => new Uint8Array(toArrayBuffer(chunks)))
   }
 
   /** Reads the whole body into a Blob typed by the Content-Type header. */
   async blob (): Promise<Blob> {
-    const chunks = await this.#consume('blob')
-    const contentType = this.#contentType()
-    const mime = contentType === null ? null : parseMimeType(contentType)
-    return new Blob(chunks as unknown as BlobPart[], { type: mime === null ? '' : serializeMimeType(mime) })
+    return await this.#consumeWith('blob', (chunks) => {
+      const contentType = this.#contentType()
+      const mime = contentType === null ? null : parseMimeType(contentType)
+      return new Blob(chunks as unknown as BlobPart[], { type: mime === null ? '' : serializeMimeType(mime) })
+    })
   }
 
   /** Reads the whole body as UTF-8 text (a leading byte order mark is dropped). */
   async text (): Promise<string> {
-    return decodeText(await this.#consume('text'))
+    return await this.#consumeWith('text', decodeText)
   }
 
   /**
@@ -320,7 +333,7 @@ export abstract class BodyMixin {
 
   /** Reads the whole body and parses it as JSON. */
   async json (): Promise<unknown> {
-    return JSON.parse(decodeText(await this.#consume('json')))
+    return await this.#consumeWith('json', (chunks) => JSON.parse(decodeText(chunks)) as unknown)
   }
 
   /**
@@ -330,7 +343,8 @@ export abstract class BodyMixin {
   async formData (): Promise<FormData> {
     // The body is read whole before its type is looked at (Fetch Standard, consume body), so a
     // stream that fails rejects with its own error, whatever the Content-Type.
-    const chunks = await this.#consume('formData')
+    const read = this.#consume('formData')
+    const chunks = Array.isArray(read) ? read : await read
     const contentType = this.#contentType()
     const essence = mimeEssence(contentType)
     if (essence === 'multipart/form-data') {

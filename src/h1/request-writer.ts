@@ -11,7 +11,7 @@ import type { BodyWriterOwner } from '../connection/body-writer.js'
 import { BODY_BYTES, BODY_NONE, bodyBytes } from '../connection/request-body.js'
 import { writeRequestHead } from './request-head.js'
 import type { ClientRequest } from '../connection/client-request.js'
-import { publishBodySent, publishSendHeaders } from '../observability/request-events.js'
+import { publishSendHeaders } from '../observability/request-events.js'
 
 /** What the request writer reports to its connection. */
 export interface RequestWriterOwner {
@@ -118,7 +118,7 @@ export class H1RequestWriter implements BodyWriterOwner {
   }
 
   #bodySent (req: ClientRequest): void {
-    publishBodySent(req)
+    req.requestSent()
   }
 
   /** From the body writer: a chunk of the streamed body goes out now. */

@@ -20,7 +20,7 @@ import { describeStreamReset } from './error-codes.js'
 import { ResponseSequence } from './response-sequence.js'
 import type { SequenceSink } from './response-sequence.js'
 import { headersTimeLeft, headersTimeoutError } from './resend-budget.js'
-import { publishBodySent, publishSendHeaders } from '../observability/request-events.js'
+import { publishSendHeaders } from '../observability/request-events.js'
 
 const { NGHTTP2_CANCEL, NGHTTP2_NO_ERROR, NGHTTP2_REFUSED_STREAM } = http2.constants
 
@@ -130,7 +130,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     if (req.paused) stream.pause()
     if (endStream || this.#tunnel) {
       this.#bodyDone = true
-      if (endStream) publishBodySent(req)
+      if (endStream) req.requestSent()
       return
     }
     if (req.expectContinue) stream.once('continue', () => this.#sendBody(stream))
@@ -145,7 +145,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
       req.bodyChunkSent(bytes)
       this.#bodyDone = true
       stream.end(bytes)
-      publishBodySent(req)
+      req.requestSent()
       return
     }
     this.#body = new BodyWriter(stream, req.body, req.bodyKind, req.bodyLength, this, false)
@@ -162,7 +162,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     this.#bodyDone = true
     this.#body = null
     this.#stream?.end()
-    publishBodySent(this.req)
+    this.req.requestSent()
   }
 
   onBodyError (err: Error): void {

@@ -71,4 +71,8 @@ export class DecoratorHandler implements DispatchHandler {
   onBodySent (chunk: Uint8Array | string): void {
     this.handler.onBodySent?.(chunk)
   }
+
+  onRequestSent (): void {
+    this.handler.onRequestSent?.()
+  }
 }

@@ -88,4 +88,8 @@ export class LegacyHandlerAdapter implements DispatchHandler {
   onBodySent (chunk: Uint8Array | string): void {
     this.#handler.onBodySent?.(chunk)
   }
+
+  onRequestSent (): void {
+    this.#handler.onRequestSent?.()
+  }
 }

@@ -90,4 +90,8 @@ export class RawHeadHandler implements DispatchHandler {
   onBodySent (chunk: Uint8Array | string): void {
     this.#handler.onBodySent?.(chunk)
   }
+
+  onRequestSent (): void {
+    this.#handler.onRequestSent?.()
+  }
 }

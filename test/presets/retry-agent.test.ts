@@ -145,7 +145,7 @@ for (const [name, make] of variants) {
       await assert.rejects(agent({ maxRetries: 2 }).request({ origin: s.origin, path: '/', method: 'GET' }), (err: Error & Record<string, unknown>) => {
         assert.equal(err.code, 'LIB_ERR_REQ_RETRY')
         assert.equal(err.statusCode, 503)
-        assert.deepEqual(err.data, { count: 2 })
+        assert.deepEqual(err.data, { count: 3 })
         return true
       })
       assert.equal(s.requests.length, 3)

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import { RetryHandler } from '../../../interceptors/retry/index.js'
 import { checkResumed, parseContentRange, resumeHeaders, startResume } from '../../../interceptors/retry/resume.js'
+import { DeliveredDigest, PrefixCheck } from '../../../interceptors/retry/restart.js'
 import type { DispatchOptions } from '../../../src/handler.js'
 import { Recorder, netError, scriptedDispatch } from './retry-harness.js'
 
@@ -78,17 +79,88 @@ describe('RetryHandler resume', () => {
     assert.match(recorder.error!.message, /starts at byte 0, expected 5/)
   })
 
-  it('does not resume without a strong ETag and reports the network error', (t) => {
-    const variants: Array<Record<string, string>> = [{ 'content-length': '10' }, { 'content-length': '10', etag: 'W/"v1"' }]
+  it('restarts a 200 without a strong ETag from the start, skipping the delivered bytes once they match', (t) => {
+    const variants: Array<Record<string, string>> = [{ 'content-length': '10' }, { 'content-length': '10', etag: 'W/"v1"' }, {}]
     for (const headers of variants) {
-      const { attempts, recorder, last, tick } = setup(t)
-      const reset = netError('ECONNRESET')
-      last().start().head(200, headers).data('hello').error(reset)
-      tick(1000)
-      assert.equal(attempts.length, 1)
-      assert.equal(recorder.error, reset)
+      const { attempts, recorder, last, tick } = setup(t, { headers: { 'x-keep': 'yes' } })
+      last().start().head(200, headers).data('hel').data('lo').error(netError('ECONNRESET'))
+      tick(10)
+      assert.equal(attempts.length, 2)
+      assert.deepEqual(last().opts.headers, { 'x-keep': 'yes' }, 'no Range, no If-Match')
+      last().start().head(200, headers).data('hell').data('owo').data('rld').end()
+      assert.equal(recorder.text, 'helloworld')
+      assert.deepEqual(recorder.events, ['start', 'head 200', 'data', 'data', 'data', 'data', 'end'])
       t.mock.timers.reset()
     }
+  })
+
+  it('restarts again when the restarted body is cut while its first bytes are being compared', (t) => {
+    const { attempts, recorder, last, tick } = setup(t)
+    last().start().head(200, { etag: 'W/"v1"' }).data('hello').error(netError('ECONNRESET'))
+    tick(10)
+    last().start().head(200, { etag: 'W/"v1"' }).data('hel').error(netError('ECONNRESET'))
+    tick(20)
+    last().start().head(200, { etag: 'W/"v1"' }).data('helloworld').end()
+    assert.equal(attempts.length, 3)
+    assert.equal(recorder.text, 'helloworld')
+  })
+
+  it('fails with LIB_ERR_REQ_RETRY instead of splicing when the restarted body starts with other bytes', (t) => {
+    const { recorder, last, tick } = setup(t)
+    last().start().head(200, { etag: 'W/"v1"', 'content-length': '10' }).data('hello').error(netError('ECONNRESET'))
+    tick(10)
+    last().start().head(200, { etag: 'W/"v1"', 'content-length': '10', authorization: 'secret' }).data('HELLOworld')
+    assert.equal(recorder.error?.code, 'LIB_ERR_REQ_RETRY')
+    assert.equal(recorder.error?.statusCode, 200)
+    assert.deepEqual(recorder.error?.data, { count: 2 })
+    assert.match(recorder.error!.message, /cannot continue GET http:\/\/127\.0\.0\.1:9\/file at byte 5: its first 5 bytes differ from the ones delivered/)
+    assert.doesNotMatch(JSON.stringify((recorder.error as { headers?: unknown }).headers), /secret/)
+    assert.equal(recorder.text, 'hello')
+    assert.equal(last().aborts.length, 1)
+  })
+
+  it('fails when the restart is not answered with a 200 of the same length, or ends before the delivered bytes', (t) => {
+    const cases: Array<{ answer: (a: ReturnType<typeof setup>['last']) => void, message: RegExp }> = [
+      { answer: (last) => { last().start().head(206, { 'content-range': 'bytes 5-9/10' }).data('world').end() }, message: /expected 200 to the request sent again, got 206/ },
+      { answer: (last) => { last().start().head(200, { 'content-length': '12' }).data('hello world!').end() }, message: /Content-Length changed from 10 to 12/ },
+      { answer: (last) => { last().start().head(200, { 'content-length': '10' }).data('hel').end() }, message: /it ended after 3 bytes, before the 5 already delivered/ }
+    ]
+    for (const { answer, message } of cases) {
+      const { recorder, last, tick } = setup(t)
+      last().start().head(200, { 'content-length': '10' }).data('hello').error(netError('ECONNRESET'))
+      tick(10)
+      answer(last)
+      assert.equal(recorder.error?.code, 'LIB_ERR_REQ_RETRY')
+      assert.match(recorder.error!.message, message)
+      assert.equal(recorder.text, 'hello')
+      t.mock.timers.reset()
+    }
+  })
+
+  it('delivers exactly the body whatever the chunking and the cut, and never a body with another prefix', () => {
+    fc.assert(fc.property(fc.uint8Array({ minLength: 1, maxLength: 64 }), fc.nat(), fc.array(fc.integer({ min: 1, max: 16 }), { minLength: 1, maxLength: 8 }), (body, cutAt, sizes) => {
+      const cut = cutAt % body.length
+      const digest = new DeliveredDigest({})
+      digest.update(Buffer.from(body.subarray(0, cut)))
+      const check = new PrefixCheck(digest.point(), 200, {})
+      const delivered: Buffer[] = [Buffer.from(body.subarray(0, cut))]
+      let at = 0
+      let i = 0
+      while (at < body.length) {
+        const size = sizes[i++ % sizes.length]!
+        const rest = check.take(Buffer.from(body.subarray(at, at + size)))
+        assert.notEqual(typeof rest, 'string')
+        delivered.push(rest as Buffer)
+        at += size
+      }
+      assert.equal(check.ended(), undefined)
+      assert.deepEqual(Buffer.concat(delivered), Buffer.from(body))
+      if (cut > 0) {
+        const other = Buffer.from(body)
+        other[cutAt % cut] = other[cutAt % cut]! ^ 1
+        assert.equal(typeof new PrefixCheck(digest.point(), 200, {}).take(other), 'string')
+      }
+    }))
   })
 
   it('retries a retryable status on a resume attempt and then resumes', (t) => {
