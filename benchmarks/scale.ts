@@ -48,7 +48,7 @@ function median (values: number[]): number {
 }
 
 async function clientRun (lib: Library, scenario: string, size: number, originJson: string): Promise<ScaleFigures> {
-  const child = spawn(process.execPath, ['--expose-gc', here('./clients/scale-client.js'), lib, scenario, String(size), originJson], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, ['--expose-gc', '--no-flush-bytecode', here('./clients/scale-client.js'), lib, scenario, String(size), originJson], { stdio: ['ignore', 'pipe', 'inherit'] })
   let out = ''
   child.stdout!.on('data', (chunk: Buffer) => { out += chunk.toString() })
   const [code] = await once(child, 'exit') as [number | null]

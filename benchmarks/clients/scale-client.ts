@@ -118,14 +118,6 @@ function cpuPerUnit (since: NodeJS.CpuUsage, units: number): number {
   return (used.user + used.system) / units
 }
 
-/** Runs the library's code paths once on a throwaway dispatcher, so compiling them is not measured. */
-async function warmUp (lib: Library, origin: ScaleOrigin, path: string, count: number): Promise<void> {
-  const warm = agent(lib, { connections: 4 })
-  const { address, port } = origin.h1[origin.h1.length - 1]!
-  await sum(Array.from({ length: count }, () => warm.request({ origin: `http://${address}:${port}`, path, method: 'GET' }).then(drain)))
-  await warm.close()
-}
-
 /**
  * Sends `n` requests for `/hold/<key>`, waits until the origin holds `held` of them, lets them go
  * and reads every response. Memory is taken while they are held, or once all are read with
@@ -150,25 +142,23 @@ async function heldRequests (origin: ScaleOrigin, key: string, n: number, held: 
 }
 
 /** a. N keep-alive connections through one Agent: N requests held until all arrived, then idle. */
-async function idle (lib: Library, origin: ScaleOrigin, n: number): Promise<ScaleFigures> {
-  await warmUp(lib, origin, '/', 50)
+async function idle (lib: Library, origin: ScaleOrigin, n: number, key: string): Promise<ScaleFigures> {
   const url = `http://${origin.h1[0]!.address}:${origin.h1[0]!.port}`
   const dispatcher = agent(lib, { connections: n, keepAliveTimeout: 600_000, keepAliveMaxTimeout: 600_000 })
-  const figures = await heldRequests(origin, `idle-${process.pid}`, n, n, (path) => dispatcher.request({ origin: url, path, method: 'GET' }), true)
+  const figures = await heldRequests(origin, key, n, n, (path) => dispatcher.request({ origin: url, path, method: 'GET' }), true)
   const originSockets = await control(origin, '/sockets')
   await dispatcher.close()
   return { ...figures, originSockets }
 }
 
 /** b. N requests queued on one origin with connections: 10, the origin holding the first ten. */
-async function queued (lib: Library, origin: ScaleOrigin, n: number): Promise<ScaleFigures> {
+async function queued (lib: Library, origin: ScaleOrigin, n: number, key: string): Promise<ScaleFigures> {
   const connections = 10
-  await warmUp(lib, origin, '/', 50)
   const url = `http://${origin.h1[0]!.address}:${origin.h1[0]!.port}`
   const dispatcher = agent(lib, { connections })
   // The ten connections exist before the baseline: what grows after it is the queue alone.
   await sum(Array.from({ length: connections }, () => dispatcher.request({ origin: url, path: '/', method: 'GET' }).then(drain)))
-  const figures = await heldRequests(origin, `queued-${process.pid}`, n, connections, (path) => dispatcher.request({ origin: url, path, method: 'GET' }), false)
+  const figures = await heldRequests(origin, key, n, connections, (path) => dispatcher.request({ origin: url, path, method: 'GET' }), false)
   await dispatcher.close()
   return figures
 }
@@ -190,13 +180,9 @@ function originUrl (origin: ScaleOrigin, i: number): string {
  * c. N distinct origins through one Agent, one request each, a few at a time; the origin closes
  * every connection, so what stays afterwards is the Agent's bookkeeping for origins it no longer uses.
  */
-async function origins (lib: Library, origin: ScaleOrigin, n: number): Promise<ScaleFigures> {
+async function origins (lib: Library, origin: ScaleOrigin, n: number, _key: string): Promise<ScaleFigures> {
   const concurrency = 16
   const options = { connect: { lookup: lookupFor(origin) } }
-  // Warm up on origins of their own (numbers past n), through a dispatcher of the same kind.
-  const warm = agent(lib, options)
-  await sum(Array.from({ length: 200 }, (_, i) => warm.request({ origin: originUrl(origin, n + i), path: '/close', method: 'GET' }).then(drain)))
-  await warm.close()
   const dispatcher = agent(lib, options)
   const before = await settledMemory()
   const cpu = process.cpuUsage()
@@ -220,27 +206,31 @@ async function origins (lib: Library, origin: ScaleOrigin, n: number): Promise<S
 }
 
 /** d. N concurrent HTTP/2 streams on one session, held open by the origin until all are open. */
-async function h2 (lib: Library, origin: ScaleOrigin, n: number): Promise<ScaleFigures> {
+async function h2 (lib: Library, origin: ScaleOrigin, n: number, key: string): Promise<ScaleFigures> {
   const url = `https://localhost:${origin.h2Port}`
-  const warm = h2Client(lib, url, n)
-  await sum(Array.from({ length: 50 }, () => warm.request({ path: '/', method: 'GET' }).then(drain)))
-  await warm.close()
   const client = h2Client(lib, url, n)
   // The session exists before the baseline: what grows after it is the streams.
   await client.request({ path: '/', method: 'GET' }).then(drain)
-  const figures = await heldRequests(origin, `h2-${process.pid}`, n, n, (path) => client.request({ path, method: 'GET' }), false)
+  const figures = await heldRequests(origin, key, n, n, (path) => client.request({ path, method: 'GET' }), false)
   await client.close()
   return figures
 }
 
 const SCENARIOS = { idle, queued, origins, h2 }
+/** Units of the warm-up run. */
+const WARM_UP_UNITS = 200
 
 async function main (): Promise<void> {
   const [lib, scenario, size, originJson] = process.argv.slice(2)
   if (lib !== 'conduit' && lib !== 'undici') throw new TypeError(`unknown library ${String(lib)}`)
   const run = SCENARIOS[scenario as keyof typeof SCENARIOS]
   if (run === undefined) throw new TypeError(`unknown scenario ${String(scenario)}`)
-  const figures = await run(lib, JSON.parse(originJson!) as ScaleOrigin, Number(size))
+  const origin = JSON.parse(originJson!) as ScaleOrigin
+  const n = Number(size)
+  // A small run of the same scenario first, on its own dispatcher, so that compiled code and
+  // lazily loaded modules are in the measured run's baseline rather than in its figures.
+  await run(lib, origin, Math.min(n, WARM_UP_UNITS), `${scenario}-${process.pid}-warm-up`)
+  const figures = await run(lib, origin, n, `${scenario}-${process.pid}`)
   process.stdout.write(JSON.stringify(figures) + '\n')
 }
 
