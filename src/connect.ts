@@ -88,18 +88,20 @@ const DEFAULT_KEEP_ALIVE_INITIAL_DELAY = 60_000
 /** A small insertion-ordered cache of TLS sessions; the oldest goes first when full. */
 class SessionCache {
   readonly #max: number
-  readonly #sessions = new Map<string, Buffer>()
+  /** Made with the first session: a connector that never opens TLS holds no empty map. */
+  #sessions: Map<string, Buffer> | null = null
 
   constructor (max: number) {
     this.#max = max
   }
 
   get (key: string): Buffer | undefined {
-    return this.#sessions.get(key)
+    return this.#sessions?.get(key)
   }
 
   set (key: string, session: Buffer): void {
     if (this.#max === 0) return
+    this.#sessions ??= new Map()
     this.#sessions.delete(key)
     if (this.#sessions.size >= this.#max) {
       const oldest = this.#sessions.keys().next()
@@ -109,7 +111,7 @@ class SessionCache {
   }
 
   delete (key: string): void {
-    this.#sessions.delete(key)
+    this.#sessions?.delete(key)
   }
 }
 

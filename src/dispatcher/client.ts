@@ -79,8 +79,11 @@ export class Client extends DispatcherBase {
   readonly #connectParams: ConnectParams
   #queue: ClientRequest[] = []
   #conn: ClientConnection | null = null
-  /** Connections that take no new requests but still finish some (HTTP/2 after GOAWAY). */
-  readonly #draining = new Set<ClientConnection>()
+  /**
+   * Connections that take no new requests but still finish some (HTTP/2 after GOAWAY); made with
+   * the first one, so that the many clients that never see a GOAWAY hold no empty set.
+   */
+  #draining: Set<ClientConnection> | null = null
   /** The protocol of the last connection, null before the first one. */
   #protocol: WireProtocolName | null = null
   #connecting = false
@@ -92,8 +95,8 @@ export class Client extends DispatcherBase {
   #resuming = false
   #resumeAgain = false
   #closeWaiters: Array<() => void> = []
-  /** HTTP/1.1 connections for upgrades the HTTP/2 session cannot carry. */
-  readonly #upgrades: UpgradeFallback
+  /** HTTP/1.1 connections for upgrades the HTTP/2 session cannot carry; made with the first such upgrade. */
+  #upgrades: UpgradeFallback | null = null
   /** The route this client's connections follow (set by the Agent that built it), if any. */
   readonly #routeKey: string | undefined
 
@@ -116,7 +119,10 @@ export class Client extends DispatcherBase {
       onConnectionClosed: (conn, err, requeue) => this.#onConnectionClosed(conn, err, requeue),
       onConnectionDraining: (conn) => this.#onConnectionDraining(conn),
       onConnectionRequeue: (_conn, requeue) => this.#requeue(requeue),
-      onUpgradeFallback: (_conn, req) => this.#upgrades.send(req)
+      onUpgradeFallback: (_conn, req) => {
+        this.#upgrades ??= new UpgradeFallback(config, this.#url, this.#connectParams, () => this.#resume())
+        this.#upgrades.send(req)
+      }
     }
     this.#origin = this.#url.origin
     this.#target = {
@@ -135,7 +141,6 @@ export class Client extends DispatcherBase {
       // Known in advance only for h2c; with allowH2 the server picks by ALPN during the handshake.
       version: config.h2c && this.#url.protocol === 'http:' ? 'h2' : 'h1'
     }
-    this.#upgrades = new UpgradeFallback(config, this.#url, this.#connectParams, () => this.#resume())
   }
 
   /** Requests in flight per connection: the pipelining depth, or the concurrent streams of an HTTP/2 session. */
@@ -152,7 +157,7 @@ export class Client extends DispatcherBase {
     let n = this.#conn?.size ?? 0
     // Checked before iterating: `busy` reads this once or twice per request, and an iterator
     // over the (nearly always empty) set would be garbage each time.
-    if (this.#draining.size > 0) for (const conn of this.#draining) n += conn.size
+    if (this.#draining !== null && this.#draining.size > 0) for (const conn of this.#draining) n += conn.size
     return n
   }
   /** Requests pending or running. */
@@ -192,7 +197,7 @@ export class Client extends DispatcherBase {
   }
 
   #onConnectionClosed (conn: ClientConnection, err: Error | null, requeue: ClientRequest[]): void {
-    if (this.#draining.delete(conn)) {
+    if (this.#draining?.delete(conn) === true) {
       this.#requeue(requeue)
       return
     }
@@ -206,6 +211,7 @@ export class Client extends DispatcherBase {
   #onConnectionDraining (conn: ClientConnection): void {
     if (this.#conn !== conn) return
     this.#conn = null
+    this.#draining ??= new Set()
     this.#draining.add(conn)
     this.#resume()
   }
@@ -237,7 +243,7 @@ export class Client extends DispatcherBase {
       this.#needDrain = false
       emitSafely(this, 'drain', this.#url, [this])
     }
-    if (this.closed && this.#queue.length === 0 && (this.#conn === null || this.#conn.live === 0) && this.#draining.size === 0 && this.#upgrades.size === 0) {
+    if (this.closed && this.#queue.length === 0 && (this.#conn === null || this.#conn.live === 0) && (this.#draining === null || this.#draining.size === 0) && (this.#upgrades === null || this.#upgrades.size === 0)) {
       // A connection still being set up serves nobody once the client closed with nothing
       // left to send: waiting for it could take the whole connect timeout. Nor does the
       // answer to an aborted pipelined request, which only kept the connection's framing.
@@ -343,8 +349,8 @@ export class Client extends DispatcherBase {
     for (const req of queued) req.fail(error)
     const conn = this.#conn
     if (conn !== null) conn.destroy(error, false)
-    for (const draining of [...this.#draining]) draining.destroy(error, false)
-    this.#upgrades.destroy(error)
+    if (this.#draining !== null) for (const draining of [...this.#draining]) draining.destroy(error, false)
+    this.#upgrades?.destroy(error)
     this.#finishClose()
     return Promise.resolve()
   }

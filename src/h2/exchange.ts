@@ -53,6 +53,9 @@ function toIncomingHeaders (headers: IncomingHttpHeaders, max: number): Incoming
   return size > max ? null : out
 }
 
+/** The stream events an exchange listens to (its `#listeners` are in this order). */
+const STREAM_EVENTS = ['response', 'headers', 'data', 'trailers', 'end', 'error', 'close'] as const
+
 /**
  * A request in flight on an HTTP/2 session. Its stream's events may arrive in any order (see
  * {@link ResponseSequence}); the handler still gets the head, then the body, then one end or one
@@ -125,7 +128,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     }
     this.#stream = stream
     publishSendHeaders(req, () => requestHeadText(req), session.socket)
-    for (const [event, listener] of this.#listeners) stream.on(event, listener)
+    for (let i = 0; i < STREAM_EVENTS.length; i++) stream.on(STREAM_EVENTS[i]!, this.#listeners[i]!)
     this.#timer.arm(T_HEADERS, headersMs)
     if (req.paused) stream.pause()
     if (endStream || this.#tunnel) {
@@ -354,10 +357,9 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     if (stream !== null && !stream.destroyed) stream.destroy()
   }
 
-  /** The stream events this exchange listens to, attached in start() and detached once it ends. */
-  readonly #listeners: ReadonlyArray<[string, (...args: any[]) => void]> = [
-    ['response', this.#onResponse], ['headers', this.#onInformation], ['data', this.#onData],
-    ['trailers', this.#onTrailers], ['end', this.#onEnd], ['error', this.#onError], ['close', this.#onClose]
+  /** Its listener for each of STREAM_EVENTS, in order: one flat array, as every open stream holds it. */
+  readonly #listeners: ReadonlyArray<(...args: any[]) => void> = [
+    this.#onResponse, this.#onInformation, this.#onData, this.#onTrailers, this.#onEnd, this.#onError, this.#onClose
   ]
 
   /** Marks the exchange done, stops its timer and body, and detaches from its stream (returned). */
@@ -374,7 +376,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
   #detach (): void {
     const stream = this.#stream
     if (stream === null) return
-    for (const [event, listener] of this.#listeners) stream.off(event, listener)
+    for (let i = 0; i < STREAM_EVENTS.length; i++) stream.off(STREAM_EVENTS[i]!, this.#listeners[i]!)
     // Errors after the request ended have nobody to fail.
     stream.on('error', noop)
   }

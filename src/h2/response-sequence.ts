@@ -23,8 +23,8 @@ export interface SequenceSink {
 /** The body chunks and end of one response that are not delivered yet. */
 export class ResponseSequence {
   readonly #sink: SequenceSink
-  /** Chunks received and not delivered, oldest first from `#next`. */
-  #queue: Buffer[] = []
+  /** Chunks received and not delivered, oldest first from `#next` (NO_CHUNKS until one waits). */
+  #queue: Buffer[] = NO_CHUNKS
   #next = 0
   #headDelivered = false
   /** The server ended the stream (END_STREAM); the end is delivered after the last chunk. */
@@ -53,6 +53,7 @@ export class ResponseSequence {
       this.#sink.deliverData(chunk)
       return
     }
+    if (this.#queue === NO_CHUNKS) this.#queue = []
     this.#queue.push(chunk)
   }
 
@@ -78,7 +79,7 @@ export class ResponseSequence {
       this.#flushing = false
     }
     if (this.#next === this.#queue.length) {
-      this.#queue = []
+      this.#queue = NO_CHUNKS
       this.#next = 0
       if (this.#ended && !sink.done) sink.deliverEnd()
     }
@@ -87,10 +88,15 @@ export class ResponseSequence {
   /** Takes the chunks not delivered (a CONNECT stream handed over as a tunnel gets them back). */
   takeQueued (): Buffer[] {
     const rest = this.#queue.slice(this.#next)
-    this.#queue = []
+    this.#queue = NO_CHUNKS
     this.#next = 0
     return rest
   }
 }
 
 const EMPTY = Buffer.alloc(0)
+/**
+ * The queue of every sequence with nothing waiting, never written to: most responses deliver each
+ * chunk at once, so an open stream need not hold an array of its own.
+ */
+const NO_CHUNKS: Buffer[] = []
