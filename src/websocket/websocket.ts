@@ -299,6 +299,8 @@ export function ping (ws: WebSocket, payload?: Uint8Array): void {
 }
 
 function toBytes (data: ArrayBufferLike | ArrayBufferView): Uint8Array {
+  // Buffers and byte arrays (the common case) are used as they are, without a new view.
+  if (data instanceof Uint8Array) return data
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
   if (data instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && data instanceof SharedArrayBuffer)) return new Uint8Array(data)
   throw new TypeError(`WebSocket.send(): expected a string, ArrayBuffer, view or Blob, got ${describeValue(data)}`)
