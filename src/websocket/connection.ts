@@ -261,7 +261,8 @@ export class WebSocketConnection {
   #endMessage (): void {
     this.#messageOpcode = 0
     this.#messageSize = 0
-    this.#fragments = []
+    // A message in one frame never filled the list: it is kept rather than replaced.
+    if (this.#fragments.length !== 0) this.#fragments = []
   }
 
   #deliver (text: boolean, data: Buffer, checked: boolean): void {

@@ -53,22 +53,43 @@ function writeHeader (out: Buffer, opcode: number, fin: boolean, rsv1: boolean, 
   return at + 4
 }
 
+/** Payloads shorter than this are masked byte by byte: a word view would cost more than it saves. */
+const WORD_MASK_THRESHOLD = 64
+/** Four key bytes seen as one 32-bit word in the platform's byte order. */
+const keyBytes = new Uint8Array(4)
+const keyWord = new Int32Array(keyBytes.buffer)
+
 /** XORs `out[start..]` in place with the four-byte key stored just before `start`. */
 function maskInPlace (out: Buffer, start: number): void {
-  const k0 = out[start - 4]!
-  const k1 = out[start - 3]!
-  const k2 = out[start - 2]!
-  const k3 = out[start - 1]!
   const end = out.length
   let i = start
+  if (end - start >= WORD_MASK_THRESHOLD) {
+    // Bytes up to the first 4-aligned address, so the bulk can go through a word view.
+    const head = (4 - ((out.byteOffset + i) & 3)) & 3
+    for (let j = start - 4; i < start + head; i++, j++) out[i] = out[i]! ^ out[j]!
+    // The key rotated to the phase the aligned bulk starts at.
+    for (let b = 0; b < 4; b++) keyBytes[b] = out[start - 4 + ((head + b) & 3)]!
+    const key = keyWord[0]!
+    const words = (end - i) >>> 2
+    const view = new Int32Array(out.buffer, out.byteOffset + i, words)
+    for (let w = 0; w < words; w++) view[w] = view[w]! ^ key
+    i += words * 4
+  }
+  // The rest byte by byte, four at a time while it lasts; the key sits in the four bytes before the payload.
+  const phase = i - start
+  const k0 = out[start - 4 + (phase & 3)]!
+  const k1 = out[start - 4 + ((phase + 1) & 3)]!
+  const k2 = out[start - 4 + ((phase + 2) & 3)]!
+  const k3 = out[start - 4 + ((phase + 3) & 3)]!
   for (; i + 3 < end; i += 4) {
     out[i] = out[i]! ^ k0
     out[i + 1] = out[i + 1]! ^ k1
     out[i + 2] = out[i + 2]! ^ k2
     out[i + 3] = out[i + 3]! ^ k3
   }
-  // The key sits in the four bytes before the payload.
-  for (let j = start - 4; i < end; i++, j++) out[i] = out[i]! ^ out[j]!
+  if (i < end) out[i] = out[i]! ^ k0
+  if (i + 1 < end) out[i + 1] = out[i + 1]! ^ k1
+  if (i + 2 < end) out[i + 2] = out[i + 2]! ^ k2
 }
 
 /** One masked frame carrying `payload`. */

@@ -137,7 +137,7 @@ export class WebSocket extends EventTarget {
       if (this.#readyState !== OPEN) return
       let payload: string | ArrayBuffer | Blob
       if (text) payload = data.toString('utf8')
-      else if (this.#binaryType === 'arraybuffer') payload = data.buffer.slice(data.byteOffset, data.byteOffset + data.length) as ArrayBuffer
+      else if (this.#binaryType === 'arraybuffer') payload = copyToArrayBuffer(data)
       else payload = new Blob([data as Uint8Array<ArrayBuffer>])
       this.dispatchEvent(new MessageEvent('message', { data: payload, origin: this.#origin }))
     },
@@ -298,7 +298,19 @@ export function ping (ws: WebSocket, payload?: Uint8Array): void {
   WebSocket.ping(ws, payload)
 }
 
+/**
+ * A fresh ArrayBuffer holding `bytes`: filled through a byte view, because `ArrayBuffer.prototype.slice`
+ * is a runtime call that costs about twice as much per message.
+ */
+function copyToArrayBuffer (bytes: Uint8Array): ArrayBuffer {
+  const copy = new ArrayBuffer(bytes.length)
+  new Uint8Array(copy).set(bytes)
+  return copy
+}
+
 function toBytes (data: ArrayBufferLike | ArrayBufferView): Uint8Array {
+  // Buffers and byte arrays (the common case) are used as they are, without a new view.
+  if (data instanceof Uint8Array) return data
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
   if (data instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && data instanceof SharedArrayBuffer)) return new Uint8Array(data)
   throw new TypeError(`WebSocket.send(): expected a string, ArrayBuffer, view or Blob, got ${describeValue(data)}`)

@@ -42,6 +42,14 @@ describe('the frame writer', () => {
     }), { numRuns: 60 })
   })
 
+  it('masks payloads of every length on both sides of the word-wise threshold alike', () => {
+    // Short (6-byte) and 16-bit (8-byte) headers put the payload at both 2- and 4-aligned starts.
+    for (let length = 0; length < 300; length++) {
+      const payload = Uint8Array.from({ length }, (_, i) => (i * 7 + length) & 0xff)
+      assert.deepEqual(new Uint8Array(readClientFrame(encodeFrame(0x2, payload)).payload), payload, `length ${length}`)
+    }
+  })
+
   it('writes text as UTF-8 straight into the frame', () => {
     fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
       assert.equal(readClientFrame(encodeTextFrame(0x1, text)).payload.toString('utf8'), Buffer.from(text).toString('utf8'))
