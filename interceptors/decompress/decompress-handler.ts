@@ -67,14 +67,15 @@ export class DecompressHandler extends InterposedControllerHandler {
   // The caller's pause must hold back decoded data, not only the network: hence a controller of its own.
   protected readonly callerController: DecodingController = new DecodingController(this)
   #decoder: BodyDecoder | null = null
-  #queue: Buffer[] = []
+  /** Decoded chunks held while the caller is paused; made only when one is held (most answers are not encoded). */
+  #queue: Buffer[] | null = null
   #decoded = 0
   /** The transport's `maxResponseSize` (-1: none): it bounds the bytes received, and here the decoded ones. */
   #maxResponseSize = -1
   #wrote = false
   #inputEnded = false
   #inputBlocked = false
-  #trailers: IncomingHeaders = {}
+  #trailers: IncomingHeaders | null = null
   #finishing = false
   #done = false
 
@@ -194,7 +195,7 @@ export class DecompressHandler extends InterposedControllerHandler {
       this.#fail(exceeded)
       return
     }
-    if (this.callerController.paused || this.#queue.length > 0) this.#queue.push(chunk)
+    if (this.callerController.paused || (this.#queue !== null && this.#queue.length > 0)) (this.#queue ??= []).push(chunk)
     else super.onResponseData(this.callerController, chunk)
   }
 
@@ -204,12 +205,13 @@ export class DecompressHandler extends InterposedControllerHandler {
   }
 
   #flush (): void {
-    while (this.#queue.length > 0 && !this.callerController.paused && !this.#done) {
-      super.onResponseData(this.callerController, this.#queue.shift()!)
+    const queue = this.#queue
+    while (queue !== null && queue.length > 0 && !this.callerController.paused && !this.#done) {
+      super.onResponseData(this.callerController, queue.shift()!)
     }
-    if (this.#finishing && this.#queue.length === 0 && !this.callerController.paused && !this.#done) {
+    if (this.#finishing && (queue === null || queue.length === 0) && !this.callerController.paused && !this.#done) {
       this.#done = true
-      super.onResponseEnd(this.callerController, this.#trailers)
+      super.onResponseEnd(this.callerController, this.#trailers ?? {})
     }
   }
 

@@ -62,17 +62,39 @@ function withoutHash (url: URL): string {
 // Lets the caller's context read the history of its handler without making that part of the handler's API.
 let recordHistoryOf: (handler: RedirectHandler) => URL[]
 let followedOf: (handler: RedirectHandler) => readonly FollowedRedirect[]
+let handlerOf: (context: RedirectContext) => RedirectHandler
 
 /**
- * The context the caller's `onRequestStart` receives: the one from below plus `history`, as a
- * plain object like undici's `{ ...context, history }`. `history` is a getter so the URLs are
- * parsed only when read; it is enumerable so keys, spreads and JSON show it as undici's do.
+ * `history` is an own, enumerable getter, so keys, spreads and JSON show it as undici's
+ * `{ ...context, history }` does, while the URLs are parsed only when it is read. The getter is
+ * one shared descriptor and the handler a private field: a getter made per request (a closure
+ * per context, defined on a fresh object) cost more than the rest of a request that is not
+ * redirected.
  */
-function redirectContext (handler: RedirectHandler, below: unknown): Record<PropertyKey, unknown> {
-  const context: Record<PropertyKey, unknown> = typeof below === 'object' && below !== null ? { ...below } : {}
-  Object.defineProperty(context, 'history', { get: () => recordHistoryOf(handler), enumerable: true, configurable: true })
-  Object.defineProperty(context, FOLLOWED_REDIRECTS, { get: () => followedOf(handler), enumerable: false, configurable: true })
-  return context
+const HISTORY: PropertyDescriptor = {
+  get (this: RedirectContext): URL[] { return recordHistoryOf(handlerOf(this)) },
+  enumerable: true,
+  configurable: true
+}
+
+/** The context the caller's `onRequestStart` receives: the one from below plus `history`. */
+class RedirectContext {
+  readonly #handler: RedirectHandler
+
+  constructor (handler: RedirectHandler, below: unknown) {
+    if (typeof below === 'object' && below !== null) Object.assign(this, below)
+    this.#handler = handler
+    Object.defineProperty(this, 'history', HISTORY)
+  }
+
+  /** The redirects followed so far, for a cache above (not enumerable: keys and JSON show only what undici's do). */
+  get [FOLLOWED_REDIRECTS] (): readonly FollowedRedirect[] {
+    return followedOf(this.#handler)
+  }
+
+  static {
+    handlerOf = (context) => context.#handler
+  }
 }
 
 /**
@@ -130,7 +152,7 @@ export class RedirectHandler extends AttemptSpanningHandler {
   }
 
   protected override callerContext (context: unknown): unknown {
-    return redirectContext(this, context)
+    return new RedirectContext(this, context)
   }
 
   static {

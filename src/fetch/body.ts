@@ -209,6 +209,11 @@ function concat (chunks: Buffer[]): Buffer {
 }
 
 function toArrayBuffer (chunks: Buffer[]): ArrayBuffer {
+  // One chunk (a small body) is copied out in one step, without zero-filling a buffer first.
+  if (chunks.length === 1) {
+    const only = chunks[0]!
+    return (only.buffer as ArrayBuffer).slice(only.byteOffset, only.byteOffset + only.byteLength)
+  }
   let total = 0
   for (const chunk of chunks) total += chunk.length
   const out = new Uint8Array(total)

@@ -13,6 +13,7 @@ import { CALLER_TAG } from '../observability/caller-tag.js'
 import { FETCH_NAMESPACE } from '../observability/debug-log.js'
 import { ACCEPT_ENCODING } from '../content-coding/body-decoder.js'
 import { headersInternals } from './headers.js'
+import type { Headers } from './headers.js'
 import { referrerFor } from './referrer.js'
 import type { RequestState } from './request-state.js'
 
@@ -27,14 +28,23 @@ const DEFAULT_HEADERS: ReadonlyArray<readonly [string, string]> = [
   ['user-agent', FETCH_USER_AGENT]
 ]
 
-function cacheHeaders (state: RequestState, flat: string[], has: (name: string) => boolean): string {
+/** True when the request's own headers hold `name` (lower-case); none of them when `empty`. */
+function has (headers: Headers, empty: boolean, name: string): boolean {
+  return !empty && headersInternals.lookup(headers, name) !== null
+}
+
+function cacheHeaders (state: RequestState, flat: string[], empty: boolean): string {
   let mode: string = state.cache
+  const headers = state.headers
   // Fetch Standard, HTTP-network-or-cache fetch: conditional requests made by the caller bypass the cache.
-  if (mode === 'default' && CONDITIONAL_HEADERS.some(has)) mode = 'no-store'
-  if (mode === 'no-cache' && !has('cache-control')) flat.push('cache-control', 'max-age=0')
+  if (mode === 'default') {
+    if (!empty && CONDITIONAL_HEADERS.some((name) => has(headers, false, name))) mode = 'no-store'
+    else return mode
+  }
+  if (mode === 'no-cache' && !has(headers, empty, 'cache-control')) flat.push('cache-control', 'max-age=0')
   if (mode === 'no-store' || mode === 'reload') {
-    if (!has('pragma')) flat.push('pragma', 'no-cache')
-    if (!has('cache-control')) flat.push('cache-control', 'no-cache')
+    if (!has(headers, empty, 'pragma')) flat.push('pragma', 'no-cache')
+    if (!has(headers, empty, 'cache-control')) flat.push('cache-control', 'no-cache')
   }
   return mode
 }
@@ -43,12 +53,16 @@ function cacheHeaders (state: RequestState, flat: string[], has: (name: string) 
 export function dispatchOptionsFor (state: RequestState): DispatchOptions {
   const url = state.urlList[state.urlList.length - 1]!
   const headers = state.headers
-  const has = (name: string): boolean => headersInternals.lookup(headers, name) !== null
-  const flat = headersInternals.toFlat(headers)
-  for (const [name, value] of DEFAULT_HEADERS) if (!has(name)) flat.push(name, value)
-  if (!has('accept-encoding') && !has('range')) flat.push('accept-encoding', ACCEPT_ENCODING)
+  // Most fetches set no header of their own: then every default applies without a lookup.
+  const empty = headersInternals.isEmpty(headers)
+  const flat = empty ? [] : headersInternals.toFlat(headers)
+  for (let i = 0; i < DEFAULT_HEADERS.length; i++) {
+    const [name, value] = DEFAULT_HEADERS[i]!
+    if (!has(headers, empty, name)) flat.push(name, value)
+  }
+  if (!has(headers, empty, 'accept-encoding') && !has(headers, empty, 'range')) flat.push('accept-encoding', ACCEPT_ENCODING)
   const referer = referrerFor(state.referrer, state.referrerPolicy, url)
-  if (referer !== null && !has('referer')) flat.push('referer', referer)
+  if (referer !== null && !has(headers, empty, 'referer')) flat.push('referer', referer)
 
   let body: DispatchBody = null
   const extracted = state.body
@@ -63,7 +77,7 @@ export function dispatchOptionsFor (state: RequestState): DispatchOptions {
     removeFlat(flat, 'content-length')
     flat.push('content-length', '0')
   }
-  const cacheMode = cacheHeaders(state, flat, has)
+  const cacheMode = cacheHeaders(state, flat, empty)
   const opts: DispatchOptions = {
     origin: url.origin,
     path: url.pathname + url.search,

@@ -97,20 +97,22 @@ export class FetchHandler implements DispatchHandler, BodyFlow {
 
   #hop (): void {
     const url = this.#url()
-    if (url.protocol === 'data:') {
+    const protocol = url.protocol
+    if (protocol === 'data:') {
       this.#serveData(url)
       return
     }
-    if (url.protocol === 'blob:') {
+    if (protocol === 'blob:') {
       this.#serveBlob(url)
       return
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      this.#fail(new Error(`fetching ${url.protocol} URLs is not supported`), true)
+    if (protocol !== 'http:' && protocol !== 'https:') {
+      this.#fail(new Error(`fetching ${protocol} URLs is not supported`), true)
       return
     }
-    if (url.port !== '' && BAD_PORTS.has(Number(url.port))) {
-      this.#fail(new Error(`bad port: ${url.port} is blocked by the Fetch Standard`), true)
+    const port = url.port
+    if (port !== '' && BAD_PORTS.has(Number(port))) {
+      this.#fail(new Error(`bad port: ${port} is blocked by the Fetch Standard`), true)
       return
     }
     this.#controller = null

@@ -45,6 +45,7 @@ export interface HeadersInternals {
   fromIncoming (record: IncomingHeaders, guard: HeadersGuard): Headers
   toFlat (headers: Headers): string[]
   lookup (headers: Headers, lowerName: string): string | null
+  isEmpty (headers: Headers): boolean
   remove (headers: Headers, lowerName: string): void
   put (headers: Headers, lowerName: string, value: string): void
 }
@@ -248,6 +249,7 @@ export class Headers {
         return flat
       },
       lookup (headers, lowerName) { return headers.#map.get(lowerName) ?? null },
+      isEmpty (headers) { return headers.#map.size === 0 },
       remove (headers, lowerName) {
         headers.#sorted = null
         headers.#map.delete(lowerName)

@@ -78,6 +78,8 @@ export interface RequestState {
 }
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+/** The methods the standard normalizes, in their normal (upper-case) form. */
+const STANDARD_METHODS: ReadonlySet<string> = new Set(NORMALIZED_METHODS.values())
 
 function checkEnum<T extends string> (value: unknown, allowed: readonly T[], field: string, what: string): T {
   if (typeof value !== 'string' || !allowed.includes(value as T)) {
@@ -104,6 +106,8 @@ export function parseRequestUrl (input: string, what: string): URL {
 
 /** Normalizes and checks a method name: a token, not CONNECT/TRACE/TRACK. */
 export function normalizeMethod (method: unknown, what: string): string {
+  // The usual methods, already in their normal form, need no token check or case mapping.
+  if (typeof method === 'string' && STANDARD_METHODS.has(method)) return method
   const text = String(method)
   if (!TOKEN.test(text)) throw new TypeError(`${what}: invalid method ${JSON.stringify(text)}`)
   const normalized = NORMALIZED_METHODS.get(text.toLowerCase()) ?? text

@@ -17,6 +17,7 @@ import { ConnectionTimer, T_BODY, T_HEADERS } from '../connection/connection-tim
 import type { ResponseLimits } from '../connection/response-limits.js'
 import { h2RequestHeaders, isExtendedConnect, requestHeadText } from './request-headers.js'
 import { describeStreamReset } from './error-codes.js'
+import { exposePeerAddress, toIncomingHeaders } from './stream-shape.js'
 import { ResponseSequence } from './response-sequence.js'
 import type { SequenceSink } from './response-sequence.js'
 import { headersTimeLeft, headersTimeoutError } from './resend-budget.js'
@@ -34,27 +35,14 @@ export interface ExchangeOwner {
   onTunnel (stream: ClientHttp2Stream): void
 }
 
-/**
- * Copies an HTTP/2 header block into conduit's shape (lower-case names, no pseudo-headers), or
- * returns null when it is larger than `max` bytes, counted as RFC 9113 section 6.5.2 does (name,
- * value and 32 bytes per field): the peer may ignore the limit the client advertised.
- */
-function toIncomingHeaders (headers: IncomingHttpHeaders, max: number): IncomingHeaders | null {
-  const out: IncomingHeaders = {}
-  let size = 0
-  for (const name of Object.keys(headers)) {
-    const value = headers[name]
-    if (value === undefined) continue
-    if (Array.isArray(value)) for (const v of value) size += name.length + v.length + 32
-    else size += name.length + String(value).length + 32
-    if (name.charCodeAt(0) === 58 /* ':' */) continue
-    out[name] = value
-  }
-  return size > max ? null : out
-}
+/** Where a stream keeps the exchange its listeners report to. */
+const EXCHANGE = Symbol('h2 exchange')
 
-/** The stream events an exchange listens to (its `#listeners` are in this order). */
-const STREAM_EVENTS = ['response', 'headers', 'data', 'trailers', 'end', 'error', 'close'] as const
+/** A stream as this module tags it. */
+type ExchangeStream = ClientHttp2Stream & { [EXCHANGE]?: H2Exchange | undefined }
+
+/** The stream events an exchange listens to, attached in start() and detached once it ends (set by H2Exchange). */
+let STREAM_LISTENERS: ReadonlyArray<readonly [string, (this: ClientHttp2Stream, ...args: any[]) => void]>
 
 /**
  * A request in flight on an HTTP/2 session. Its stream's events may arrive in any order (see
@@ -128,7 +116,8 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     }
     this.#stream = stream
     publishSendHeaders(req, () => requestHeadText(req), session.socket)
-    for (let i = 0; i < STREAM_EVENTS.length; i++) stream.on(STREAM_EVENTS[i]!, this.#listeners[i]!)
+    ;(stream as ExchangeStream)[EXCHANGE] = this
+    for (const [event, listener] of STREAM_LISTENERS) stream.on(event, listener)
     this.#timer.arm(T_HEADERS, headersMs)
     if (req.paused) stream.pause()
     if (endStream || this.#tunnel) {
@@ -222,7 +211,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
 
   // --- stream events -------------------------------------------------------------------------
 
-  readonly #onInformation = (headers: IncomingHttpHeaders): void => {
+  #onInformation (headers: IncomingHttpHeaders): void {
     const status = Number(headers[':status'])
     // 100 Continue is consumed by the stream ('continue'); the others are information for the
     // handler, and only before the final head.
@@ -239,7 +228,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     return fields
   }
 
-  readonly #onResponse = (headers: IncomingHttpHeaders): void => {
+  #onResponse (headers: IncomingHttpHeaders): void {
     // A second final head on one stream is not HTTP: the first one stands.
     if (this.#done || this.#sequence.headDelivered) return
     const req = this.req
@@ -278,21 +267,26 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     }
   }
 
-  readonly #onData = (chunk: Buffer): void => {
+  #onData (chunk: Buffer): void {
     if (this.#done) return
-    if (!this.#within(() => this.#limits.body(this.req, chunk.length))) return
+    try {
+      this.#limits.body(this.req, chunk.length)
+    } catch (err) {
+      this.#finish(err as Error)
+      return
+    }
     if (this.#timer.kind === T_BODY) this.#timer.refresh()
     this.#sequence.onData(chunk)
   }
 
   #trailers: IncomingHeaders = {}
 
-  readonly #onTrailers = (headers: IncomingHttpHeaders): void => {
+  #onTrailers (headers: IncomingHttpHeaders): void {
     if (this.#done) return
     this.#trailers = this.#checked(headers, 'trailer') ?? {}
   }
 
-  readonly #onEnd = (): void => {
+  #onEnd (): void {
     // node:http2 also ends the readable side of a stream it destroys (reset, or its session went
     // away): only an end that leaves the stream alive is the server's END_STREAM. For the
     // others, 'close' says what happened.
@@ -300,14 +294,14 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     this.#sequence.onEnd()
   }
 
-  readonly #onError = (err: Error & { code?: string }): void => {
+  #onError (err: Error & { code?: string }): void {
     // A reset by the peer is reported again by 'close', with the code that decides what to do;
     // a response whose end arrived is complete, whatever happens to its stream afterwards.
     if (err.code === 'ERR_HTTP2_STREAM_ERROR' || this.#sequence.ended) return
     this.#finish(new SocketError(`HTTP/2 stream error: ${err.message}`, null, { cause: err }))
   }
 
-  readonly #onClose = (): void => {
+  #onClose (): void {
     // After the end, the stream may close while chunks still wait for a paused handler.
     if (this.#done || (this.#sequence.ended && this.#sequence.headDelivered)) return
     if (this.#sequence.ended) {
@@ -357,10 +351,21 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     if (stream !== null && !stream.destroyed) stream.destroy()
   }
 
-  /** Its listener for each of STREAM_EVENTS, in order: one flat array, as every open stream holds it. */
-  readonly #listeners: ReadonlyArray<(...args: any[]) => void> = [
-    this.#onResponse, this.#onInformation, this.#onData, this.#onTrailers, this.#onEnd, this.#onError, this.#onClose
-  ]
+  static {
+    // One set of listener functions for every stream: each finds its exchange on the stream, so
+    // a stream costs no closure per event.
+    // Undefined once detached: an emit under way still calls the listeners it started with.
+    const on = (stream: ClientHttp2Stream): H2Exchange | undefined => (stream as ExchangeStream)[EXCHANGE]
+    STREAM_LISTENERS = [
+      ['response', function (this: ClientHttp2Stream, headers: IncomingHttpHeaders) { const x = on(this); if (x !== undefined) x.#onResponse(headers) }],
+      ['headers', function (this: ClientHttp2Stream, headers: IncomingHttpHeaders) { const x = on(this); if (x !== undefined) x.#onInformation(headers) }],
+      ['data', function (this: ClientHttp2Stream, chunk: Buffer) { const x = on(this); if (x !== undefined) x.#onData(chunk) }],
+      ['trailers', function (this: ClientHttp2Stream, headers: IncomingHttpHeaders) { const x = on(this); if (x !== undefined) x.#onTrailers(headers) }],
+      ['end', function (this: ClientHttp2Stream) { const x = on(this); if (x !== undefined) x.#onEnd() }],
+      ['error', function (this: ClientHttp2Stream, err: Error & { code?: string }) { const x = on(this); if (x !== undefined) x.#onError(err) }],
+      ['close', function (this: ClientHttp2Stream) { const x = on(this); if (x !== undefined) x.#onClose() }]
+    ]
+  }
 
   /** Marks the exchange done, stops its timer and body, and detaches from its stream (returned). */
   #stop (): ClientHttp2Stream | null {
@@ -376,23 +381,11 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
   #detach (): void {
     const stream = this.#stream
     if (stream === null) return
-    for (let i = 0; i < STREAM_EVENTS.length; i++) stream.off(STREAM_EVENTS[i]!, this.#listeners[i]!)
+    for (const [event, listener] of STREAM_LISTENERS) stream.off(event, listener)
+    ;(stream as ExchangeStream)[EXCHANGE] = undefined
     // Errors after the request ended have nobody to fail.
     stream.on('error', noop)
   }
 }
 
 function noop (): void {}
-
-const PEER_ADDRESS = ['remoteAddress', 'remotePort', 'remoteFamily'] as const
-
-/**
- * A tunnel is handed over as a Duplex: it answers where it leads as a socket does (the
- * session's peer), so whoever takes it (a WebSocket's open event and debug line) needs to
- * know nothing of HTTP/2.
- */
-function exposePeerAddress (stream: ClientHttp2Stream): void {
-  const socket = stream.session?.socket
-  if (socket === undefined) return
-  for (const name of PEER_ADDRESS) Object.defineProperty(stream, name, { get: () => socket[name], configurable: true })
-}
