@@ -71,8 +71,8 @@ describe('BalancedPool compared with undici', () => {
       steps.push(pool.addUpstream(origins[1]) === pool, pool.addUpstream(`${origins[1]}/`).upstreams)
       steps.push(pool.getUpstream(origins[1]) instanceof lib.Pool, pool.getUpstream(origins[2]))
       steps.push(pool.removeUpstream(origins[0]).upstreams)
-      // undici may still pick the removed upstream and fail with ClientClosedError (see
-      // docs/undici-differences.md), so only conduit's answers are looked at.
+      // undici 7.30 may still pick the removed upstream and fail with ClientClosedError (see
+      // docs/undici-differences.md, "undici 7 and undici 8"), so only conduit's answers are looked at.
       const afterRemoval = await sequence(pool, 3)
       steps.push(pool.removeUpstream(origins[2]).upstreams)
       await pool.close()
@@ -154,7 +154,7 @@ describe('RoundRobinPool compared with undici', () => {
       } finally { await pool.close() }
     })
     // undici 7.30 leaves one connection of the burst out of the later turns (see
-    // docs/undici-differences.md); everything else is compared.
+    // docs/undici-differences.md, "undici 7 and undici 8"); everything else is compared.
     const { turns, ...rest } = seen.conduit
     const { turns: undiciTurns, ...undiciRest } = seen.undici
     assert.deepEqual(rest, undiciRest)

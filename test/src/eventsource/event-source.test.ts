@@ -125,7 +125,7 @@ describe('EventSource', () => {
     assert.equal(server.requests.length, 1)
   })
 
-  it('a connection cut in the middle of the stream is reestablished (undici fails it)', async (t) => {
+  it('a connection cut in the middle of the stream is reestablished, as undici does', async (t) => {
     let n = 0
     const server = await startHttpServer((req, res) => {
       n++
