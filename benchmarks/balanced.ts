@@ -15,7 +15,7 @@ import type { ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { median } from './transport-report.js'
+import { median } from './stats.js'
 
 const here = (name: string): string => fileURLToPath(new URL(name, import.meta.url))
 

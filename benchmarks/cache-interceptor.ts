@@ -16,6 +16,7 @@ import { Agent as UndiciAgent, interceptors as undiciInterceptors, cacheStores a
 import { Agent, interceptors } from '../src/index.js'
 import type { Dispatcher } from '../src/index.js'
 import { MemoryCacheStore } from '../stores/memory-cache-store.js'
+import { median } from './stats.js'
 
 const BODY = JSON.stringify({ id: 1, name: 'cached', tags: ['a', 'b', 'c'], text: 'x'.repeat(200) })
 
@@ -23,11 +24,6 @@ const BODY = JSON.stringify({ id: 1, name: 'cached', tags: ['a', 'b', 'c'], text
 interface Client {
   name: string
   send: () => Promise<void>
-}
-
-function median (values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]
 }
 
 async function startOrigin (): Promise<{ origin: string, close: () => Promise<void> }> {

@@ -19,6 +19,7 @@ import { MemoryCacheStore } from '../stores/memory-cache-store.js'
 import { SqliteCacheStore } from '../stores/sqlite-cache-store.js'
 import { RedisCacheStore } from '../stores/redis-cache-store.js'
 import { startRedisServer } from '../test/helpers/redis-server.js'
+import { median } from './stats.js'
 
 /** Options of {@link runCacheStoreHitsBenchmark}. */
 export interface CacheStoreHitsOptions {
@@ -37,11 +38,6 @@ export interface CacheStoreHitsResult {
   store: string
   microsPerHit: number
   hitsPerSec: number
-}
-
-function median (values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)] as number
 }
 
 function key (i: number): CacheKey {

@@ -14,14 +14,10 @@ import { cacheStores as undiciStores } from '../test/helpers/undici-reference.js
 import type { CacheKey, CacheStore, CacheValue } from '../src/contracts/cache-store.js'
 import { MemoryCacheStore } from '../stores/memory-cache-store.js'
 import { SqliteCacheStore } from '../stores/sqlite-cache-store.js'
+import { median } from './stats.js'
 
 const KEYS = 500
 const ROUNDS = 5
-
-function median (values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]
-}
 
 function key (i: number): CacheKey {
   return { origin: 'http://127.0.0.1:3000', method: 'GET', path: `/item/${i % KEYS}`, headers: { accept: 'application/json' } }

@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url'
 import { Agent } from '../src/dispatcher/agent.js'
 import { fetch } from '../src/fetch/fetch.js'
 import { FormData } from '../src/fetch/form-data.js'
+import { median } from './stats.js'
 
 const MiB = 1024 * 1024
 
@@ -33,10 +34,6 @@ export interface FetchLargeResult {
   formDataPeakBytes: number
   /** Peak resident memory growth during the ReadableStream upload, in bytes. */
   streamPeakBytes: number
-}
-
-function median (values: number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 }
 
 async function timed (fn: () => Promise<void>): Promise<number> {

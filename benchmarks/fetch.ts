@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { once } from 'node:events'
 import type { ChildProcess } from 'node:child_process'
+import { median } from './stats.js'
 
 /** Options of {@link runFetchBenchmark}. */
 export interface FetchBenchmarkOptions {
@@ -29,11 +30,6 @@ export interface FetchBenchmarkResult {
 }
 
 const here = (name: string): string => fileURLToPath(new URL(name, import.meta.url))
-
-function median (values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]!
-}
 
 async function startServer (): Promise<{ origin: string, child: ChildProcess }> {
   const child = spawn(process.execPath, [here('./fetch-server.js')], { stdio: ['pipe', 'pipe', 'inherit'] })

@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
+import { median } from './stats.js'
 
 const here = (name: string): string => fileURLToPath(new URL(name, import.meta.url))
 
@@ -28,11 +29,6 @@ async function clientRound (impl: string, origin: string, path: string, requests
   const [code] = await once(child, 'exit') as [number | null]
   if (code !== 0) throw new Error(`h2 benchmark client ${impl} exited with code ${String(code)}`)
   return JSON.parse(out) as Figures
-}
-
-function median (values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]!
 }
 
 function spread (values: number[]): string {

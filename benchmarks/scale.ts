@@ -17,6 +17,7 @@ import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import type { ScaleFigures } from './clients/scale-client.js'
+import { median } from './stats.js'
 
 const here = (name: string): string => fileURLToPath(new URL(name, import.meta.url))
 
@@ -40,12 +41,6 @@ const MEASURES = [
 ] as const
 
 interface ScenarioResult { name: string, unit: string, size: number, runs: Record<Library, ScaleFigures[]> }
-
-function median (values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-}
 
 async function clientRun (lib: Library, scenario: string, size: number, originJson: string): Promise<ScaleFigures> {
   const child = spawn(process.execPath, ['--expose-gc', '--no-flush-bytecode', here('./clients/scale-client.js'), lib, scenario, String(size), originJson], { stdio: ['ignore', 'pipe', 'inherit'] })

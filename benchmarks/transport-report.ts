@@ -6,6 +6,7 @@
  */
 
 import { CACHED_SUFFIX } from './transport.js'
+import { median } from './stats.js'
 import type { ClientSamples, ScenarioResult } from './transport.js'
 
 /** A comparison printed under each table and as a headline row: `subject` against `peer`. */
@@ -70,13 +71,6 @@ export interface ScenarioSummary {
   concurrency: number
   clients: ClientSummary[]
   ratios: RatioSummary[]
-}
-
-/** Median of a non-empty list. */
-export function median (values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 
 function pairedRatios (a: readonly number[], b: readonly number[]): number[] {

@@ -1,8 +1,9 @@
 /**
  * One client of the WebSocket benchmark, in its own process: opens `connections` WebSockets with
  * one library (conduit, undici or ws), runs `messages` echo round trips on each (send, wait for
- * the echo, repeat), and prints `{ roundTrips, seconds, cpuMicros }` as JSON.
- * Arguments: `<library> <url> <size> <connections> <messages>`.
+ * the echo, repeat), and prints `{ roundTrips, seconds, cpuMicros }` as JSON. `warmup` round trips
+ * per connection run first and are not measured, so every library is timed with its code compiled.
+ * Arguments: `<library> <url> <size> <connections> <messages> [warmup]`.
  * @module
  */
 
@@ -38,18 +39,19 @@ async function openWs (url: string): Promise<EchoSocket> {
   return { send: (data) => ws.send(data), onMessage: (listener) => { ws.on('message', listener) }, close: () => ws.close() }
 }
 
-const [library, url, sizeText, connectionsText, messagesText] = process.argv.slice(2)
+const [library, url, sizeText, connectionsText, messagesText, warmupText = '0'] = process.argv.slice(2)
 const size = Number(sizeText)
 const connections = Number(connectionsText)
 const messages = Number(messagesText)
+const warmup = Number(warmupText)
 const agent = new Agent({ connections: null })
 const open = (): Promise<EchoSocket> => library === 'conduit' ? openConduit(url!, agent) : library === 'undici' ? openUndici(url!) : openWs(url!)
 const sockets = await Promise.all(Array.from({ length: connections }, open))
 const payload = Buffer.alloc(size, 0x61)
 
-function run (socket: EchoSocket): Promise<void> {
+function run (socket: EchoSocket, count: number): Promise<void> {
   return new Promise((resolve) => {
-    let left = messages
+    let left = count
     socket.onMessage(() => {
       if (--left === 0) resolve()
       else socket.send(payload)
@@ -58,9 +60,10 @@ function run (socket: EchoSocket): Promise<void> {
   })
 }
 
+if (warmup > 0) await Promise.all(sockets.map((socket) => run(socket, warmup)))
 const cpuBefore = process.cpuUsage()
 const started = process.hrtime.bigint()
-await Promise.all(sockets.map(run))
+await Promise.all(sockets.map((socket) => run(socket, messages)))
 const seconds = Number(process.hrtime.bigint() - started) / 1e9
 const cpu = process.cpuUsage(cpuBefore)
 for (const socket of sockets) socket.close()

@@ -1,0 +1,11 @@
+/**
+ * The statistics every benchmark suite reports with, in one place.
+ * @module
+ */
+
+/** Median of a non-empty list (the mean of the two middle values for an even count). */
+export function median (values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
