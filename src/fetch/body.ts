@@ -11,7 +11,7 @@ import { isBlob } from './file.js'
 import { FormData, isFormDataLike } from './form-data.js'
 import type { FormDataLike } from './form-data.js'
 import { IncomingBody, ownedChunk } from './incoming-body.js'
-import { bytesToStream } from './bytes-stream.js'
+import { bytesToStream, iterableToStream } from './bytes-stream.js'
 import { mimeEssence, parseMimeType, serializeMimeType } from './mime.js'
 import { multipartChunks, parseMultipart, serializeMultipart } from './multipart.js'
 import type { MultipartBody } from './multipart.js'
@@ -143,38 +143,6 @@ export function sourceChunks (source: BodySource): AsyncIterable<Uint8Array> {
     case 'iterable': return iterableChunks(source.data)
     case 'incoming': return iterableChunks(source.data.stream() as unknown as AsyncIterable<Uint8Array>)
   }
-}
-
-/**
- * Wraps an async iterable of chunks in a byte stream that pulls one chunk at a time. Each chunk
- * is copied as it goes out (see {@link ownedChunk}): a source such as a Blob or bytes may be
- * read again, so its memory must not be handed over.
- */
-export function iterableToStream (chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
-  let iterator: AsyncIterator<Uint8Array> | null = null
-  return new ReadableStream({
-    type: 'bytes',
-    async pull (controller: ReadableByteStreamController) {
-      iterator ??= chunks[Symbol.asyncIterator]()
-      // An empty chunk would answer no read, and a byte stream asks again only after a read.
-      for (;;) {
-        const { value, done } = await iterator.next()
-        if (done === true) {
-          controller.close()
-          // A BYOB read waiting when the source ended is answered with an empty view.
-          controller.byobRequest?.respond(0)
-          return
-        }
-        if (value.byteLength > 0) {
-          controller.enqueue(ownedChunk(value))
-          return
-        }
-      }
-    },
-    async cancel (reason) {
-      await iterator?.return?.(reason)
-    }
-  }, { highWaterMark: 0 }) as ReadableStream<Uint8Array>
 }
 
 /** A ReadableStream over a source; streams are handed back as they are. */
