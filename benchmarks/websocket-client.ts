@@ -36,7 +36,8 @@ async function openUndici (url: string): Promise<EchoSocket> {
 async function openWs (url: string): Promise<EchoSocket> {
   const ws = new WsWebSocket(url, { perMessageDeflate: false })
   await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject) })
-  return { send: (data) => ws.send(data), onMessage: (listener) => { ws.on('message', listener) }, close: () => ws.close() }
+  // Replaces the listener, as onmessage does for the other two: the warm-up set one already.
+  return { send: (data) => ws.send(data), onMessage: (listener) => { ws.removeAllListeners('message'); ws.on('message', listener) }, close: () => ws.close() }
 }
 
 const [library, url, sizeText, connectionsText, messagesText, warmupText = '0'] = process.argv.slice(2)
