@@ -154,8 +154,11 @@ export class BodyReadable extends Readable {
       // The whole body is already here (a small response arrives with its head): take it from
       // the buffer at once, with no listeners and no flowing mode. Reading the buffer empty
       // ends the stream as consuming it would ('end', then 'close').
-      const buffered = this.read() as Buffer | null
-      return Promise.resolve(buffered ?? Buffer.alloc(0))
+      // One read() returns the whole buffer on Node 20 to 24, a single chunk on Node 26: read
+      // until the buffer is empty.
+      const chunks: Buffer[] = []
+      for (let chunk = this.read() as Buffer | null; chunk !== null; chunk = this.read() as Buffer | null) chunks.push(chunk)
+      return Promise.resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))
     }
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = []
