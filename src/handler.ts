@@ -59,7 +59,7 @@ export { CROSS_ORIGIN_STRIPPED_HEADERS, FOLLOWED_REDIRECTS, REDIRECT_STATUSES, h
 export type { FollowedRedirect } from './redirect/rules.js'
 export { ACCEPT_ENCODING, BodyDecoder } from './content-coding/body-decoder.js'
 export { FETCH_USER_AGENT } from './fetch/dispatch-options.js'
-export { INVALID_VALUE_RE, TOKEN_RE } from './connection/field-syntax.js'
+export { INVALID_VALUE_RE, TOKEN_RE, trimOws } from './connection/field-syntax.js'
 
 // --- observability and how values are shown in messages ---------------------------------------
 export { channels, undiciChannels } from './diagnostics.js'

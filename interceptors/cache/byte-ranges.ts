@@ -4,6 +4,8 @@
  * @module
  */
 
+import { trimOws } from '../../src/handler.js'
+
 /** An inclusive byte range of a representation. */
 export interface ByteRange {
   start: number
@@ -22,10 +24,10 @@ const SPEC = /^(?:(\d+)-(\d*)|-(\d+))$/
 export function parseRangeHeader (header: string | string[] | undefined): RangeSpec[] | undefined {
   if (header === undefined || Array.isArray(header)) return undefined
   const equals = header.indexOf('=')
-  if (equals === -1 || header.slice(0, equals).trim().toLowerCase() !== 'bytes') return undefined
+  if (equals === -1 || trimOws(header.slice(0, equals)).toLowerCase() !== 'bytes') return undefined
   const specs: RangeSpec[] = []
   for (const part of header.slice(equals + 1).split(',')) {
-    const text = part.trim()
+    const text = trimOws(part)
     if (text === '') continue
     const match = SPEC.exec(text)
     if (match === null) return undefined

@@ -3,6 +3,8 @@
  * @module
  */
 
+import { trimOws } from '../../src/handler.js'
+
 /** RFC 9111 §1.2.2: a delta-seconds too large to represent is treated as 2^31. */
 export const MAX_DELTA_SECONDS = 2_147_483_648
 
@@ -28,6 +30,6 @@ export function parseAge (header: string | string[] | undefined): number | undef
   const comma = first.indexOf(',')
   const member = comma === -1 ? first : first.slice(0, comma)
   const semicolon = member.indexOf(';')
-  const value = (semicolon === -1 ? member : member.slice(0, semicolon)).trim()
+  const value = trimOws(semicolon === -1 ? member : member.slice(0, semicolon))
   return parseDeltaSeconds(value)
 }

@@ -4,13 +4,15 @@
  * @module
  */
 
+import { trimOws } from '../../src/handler.js'
+
 const ENTITY_TAG = /(W\/)?"[^"]*"/g
 
 /** The entity tags of an `If-None-Match` / `If-Match` value, or `'*'`. Malformed members are skipped. */
 export function parseEntityTagList (header: string | string[] | undefined): string[] | '*' {
   if (header === undefined) return []
   const text = Array.isArray(header) ? header.join(',') : header
-  if (text.trim() === '*') return '*'
+  if (trimOws(text) === '*') return '*'
   return text.match(ENTITY_TAG) ?? []
 }
 

@@ -4,6 +4,8 @@
  * @module
  */
 
+import { trimOws } from '../../src/handler.js'
+
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
 
 // Sun, 06 Nov 1994 08:49:37 GMT
@@ -24,7 +26,7 @@ function build (year: number, monthName: string, day: number, hour: number, minu
 /** Milliseconds since the epoch for a valid HTTP-date, or undefined. */
 export function parseHttpDate (value: string | string[] | undefined): number | undefined {
   if (value === undefined || Array.isArray(value)) return undefined
-  const text = value.trim().toLowerCase()
+  const text = trimOws(value).toLowerCase()
   let m = IMF_FIXDATE.exec(text)
   if (m !== null) return build(Number(m[3]), m[2], Number(m[1]), Number(m[4]), Number(m[5]), Number(m[6]))
   m = RFC_850.exec(text)
@@ -36,6 +38,6 @@ export function parseHttpDate (value: string | string[] | undefined): number | u
     return build(year, m[2], Number(m[1]), Number(m[4]), Number(m[5]), Number(m[6]))
   }
   m = ASCTIME.exec(text)
-  if (m !== null) return build(Number(m[6]), m[1], Number(m[2].trim()), Number(m[3]), Number(m[4]), Number(m[5]))
+  if (m !== null) return build(Number(m[6]), m[1], Number(trimOws(m[2])), Number(m[3]), Number(m[4]), Number(m[5]))
   return undefined
 }

@@ -3,6 +3,7 @@
  * @module
  */
 
+import { trimOws } from '../../src/handler.js'
 import type { CacheControlDirectives } from '../../src/handler.js'
 import { parseDeltaSeconds } from './delta-seconds.js'
 
@@ -36,7 +37,7 @@ function tokenize (text: string): Raw {
     while (i < n && text[i] !== '=' && text[i] !== ',') i++
     const rawName = text.slice(nameStart, i)
     // Only HTTP's own whitespace is trimmed: a non-breaking space is part of the name.
-    const name = rawName.replace(/^[ \t]+|[ \t]+$/g, '').toLowerCase()
+    const name = trimOws(rawName).toLowerCase()
     let value: string | undefined | typeof MALFORMED
     if (i < n && text[i] === '=') {
       i++
@@ -54,12 +55,12 @@ function tokenize (text: string): Raw {
         i++
         const after = i
         while (i < n && text[i] !== ',') i++
-        if (text.slice(after, i).trim() !== '') malformed = true
+        if (trimOws(text.slice(after, i)) !== '') malformed = true
         value = malformed ? MALFORMED : quoted
       } else {
         const valueStart = i
         while (i < n && text[i] !== ',') i++
-        const bare = text.slice(valueStart, i).trim()
+        const bare = trimOws(text.slice(valueStart, i))
         value = malformed || !TOKEN.test(bare) ? MALFORMED : bare
       }
     }
@@ -97,7 +98,7 @@ function moreRestrictive (name: string, a: number, b: number): number {
 /** The fields a `no-cache` or `private` value lists, or true for the whole response (no value, or one that is not a list of field names). */
 function fieldList (value: string | undefined | typeof MALFORMED): true | string[] {
   if (value === undefined || value === MALFORMED) return true
-  const fields = value.split(',').map((field) => field.replace(/^[ \t]+|[ \t]+$/g, '').toLowerCase()).filter((field) => field !== '')
+  const fields = value.split(',').map((field) => trimOws(field).toLowerCase()).filter((field) => field !== '')
   return fields.length === 0 || !fields.every((field) => TOKEN.test(field)) ? true : fields
 }
 

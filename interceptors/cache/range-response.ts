@@ -12,6 +12,7 @@ import type { ByteRange } from './byte-ranges.js'
 import { strongMatch } from './entity-tags.js'
 import { parseHttpDate } from './http-date.js'
 import { firstHeaderValue } from './header-value.js'
+import { trimOws } from '../../src/handler.js'
 
 /** What to send for a ranged request: the stored response as it is, or a generated one. */
 export type RangeAnswer =
@@ -27,7 +28,8 @@ const WHOLE_BODY_FIELDS = ['content-length', 'content-range', 'content-type']
  * before the response's Date).
  */
 export function ifRangeHolds (ifRange: string | string[] | undefined, stored: CacheValue): boolean {
-  const condition = firstHeaderValue(ifRange)?.trim()
+  const first = firstHeaderValue(ifRange)
+  const condition = first === undefined ? undefined : trimOws(first)
   if (condition === undefined) return true
   if (condition.startsWith('"') || condition.startsWith('W/')) {
     return stored.etag !== undefined && strongMatch(condition, stored.etag)

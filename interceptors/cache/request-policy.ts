@@ -7,6 +7,7 @@
 import type { IncomingHeaders } from '../../src/handler.js'
 import type { CacheMode } from './options.js'
 import { parseCacheControl } from './parse-cache-control.js'
+import { trimOws } from '../../src/handler.js'
 
 /** The request's constraints on reusing and storing responses. */
 export interface RequestPolicy {
@@ -35,7 +36,7 @@ export interface RequestPolicy {
 function hasPragmaNoCache (pragma: string | string[] | undefined): boolean {
   if (pragma === undefined) return false
   const text = Array.isArray(pragma) ? pragma.join(',') : pragma
-  return text.split(',').some((part) => part.trim().toLowerCase() === 'no-cache')
+  return text.split(',').some((part) => trimOws(part).toLowerCase() === 'no-cache')
 }
 
 /** Builds the policy for one request from its normalized headers and cache mode. */

@@ -9,6 +9,7 @@ import { parseCacheControl } from './parse-cache-control.js'
 import { parseVary, varyValues } from './vary.js'
 import { parseHttpDate } from './http-date.js'
 import { firstHeaderValue } from './header-value.js'
+import { trimOws } from '../../src/handler.js'
 
 /**
  * How long a response is kept once stale (seconds) unless stale-while-revalidate or
@@ -57,7 +58,7 @@ function storedHeaders (headers: IncomingHeaders, directives: CacheControlDirect
   const drop = new Set(HOP_BY_HOP)
   const connection = headers.connection
   for (const value of Array.isArray(connection) ? connection : connection === undefined ? [] : [connection]) {
-    for (const name of value.split(',')) drop.add(name.trim().toLowerCase())
+    for (const name of value.split(',')) drop.add(trimOws(name).toLowerCase())
   }
   // §5.2.2.4 / §5.2.2.7: the listed fields must not be reused without revalidation, or (private,
   // shared caches) must not be stored at all; leaving them out satisfies both.

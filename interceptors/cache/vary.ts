@@ -4,6 +4,7 @@
  */
 
 import type { IncomingHeaders } from '../../src/handler.js'
+import { trimOws } from '../../src/handler.js'
 
 /** The lower-case header names a `Vary` value lists, or `'*'` when it contains the wildcard. */
 export function parseVary (header: string | string[] | undefined): string[] | '*' {
@@ -11,7 +12,7 @@ export function parseVary (header: string | string[] | undefined): string[] | '*
   const text = Array.isArray(header) ? header.join(',') : header
   const names: string[] = []
   for (const part of text.split(',')) {
-    const name = part.trim().toLowerCase()
+    const name = trimOws(part).toLowerCase()
     if (name === '*') return '*'
     if (name !== '' && !names.includes(name)) names.push(name)
   }

@@ -5,7 +5,7 @@
  */
 
 import { debuglog } from 'node:util'
-import { InterposedControllerHandler, RequestAbortedError, ResponseExceededMaxSizeError, BodyDecoder, maxResponseSizeOf } from '../../src/handler.js'
+import { InterposedControllerHandler, RequestAbortedError, ResponseExceededMaxSizeError, BodyDecoder, maxResponseSizeOf, trimOws } from '../../src/handler.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
 import type { ResolvedDecompressOptions } from './options.js'
 
@@ -135,7 +135,7 @@ export class DecompressHandler extends InterposedControllerHandler {
   }
 
   #skipReason (statusCode: number, encoding: string | undefined): string | undefined {
-    if (encoding === undefined || encoding.trim() === '') return 'no content coding'
+    if (encoding === undefined || trimOws(encoding) === '') return 'no content coding'
     if (this.#method === 'HEAD') return 'a HEAD answer has no body'
     if (statusCode < 200) return 'informational answer'
     if (this.#options.skipStatusCodes.has(statusCode)) return `status ${statusCode} is in skipStatusCodes`

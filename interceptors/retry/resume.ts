@@ -5,7 +5,7 @@
  * @module
  */
 
-import { RequestRetryError, normalizeHeaders, redactHeaders } from '../../src/handler.js'
+import { RequestRetryError, normalizeHeaders, redactHeaders, trimOws } from '../../src/handler.js'
 import type { IncomingHeaders, OutgoingHeaders } from '../../src/handler.js'
 import { debuglog } from 'node:util'
 import { DeliveredDigest } from './restart.js'
@@ -52,7 +52,7 @@ function single (value: string | string[] | undefined): string | undefined {
  */
 export function parseContentRange (value: string | undefined): ContentRange | undefined {
   if (value === undefined) return undefined
-  const m = CONTENT_RANGE.exec(value.trim())
+  const m = CONTENT_RANGE.exec(trimOws(value))
   if (m === null) return undefined
   const start = Number(m[1])
   const end = Number(m[2])

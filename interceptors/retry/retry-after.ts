@@ -3,6 +3,8 @@
  * @module
  */
 
+import { trimOws } from '../../src/handler.js'
+
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
 const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)'
 const LONG_DAY = '(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)'
@@ -45,7 +47,7 @@ export function parseHttpDate (value: string): number | undefined {
     return utc(year, m[2]!, Number(m[1]), m[4]!, m[5]!, m[6]!)
   }
   m = ASCTIME_DATE.exec(value)
-  if (m !== null) return utc(Number(m[6]), m[1]!, Number(m[2]!.trim()), m[3]!, m[4]!, m[5]!)
+  if (m !== null) return utc(Number(m[6]), m[1]!, Number(trimOws(m[2]!)), m[3]!, m[4]!, m[5]!)
   return undefined
 }
 
@@ -59,7 +61,8 @@ export function parseHttpDate (value: string): number | undefined {
 export function retryAfterMs (header: string | string[] | undefined, now: number): number | undefined {
   if (header === undefined) return undefined
   // A repeated header is invalid for a singleton field; the first value is the sender's intent.
-  const value = (Array.isArray(header) ? header[0] : header)?.trim()
+  const first = Array.isArray(header) ? header[0] : header
+  const value = first === undefined ? undefined : trimOws(first)
   if (value === undefined || value === '') return undefined
   if (/^\d+$/.test(value)) return Number(value) * 1000
   const at = parseHttpDate(value)

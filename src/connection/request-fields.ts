@@ -11,7 +11,7 @@ import { InvalidArgumentError } from '../errors.js'
 import type { OutgoingHeaders } from '../contracts/dispatch-contract.js'
 import { describeValue } from '../validation/describe-value.js'
 import { describeBadHeaderValue } from '../observability/redaction.js'
-import { INVALID_VALUE_RE, TOKEN_RE } from './field-syntax.js'
+import { INVALID_VALUE_RE, TOKEN_RE, trimOws } from './field-syntax.js'
 import { isHeadersIterable } from '../handlers/request-headers.js'
 
 /** What reading the caller's headers decided, besides the fields themselves. */
@@ -159,13 +159,13 @@ function addField (fields: string[], name: string, value: unknown, info: Request
         // `chunked` alone only asks for what the transport does anyway for a body of unknown
         // length (and a body of known length is as well framed by its content-length); any other
         // coding would have to be applied to the body, which the transport does not do.
-        if (text.trim().toLowerCase() === 'chunked') return
+        if (trimOws(text).toLowerCase() === 'chunked') return
         throw new InvalidArgumentError(`invalid transfer-encoding header: ${describeValue(text)} (the transport chooses the framing; only "chunked" is accepted)`)
       case 'connection':
         // A list of connection options (header names); the transport writes its own
         // connection field, so only `close` matters here.
         for (const token of text.toLowerCase().split(',')) {
-          const option = token.trim()
+          const option = trimOws(token)
           if (!TOKEN_RE.test(option)) throw new InvalidArgumentError(`invalid connection header: ${describeValue(text)} (must be a comma-separated list of tokens)`)
           if (option === 'close') info.reset = true
         }
@@ -177,7 +177,7 @@ function addField (fields: string[], name: string, value: unknown, info: Request
       case 'expect':
         // The one expectation HTTP defines (RFC 9110 section 10.1.1); the transport waits for the
         // 100 (Continue) as the expectContinue option makes it.
-        if (text.trim().toLowerCase() === '100-continue') {
+        if (trimOws(text).toLowerCase() === '100-continue') {
           info.expectContinue = true
           return
         }
@@ -196,7 +196,7 @@ function addField (fields: string[], name: string, value: unknown, info: Request
 function declaredContentLength (text: string, earlier: number): number {
   let length = earlier
   for (const item of text.split(',')) {
-    const value = item.trim()
+    const value = trimOws(item)
     if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`invalid content-length header: ${describeValue(text)}`)
     const n = Number(value)
     if (length !== -1 && n !== length) {

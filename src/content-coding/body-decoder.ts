@@ -8,6 +8,7 @@
 import { pipeline, Transform } from 'node:stream'
 import type { TransformCallback } from 'node:stream'
 import zlib from 'node:zlib'
+import { trimOws } from '../connection/field-syntax.js'
 
 type ZstdFactory = () => Transform
 const createZstd = (zlib as unknown as { createZstdDecompress?: ZstdFactory }).createZstdDecompress
@@ -126,7 +127,7 @@ export class BodyDecoder {
    */
   static create (contentEncoding: string, sink: DecodedSink, options: BodyDecoderOptions): BodyDecoder | null {
     const lenient = options.lenient ?? true
-    const codings = contentEncoding.toLowerCase().split(',').map((c) => c.trim()).filter((c) => c !== '' && c !== 'identity')
+    const codings = contentEncoding.toLowerCase().split(',').map((c) => trimOws(c)).filter((c) => c !== '' && c !== 'identity')
     if (codings.length === 0) return null
     if (codings.length > MAX_CONTENT_CODINGS) {
       throw new TypeError(`${options.who}: too many content codings (${codings.length}, at most ${MAX_CONTENT_CODINGS}): ${contentEncoding}`)

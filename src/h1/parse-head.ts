@@ -6,7 +6,7 @@
 
 import { HTTPParserError } from '../errors.js'
 import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
-import { INVALID_VALUE_RE, TOKEN_RE } from '../connection/field-syntax.js'
+import { INVALID_VALUE_RE, TOKEN_RE, trimOws } from '../connection/field-syntax.js'
 import { describeBadHeaderValue } from '../observability/redaction.js'
 
 /** What the parser needs from a head besides the headers themselves. */
@@ -26,15 +26,6 @@ export interface ParsedHead {
 
 function fail (message: string, data: string): never {
   throw new HTTPParserError(`${message}: ${JSON.stringify(data.length > 64 ? data.slice(0, 64) + '...' : data)}`, 'LIB_ERR_HTTP_PARSER', data)
-}
-
-/** Strips optional whitespace (SP / HTAB only, RFC 9110 section 5.6.3) around a field value. */
-function trimOws (value: string): string {
-  let start = 0
-  let end = value.length
-  while (start < end && (value.charCodeAt(start) === 32 || value.charCodeAt(start) === 9)) start++
-  while (end > start && (value.charCodeAt(end - 1) === 32 || value.charCodeAt(end - 1) === 9)) end--
-  return start === 0 && end === value.length ? value : value.slice(start, end)
 }
 
 function addHeader (headers: IncomingHeaders, key: string, value: string): void {

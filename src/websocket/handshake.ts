@@ -18,6 +18,7 @@ import { WEBSOCKET_NAMESPACE } from '../observability/debug-log.js'
 import { HANDSHAKE_GUID } from './constants.js'
 import { DEFLATE_OFFER, parseDeflateResponse } from './permessage-deflate.js'
 import type { DeflateParams } from './permessage-deflate.js'
+import { trimOws } from '../connection/field-syntax.js'
 
 /** What the handshake needs to know. */
 export interface HandshakeRequest {
@@ -88,11 +89,11 @@ export function checkAnswer (request: HandshakeRequest, key: string | null, stat
   // key is null for HTTP/2 extended CONNECT (RFC 8441 section 5), which has no key and no Upgrade.
   if (key !== null) {
     const upgrade = single(headers, 'upgrade')
-    if (upgrade === undefined || upgrade.trim().toLowerCase() !== 'websocket') {
+    if (upgrade === undefined || trimOws(upgrade).toLowerCase() !== 'websocket') {
       return new WebSocketHandshakeError(`the server answered 101 with Upgrade: ${JSON.stringify(upgrade ?? null)} instead of websocket`)
     }
     const connection = single(headers, 'connection')
-    if (connection === undefined || !connection.split(',').some((token) => token.trim().toLowerCase() === 'upgrade')) {
+    if (connection === undefined || !connection.split(',').some((token) => trimOws(token).toLowerCase() === 'upgrade')) {
       return new WebSocketHandshakeError(`the server answered 101 with Connection: ${JSON.stringify(connection ?? null)}, without the upgrade token`)
     }
     const accept = single(headers, 'sec-websocket-accept')

@@ -10,6 +10,7 @@
 
 import zlib from 'node:zlib'
 import type { DeflateRaw, InflateRaw } from 'node:zlib'
+import { trimOws } from '../connection/field-syntax.js'
 
 /** What the client offers in `Sec-WebSocket-Extensions`. */
 export const DEFLATE_OFFER = 'permessage-deflate; client_max_window_bits'
@@ -32,14 +33,14 @@ export interface DeflateParams {
 export function parseDeflateResponse (header: string): DeflateParams | string {
   const offers = header.split(',')
   if (offers.length !== 1) return `the server accepted several extensions: ${JSON.stringify(header)}`
-  const [name, ...params] = offers[0]!.split(';').map((part) => part.trim())
+  const [name, ...params] = offers[0]!.split(';').map((part) => trimOws(part))
   if (name !== 'permessage-deflate') return `the server accepted the extension ${JSON.stringify(name)}, which was not offered`
   const result: DeflateParams = { clientNoContextTakeover: false, clientWindowBits: 15 }
   const seen = new Set<string>()
   for (const param of params) {
     const eq = param.indexOf('=')
-    const key = (eq === -1 ? param : param.slice(0, eq)).trim().toLowerCase()
-    const value = eq === -1 ? null : param.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1')
+    const key = trimOws(eq === -1 ? param : param.slice(0, eq)).toLowerCase()
+    const value = eq === -1 ? null : trimOws(param.slice(eq + 1)).replace(/^"(.*)"$/, '$1')
     if (seen.has(key)) return `the server repeated the permessage-deflate parameter ${key}`
     seen.add(key)
     switch (key) {
