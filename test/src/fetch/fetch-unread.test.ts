@@ -9,7 +9,7 @@ const entry = new URL('../../../src/index.js', import.meta.url).href
 
 /** Runs an ES module `script` in a child process with --expose-gc; resolves with its exit code and output. */
 async function runWithGc (script: string): Promise<{ code: number, stdout: string, stderr: string }> {
-  const child = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 20000 })
+  const child = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 })
   let stdout = ''
   let stderr = ''
   child.stdout!.on('data', (chunk: Buffer) => { stdout += chunk.toString() })
