@@ -133,11 +133,11 @@ export class WebSocket extends EventTarget {
   }
 
   readonly #owner: ConnectionOwner = {
-    onMessage: (text, data) => {
+    onMessage: (text, data, owned) => {
       if (this.#readyState !== OPEN) return
       let payload: string | ArrayBuffer | Blob
       if (text) payload = data.toString('utf8')
-      else if (this.#binaryType === 'arraybuffer') payload = copyToArrayBuffer(data)
+      else if (this.#binaryType === 'arraybuffer') payload = toArrayBuffer(data, owned)
       else payload = new Blob([data as Uint8Array<ArrayBuffer>])
       this.dispatchEvent(new MessageEvent('message', { data: payload, origin: this.#origin }))
     },
@@ -299,10 +299,12 @@ export function ping (ws: WebSocket, payload?: Uint8Array): void {
 }
 
 /**
- * A fresh ArrayBuffer holding `bytes`: filled through a byte view, because `ArrayBuffer.prototype.slice`
- * is a runtime call that costs about twice as much per message.
+ * The message's ArrayBuffer: the one `bytes` fills when the connection owns it alone (a frame
+ * that was copied out of several socket chunks), else a fresh copy. The copy is filled through a
+ * byte view, because `ArrayBuffer.prototype.slice` is a runtime call that costs about twice as much.
  */
-function copyToArrayBuffer (bytes: Uint8Array): ArrayBuffer {
+function toArrayBuffer (bytes: Buffer, owned: boolean): ArrayBuffer {
+  if (owned && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes.buffer as ArrayBuffer
   const copy = new ArrayBuffer(bytes.length)
   new Uint8Array(copy).set(bytes)
   return copy
