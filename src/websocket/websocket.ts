@@ -300,14 +300,13 @@ export function ping (ws: WebSocket, payload?: Uint8Array): void {
 
 /**
  * The message's ArrayBuffer: the one `bytes` fills when the connection owns it alone (a frame
- * that was copied out of several socket chunks), else a fresh copy. The copy is filled through a
- * byte view, because `ArrayBuffer.prototype.slice` is a runtime call that costs about twice as much.
+ * that was copied out of several socket chunks), else a fresh copy. A typed array built from the
+ * bytes allocates and fills its buffer in one native step, cheaper than a zeroed ArrayBuffer
+ * filled through a view of it, which in turn beats `ArrayBuffer.prototype.slice`.
  */
 function toArrayBuffer (bytes: Buffer, owned: boolean): ArrayBuffer {
   if (owned && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes.buffer as ArrayBuffer
-  const copy = new ArrayBuffer(bytes.length)
-  new Uint8Array(copy).set(bytes)
-  return copy
+  return new Uint8Array(bytes).buffer
 }
 
 function toBytes (data: ArrayBufferLike | ArrayBufferView): Uint8Array {
