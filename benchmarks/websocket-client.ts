@@ -3,6 +3,7 @@
  * one library (conduit, undici or ws), runs `messages` echo round trips on each (send, wait for
  * the echo, repeat), and prints `{ roundTrips, seconds, cpuMicros }` as JSON. `warmup` round trips
  * per connection run first and are not measured, so every library is timed with its code compiled.
+ * Every client sends Buffers (binary messages) and receives them as ArrayBuffers.
  * Arguments: `<library> <url> <size> <connections> <messages> [warmup]`.
  * @module
  */
@@ -35,6 +36,9 @@ async function openUndici (url: string): Promise<EchoSocket> {
 
 async function openWs (url: string): Promise<EchoSocket> {
   const ws = new WsWebSocket(url, { perMessageDeflate: false })
+  // Like the other two: each binary message arrives as a fresh ArrayBuffer, not as a view of the
+  // socket's chunk (ws's default 'nodebuffer'), which the standard's WebSocket cannot offer.
+  ws.binaryType = 'arraybuffer'
   await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject) })
   // Replaces the listener, as onmessage does for the other two: the warm-up set one already.
   return { send: (data) => ws.send(data), onMessage: (listener) => { ws.removeAllListeners('message'); ws.on('message', listener) }, close: () => ws.close() }

@@ -20,8 +20,11 @@ import { Utf8Validator, isValidUtf8 } from './utf8.js'
 
 /** What a connection reports to the API object that owns it. */
 export interface ConnectionOwner {
-  /** A whole message arrived (text already checked to be UTF-8). */
-  onMessage (text: boolean, data: Buffer): void
+  /**
+   * A whole message arrived (text already checked to be UTF-8). `owned` says that `data` fills
+   * an ArrayBuffer nothing else refers to, which the owner may keep instead of copying.
+   */
+  onMessage (text: boolean, data: Buffer, owned: boolean): void
   /** A ping arrived (it was answered already). */
   onPing (payload: Buffer): void
   /** A pong arrived. */
@@ -241,7 +244,7 @@ export class WebSocketConnection {
       // The common case: a message in one frame, handed on without a copy.
       this.#endMessage()
       if (rsv1) this.#inflate(text, [payload])
-      else this.#deliver(text, payload, false)
+      else this.#deliver(text, payload, false, this.#parser.payloadOwned)
       return
     }
     // Uncompressed text is checked fragment by fragment, so bad UTF-8 fails before the message ends.
@@ -255,7 +258,7 @@ export class WebSocketConnection {
     this.#endMessage()
     if (compressed) this.#inflate(text, fragments)
     else if (text && !this.#utf8.end()) this.#fail(CLOSE_INVALID_PAYLOAD, 'a text message ends inside a UTF-8 character')
-    else this.#owner.onMessage(text, Buffer.concat(fragments))
+    else this.#owner.onMessage(text, joinFragments(fragments), true)
   }
 
   #endMessage (): void {
@@ -265,12 +268,12 @@ export class WebSocketConnection {
     if (this.#fragments.length !== 0) this.#fragments = []
   }
 
-  #deliver (text: boolean, data: Buffer, checked: boolean): void {
+  #deliver (text: boolean, data: Buffer, checked: boolean, owned: boolean): void {
     if (text && !checked && !isValidUtf8(data)) {
       this.#fail(CLOSE_INVALID_PAYLOAD, 'a text message is not valid UTF-8')
       return
     }
-    if (!this.#closeSent) this.#owner.onMessage(text, data)
+    if (!this.#closeSent) this.#owner.onMessage(text, data, owned)
   }
 
   #inflate (text: boolean, fragments: Buffer[]): void {
@@ -282,7 +285,8 @@ export class WebSocketConnection {
         this.#fail(result.code, result.reason)
         return
       }
-      this.#deliver(text, result.data, false)
+      // zlib's output may share its buffer with later output: never handed on as owned.
+      this.#deliver(text, result.data, false, false)
       this.#readFrames()
     })
   }
@@ -359,6 +363,19 @@ export class WebSocketConnection {
     const clean = this.#closeSent && this.#closeReceived && !this.#failed
     this.#owner.onClosed(clean, this.#closeReceived ? this.#receivedCode : CLOSE_ABNORMAL, this.#closeReceived ? this.#receivedReason : '')
   }
+}
+
+/** The fragments of a message in one buffer with an ArrayBuffer of its own (not the shared pool). */
+function joinFragments (fragments: Buffer[]): Buffer {
+  let size = 0
+  for (const fragment of fragments) size += fragment.length
+  const out = Buffer.allocUnsafeSlow(size)
+  let at = 0
+  for (const fragment of fragments) {
+    out.set(fragment, at)
+    at += fragment.length
+  }
+  return out
 }
 
 function headerLength (frame: Buffer): number {

@@ -42,6 +42,11 @@ export class FrameParser {
   opcode = 0
   /** Payload of the last frame read. */
   payload: Buffer = EMPTY
+  /**
+   * Whether `payload` is a copy made for this frame alone (it spanned chunks), filling an
+   * ArrayBuffer of its own: then nothing else refers to its bytes and it can be handed on as is.
+   */
+  payloadOwned = false
   /** Why the stream was refused, when `next()` returned a close code. */
   failure = ''
 
@@ -71,6 +76,7 @@ export class FrameParser {
       if (code !== FRAME) return code
     }
     if (this.#available < this.#length) return NEED_MORE
+    this.payloadOwned = false
     this.payload = this.#take(this.#length)
     this.#inHeader = true
     return FRAME
@@ -161,7 +167,11 @@ export class FrameParser {
     }
   }
 
-  /** Consumes `n` bytes: a view when they lie in one chunk, a copy when they span several. */
+  /**
+   * Consumes `n` bytes: a view when they lie in one chunk, a copy when they span several. The
+   * copy gets an ArrayBuffer of its own (never a slice of the shared pool), so a binary message
+   * can become the message event's ArrayBuffer without a second copy.
+   */
   #take (n: number): Buffer {
     if (n === 0) return EMPTY
     const first = this.#chunks[0]!
@@ -170,7 +180,8 @@ export class FrameParser {
       this.#skip(n)
       return view
     }
-    const out = Buffer.allocUnsafe(n)
+    const out = Buffer.allocUnsafeSlow(n)
+    this.payloadOwned = true
     let copied = 0
     while (copied < n) {
       const chunk = this.#chunks[0]!

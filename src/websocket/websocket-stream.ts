@@ -181,10 +181,12 @@ export class WebSocketStream {
   }
 
   readonly #owner: ConnectionOwner = {
-    onMessage: (text, data) => {
+    onMessage: (text, data, owned) => {
       const readable = this.#readable
       if (readable === null) return
-      readable.enqueue(text ? data.toString('utf8') : new Uint8Array(data.buffer, data.byteOffset, data.length).slice())
+      // A buffer the connection owns alone is handed over; a view of a socket chunk is copied.
+      const bytes = new Uint8Array(data.buffer, data.byteOffset, data.length)
+      readable.enqueue(text ? data.toString('utf8') : owned ? bytes : bytes.slice())
       // Backpressure: the socket is read again when the consumer pulls.
       if ((readable.desiredSize ?? 1) <= 0) this.#connection!.pauseReading()
     },
