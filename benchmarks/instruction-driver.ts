@@ -6,14 +6,18 @@
  * round made count. Comparing a run of 0 requests with one of N gives the instructions of N
  * requests, warm-up included; comparing two non-zero runs gives the steady state. With
  * `BENCH_OTEL=1` the OpenTelemetry instrumentation is registered first, as in `--otel` runs.
+ * With a `warmup` count it first runs that many requests, then says `ready` on stdout and waits
+ * for a line on stdin before the counted round, and says `done` after it (and waits for stdin to
+ * end): `instruction-steady.ts` counts only between the two, leaving compilation out.
  *
- * Usage: node instruction-driver.js <conduit|undici> <mode> <scenario> <requests> <origin>
+ * Usage: node instruction-driver.js <conduit|undici> <mode> <scenario> <requests> <origin> [warmup]
  * @module
  */
 
 import './clients/tracing.js'
 import { agentClient, CLIENT_MODES } from './clients/agent-client.js'
 import type { BenchFetch, BenchLibrary, ClientMode } from './clients/agent-client.js'
+import { createInterface } from 'node:readline'
 import { runRound } from './clients/measure.js'
 import { scenarioByName } from './transport-scenarios.js'
 
@@ -30,15 +34,27 @@ async function load (library: string): Promise<BenchLibrary> {
   return { agent, cached: agent, composed: agent, fetch } as unknown as BenchLibrary
 }
 
-const [library = 'conduit', mode = 'request', scenarioName = 'small', requests = '3000', origin = ''] = process.argv.slice(2)
+const [library = 'conduit', mode = 'request', scenarioName = 'small', requests = '3000', origin = '', warmupArg = '0'] = process.argv.slice(2)
 if (!(CLIENT_MODES as readonly string[]).includes(mode)) throw new TypeError(`unknown client mode ${JSON.stringify(mode)}; known: ${CLIENT_MODES.join(', ')}`)
 const total = Number(requests)
 if (!Number.isInteger(total) || total < 0 || total > 100_000) throw new TypeError(`requests must be an integer from 0 to 100000, got ${requests}`)
+const warmup = Number(warmupArg)
+if (!Number.isInteger(warmup) || warmup < 0 || warmup > 100_000) throw new TypeError(`warmup must be an integer from 0 to 100000, got ${warmupArg}`)
 const scenario = scenarioByName(scenarioName)
 const lib = await load(library)
 const client = agentClient(lib, { mode: mode as ClientMode, memory: false, origin, connections: CONNECTIONS })
 const collectGarbage: () => void = (globalThis as { gc?: () => void }).gc ?? (() => {})
+const stdin = warmup > 0 ? createInterface({ input: process.stdin })[Symbol.asyncIterator]() : null
+if (warmup > 0) await runRound(client, scenario, warmup, Math.min(CONNECTIONS, warmup))
 collectGarbage()
+if (stdin !== null) {
+  process.stdout.write('ready\n')
+  await stdin.next()
+}
 if (total > 0) await runRound(client, scenario, total, Math.min(CONNECTIONS, total))
 collectGarbage()
+if (stdin !== null) {
+  process.stdout.write('done\n')
+  await stdin.next()
+}
 await client.close()

@@ -36,10 +36,22 @@ const CREDENTIAL_HEADER_NAMES: ReadonlySet<string> = new Set(['authorization', '
  */
 const CREDENTIAL_NAME_WORD = /(?:^|-)(?:auth|authorization|token|secret|password|passwd|credentials?|session|api-?key|apikey|key)(?:-|$)/
 
+/**
+ * Verdicts of {@link isCredentialHeader} by name as given. A traced service asks about the same
+ * few names on every request (`traceparent` in each `sendHeaders` message), so each is lower-cased
+ * and matched once. Bounded: names made up per request do not grow it without end.
+ */
+const VERDICTS = new Map<string, boolean>()
+const VERDICTS_MAX = 256
+
 /** True when the value of header `name` (any case) is a credential and must never be shown. */
 export function isCredentialHeader (name: string): boolean {
+  const known = VERDICTS.get(name)
+  if (known !== undefined) return known
   const lower = name.toLowerCase()
-  return CREDENTIAL_HEADER_NAMES.has(lower) || CREDENTIAL_NAME_WORD.test(lower)
+  const verdict = CREDENTIAL_HEADER_NAMES.has(lower) || CREDENTIAL_NAME_WORD.test(lower)
+  if (VERDICTS.size < VERDICTS_MAX) VERDICTS.set(name, verdict)
+  return verdict
 }
 
 /** True when a name in `fields` (`[name, value, ...]`) is a credential header's ({@link isCredentialHeader}). */

@@ -18,6 +18,21 @@ describe('header redaction', () => {
     }
   })
 
+  it('gives the same verdict for a name asked about again, and after many made-up names', () => {
+    for (let round = 0; round < 2; round++) {
+      assert.equal(isCredentialHeader('traceparent'), false)
+      assert.equal(isCredentialHeader('X-Upload-Token'), true)
+    }
+    // More distinct names than the verdicts kept: the ones past the bound are still judged.
+    for (let i = 0; i < 600; i++) {
+      assert.equal(isCredentialHeader(`x-made-up-${i}`), false)
+      assert.equal(isCredentialHeader(`x-made-up-${i}-key`), true)
+    }
+    assert.equal(isCredentialHeader('Authorization'), true)
+    assert.equal(isCredentialHeader('x-later-secret'), true)
+    assert.equal(isCredentialHeader('x-later-name'), false)
+  })
+
   it('keeps the extra names a layer gives, lower-cased, and ignores non-strings', () => {
     assert.deepEqual([...sensitiveHeaderNames(undefined)], [])
     assert.deepEqual([...names], ['x-proxy-extra'])

@@ -1,0 +1,56 @@
+/**
+ * Steady-state instruction counts of one client: runs `instruction-driver.ts` under callgrind
+ * with counting off, lets it warm up (compilation happens there, and its amount varies from run
+ * to run), turns counting on for the measured round only (`callgrind_control -i on/off`) and
+ * prints the instructions per request of that round, the full collection after it included.
+ * Two runs of the same build agree far better than differences of whole-process counts do, and
+ * the warm-up runs uncounted, several times faster. The runtime measured is the one running
+ * this script; `BENCH_OTEL=1` registers the OpenTelemetry instrumentation as in the driver.
+ *
+ * Usage: node instruction-steady.js <conduit|undici> <mode> <scenario> <warmup> <requests> <origin>
+ * @module
+ */
+
+import { execFileSync, spawn } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+
+const driver = fileURLToPath(new URL('./instruction-driver.js', import.meta.url))
+const [library = 'conduit', mode = 'request', scenario = 'small', warmup = '5000', requests = '3000', origin = ''] = process.argv.slice(2)
+const counted = Number(requests)
+if (!Number.isInteger(counted) || counted < 1) throw new TypeError(`requests must be a positive integer, got ${requests}`)
+if (!/^\d+$/.test(warmup) || warmup === '0') throw new TypeError(`warmup must be a positive integer, got ${warmup}`)
+
+const child = spawn('valgrind', [
+  '--tool=callgrind', '--instr-atstart=no', '--callgrind-out-file=/dev/null',
+  process.execPath, '--expose-gc', driver, library, mode, scenario, requests, origin, warmup
+], { stdio: ['pipe', 'pipe', 'pipe'] })
+
+/** Turns callgrind's counting on or off in the driver's process. */
+function counting (on: boolean): void {
+  execFileSync('callgrind_control', ['-i', on ? 'on' : 'off', String(child.pid)], { stdio: 'ignore' })
+}
+
+let collected: number | null = null
+createInterface({ input: child.stderr }).on('line', (line) => {
+  const found = /Collected\s*:\s*(\d+)/.exec(line)
+  if (found !== null) collected = Number(found[1])
+})
+createInterface({ input: child.stdout }).on('line', (line) => {
+  if (line === 'ready') {
+    counting(true)
+    child.stdin.write('go\n')
+  } else if (line === 'done') {
+    counting(false)
+    child.stdin.end()
+  }
+})
+child.on('exit', (code) => {
+  if (code !== 0 || collected === null) {
+    console.error(`the driver under callgrind failed (exit code ${String(code)})`)
+    process.exitCode = 1
+    return
+  }
+  const otel = process.env.BENCH_OTEL === '1' ? ', OpenTelemetry on' : ''
+  console.log(`${library} ${mode} ${scenario} on Node ${process.versions.node}${otel}: ${Math.round(collected / counted)} instructions per request (${counted} requests after ${warmup})`)
+})
