@@ -12,19 +12,22 @@ import { Client as ConduitClient } from '../../src/index.js'
 import { Client as UndiciClient } from '../../test/helpers/undici-reference.js'
 import { caCrt } from '../../test/helpers/certs.js'
 
-interface H2BenchClient {
+/** The part of a Client the HTTP/2 benchmark uses: conduit's and undici's alike. */
+export interface H2BenchClient {
   request (opts: { path: string, method: string }): Promise<{ statusCode: number, body: Readable }>
   close (): Promise<void>
 }
 
-function open (impl: string, origin: string): H2BenchClient {
+/** One Client of `impl` (conduit or undici) with allowH2 to `origin`: one session. */
+export function open (impl: string, origin: string): H2BenchClient {
   const options = { allowH2: true, connect: { ca: caCrt }, pipelining: 100 }
   if (impl === 'conduit') return new ConduitClient(origin, options) as unknown as H2BenchClient
   if (impl === 'undici') return new UndiciClient(origin, options) as unknown as H2BenchClient
   throw new TypeError(`unknown client ${impl}`)
 }
 
-function one (client: H2BenchClient, path: string): Promise<number> {
+/** One GET of `path`, its body drained with 'data' events; resolves with the body's length. */
+export function one (client: H2BenchClient, path: string): Promise<number> {
   return client.request({ path, method: 'GET' }).then((res) => new Promise<number>((resolve, reject) => {
     if (res.statusCode !== 200) reject(new Error(`status ${res.statusCode}`))
     let bytes = 0

@@ -21,19 +21,27 @@ export const T_BODY = 2
 export const T_IDLE = 3
 
 /** A timer armed for one purpose at a time; `onFire` gets the purpose it was armed for. */
-export class ConnectionTimer {
+export class ConnectionTimer<Target = unknown> {
   /** What the timer is armed for (T_*), T_NONE when disarmed. */
   kind = T_NONE
   /** Duration of the current Node timer in milliseconds. */
   ms = 0
   #timer: NodeJS.Timeout | null = null
-  readonly #onFire: (kind: number) => void
+  readonly #onFire: (this: Target, kind: number) => void
+  /** What `onFire` is called on. */
+  readonly #target: Target
   #inBatch = false
   /** The Node timer was (re)started during the current batch. */
   #startedInBatch = false
 
-  constructor (onFire: (kind: number) => void) {
+  /**
+   * @param onFire - called with the purpose the timer fired for
+   * @param target - what `onFire` is called on: with it, an owner of many timers (one per
+   *   HTTP/2 stream) passes one shared method instead of a closure per timer
+   */
+  constructor (onFire: (this: Target, kind: number) => void, target?: Target) {
     this.#onFire = onFire
+    this.#target = target as Target
   }
 
   /** Arms the timer for `kind`; `ms` 0 means no timeout. */
@@ -49,7 +57,8 @@ export class ConnectionTimer {
     }
     if (this.#timer !== null) clearTimeout(this.#timer)
     this.ms = ms
-    this.#timer = setTimeout(this.#fire, ms)
+    // The timer's argument is this object: one shared callback, no closure per timer.
+    this.#timer = setTimeout(ConnectionTimer.#fire, ms, this as ConnectionTimer<unknown>)
     this.#timer.unref()
     this.#startedInBatch = this.#inBatch
   }
@@ -90,9 +99,9 @@ export class ConnectionTimer {
     this.kind = T_NONE
   }
 
-  readonly #fire = (): void => {
-    const kind = this.kind
-    this.kind = T_NONE
-    if (kind !== T_NONE) this.#onFire(kind)
+  static #fire (timer: ConnectionTimer<unknown>): void {
+    const kind = timer.kind
+    timer.kind = T_NONE
+    if (kind !== T_NONE) timer.#onFire.call(timer.#target, kind)
   }
 }

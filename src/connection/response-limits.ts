@@ -6,6 +6,9 @@
 
 import { HeadersOverflowError, ResponseExceededMaxSizeError } from '../errors.js'
 
+/** A `maxResponseSize` that limits nothing. */
+export const NO_SIZE_LIMIT = -1
+
 /** What the error messages name the request by. */
 interface RequestLabel {
   readonly origin: string
@@ -43,7 +46,7 @@ export class ResponseLimits {
   /** Body bytes arrived; throws {@link ResponseExceededMaxSizeError} past the limit. */
   body (req: RequestLabel, length: number): void {
     const max = this.#maxBody
-    if (max === -1) return
+    if (max === NO_SIZE_LIMIT) return
     this.#bodyBytes += length
     if (this.#bodyBytes > max) {
       throw new ResponseExceededMaxSizeError(`response body from ${req.origin} for ${req.method} ${req.path} exceeds maxResponseSize (${max} bytes)`)

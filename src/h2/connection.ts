@@ -14,7 +14,6 @@ import { HeadersOverflowError, SocketError } from '../errors.js'
 import type { ClientRequest, RequestRunner } from '../connection/client-request.js'
 import type { ClientConnection, ConnectionOwner } from '../connection/client-connection.js'
 import { socketInfo } from '../connection/socket-info.js'
-import { ResponseLimits } from '../connection/response-limits.js'
 import { H2Exchange } from './exchange.js'
 import type { ExchangeOwner } from './exchange.js'
 import { rstCodeName } from './error-codes.js'
@@ -106,8 +105,7 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
       return
     }
     req.runner = this
-    const config = this.#owner.config
-    const exchange = new H2Exchange(req, this, config.maxHeaderSize, new ResponseLimits(config.maxInformationalResponses, config.maxResponseSize))
+    const exchange = new H2Exchange(req, this, this.#owner.config)
     this.#exchanges.set(req, exchange)
     this.#active()
     exchange.start(this.#session, this.#scheme)

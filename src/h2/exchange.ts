@@ -14,7 +14,8 @@ import { BODY_BYTES, BODY_NONE, bodyBytes } from '../connection/request-body.js'
 import { BodyWriter } from '../connection/body-writer.js'
 import type { BodyWriterOwner } from '../connection/body-writer.js'
 import { ConnectionTimer, T_BODY, T_HEADERS } from '../connection/connection-timer.js'
-import type { ResponseLimits } from '../connection/response-limits.js'
+import { NO_SIZE_LIMIT, ResponseLimits } from '../connection/response-limits.js'
+import type { ConnectionConfig } from '../connection/connection-config.js'
 import { h2RequestHeaders, isExtendedConnect, requestHeadText } from './request-headers.js'
 import { describeStreamReset } from './error-codes.js'
 import { exposePeerAddress, toIncomingHeaders } from './stream-shape.js'
@@ -41,6 +42,11 @@ const EXCHANGE = Symbol('h2 exchange')
 /** A stream as this module tags it. */
 type ExchangeStream = ClientHttp2Stream & { [EXCHANGE]?: H2Exchange | undefined }
 
+/** One check of a stream's {@link ResponseLimits}: `length` is the body bytes that arrived, if any. */
+type LimitCheck = (limits: ResponseLimits, req: ClientRequest, length: number) => void
+const countInformational: LimitCheck = (limits, req) => { limits.informational(req) }
+const countBody: LimitCheck = (limits, req, length) => { limits.body(req, length) }
+
 /** The stream events an exchange listens to, attached in start() and detached once it ends (set by H2Exchange). */
 let STREAM_LISTENERS: ReadonlyArray<readonly [string, (this: ClientHttp2Stream, ...args: any[]) => void]>
 
@@ -52,8 +58,8 @@ let STREAM_LISTENERS: ReadonlyArray<readonly [string, (this: ClientHttp2Stream, 
 export class H2Exchange implements BodyWriterOwner, SequenceSink {
   readonly req: ClientRequest
   readonly #owner: ExchangeOwner
-  /** Largest header (or trailer) block accepted, bytes. */
-  readonly #maxHeaderSize: number
+  /** The session's limits: maxHeaderSize for each header (or trailer) block, and those counted in #limits. */
+  readonly #config: ConnectionConfig
   #stream: ClientHttp2Stream | null = null
   #session: ClientHttp2Session | null = null
   #body: BodyWriter | null = null
@@ -63,16 +69,18 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
   #done = false
   /** Body chunks and the end, held until the head (and a paused handler) lets them through. */
   readonly #sequence = new ResponseSequence(this)
-  readonly #timer: ConnectionTimer
-  /** `maxInformationalResponses` and `maxResponseSize`, counted for this stream. */
-  readonly #limits: ResponseLimits
+  readonly #timer: ConnectionTimer<H2Exchange>
+  /**
+   * `maxInformationalResponses` and `maxResponseSize`, counted for this stream; made by the first
+   * 1xx head or body chunk that counts, so that most open streams hold none.
+   */
+  #limits: ResponseLimits | null = null
 
-  constructor (req: ClientRequest, owner: ExchangeOwner, maxHeaderSize: number, limits: ResponseLimits) {
+  constructor (req: ClientRequest, owner: ExchangeOwner, config: ConnectionConfig) {
     this.req = req
     this.#owner = owner
-    this.#maxHeaderSize = maxHeaderSize
-    this.#limits = limits
-    this.#timer = new ConnectionTimer(this.#onTimer)
+    this.#config = config
+    this.#timer = new ConnectionTimer<H2Exchange>(H2Exchange.#onTimer, this)
   }
 
   /** When this attempt started (`Date.now()`): a request sent again keeps its first attempt's. */
@@ -216,15 +224,16 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     // 100 Continue is consumed by the stream ('continue'); the others are information for the
     // handler, and only before the final head.
     if (status <= 100 || status >= 200 || this.#done || this.#sequence.headDelivered) return
-    if (!this.#within(() => this.#limits.informational(this.req))) return
+    if (!this.#within(countInformational, 0)) return
     const fields = this.#checked(headers, 'informational response')
     if (fields !== null) this.req.onInformation(status, fields)
   }
 
   /** The block as IncomingHeaders; null (and the request failed) when it is over maxHeaderSize. */
   #checked (headers: IncomingHttpHeaders, what: string): IncomingHeaders | null {
-    const fields = toIncomingHeaders(headers, this.#maxHeaderSize)
-    if (fields === null) this.#finish(new HeadersOverflowError(`${what} headers from ${this.req.origin} exceed maxHeaderSize (${this.#maxHeaderSize} bytes)`))
+    const max = this.#config.maxHeaderSize
+    const fields = toIncomingHeaders(headers, max)
+    if (fields === null) this.#finish(new HeadersOverflowError(`${what} headers from ${this.req.origin} exceed maxHeaderSize (${max} bytes)`))
     return fields
   }
 
@@ -256,10 +265,14 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     this.#sequence.onHeadDelivered()
   }
 
-  /** Runs a limit check; when it throws, the request fails with its error and false is returned. */
-  #within (check: () => void): boolean {
+  /**
+   * Runs a limit check on this stream's counts (made by the first check); when it throws, the
+   * request fails with its error and false is returned.
+   */
+  #within (check: LimitCheck, length: number): boolean {
+    const config = this.#config
     try {
-      check()
+      check(this.#limits ??= new ResponseLimits(config.maxInformationalResponses, config.maxResponseSize), this.req, length)
       return true
     } catch (err) {
       this.#finish(err as Error)
@@ -269,12 +282,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
 
   #onData (chunk: Buffer): void {
     if (this.#done) return
-    try {
-      this.#limits.body(this.req, chunk.length)
-    } catch (err) {
-      this.#finish(err as Error)
-      return
-    }
+    if (this.#config.maxResponseSize !== NO_SIZE_LIMIT && !this.#within(countBody, chunk.length)) return
     if (this.#timer.kind === T_BODY) this.#timer.refresh()
     this.#sequence.onData(chunk)
   }
@@ -322,7 +330,8 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
       : describeStreamReset(code)))
   }
 
-  readonly #onTimer = (kind: number): void => {
+  /** The request's timer fired (called on the exchange: one function for every stream). */
+  static #onTimer (this: H2Exchange, kind: number): void {
     if (this.#done) return
     const req = this.req
     if (kind === T_HEADERS) {

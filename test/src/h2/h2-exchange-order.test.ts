@@ -8,7 +8,7 @@ import { H2Exchange } from '../../../src/h2/exchange.js'
 import type { ExchangeOwner } from '../../../src/h2/exchange.js'
 import { ClientRequest } from '../../../src/connection/client-request.js'
 import type { RequestRunner } from '../../../src/connection/client-request.js'
-import { ResponseLimits } from '../../../src/connection/response-limits.js'
+import type { ConnectionConfig } from '../../../src/connection/connection-config.js'
 import { RecordingHandler } from '../dispatcher/recording-handler.js'
 
 const { NGHTTP2_NO_ERROR, NGHTTP2_REFUSED_STREAM, NGHTTP2_CANCEL } = http2.constants
@@ -78,7 +78,7 @@ function play (steps: Step[]): Run {
   assert.equal(req.start(), true)
   const stream = new FakeStream()
   const session = { request: () => stream } as unknown as ClientHttp2Session
-  exchange = new H2Exchange(req, owner, 16_384, new ResponseLimits(10, -1))
+  exchange = new H2Exchange(req, owner, { maxHeaderSize: 16_384, maxInformationalResponses: 10, maxResponseSize: -1 } as ConnectionConfig)
   exchange.start(session, 'http')
   for (const step of steps) {
     switch (step.kind) {
