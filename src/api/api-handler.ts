@@ -28,9 +28,12 @@ export abstract class ApiHandler implements DispatchHandler {
   protected controller: DispatchController | null = null
   /** Per-dispatch context from the dispatcher. */
   protected context: unknown = undefined
-  readonly #who: string
-  #abortedEarly: Error | null = null
-  readonly #stopWatching: () => void
+  // Plain (TypeScript-private) fields rather than #private ones, here and in the subclasses: one
+  // handler is made per request, and until V8's top tier takes the constructor over, each
+  // #field definition is a generic keyed-define call while a named field is a plain store.
+  private readonly who: string
+  private abortedEarly: Error | null = null
+  private readonly stopWatching: () => void
 
   /**
    * @param who - names the API in error messages, e.g. `stream()`
@@ -38,18 +41,18 @@ export abstract class ApiHandler implements DispatchHandler {
    */
   constructor (who: string, opts: ApiHandlerOptions) {
     checkApiOptions(who, opts)
-    this.#who = who
+    this.who = who
     this.opts = opts
     const signal = opts.signal
     if (signal == null) {
       // Most requests have no signal: no listener closure for them.
-      this.#stopWatching = noop
+      this.stopWatching = noop
     } else if (signal.aborted === true) {
       // As undici 8 does, the request fails with the signal's reason (its own abort error when the signal gives none).
-      this.#abortedEarly = abortReason(signal)
-      this.#stopWatching = noop
+      this.abortedEarly = abortReason(signal)
+      this.stopWatching = noop
     } else {
-      this.#stopWatching = watchSignal(signal, (reason) => this.onSignalAbort(reason))
+      this.stopWatching = watchSignal(signal, (reason) => this.onSignalAbort(reason))
     }
   }
 
@@ -61,23 +64,23 @@ export abstract class ApiHandler implements DispatchHandler {
   /** The signal fired: cancels the dispatch (or remembers to, when it has not started yet). */
   protected onSignalAbort (reason: Error): void {
     if (this.controller !== null) this.controller.abort(reason)
-    else this.#abortedEarly = reason
+    else this.abortedEarly = reason
   }
 
   /** Stops listening to the signal (the request is over). */
   protected stopWatchingSignal (): void {
-    this.#stopWatching()
+    this.stopWatching()
   }
 
   onRequestStart (controller: DispatchController, context: unknown): void {
     this.controller = controller
     this.context = context
-    if (this.#abortedEarly !== null) controller.abort(this.#abortedEarly)
+    if (this.abortedEarly !== null) controller.abort(this.abortedEarly)
   }
 
   onRequestUpgrade (controller: DispatchController, statusCode: number, _headers: IncomingHeaders, socket: Duplex): void {
     socket.destroy()
-    controller.abort(new InvalidArgumentError(`${this.#who}: got an upgrade response (${statusCode}); use upgrade() for the "upgrade" option`))
+    controller.abort(new InvalidArgumentError(`${this.who}: got an upgrade response (${statusCode}); use upgrade() for the "upgrade" option`))
   }
 
   onResponseInformation (controller: DispatchController, statusCode: number, headers: IncomingHeaders): void {

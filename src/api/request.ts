@@ -74,11 +74,12 @@ function checkRequestOptions (opts: RequestOptions): void {
 export class RequestHandler extends ApiHandler {
   declare protected readonly opts: RequestOptions
   // Exactly one way of answering is set: the caller's callback, or the promise's two functions.
-  #callback: RequestCallback | null
-  #resolve: ((data: ResponseData) => void) | null
-  #reject: ((err: Error) => void) | null
-  #body: BodyReadable | null = null
-  #trailers: IncomingHeaders = {}
+  // Named fields, not #private ones: see ApiHandler.
+  private callback: RequestCallback | null
+  private resolve: ((data: ResponseData) => void) | null
+  private reject: ((err: Error) => void) | null
+  private body: BodyReadable | null = null
+  private readonly trailers: IncomingHeaders = {}
 
   /**
    * @param callback - the callback form's callback, or null when `resolve` and `reject` settle a promise
@@ -86,22 +87,22 @@ export class RequestHandler extends ApiHandler {
   constructor (opts: RequestOptions, callback: RequestCallback | null, resolve: ((data: ResponseData) => void) | null = null, reject: ((err: Error) => void) | null = null) {
     super('request()', opts)
     checkRequestOptions(opts)
-    this.#callback = callback
-    this.#resolve = resolve
-    this.#reject = reject
+    this.callback = callback
+    this.resolve = resolve
+    this.reject = reject
   }
 
   protected override onSignalAbort (reason: Error): void {
     super.onSignalAbort(reason)
-    if (this.#body !== null && !this.#body.destroyed) this.#body.destroy(reason)
+    if (this.body !== null && !this.body.destroyed) this.body.destroy(reason)
   }
 
   #fail (err: Error): void {
-    const callback = this.#callback
-    const reject = this.#reject
-    this.#callback = null
-    this.#resolve = null
-    this.#reject = null
+    const callback = this.callback
+    const reject = this.reject
+    this.callback = null
+    this.resolve = null
+    this.reject = null
     answerError(callback, reject, err, this.opaque)
   }
 
@@ -113,19 +114,19 @@ export class RequestHandler extends ApiHandler {
     }
     const contentType = headers['content-type']
     const body = new BodyReadable(controller, typeof contentType === 'string' ? contentType : '', this.opts.highWaterMark)
-    this.#body = body
-    const callback = this.#callback
-    const resolve = this.#resolve
-    this.#callback = null
-    this.#resolve = null
-    this.#reject = null
+    this.body = body
+    const callback = this.callback
+    const resolve = this.resolve
+    this.callback = null
+    this.resolve = null
+    this.reject = null
     if (callback === null && resolve === null) return
     const data: ResponseData = {
       statusCode,
       statusMessage,
       statusText: statusMessage,
       headers,
-      trailers: this.#trailers,
+      trailers: this.trailers,
       body,
       opaque: this.opaque,
       context: this.context
@@ -135,20 +136,20 @@ export class RequestHandler extends ApiHandler {
   }
 
   onResponseData (controller: DispatchController, chunk: Buffer): void {
-    if (this.#body !== null && !this.#body.push(chunk)) controller.pause()
+    if (this.body !== null && !this.body.push(chunk)) controller.pause()
   }
 
   onResponseEnd (_controller: DispatchController, trailers: IncomingHeaders): void {
     this.stopWatchingSignal()
-    if (trailers !== null && typeof trailers === 'object') Object.assign(this.#trailers, trailers)
-    this.#body?.push(null)
+    if (trailers !== null && typeof trailers === 'object') Object.assign(this.trailers, trailers)
+    this.body?.push(null)
   }
 
   onResponseError (_controller: DispatchController, error: Error): void {
     this.stopWatchingSignal()
     destroyRequestBody(this.opts.body, error)
-    if (this.#body !== null) {
-      if (!this.#body.destroyed) this.#body.destroy(error)
+    if (this.body !== null) {
+      if (!this.body.destroyed) this.body.destroy(error)
       return
     }
     this.#fail(error)

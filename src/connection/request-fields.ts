@@ -53,10 +53,9 @@ export function normalizeMethod (method: string): string {
  * statuses is the responseError interceptor's job).
  */
 export function validateRequestFlags (opts: { reset?: unknown, expectContinue?: unknown, throwOnError?: unknown, typeOfService?: unknown }): void {
-  for (const name of ['reset', 'expectContinue'] as const) {
-    const value = opts[name]
-    if (value != null && typeof value !== 'boolean') throw new InvalidArgumentError(`invalid ${name}: ${describeValue(value)} (must be a boolean)`)
-  }
+  // Each flag by its own name: a loop over the names would make one keyed load per request see two names.
+  checkBooleanFlag('reset', opts.reset)
+  checkBooleanFlag('expectContinue', opts.expectContinue)
   const tos = opts.typeOfService
   if (tos != null && (!Number.isInteger(tos) || (tos as number) < 0 || (tos as number) > 255)) {
     throw new InvalidArgumentError(`invalid typeOfService: ${describeValue(tos)} (must be an integer from 0 to 255)`)
@@ -64,6 +63,10 @@ export function validateRequestFlags (opts: { reset?: unknown, expectContinue?: 
   if (opts.throwOnError != null) {
     throw new InvalidArgumentError(`throwOnError is not a request option, got ${describeValue(opts.throwOnError)}: compose interceptors.responseError() to fail on error statuses`)
   }
+}
+
+function checkBooleanFlag (name: string, value: unknown): void {
+  if (value != null && typeof value !== 'boolean') throw new InvalidArgumentError(`invalid ${name}: ${describeValue(value)} (must be a boolean)`)
 }
 
 /** Throws unless `method` is a token. */
