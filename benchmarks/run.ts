@@ -73,17 +73,21 @@ async function runTransport (values: Record<string, string | boolean | undefined
 
 /**
  * Writes the speed table as SVG charts (`--chart-dir`, `benchmarks/results` of the checkout by
- * default), one for CPU per request and one for req/s, each titled with what run it shows.
+ * default), one for CPU per request and one for req/s, each titled with what run it shows;
+ * `--otel` runs write `transport-otel-*.svg` beside them.
  */
 function writeCharts (summaries: ScenarioSummary[], runs: number, values: Record<string, string | boolean | undefined>): void {
   const outDir = typeof values['chart-dir'] === 'string' ? values['chart-dir'] : fileURLToPath(new URL('../../benchmarks/results/', import.meta.url))
   const first = summaries[0]
   if (first === undefined) return
   const kind = first.memory ? 'in-memory sockets' : 'loopback TCP'
-  const note = `${new Date().toISOString().slice(0, 10)}, ${kind}, median of ${runs} run(s) of ${first.rounds} round(s)${values.scale !== undefined ? `, scale ${String(values.scale)} (a smoke run, not a measurement)` : ''}`
+  const traced = values.otel === true
+  const note = `${new Date().toISOString().slice(0, 10)}, ${kind}${traced ? ', traced by OpenTelemetry' : ''}, median of ${runs} run(s) of ${first.rounds} round(s)${values.scale !== undefined ? `, scale ${String(values.scale)} (a smoke run, not a measurement)` : ''}`
   mkdirSync(outDir, { recursive: true })
+  // A traced run gets charts of its own, so it never replaces the untraced ones the README shows.
+  const prefix = traced ? 'transport-otel' : 'transport'
   for (const figure of ['cpu', 'throughput'] as const) {
-    const file = join(outDir, `transport-${figure}.svg`)
+    const file = join(outDir, `${prefix}-${figure}.svg`)
     writeFileSync(file, transportChart(summaries, figure, note))
     process.stderr.write(`chart written: ${file}\n`)
   }
