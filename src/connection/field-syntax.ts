@@ -10,6 +10,36 @@ export const TOKEN_RE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 /** Characters a field value may not contain (RFC 9110 section 5.5): controls other than HTAB, DEL, and anything outside latin1. */
 export const INVALID_VALUE_RE = /[^\t\x20-\x7e\x80-\xff]/
 
+/**
+ * Lower-cased forms of the field names {@link lowerFieldName} found to be tokens. A service sends
+ * the same few names on every request, so each is matched and lower-cased once. Bounded: names
+ * made up per request do not grow it without end.
+ */
+const CHECKED_NAMES = new Map<string, string>()
+const CHECKED_NAMES_MAX = 256
+
+/** `name` lower-cased when it is a token (a valid field name), else null. */
+export function lowerFieldName (name: string): string | null {
+  const known = CHECKED_NAMES.get(name)
+  if (known !== undefined) return known
+  if (!TOKEN_RE.test(name)) return null
+  const lower = name.toLowerCase()
+  if (CHECKED_NAMES.size < CHECKED_NAMES_MAX) CHECKED_NAMES.set(name, lower)
+  return lower
+}
+
+/**
+ * True when `value` holds a character {@link INVALID_VALUE_RE} refuses. A walk over the char
+ * codes: request values are short, and for them the regex machinery costs more than the scan.
+ */
+export function hasInvalidValueChar (value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i)
+    if (code < 0x20 ? code !== 0x09 : code === 0x7f || code > 0xff) return true
+  }
+  return false
+}
+
 function isOws (code: number): boolean {
   return code === 0x20 || code === 0x09
 }

@@ -11,7 +11,7 @@ import { InvalidArgumentError } from '../errors.js'
 import type { OutgoingHeaders } from '../contracts/dispatch-contract.js'
 import { describeValue } from '../validation/describe-value.js'
 import { describeBadHeaderValue } from '../observability/redaction.js'
-import { INVALID_VALUE_RE, TOKEN_RE, trimOws } from './field-syntax.js'
+import { INVALID_VALUE_RE, TOKEN_RE, hasInvalidValueChar, lowerFieldName, trimOws } from './field-syntax.js'
 import { isHeadersIterable } from '../handlers/request-headers.js'
 
 /** What reading the caller's headers decided, besides the fields themselves. */
@@ -138,7 +138,8 @@ function addField (fields: string[], name: string, value: unknown, info: Request
     for (const v of value) addField(fields, name, v, info)
     return
   }
-  if (typeof name !== 'string' || !TOKEN_RE.test(name)) {
+  const lower = typeof name === 'string' ? lowerFieldName(name) : null
+  if (lower === null) {
     throw new InvalidArgumentError(`invalid header name: ${describeValue(name)} (must be an HTTP token)`)
   }
   if (typeof value === 'object' || typeof value === 'function' || typeof value === 'symbol') {
@@ -146,12 +147,12 @@ function addField (fields: string[], name: string, value: unknown, info: Request
     throw new InvalidArgumentError(`invalid value for header ${name}: ${describeValue(value)} (must be a string, a number or an array of them)`)
   }
   const text = typeof value === 'string' ? value : String(value)
-  if (INVALID_VALUE_RE.test(text)) {
+  if (hasInvalidValueChar(text)) {
     throw new InvalidArgumentError(`invalid value for header ${name}: contains CR, LF, NUL or another control character (${describeBadHeaderValue(text, INVALID_VALUE_RE)})`)
   }
   // Framing and connection fields are the transport's to write; the checks below keep them consistent.
-  if (name.length >= 4 && name.length <= 17) {
-    switch (name.toLowerCase()) {
+  if (lower.length >= 4 && lower.length <= 17) {
+    switch (lower) {
       case 'host':
         info.host = text
         return
