@@ -145,7 +145,8 @@ export class Agent extends DispatcherBase {
     this.#byOrigin.set(key, created)
     for (const event of EVENTS) {
       created.on(event, (eventOrigin: unknown, targets: Dispatcher[], err?: Error) => {
-        emitSafely(this, event, eventOrigin, [this, ...(Array.isArray(targets) ? targets : [])], err)
+        // 'drain' comes once per request under load: with no listener here, build no arguments.
+        if (this.listenerCount(event) > 0) emitSafely(this, event, eventOrigin, [this, ...(Array.isArray(targets) ? targets : [])], err)
         if (event === 'disconnect' || event === 'connectionError') this.#dropIfIdle(key, created)
       })
     }

@@ -241,7 +241,7 @@ export class Client extends DispatcherBase {
     }
     if (this.#needDrain && !this.busy) {
       this.#needDrain = false
-      emitSafely(this, 'drain', this.#url, [this])
+      if (this.listenerCount('drain') > 0) emitSafely(this, 'drain', this.#url, [this])
     }
     if (this.closed && this.#queue.length === 0 && (this.#conn === null || this.#conn.live === 0) && (this.#draining === null || this.#draining.size === 0) && (this.#upgrades === null || this.#upgrades.size === 0)) {
       // A connection still being set up serves nobody once the client closed with nothing

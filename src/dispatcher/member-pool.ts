@@ -97,7 +97,7 @@ export abstract class MemberPool<M extends PoolMember> extends DispatcherBase {
     }
     if (queue.length === 0 && this.#needDrain && !this.closed) {
       this.#needDrain = false
-      emitSafely(this, 'drain', member.dispatcher.defaultOrigin, [this, member.dispatcher])
+      if (this.listenerCount('drain') > 0) emitSafely(this, 'drain', member.dispatcher.defaultOrigin, [this, member.dispatcher])
     }
   }
 
