@@ -159,7 +159,7 @@ export function sourceToStream (source: BodySource): ReadableStream<Uint8Array> 
 // anyone may have replaced (the standard reads a byte sequence without any promise).
 function readAll (source: BodySource): Buffer[] | Promise<Buffer[]> {
   switch (source.kind) {
-    case 'incoming': return source.data.collect()
+    case 'incoming': return source.data.takeComplete() ?? source.data.collect()
     case 'bytes': return [Buffer.from(source.data.buffer, source.data.byteOffset, source.data.byteLength)]
     default: return readChunks(source)
   }
@@ -260,9 +260,11 @@ export abstract class BodyMixin {
   }
 
   // Reads the body whole and makes the consumer's value of it, never awaiting bytes already read.
-  async #consumeWith<T> (method: string, finish: (chunks: Buffer[]) => T): Promise<T> {
+  // Not async: each consumer is, and a second async frame would add a promise and a turn to
+  // every read. Only ever called from those consumers, so a throw here becomes their rejection.
+  #consumeWith<T> (method: string, finish: (chunks: Buffer[]) => T): T | Promise<T> {
     const read = this.#consume(method)
-    return finish(Array.isArray(read) ? read : await read)
+    return Array.isArray(read) ? finish(read) : read.then(finish)
   }
 
   /** Reads the whole body into an ArrayBuffer. */

@@ -118,6 +118,16 @@ export class IncomingBody {
     return chunks
   }
 
+  /**
+   * Every chunk at once when the body has already ended (a small response usually has by the
+   * time it is read), making this the body's single consumer; null otherwise (use {@link collect}).
+   */
+  takeComplete (): Buffer[] | null {
+    if (!this.#done || this.#failed) return null
+    this.#mode = 'collect'
+    return this.#take()
+  }
+
   /** Resolves with every chunk once the body ends; the single consumer of this body. */
   collect (): Promise<Buffer[]> {
     this.#mode = 'collect'
