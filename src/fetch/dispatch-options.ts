@@ -9,7 +9,7 @@ import type { DispatchBody, DispatchOptions } from '../contracts/dispatch-contra
 import { sourceChunks } from './body.js'
 import type { BodySource } from './body.js'
 import { CACHE_MODE_OPTION, CONDITIONAL_HEADERS } from './constants.js'
-import { CALLER_TAG } from '../observability/caller-tag.js'
+import { tagCaller } from '../observability/caller-tag.js'
 import { FETCH_NAMESPACE } from '../observability/debug-log.js'
 import { ACCEPT_ENCODING } from '../content-coding/body-decoder.js'
 import { headersInternals } from './headers.js'
@@ -83,9 +83,9 @@ export function dispatchOptionsFor (state: RequestState): DispatchOptions {
     path: url.pathname + url.search,
     method: state.method,
     headers: flat,
-    body,
-    [CALLER_TAG]: FETCH_NAMESPACE
+    body
   }
+  tagCaller(opts, FETCH_NAMESPACE)
   if (cacheMode !== 'default') opts[CACHE_MODE_OPTION] = cacheMode
   return opts
 }

@@ -13,7 +13,7 @@ import type { Duplex } from 'node:stream'
 import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders, OutgoingHeaders } from '../contracts/dispatch-contract.js'
 import { normalizeHeaders } from '../handlers/request-headers.js'
 import { WebSocketHandshakeError } from '../errors.js'
-import { CALLER_TAG } from '../observability/caller-tag.js'
+import { tagCaller } from '../observability/caller-tag.js'
 import { WEBSOCKET_NAMESPACE } from '../observability/debug-log.js'
 import { HANDSHAKE_GUID } from './constants.js'
 import { DEFLATE_OFFER, parseDeflateResponse } from './permessage-deflate.js'
@@ -62,15 +62,14 @@ export function handshakeDispatch (request: HandshakeRequest): { options: Dispat
   if (request.offerDeflate) headers['sec-websocket-extensions'] = DEFLATE_OFFER
   else delete headers['sec-websocket-extensions']
   const origin = `${url.protocol === 'wss:' ? 'https:' : 'http:'}//${url.host}`
-  const options = {
+  // The caller tag sends the handshake's connect and request lines to NODE_DEBUG=websocket too.
+  const options: DispatchOptions = tagCaller({
     origin,
     path: `${url.pathname}${url.search}`,
     method: 'GET',
     headers,
-    upgrade: 'websocket',
-    // The caller tag sends the handshake's connect and request lines to NODE_DEBUG=websocket too.
-    [CALLER_TAG]: WEBSOCKET_NAMESPACE
-  } as DispatchOptions
+    upgrade: 'websocket'
+  }, WEBSOCKET_NAMESPACE)
   return { options, key }
 }
 
