@@ -7,11 +7,11 @@
  * @module
  */
 
-import { STATUS_CODES } from 'node:http'
 import { SimpleController } from '../handlers/simple-controller.js'
 import type { ForwardingController } from '../handlers/forwarding-controller.js'
 import type { AbortSignalLike, DispatchController, DispatchHandler, IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { RequestAbortedError } from '../errors.js'
+import { reasonPhrase } from './reason-phrases.js'
 import { chunkToBuffer, inMemoryChunks } from './played-body.js'
 import type { PlayedBody } from './played-body.js'
 
@@ -56,7 +56,7 @@ export interface ResponsePlayerOptions {
 
 /** The reason phrase of a status code, or `unknown` for codes without one. */
 export function statusText (statusCode: number): string {
-  return STATUS_CODES[statusCode] ?? 'unknown'
+  return reasonPhrase(statusCode) ?? 'unknown'
 }
 
 function toError (thrown: unknown): Error {
