@@ -51,145 +51,146 @@ function single (value: string | string[] | undefined): string | undefined {
 
 /** Runs one fetch over `dispatcher`, hop by hop, and settles `resolve`/`reject` exactly once. */
 export class FetchHandler implements DispatchHandler, BodyFlow {
-  readonly #state: RequestState
-  readonly #dispatcher: Dispatcher
-  #resolve: ((response: Response) => void) | null
-  #reject: ((reason: unknown) => void) | null
-  #controller: DispatchController | null = null
-  #body: IncomingBody | null = null
-  #decoder: BodyDecoder | null = null
+  // TypeScript-private members, not #private ones: see IncomingBody.
+  private readonly state: RequestState
+  private readonly dispatcher: Dispatcher
+  private resolve: ((response: Response) => void) | null
+  private reject: ((reason: unknown) => void) | null
+  private controller: DispatchController | null = null
+  private body: IncomingBody | null = null
+  private decoder: BodyDecoder | null = null
   /** The transport's `maxResponseSize` (from the `onRequestStart` context), applied to the decoded body; -1: none. */
-  #maxDecodedSize = -1
-  #following = false
-  #done = false
-  #networkPaused = false
-  #bodyPaused = false
-  #decoderPaused = false
-  #onAbort: (() => void) | null = null
+  private maxDecodedSize = -1
+  private following = false
+  private done = false
+  private networkPaused = false
+  private bodyPaused = false
+  private decoderPaused = false
+  private onAbort: (() => void) | null = null
 
   constructor (state: RequestState, dispatcher: Dispatcher, resolve: (response: Response) => void, reject: (reason: unknown) => void) {
-    this.#state = state
-    this.#dispatcher = dispatcher
-    this.#resolve = resolve
-    this.#reject = reject
+    this.state = state
+    this.dispatcher = dispatcher
+    this.resolve = resolve
+    this.reject = reject
   }
 
   /** Starts the first hop (or fails at once when the signal is already aborted). */
   start (): void {
-    const signal = this.#state.signal
+    const signal = this.state.signal
     if (signal !== null) {
       if (signal.aborted) {
         // The body will never be sent: a stream the caller handed over is cancelled so its source stops.
-        const source = this.#state.body?.source
+        const source = this.state.body?.source
         if (source?.kind === 'stream' && !source.data.locked) source.data.cancel(signal.reason).catch(() => {})
-        this.#fail(signal.reason, false)
+        this.fail(signal.reason, false)
         return
       }
-      this.#onAbort = () => this.#abort(signal.reason)
-      signal.addEventListener('abort', this.#onAbort, { once: true })
+      this.onAbort = () => this.abort(signal.reason)
+      signal.addEventListener('abort', this.onAbort, { once: true })
     }
-    this.#hop()
+    this.hop()
   }
 
-  #url (): URL {
-    return this.#state.urlList[this.#state.urlList.length - 1]!
+  private url (): URL {
+    return this.state.urlList[this.state.urlList.length - 1]!
   }
 
-  #hop (): void {
-    const url = this.#url()
+  private hop (): void {
+    const url = this.url()
     const protocol = url.protocol
     if (protocol === 'data:') {
-      this.#serveData(url)
+      this.serveData(url)
       return
     }
     if (protocol === 'blob:') {
-      this.#serveBlob(url)
+      this.serveBlob(url)
       return
     }
     if (protocol !== 'http:' && protocol !== 'https:') {
-      this.#fail(new Error(`fetching ${protocol} URLs is not supported`), true)
+      this.fail(new Error(`fetching ${protocol} URLs is not supported`), true)
       return
     }
     const port = url.port
     if (port !== '' && BAD_PORTS.has(Number(port))) {
-      this.#fail(new Error(`bad port: ${port} is blocked by the Fetch Standard`), true)
+      this.fail(new Error(`bad port: ${port} is blocked by the Fetch Standard`), true)
       return
     }
-    this.#controller = null
-    this.#following = false
-    const opts = dispatchOptionsFor(this.#state)
+    this.controller = null
+    this.following = false
+    const opts = dispatchOptionsFor(this.state)
     try {
-      this.#dispatcher.dispatch(opts, this)
+      this.dispatcher.dispatch(opts, this)
     } catch (err) {
-      this.#fail(err, true)
+      this.fail(err, true)
     }
   }
 
-  #serveData (url: URL): void {
+  private serveData (url: URL): void {
     const data = parseDataUrl(url)
     if (data === null) {
-      this.#fail(new Error(`invalid data: URL ${url.href.slice(0, 64)}`), true)
+      this.fail(new Error(`invalid data: URL ${url.href.slice(0, 64)}`), true)
       return
     }
-    this.#serveLocal(url, { 'content-type': data.mimeType }, data.body)
+    this.serveLocal(url, { 'content-type': data.mimeType }, data.body)
   }
 
   /**
    * A `blob:` URL (`URL.createObjectURL`) answers a GET with the Blob it names (Fetch Standard,
    * scheme fetch); any other method, or a URL that names no Blob, is a network error.
    */
-  #serveBlob (url: URL): void {
-    const blob = this.#state.method === 'GET' ? resolveObjectURL(url.href) : undefined
+  private serveBlob (url: URL): void {
+    const blob = this.state.method === 'GET' ? resolveObjectURL(url.href) : undefined
     if (blob === undefined) {
-      this.#fail(new Error(this.#state.method === 'GET' ? `blob: URL ${url.href} names no Blob` : `a blob: URL only answers GET, not ${this.#state.method}`), true)
+      this.fail(new Error(this.state.method === 'GET' ? `blob: URL ${url.href} names no Blob` : `a blob: URL only answers GET, not ${this.state.method}`), true)
       return
     }
     blob.arrayBuffer().then((data) => {
-      if (this.#done) return
-      this.#serveLocal(url, { 'content-type': blob.type, 'content-length': String(blob.size) }, Buffer.from(data))
-    }, (err: unknown) => this.#fail(err, true))
+      if (this.done) return
+      this.serveLocal(url, { 'content-type': blob.type, 'content-length': String(blob.size) }, Buffer.from(data))
+    }, (err: unknown) => this.fail(err, true))
   }
 
   /** Answers from memory (a data: or blob: URL); a HEAD gets the head only. */
-  #serveLocal (url: URL, headers: IncomingHeaders, data: Buffer): void {
-    fetchDebug.local(this.#state.method, url, 200)
+  private serveLocal (url: URL, headers: IncomingHeaders, data: Buffer): void {
+    fetchDebug.local(this.state.method, url, 200)
     let body: IncomingBody | null = null
-    if (this.#state.method !== 'HEAD') {
+    if (this.state.method !== 'HEAD') {
       body = new IncomingBody(null)
       body.push(data)
       body.end()
     }
-    this.#deliver(200, 'OK', headers, body)
+    this.deliver(200, 'OK', headers, body)
     // The whole response exists already: nothing is left for the signal to abort.
-    this.#finish()
+    this.finish()
   }
 
   /** Settles the promise with `response` unless an integrity check must see the whole body first. */
-  #deliver (status: number, statusText: string, headers: IncomingHeaders, body: IncomingBody | null): void {
-    if (this.#state.integrity !== '' && body !== null) {
+  private deliver (status: number, statusText: string, headers: IncomingHeaders, body: IncomingBody | null): void {
+    if (this.state.integrity !== '' && body !== null) {
       body.collect().then((chunks) => {
         const bytes = Buffer.concat(chunks)
-        if (!matchesIntegrity(bytes, this.#state.integrity)) {
-          this.#fail(new Error(`integrity mismatch for ${this.#url().href}: expected ${this.#state.integrity}`), true)
+        if (!matchesIntegrity(bytes, this.state.integrity)) {
+          this.fail(new Error(`integrity mismatch for ${this.url().href}: expected ${this.state.integrity}`), true)
           return
         }
         const verified = new IncomingBody(null)
         verified.push(bytes)
         verified.end()
-        this.#settle(status, statusText, headers, verified)
-      }, (err: unknown) => this.#fail(err, true))
+        this.settle(status, statusText, headers, verified)
+      }, (err: unknown) => this.fail(err, true))
       return
     }
-    this.#settle(status, statusText, headers, body)
+    this.settle(status, statusText, headers, body)
   }
 
-  #settle (status: number, statusText: string, headers: IncomingHeaders, body: IncomingBody | null): void {
-    const resolve = this.#resolve
+  private settle (status: number, statusText: string, headers: IncomingHeaders, body: IncomingBody | null): void {
+    const resolve = this.resolve
     if (resolve === null) return
-    this.#resolve = null
-    this.#reject = null
-    const urlList = this.#state.urlList
-    const type = responseTainting(this.#state)
+    this.resolve = null
+    this.reject = null
+    const urlList = this.state.urlList
+    const type = responseTainting(this.state)
     if (type === 'opaque') {
       // Fetch Standard, opaque filtered response: nothing of a no-cors cross-origin response is exposed.
       body?.cancel(new DOMException('The response is opaque', 'AbortError'))
@@ -205,94 +206,94 @@ export class FetchHandler implements DispatchHandler, BodyFlow {
   }
 
   /** Rejects (before the response) or errors the body (after); `wrap` turns `err` into fetch's network error. */
-  #fail (err: unknown, wrap: boolean): void {
-    this.#finish()
-    const reject = this.#reject
+  private fail (err: unknown, wrap: boolean): void {
+    this.finish()
+    const reject = this.reject
     if (reject !== null) {
-      this.#resolve = null
-      this.#reject = null
+      this.resolve = null
+      this.reject = null
       reject(wrap ? networkError(err) : err)
     }
-    this.#decoder?.destroy()
+    this.decoder?.destroy()
     // Fetch reports a body cut short by the network as "terminated", keeping the real error as cause.
-    this.#body?.error(wrap ? new TypeError('terminated', { cause: err }) : err)
+    this.body?.error(wrap ? new TypeError('terminated', { cause: err }) : err)
   }
 
-  #abort (reason: unknown): void {
-    const controller = this.#controller
-    this.#fail(reason, false)
+  private abort (reason: unknown): void {
+    const controller = this.controller
+    this.fail(reason, false)
     if (controller !== null && !controller.aborted) controller.abort(reason instanceof Error ? reason : new DOMException(String(reason), 'AbortError'))
   }
 
-  #finish (): void {
-    if (this.#done) return
-    this.#done = true
-    if (this.#onAbort !== null) {
-      this.#state.signal?.removeEventListener('abort', this.#onAbort)
-      this.#onAbort = null
+  private finish (): void {
+    if (this.done) return
+    this.done = true
+    if (this.onAbort !== null) {
+      this.state.signal?.removeEventListener('abort', this.onAbort)
+      this.onAbort = null
     }
   }
 
   /** The body buffered enough with nobody reading: the connection pauses. */
   pauseFlow (): void {
-    this.#bodyPaused = true
-    this.#updateFlow()
+    this.bodyPaused = true
+    this.updateFlow()
   }
 
   /** The body's reader wants more. */
   resumeFlow (): void {
-    this.#bodyPaused = false
-    this.#updateFlow()
+    this.bodyPaused = false
+    this.updateFlow()
   }
 
   /** The body was cancelled: the fetch is aborted with `reason`. */
   abortFlow (reason: Error): void {
-    this.#abort(reason)
+    this.abort(reason)
   }
 
-  #updateFlow (): void {
-    const controller = this.#controller
+  private updateFlow (): void {
+    const controller = this.controller
     if (controller === null) return
-    const wanted = this.#bodyPaused || this.#decoderPaused
-    if (wanted && !this.#networkPaused) {
-      this.#networkPaused = true
+    const wanted = this.bodyPaused || this.decoderPaused
+    if (wanted && !this.networkPaused) {
+      this.networkPaused = true
       controller.pause()
-    } else if (!wanted && this.#networkPaused) {
-      this.#networkPaused = false
+    } else if (!wanted && this.networkPaused) {
+      this.networkPaused = false
       controller.resume()
     }
   }
 
   onRequestStart (controller: DispatchController, context?: unknown): void {
-    this.#controller = controller
-    this.#maxDecodedSize = maxResponseSizeOf(context)
-    if (this.#done) controller.abort(new DOMException('This operation was aborted', 'AbortError'))
+    this.controller = controller
+    this.maxDecodedSize = maxResponseSizeOf(context)
+    if (this.done) controller.abort(new DOMException('This operation was aborted', 'AbortError'))
   }
 
   onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
-    this.#controller = controller
-    if (this.#done || statusCode < 200) return
-    const state = this.#state
+    this.controller = controller
+    if (this.done || statusCode < 200) return
+    const state = this.state
     // In 'error' mode any redirect status is a network error, with or without a usable Location.
     if (REDIRECT_STATUSES.has(statusCode) && state.redirect === 'error') {
-      this.#failDispatch(controller, new Error(`unexpected redirect: status ${statusCode} (redirect: 'error')`))
+      this.failDispatch(controller, new Error(`unexpected redirect: status ${statusCode} (redirect: 'error')`))
       return
     }
     if (REDIRECT_STATUSES.has(statusCode) && state.redirect !== 'manual') {
       let location: URL | null
       try {
-        location = redirectLocation(headers, this.#url())
+        location = redirectLocation(headers, this.url())
       } catch (err) {
-        this.#failDispatch(controller, err)
+        this.failDispatch(controller, err)
         return
       }
       if (location !== null) {
         const refused = applyRedirect(state, statusCode, location, headers)
         if (refused !== null) {
-          this.#failDispatch(controller, refused)
+          this.failDispatch(controller, refused)
           return
         }
-        this.#following = true
+        this.following = true
         return
       }
     }
@@ -300,70 +301,70 @@ export class FetchHandler implements DispatchHandler, BodyFlow {
     let body: IncomingBody | null = null
     if (hasBody) {
       body = new IncomingBody(this)
-      this.#body = body
+      this.body = body
       const encoding = single(headers['content-encoding'])
       if (encoding !== undefined) {
         try {
           let decoded = 0
-          const max = this.#maxDecodedSize
-          this.#decoder = BodyDecoder.create(encoding, {
+          const max = this.maxDecodedSize
+          this.decoder = BodyDecoder.create(encoding, {
             push: (chunk) => {
               // The transport limits the bytes received; a compression bomb grows past them here.
               if (decoded > max && max !== -1) return
               decoded += chunk.length
               if (max !== -1 && decoded > max) {
-                this.#failDispatch(controller, new ResponseExceededMaxSizeError(`decoded response body of ${state.method} ${this.#url().href} exceeds maxResponseSize (${max} bytes)`))
+                this.failDispatch(controller, new ResponseExceededMaxSizeError(`decoded response body of ${state.method} ${this.url().href} exceeds maxResponseSize (${max} bytes)`))
                 return
               }
               body!.push(chunk)
             },
             end: () => body!.end(),
             // A corrupt encoding ends the download too: the rest of the body is useless.
-            error: (err) => this.#failDispatch(controller, err, false)
+            error: (err) => this.failDispatch(controller, err, false)
           }, { who: 'fetch' })
         } catch (err) {
-          this.#failDispatch(controller, err)
+          this.failDispatch(controller, err)
           return
         }
       }
     }
-    this.#deliver(statusCode, statusMessage ?? '', headers, body)
+    this.deliver(statusCode, statusMessage ?? '', headers, body)
   }
 
-  #failDispatch (controller: DispatchController, err: unknown, wrap = true): void {
-    this.#fail(err, wrap)
+  private failDispatch (controller: DispatchController, err: unknown, wrap = true): void {
+    this.fail(err, wrap)
     if (!controller.aborted) controller.abort(err instanceof Error ? err : new Error(String(err)))
   }
 
   onResponseData (_controller: DispatchController, chunk: Buffer): void {
-    if (this.#done || this.#following) return
-    const decoder = this.#decoder
+    if (this.done || this.following) return
+    const decoder = this.decoder
     if (decoder !== null) {
-      if (!decoder.write(chunk) && !this.#decoderPaused) {
-        this.#decoderPaused = true
-        this.#updateFlow()
+      if (!decoder.write(chunk) && !this.decoderPaused) {
+        this.decoderPaused = true
+        this.updateFlow()
         decoder.onDrain(() => {
-          this.#decoderPaused = false
-          this.#updateFlow()
+          this.decoderPaused = false
+          this.updateFlow()
         })
       }
       return
     }
-    this.#body?.push(chunk)
+    this.body?.push(chunk)
   }
 
   onResponseEnd (): void {
-    if (this.#done) return
-    if (this.#following) {
-      this.#hop()
+    if (this.done) return
+    if (this.following) {
+      this.hop()
       return
     }
-    this.#finish()
-    if (this.#decoder !== null) this.#decoder.end()
-    else this.#body?.end()
+    this.finish()
+    if (this.decoder !== null) this.decoder.end()
+    else this.body?.end()
   }
 
   onResponseError (_controller: DispatchController, error: Error): void {
-    this.#fail(error, true)
+    this.fail(error, true)
   }
 }
