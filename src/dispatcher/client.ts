@@ -60,6 +60,23 @@ function unroutable (route: unknown): Error {
   return new NotSupportedError(`Client: cannot send a request routed as ${key} (an interceptor such as proxy() routes requests through the Agent it is composed on; compose it on an Agent)`)
 }
 
+/** A config its pool resolved already, on its way into the Client being constructed (see {@link clientWithConfig}). */
+let handedConfig: ClientConfig | null = null
+
+/**
+ * A Client built on a config its pool resolved once: the connections of one pool share one
+ * config and one connector (and so one TLS session cache), rather than each resolving the same
+ * options again and keeping its own copies for as long as it lives.
+ */
+export function clientWithConfig (origin: URL, config: ClientConfig): Client {
+  handedConfig = config
+  try {
+    return new Client(origin)
+  } finally {
+    handedConfig = null
+  }
+}
+
 /**
  * A dispatcher for one origin.
  * @example
@@ -107,7 +124,8 @@ export class Client extends DispatcherBase {
   constructor (origin: string | URL | UrlLike, options?: ClientOptions) {
     super()
     this.#url = parseOrigin(origin, 'Client')
-    const config = resolveClientOptions(options)
+    const config = handedConfig ?? resolveClientOptions(options)
+    handedConfig = null
     this.#config = config
     this.#routeKey = routeKeyOf(config.connector)
     this.#owner = {

@@ -14,8 +14,8 @@ import { failDispatch } from '../handlers/fail-dispatch.js'
 import { InvalidArgumentError } from '../errors.js'
 import { DispatchQueue } from './dispatch-queue.js'
 import { describeValue } from '../validation/describe-value.js'
-import { Client, parseOrigin } from './client.js'
-import { checkClientOptions } from './client-options.js'
+import { Client, clientWithConfig, parseOrigin } from './client.js'
+import { resolveClientOptions } from './client-options.js'
 import type { ClientOptions } from './client-options.js'
 
 /** Builds the dispatcher for one connection of a pool. */
@@ -36,10 +36,6 @@ export interface PoolOptions extends ClientOptions {
 }
 
 const EVENTS = ['connect', 'disconnect', 'connectionError'] as const
-
-function defaultFactory (origin: URL, opts: ClientOptions): Dispatcher {
-  return new Client(origin, opts)
-}
 
 /**
  * A dispatcher with several connections to one origin.
@@ -88,9 +84,10 @@ export class Pool extends DispatcherBase {
     if (factory !== undefined && typeof factory !== 'function') {
       throw new InvalidArgumentError(`Pool: factory must be a function, got ${describeValue(factory)}`)
     }
-    checkClientOptions(clientOptions, 'Pool')
+    // Resolved here, where a bad option should fail, and shared by every client the default factory builds.
+    const config = resolveClientOptions(clientOptions, 'Pool')
     this.#connections = connections == null || connections === 0 ? Infinity : connections
-    this.#factory = factory ?? defaultFactory
+    this.#factory = factory ?? ((clientOrigin) => clientWithConfig(clientOrigin, config))
     this.#options = clientOptions
     this.#mayH2 = clientOptions.allowH2 === true || clientOptions.h2c === true
   }
