@@ -66,6 +66,10 @@ export class Pool extends DispatcherBase {
    * rather than open more connections, since an h2 session would carry them all.
    */
   #probe: Dispatcher | null = null
+  /** Re-emit a client's connection events as the pool's: one listener per event, shared by every client. */
+  readonly #forwarders = EVENTS.map((event) => [event, (origin: unknown, targets: Dispatcher[], err?: Error): void => {
+    emitSafely(this, event, origin, [this, ...targets], err)
+  }] as const)
 
   /**
    * @param origin - `http://host:port` or `https://host:port`
@@ -168,9 +172,7 @@ export class Pool extends DispatcherBase {
     clients.push(client)
     this.#busy.push(false)
     client.on('drain', () => this.#onClientDrain(client, index))
-    for (const event of EVENTS) {
-      client.on(event, (origin: unknown, targets: Dispatcher[], err?: Error) => emitSafely(this, event, origin, [this, ...targets], err))
-    }
+    for (const [event, forward] of this.#forwarders) client.on(event, forward)
     if (this.#mayH2 && clients.length === 1) {
       this.#probe = client
       const settled = (): void => this.#onProbeSettled(client)
