@@ -7,13 +7,18 @@
  * @module
  */
 
-import { STATUS_CODES } from 'node:http'
+import { createRequire } from 'node:module'
 import { SimpleController } from '../handlers/simple-controller.js'
 import type { ForwardingController } from '../handlers/forwarding-controller.js'
 import type { AbortSignalLike, DispatchController, DispatchHandler, IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { RequestAbortedError } from '../errors.js'
 import { chunkToBuffer, inMemoryChunks } from './played-body.js'
 import type { PlayedBody } from './played-body.js'
+
+// Required, not imported: on Node 22 and later an ES import of node:http reads every export of
+// the module, its lazy WebSocket getters included, and so loads the runtime's own bundled undici
+// (over 1 MB of live heap) into every process that imports conduit.
+const { STATUS_CODES } = createRequire(import.meta.url)('node:http') as typeof import('node:http')
 
 export { replyBodyChunks } from './played-body.js'
 export type { PlayedBody } from './played-body.js'
