@@ -60,6 +60,28 @@ function unroutable (route: unknown): Error {
   return new NotSupportedError(`Client: cannot send a request routed as ${key} (an interceptor such as proxy() routes requests through the Agent it is composed on; compose it on an Agent)`)
 }
 
+/** What a Client's requests and connections call back into. */
+type ClientOwner = RequestRunner & ConnectionOwner
+/** Set once by the Client class body, the only place that can reach a Client's private members. */
+let newClientOwner: (client: Client, config: ClientConfig) => ClientOwner
+
+/** A config its pool resolved already, on its way into the Client being constructed (see {@link clientWithConfig}). */
+let handedConfig: ClientConfig | null = null
+
+/**
+ * A Client built on a config its pool resolved once: the connections of one pool share one
+ * config and one connector (and so one TLS session cache), rather than each resolving the same
+ * options again and keeping its own copies for as long as it lives.
+ */
+export function clientWithConfig (origin: URL, config: ClientConfig): Client {
+  handedConfig = config
+  try {
+    return new Client(origin)
+  } finally {
+    handedConfig = null
+  }
+}
+
 /**
  * A dispatcher for one origin.
  * @example
@@ -100,6 +122,29 @@ export class Client extends DispatcherBase {
   /** The route this client's connections follow (set by the Agent that built it), if any. */
   readonly #routeKey: string | undefined
 
+  static {
+    // One small object per client whose methods reach the client's private state, rather than a
+    // closure per callback: every connection of a pool has a Client, and it lives as long.
+    class Owner implements ClientOwner {
+      readonly #client: Client
+      readonly config: ClientConfig
+      constructor (client: Client, config: ClientConfig) {
+        this.#client = client
+        this.config = config
+      }
+
+      abortRequest (req: ClientRequest, reason: Error): void { this.#client.#abortQueued(req, reason) }
+      pauseRequest (): void {}
+      resumeRequest (): void {}
+      onConnectionReady (): void { this.#client.#resume() }
+      onConnectionClosed (conn: ClientConnection, err: Error | null, requeue: ClientRequest[]): void { this.#client.#onConnectionClosed(conn, err, requeue) }
+      onConnectionDraining (conn: ClientConnection): void { this.#client.#onConnectionDraining(conn) }
+      onConnectionRequeue (_conn: ClientConnection, requeue: ClientRequest[]): void { this.#client.#requeue(requeue) }
+      onUpgradeFallback (_conn: ClientConnection, req: ClientRequest): void { this.#client.#upgradeFallback(req) }
+    }
+    newClientOwner = (client, config) => new Owner(client, config)
+  }
+
   /**
    * @param origin - `http://host:port` or `https://host:port`, as a string, URL or URL-like object
    * @param options - see {@link ClientOptions}
@@ -107,23 +152,11 @@ export class Client extends DispatcherBase {
   constructor (origin: string | URL | UrlLike, options?: ClientOptions) {
     super()
     this.#url = parseOrigin(origin, 'Client')
-    const config = resolveClientOptions(options)
+    const config = handedConfig ?? resolveClientOptions(options)
+    handedConfig = null
     this.#config = config
     this.#routeKey = routeKeyOf(config.connector)
-    this.#owner = {
-      config,
-      abortRequest: (req, reason) => this.#abortQueued(req, reason),
-      pauseRequest: () => {},
-      resumeRequest: () => {},
-      onConnectionReady: () => this.#resume(),
-      onConnectionClosed: (conn, err, requeue) => this.#onConnectionClosed(conn, err, requeue),
-      onConnectionDraining: (conn) => this.#onConnectionDraining(conn),
-      onConnectionRequeue: (_conn, requeue) => this.#requeue(requeue),
-      onUpgradeFallback: (_conn, req) => {
-        this.#upgrades ??= new UpgradeFallback(config, this.#url, this.#connectParams, () => this.#resume())
-        this.#upgrades.send(req)
-      }
-    }
+    this.#owner = newClientOwner(this, config)
     this.#origin = this.#url.origin
     this.#target = {
       runner: this.#owner,
@@ -217,6 +250,12 @@ export class Client extends DispatcherBase {
   }
 
   /** Puts requests a connection could not send back at the head of the queue. */
+  /** An upgrade the HTTP/2 session cannot carry goes over HTTP/1.1 connections made with the first one. */
+  #upgradeFallback (req: ClientRequest): void {
+    this.#upgrades ??= new UpgradeFallback(this.#config, this.#url, this.#connectParams, () => this.#resume())
+    this.#upgrades.send(req)
+  }
+
   #requeue (requests: ClientRequest[]): void {
     for (const req of requests) req.runner = this.#owner
     if (requests.length > 0) this.#queue.unshift(...requests)

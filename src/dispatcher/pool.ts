@@ -14,8 +14,8 @@ import { failDispatch } from '../handlers/fail-dispatch.js'
 import { InvalidArgumentError } from '../errors.js'
 import { DispatchQueue } from './dispatch-queue.js'
 import { describeValue } from '../validation/describe-value.js'
-import { Client, parseOrigin } from './client.js'
-import { checkClientOptions } from './client-options.js'
+import { Client, clientWithConfig, parseOrigin } from './client.js'
+import { resolveClientOptions } from './client-options.js'
 import type { ClientOptions } from './client-options.js'
 
 /** Builds the dispatcher for one connection of a pool. */
@@ -36,10 +36,6 @@ export interface PoolOptions extends ClientOptions {
 }
 
 const EVENTS = ['connect', 'disconnect', 'connectionError'] as const
-
-function defaultFactory (origin: URL, opts: ClientOptions): Dispatcher {
-  return new Client(origin, opts)
-}
 
 /**
  * A dispatcher with several connections to one origin.
@@ -70,6 +66,10 @@ export class Pool extends DispatcherBase {
    * rather than open more connections, since an h2 session would carry them all.
    */
   #probe: Dispatcher | null = null
+  /** Re-emit a client's connection events as the pool's: one listener per event, shared by every client. */
+  readonly #forwarders = EVENTS.map((event) => [event, (origin: unknown, targets: Dispatcher[], err?: Error): void => {
+    emitSafely(this, event, origin, [this, ...targets], err)
+  }] as const)
 
   /**
    * @param origin - `http://host:port` or `https://host:port`
@@ -88,9 +88,10 @@ export class Pool extends DispatcherBase {
     if (factory !== undefined && typeof factory !== 'function') {
       throw new InvalidArgumentError(`Pool: factory must be a function, got ${describeValue(factory)}`)
     }
-    checkClientOptions(clientOptions, 'Pool')
+    // Resolved here, where a bad option should fail, and shared by every client the default factory builds.
+    const config = resolveClientOptions(clientOptions, 'Pool')
     this.#connections = connections == null || connections === 0 ? Infinity : connections
-    this.#factory = factory ?? defaultFactory
+    this.#factory = factory ?? ((clientOrigin) => clientWithConfig(clientOrigin, config))
     this.#options = clientOptions
     this.#mayH2 = clientOptions.allowH2 === true || clientOptions.h2c === true
   }
@@ -171,9 +172,7 @@ export class Pool extends DispatcherBase {
     clients.push(client)
     this.#busy.push(false)
     client.on('drain', () => this.#onClientDrain(client, index))
-    for (const event of EVENTS) {
-      client.on(event, (origin: unknown, targets: Dispatcher[], err?: Error) => emitSafely(this, event, origin, [this, ...targets], err))
-    }
+    for (const [event, forward] of this.#forwarders) client.on(event, forward)
     if (this.#mayH2 && clients.length === 1) {
       this.#probe = client
       const settled = (): void => this.#onProbeSettled(client)

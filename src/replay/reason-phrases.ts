@@ -1,8 +1,9 @@
 /**
  * The reason phrase a replayed response (a cache hit, a mock reply, a snapshot) carries for its
  * status code: the phrases Node's HTTP stack uses, which are what undici gives in the same
- * places. Kept here rather than read from `node:http`, whose loading puts over a megabyte of
- * server and agent code on the heap of a process that never serves HTTP.
+ * places. Kept here rather than read from `node:http`: on Node 22 and later an ES import of
+ * node:http reads every export, its lazy WebSocket getters included, and so loads the runtime's
+ * own bundled undici (over 1 MB of live heap) into every process that imports conduit.
  * @module
  */
 

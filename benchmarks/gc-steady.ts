@@ -1,0 +1,86 @@
+/**
+ * Steady-state bytes and garbage collections of one client, without timing: runs
+ * `instruction-driver.ts` with `--trace-gc-nvp`, lets it warm up, and adds up what V8 reports for
+ * the collections of the measured round only (from the full collection before it to the one after
+ * it, both forced by the driver). V8's `allocated` field is the bytes allocated since the previous
+ * collection, so the sum over the round is every byte the round allocated on the JavaScript heap;
+ * `promoted` is what lived long enough to be copied into the old generation. Both, like the
+ * number of scavenges and mark-sweeps, depend on the code and not on how loaded the machine is.
+ * The runtime measured is the one running this script; extra V8 flags for the driver (for example
+ * `--max-semi-space-size=1`) go in `BENCH_NODE_FLAGS`.
+ *
+ * Usage: node gc-steady.js <conduit|undici> <mode> <scenario> <warmup> <requests> <origin>
+ * @module
+ */
+
+import { spawn } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+
+const driver = fileURLToPath(new URL('./instruction-driver.js', import.meta.url))
+const [library = 'conduit', mode = 'request', scenario = 'small', warmup = '5000', requests = '3000', origin = ''] = process.argv.slice(2)
+const counted = Number(requests)
+if (!Number.isInteger(counted) || counted < 1) throw new TypeError(`requests must be a positive integer, got ${requests}`)
+if (!/^\d+$/.test(warmup) || warmup === '0') throw new TypeError(`warmup must be a positive integer, got ${warmup}`)
+const extraFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter((flag) => flag !== '')
+
+/** What the collections of the measured round add up to. */
+interface RoundGc {
+  allocated: number
+  promoted: number
+  scavenges: number
+  markSweeps: number
+  /** Live heap after the full collection that closes the round. */
+  liveAfter: number
+}
+
+const round: RoundGc = { allocated: 0, promoted: 0, scavenges: 0, markSweeps: 0, liveAfter: 0 }
+let measuring = false
+
+/** Reads one `--trace-gc-nvp` line's numeric field. */
+function field (line: string, name: string): number {
+  const found = new RegExp(`(?:^|\\s)${name}=(\\d+)`).exec(line)
+  return found === null ? 0 : Number(found[1])
+}
+
+function countGc (line: string): void {
+  const kind = /\sgc=(\w+)/.exec(line)?.[1]
+  if (kind === undefined) return
+  round.allocated += field(line, 'allocated')
+  round.promoted += field(line, 'promoted')
+  if (kind === 's') round.scavenges++
+  else round.markSweeps++
+  round.liveAfter = field(line, 'end_object_size')
+}
+
+const child = spawn(process.execPath, [
+  '--expose-gc', '--trace-gc-nvp', ...extraFlags, driver, library, mode, scenario, requests, origin, warmup
+], { stdio: ['pipe', 'pipe', 'inherit'] })
+
+createInterface({ input: child.stdout }).on('line', (line) => {
+  if (line === 'ready') {
+    measuring = true
+    child.stdin.write('go\n')
+  } else if (line === 'done') {
+    measuring = false
+    child.stdin.end()
+  } else if (measuring) {
+    countGc(line)
+  }
+})
+
+child.on('exit', (code) => {
+  if (code !== 0 || round.markSweeps === 0) {
+    console.error(`the driver failed or forced no full collection (exit code ${String(code)})`)
+    process.exitCode = 1
+    return
+  }
+  const perRequest = (n: number): string => (n / counted).toFixed(0)
+  const perThousand = (n: number): string => (n * 1000 / counted).toFixed(2)
+  const flags = extraFlags.length > 0 ? ` (${extraFlags.join(' ')})` : ''
+  console.log(`${library} ${mode} ${scenario} on Node ${process.versions.node}${flags}, ${counted} requests after ${warmup}:`)
+  console.log(`  allocated ${perRequest(round.allocated)} B/request, promoted ${perRequest(round.promoted)} B/request`)
+  // The closing full collection is the driver's own; it is not counted as one the round needed.
+  console.log(`  scavenges ${perThousand(round.scavenges)} per 1000 requests, mark-sweeps ${round.markSweeps - 1} (+1 forced)`)
+  console.log(`  live heap after the round ${(round.liveAfter / 1024).toFixed(0)} KiB`)
+})
