@@ -83,11 +83,10 @@ export function publishBodyChunkReceived (req: ObservedRequest, chunk: Buffer): 
 
 /** `request:trailers`: the response ended. */
 export function publishTrailers (req: ObservedRequest, trailers: IncomingHeaders): void {
+  if (channels.trailers.hasSubscribers) channels.trailers.publish({ request: req.diagnostics(), trailers: shown(trailers) })
   const undici = activeUndiciChannel(undiciChannels.trailers)
-  if (!channels.trailers.hasSubscribers && undici === null) return
-  const redacted = shown(trailers)
-  if (channels.trailers.hasSubscribers) channels.trailers.publish({ request: req.diagnostics(), trailers: redacted })
-  if (undici !== null) undici.publish({ request: req.undiciView(), trailers: rawHeaderList(redacted) })
+  // The raw list redacts as it goes: no redacted copy of the record is made for it.
+  if (undici !== null) undici.publish({ request: req.undiciView(), trailers: rawHeaderList(trailers) })
 }
 
 /** `request:error`: the request failed. */

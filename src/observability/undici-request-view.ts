@@ -11,7 +11,7 @@
 import type { IncomingHeaders, OutgoingHeaders } from '../contracts/dispatch-contract.js'
 import { InvalidArgumentError } from '../errors.js'
 import { isHeadersIterable } from '../handlers/request-headers.js'
-import { isCredentialHeader, REDACTED, redactHeaders } from './redaction.js'
+import { isCredentialHeader, REDACTED } from './redaction.js'
 
 /**
  * What the view reads from the request it shows. The view copies nothing when it is made: most
@@ -216,20 +216,26 @@ export class UndiciResponseView {
 
   /** The response headers as a flat list of name and value Buffers, credentials redacted. */
   get headers (): Buffer[] {
-    this.#headers ??= rawHeaderList(redactHeaders(this.#source) as IncomingHeaders)
+    this.#headers ??= rawHeaderList(this.#source)
     return this.#headers
   }
 }
 
-/** Response headers (or trailers) as undici publishes them: a flat list of name and value Buffers. */
+/**
+ * Response headers (or trailers) as undici publishes them: a flat list of name and value Buffers,
+ * credential values redacted. One pass over the record and no copy of it: a traced request makes
+ * this list for its trailers, and most responses end with none.
+ */
 export function rawHeaderList (headers: IncomingHeaders): Buffer[] {
   const raw: Buffer[] = []
-  for (const name of Object.keys(headers)) {
+  for (const name in headers) {
+    if (!Object.hasOwn(headers, name)) continue
     const value = headers[name]
     if (value === undefined) continue
     const key = Buffer.from(name, 'latin1')
-    if (Array.isArray(value)) for (const v of value) raw.push(key, Buffer.from(v, 'latin1'))
-    else raw.push(key, Buffer.from(String(value), 'latin1'))
+    const hidden = isCredentialHeader(name)
+    if (Array.isArray(value)) for (const v of value) raw.push(key, Buffer.from(hidden ? REDACTED : v, 'latin1'))
+    else raw.push(key, Buffer.from(hidden ? REDACTED : String(value), 'latin1'))
   }
   return raw
 }

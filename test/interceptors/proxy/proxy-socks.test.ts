@@ -1,6 +1,8 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import type { Socket } from 'node:net'
+import { execFileSync } from 'node:child_process'
+import { createRequire } from 'node:module'
 import { openSocksTunnel } from '../../../interceptors/proxy/socks.js'
 import { resolveProxy } from '../../../interceptors/proxy/proxy-options.js'
 import { ProxyAgent } from '../../../presets/proxy-agent.js'
@@ -30,6 +32,20 @@ function get (socket: Socket): Promise<string> {
 }
 
 describe('SOCKS tunnels', () => {
+  it('loads the socks package when the first SOCKS tunnel opens, not with the library', async (t) => {
+    // The package holds heap that every full collection marks: a process with no SOCKS proxy keeps none of it.
+    const loaded = "console.log(Object.keys((await import('node:module')).createRequire(process.cwd() + '/').cache).filter((f) => f.includes('/node_modules/socks/')).length)"
+    const index = new URL('../../../src/index.js', import.meta.url).href
+    const run = (code: string): string => execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8', timeout: 60_000 }).trim()
+    assert.equal(run(`await import(${JSON.stringify(index)}); ${loaded}`), '0')
+    const target = await startHttpServer((_req, res) => res.end('hello'))
+    const socks = await startSocks5Server()
+    t.after(() => Promise.all([target.close(), socks.close()]))
+    const socket = await tunnel(`socks5://127.0.0.1:${socks.port}`, '127.0.0.1', target.port)
+    assert.match(await get(socket), /hello$/)
+    assert.notEqual(Object.keys(createRequire(import.meta.url).cache).filter((f) => f.includes('/node_modules/socks/')).length, 0)
+  })
+
   it('reaches the target through a SOCKS5 proxy with username/password auth', async (t) => {
     const target = await startHttpServer((_req, res) => res.end('hello'))
     const socks = await startSocks5Server({ auth: { username: 'us er', password: 'p@ss' } })

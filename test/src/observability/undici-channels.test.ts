@@ -251,6 +251,29 @@ describe('undici channel names (differential against undici)', () => {
     assert.equal(response.headers, response.headers)
   })
 
+  it('trailers and repeated response headers are raw Buffer lists with every credential value redacted', async (t) => {
+    const server = await withServer(t, (req, res) => {
+      res.setHeader('set-cookie', ['a=s3cr3t-one', 'b=s3cr3t-two'])
+      res.setHeader('trailer', 'x-auth-token, x-checksum')
+      res.write('ok')
+      res.addTrailers({ 'x-auth-token': 's3cr3t-trailer', 'x-checksum': 'c0ffee' })
+      res.end()
+    })
+    const client = new Client(server.origin)
+    t.after(() => client.close())
+    const seen = await observe(async () => {
+      const res = await client.request({ path: '/t', method: 'GET' })
+      await res.body.text()
+    })
+    const trailers = message(seen, 'undici:request:trailers').trailers as Buffer[]
+    assert.ok(trailers.every((item) => Buffer.isBuffer(item)))
+    assert.deepEqual(trailers.map(String), ['x-auth-token', '[redacted]', 'x-checksum', 'c0ffee'])
+    const raw = (message(seen, 'undici:request:headers').response.headers as Buffer[]).map(String)
+    const cookies = raw.flatMap((item, i) => i % 2 === 0 && item === 'set-cookie' ? [raw[i + 1]] : [])
+    assert.deepEqual(cookies, ['[redacted]', '[redacted]'])
+    assert.ok(!JSON.stringify(raw.concat(trailers.map(String))).includes('s3cr3t'))
+  })
+
   it('addHeader refuses a bad name, a bad value and framing headers with a clear error', async (t) => {
     const server = await withServer(t, echo)
     const client = new Client(server.origin)
