@@ -13,7 +13,8 @@ import type { ClientRequest } from '../connection/client-request.js'
 import { BODY_BYTES, BODY_NONE, bodyBytes } from '../connection/request-body.js'
 import { BodyWriter } from '../connection/body-writer.js'
 import type { BodyWriterOwner } from '../connection/body-writer.js'
-import { ConnectionTimer, T_BODY, T_HEADERS } from '../connection/connection-timer.js'
+import { T_BODY, T_HEADERS } from '../connection/connection-timer.js'
+import { StreamTimer } from './stream-timer.js'
 import { NO_SIZE_LIMIT, ResponseLimits } from '../connection/response-limits.js'
 import type { ConnectionConfig } from '../connection/connection-config.js'
 import { h2RequestHeaders, isExtendedConnect, requestHeadText } from './request-headers.js'
@@ -66,7 +67,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
   #done = false
   /** Body chunks and the end, held until the head (and a paused handler) lets them through. */
   readonly #sequence = new ResponseSequence(this)
-  readonly #timer: ConnectionTimer<H2Exchange>
+  readonly #timer: StreamTimer<H2Exchange>
   /**
    * `maxInformationalResponses` and `maxResponseSize`, counted for this stream; made by the first
    * 1xx head or body chunk that counts, so that most open streams hold none.
@@ -77,7 +78,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     this.req = req
     this.#owner = owner
     this.#config = config
-    this.#timer = new ConnectionTimer<H2Exchange>(H2Exchange.#onTimer, this)
+    this.#timer = new StreamTimer<H2Exchange>(H2Exchange.#onTimer, this)
   }
 
   /** When this attempt started (`Date.now()`): a request sent again keeps its first attempt's. */
@@ -91,6 +92,11 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
   /** The stream's id once the session sent its HEADERS frame; undefined before. */
   get streamId (): number | undefined {
     return this.#stream?.id
+  }
+
+  /** The session's sweep of its streams' timers, at `now` (`Date.now()`). */
+  sweepTimer (now: number): void {
+    this.#timer.sweep(now)
   }
 
   /** Opens the stream and sends the request. */
