@@ -1,25 +1,48 @@
 /**
  * A bounded HTTP/2 client run for instruction counting (`valgrind --tool=callgrind`) rather than
- * timing: one Client with allowH2 (one session), a fixed number of GETs with 50 streams in flight
- * against an h2 benchmark origin already running (`clients/h2-server.js`), then exit. A full
- * collection frames the round, so the garbage it made counts. Comparing a run of N requests with
- * one of M gives the instructions of M − N requests in the steady state.
+ * timing: one Client with allowH2 (one session), a fixed number of GETs with `streams` in flight
+ * (50 by default; 1000 for the per-stream cost of the scale row) against an h2 benchmark origin
+ * already running (`clients/h2-server.js`), then exit. A full collection frames the round, so
+ * the garbage it made counts. Comparing a run of N requests with one of M gives the
+ * instructions of M − N requests in the steady state. With a `warmup` count it first runs that
+ * many requests, then says `ready` on stdout and waits for a line on stdin before the counted
+ * round, and says `done` after it (and waits for stdin to end), as `instruction-driver.ts` does,
+ * so that `instruction-steady.ts` (mode `h2`) counts only the round.
  *
- * Usage: node --expose-gc h2-instruction-driver.js <conduit|undici> <path> <requests> <origin>
+ * Usage: node --expose-gc h2-instruction-driver.js <conduit|undici> <path> <requests> <origin> [warmup] [streams]
  * @module
  */
 
+import { createInterface } from 'node:readline'
 import { open, one } from './clients/h2-client.js'
 import { keepInFlight } from './clients/in-flight.js'
 
-const STREAMS = 50
+/** The most streams the h2 benchmark origin allows on one session. */
+const MAX_STREAMS = 1000
 
-const [impl = 'conduit', path = '/1k', requests = '2000', origin = ''] = process.argv.slice(2)
-const total = Number(requests)
-if (!Number.isInteger(total) || total < 0 || total > 100_000) throw new TypeError(`requests must be an integer from 0 to 100000, got ${requests}`)
-const client = open(impl, origin)
+function count (name: string, value: string, max: number): number {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 0 || n > max) throw new TypeError(`${name} must be an integer from 0 to ${max}, got ${value}`)
+  return n
+}
+
+const [impl = 'conduit', path = '/1k', requests = '2000', origin = '', warmupArg = '0', streamsArg = '50'] = process.argv.slice(2)
+const total = count('requests', requests, 100_000)
+const warmup = count('warmup', warmupArg, 100_000)
+const streams = Math.max(1, count('streams', streamsArg, MAX_STREAMS))
+const client = open(impl, origin, streams)
 const collectGarbage: () => void = (globalThis as { gc?: () => void }).gc ?? (() => {})
+const stdin = warmup > 0 ? createInterface({ input: process.stdin })[Symbol.asyncIterator]() : null
+if (warmup > 0) await keepInFlight(warmup, Math.min(streams, warmup), () => one(client, path))
 collectGarbage()
-if (total > 0) await keepInFlight(total, Math.min(STREAMS, total), () => one(client, path))
+if (stdin !== null) {
+  process.stdout.write('ready\n')
+  await stdin.next()
+}
+if (total > 0) await keepInFlight(total, Math.min(streams, total), () => one(client, path))
 collectGarbage()
+if (stdin !== null) {
+  process.stdout.write('done\n')
+  await stdin.next()
+}
 await client.close()

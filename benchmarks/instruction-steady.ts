@@ -6,8 +6,10 @@
  * Two runs of the same build agree far better than differences of whole-process counts do, and
  * the warm-up runs uncounted, several times faster. The runtime measured is the one running
  * this script; `BENCH_OTEL=1` registers the OpenTelemetry instrumentation as in the driver.
+ * Mode `h2` runs `h2-instruction-driver.ts` instead: the scenario is the path (`/1k`, `/1m`) and
+ * an optional last argument the streams in flight (50 by default).
  *
- * Usage: node instruction-steady.js <conduit|undici> <mode> <scenario> <warmup> <requests> <origin>
+ * Usage: node instruction-steady.js <conduit|undici> <mode> <scenario> <warmup> <requests> <origin> [streams]
  * @module
  */
 
@@ -15,15 +17,17 @@ import { execFileSync, spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 
-const driver = fileURLToPath(new URL('./instruction-driver.js', import.meta.url))
-const [library = 'conduit', mode = 'request', scenario = 'small', warmup = '5000', requests = '3000', origin = ''] = process.argv.slice(2)
+const [library = 'conduit', mode = 'request', scenario = 'small', warmup = '5000', requests = '3000', origin = '', streams = '50'] = process.argv.slice(2)
+const h2 = mode === 'h2'
+const driver = fileURLToPath(new URL(h2 ? './h2-instruction-driver.js' : './instruction-driver.js', import.meta.url))
+const driverArgs = h2 ? [library, scenario, requests, origin, warmup, streams] : [library, mode, scenario, requests, origin, warmup]
 const counted = Number(requests)
 if (!Number.isInteger(counted) || counted < 1) throw new TypeError(`requests must be a positive integer, got ${requests}`)
 if (!/^\d+$/.test(warmup) || warmup === '0') throw new TypeError(`warmup must be a positive integer, got ${warmup}`)
 
 const child = spawn('valgrind', [
   '--tool=callgrind', '--instr-atstart=no', '--callgrind-out-file=/dev/null',
-  process.execPath, '--expose-gc', driver, library, mode, scenario, requests, origin, warmup
+  process.execPath, '--expose-gc', driver, ...driverArgs
 ], { stdio: ['pipe', 'pipe', 'pipe'] })
 
 /** Turns callgrind's counting on or off in the driver's process. */
@@ -52,5 +56,6 @@ child.on('exit', (code) => {
     return
   }
   const otel = process.env.BENCH_OTEL === '1' ? ', OpenTelemetry on' : ''
-  console.log(`${library} ${mode} ${scenario} on Node ${process.versions.node}${otel}: ${Math.round(collected / counted)} instructions per request (${counted} requests after ${warmup})`)
+  const shape = h2 ? `h2 ${scenario} with ${streams} streams` : `${mode} ${scenario}`
+  console.log(`${library} ${shape} on Node ${process.versions.node}${otel}: ${Math.round(collected / counted)} instructions per request (${counted} requests after ${warmup})`)
 })

@@ -18,9 +18,14 @@ export interface H2BenchClient {
   close (): Promise<void>
 }
 
-/** One Client of `impl` (conduit or undici) with allowH2 to `origin`: one session. */
-export function open (impl: string, origin: string): H2BenchClient {
-  const options = { allowH2: true, connect: { ca: caCrt }, pipelining: 100 }
+/**
+ * One Client of `impl` (conduit or undici) with allowH2 to `origin`: one session, with room for
+ * `streams` in flight (100 by default).
+ */
+export function open (impl: string, origin: string, streams = 100): H2BenchClient {
+  // Under valgrind on a busy machine the TLS handshake can take seconds: no connect timeout may
+  // cut an instruction-counting run short.
+  const options = { allowH2: true, connect: { ca: caCrt }, connectTimeout: 300_000, pipelining: streams, maxConcurrentStreams: Math.max(100, streams) }
   if (impl === 'conduit') return new ConduitClient(origin, options) as unknown as H2BenchClient
   if (impl === 'undici') return new UndiciClient(origin, options) as unknown as H2BenchClient
   throw new TypeError(`unknown client ${impl}`)

@@ -16,7 +16,9 @@ const bodies: Record<string, Buffer> = {
 
 // 50 streams of 1 MiB are more than node:http2's default 10 MB of session memory: with the default
 // the server resets streams with ENHANCE_YOUR_CALM (for undici's client and conduit's alike).
-const server = http2.createSecureServer({ key: serverKey, cert: serverCrt, maxSessionMemory: 256, settings: { maxConcurrentStreams: 100, initialWindowSize: 1024 * 1024 } })
+// Up to 1000 streams at once, for the instruction driver's per-stream runs; the benchmark's
+// clients keep 50 in flight.
+const server = http2.createSecureServer({ key: serverKey, cert: serverCrt, maxSessionMemory: 256, settings: { maxConcurrentStreams: 1000, initialWindowSize: 1024 * 1024 } })
 server.on('session', (session) => session.on('error', () => {}))
 server.on('stream', (stream, headers) => {
   stream.on('error', () => {})

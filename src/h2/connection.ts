@@ -19,6 +19,7 @@ import type { ExchangeOwner } from './exchange.js'
 import { rstCodeName } from './error-codes.js'
 import { goawayError, noteResend, RESEND_CLOSED, RESEND_GOAWAY, RESEND_REFUSED } from './resend-budget.js'
 import { StallProbe, STALL_WINDOW_MS } from './stall-probe.js'
+import { STREAM_SWEEP_MS } from './stream-timer.js'
 import { WEBSOCKET } from './request-headers.js'
 import type { StallProbeOwner } from './stall-probe.js'
 
@@ -39,6 +40,8 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
   #error: Error | null = null
   #idleTimer: NodeJS.Timeout | null = null
   #pingTimer: NodeJS.Timeout | null = null
+  /** Sweeps the streams' headers and body timers while any stream is open (see StreamTimer). */
+  #sweepTimer: NodeJS.Timeout | null = null
   /** The server's first SETTINGS arrived: whether it allows extended CONNECT is known. */
   #settingsKnown = false
   /** Notices the session stopping silently while a request waits for its head. */
@@ -193,6 +196,10 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
   }
 
   #active (): void {
+    if (this.#sweepTimer === null) {
+      this.#sweepTimer = setInterval(this.#sweep, STREAM_SWEEP_MS)
+      this.#sweepTimer.unref()
+    }
     if (this.#idleTimer !== null) {
       clearTimeout(this.#idleTimer)
       this.#idleTimer = null
@@ -202,12 +209,24 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
   }
 
   #startIdle (): void {
+    this.#stopSweep()
     this.#session.unref()
     ;(this.socket as Socket).unref?.()
     const ms = this.#owner.config.keepAliveTimeout
     if (ms <= 0 || this.#idleTimer !== null) return
     this.#idleTimer = setTimeout(this.#onIdle, ms)
     this.#idleTimer.unref()
+  }
+
+  #stopSweep (): void {
+    if (this.#sweepTimer !== null) clearInterval(this.#sweepTimer)
+    this.#sweepTimer = null
+  }
+
+  readonly #sweep = (): void => {
+    const now = Date.now()
+    // A timer that fires ends its exchange, which leaves the map: iterating a Map allows that.
+    for (const exchange of this.#exchanges.values()) exchange.sweepTimer(now)
   }
 
   readonly #onIdle = (): void => {
@@ -293,6 +312,7 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
     this.#dead = true
     if (this.#idleTimer !== null) clearTimeout(this.#idleTimer)
     if (this.#pingTimer !== null) clearInterval(this.#pingTimer)
+    this.#stopSweep()
     this.#probe.stop()
     const session = this.#session
     session.off('error', this.#onError)

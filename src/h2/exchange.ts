@@ -13,12 +13,15 @@ import type { ClientRequest } from '../connection/client-request.js'
 import { BODY_BYTES, BODY_NONE, bodyBytes } from '../connection/request-body.js'
 import { BodyWriter } from '../connection/body-writer.js'
 import type { BodyWriterOwner } from '../connection/body-writer.js'
-import { ConnectionTimer, T_BODY, T_HEADERS } from '../connection/connection-timer.js'
+import { T_BODY, T_HEADERS } from '../connection/connection-timer.js'
+import { StreamTimer } from './stream-timer.js'
 import { NO_SIZE_LIMIT, ResponseLimits } from '../connection/response-limits.js'
 import type { ConnectionConfig } from '../connection/connection-config.js'
 import { h2RequestHeaders, isExtendedConnect, requestHeadText } from './request-headers.js'
 import { describeStreamReset } from './error-codes.js'
-import { exposePeerAddress, toIncomingHeaders } from './stream-shape.js'
+import { handOverTunnel, toIncomingHeaders } from './stream-shape.js'
+import { countBody, countInformational } from './limit-checks.js'
+import type { LimitCheck } from './limit-checks.js'
 import { ResponseSequence } from './response-sequence.js'
 import type { SequenceSink } from './response-sequence.js'
 import { headersTimeLeft, headersTimeoutError } from './resend-budget.js'
@@ -42,12 +45,7 @@ const EXCHANGE = Symbol('h2 exchange')
 /** A stream as this module tags it. */
 type ExchangeStream = ClientHttp2Stream & { [EXCHANGE]?: H2Exchange | undefined }
 
-/** One check of a stream's {@link ResponseLimits}: `length` is the body bytes that arrived, if any. */
-type LimitCheck = (limits: ResponseLimits, req: ClientRequest, length: number) => void
-const countInformational: LimitCheck = (limits, req) => { limits.informational(req) }
-const countBody: LimitCheck = (limits, req, length) => { limits.body(req, length) }
-
-/** The stream events an exchange listens to, attached in start() and detached once it ends (set by H2Exchange). */
+/** The stream events an exchange listens to, attached in start() (set by H2Exchange). */
 let STREAM_LISTENERS: ReadonlyArray<readonly [string, (this: ClientHttp2Stream, ...args: any[]) => void]>
 
 /**
@@ -69,7 +67,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
   #done = false
   /** Body chunks and the end, held until the head (and a paused handler) lets them through. */
   readonly #sequence = new ResponseSequence(this)
-  readonly #timer: ConnectionTimer<H2Exchange>
+  readonly #timer: StreamTimer<H2Exchange>
   /**
    * `maxInformationalResponses` and `maxResponseSize`, counted for this stream; made by the first
    * 1xx head or body chunk that counts, so that most open streams hold none.
@@ -80,7 +78,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     this.req = req
     this.#owner = owner
     this.#config = config
-    this.#timer = new ConnectionTimer<H2Exchange>(H2Exchange.#onTimer, this)
+    this.#timer = new StreamTimer<H2Exchange>(H2Exchange.#onTimer, this)
   }
 
   /** When this attempt started (`Date.now()`): a request sent again keeps its first attempt's. */
@@ -94,6 +92,11 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
   /** The stream's id once the session sent its HEADERS frame; undefined before. */
   get streamId (): number | undefined {
     return this.#stream?.id
+  }
+
+  /** The session's sweep of its streams' timers, at `now` (`Date.now()`). */
+  sweepTimer (now: number): void {
+    this.#timer.sweep(now)
   }
 
   /** Opens the stream and sends the request. */
@@ -249,12 +252,9 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
       const stream = this.#stream!
       this.#detach()
       this.#done = true
-      // Tunnel bytes read before the head belong to the tunnel: put them back, in order.
-      const early = this.#sequence.takeQueued()
-      for (let i = early.length - 1; i >= 0; i--) stream.unshift(early[i])
+      handOverTunnel(stream, STREAM_LISTENERS, this.#sequence.takeQueued())
       this.#owner.onExchangeDone(this)
       this.#owner.onTunnel(stream)
-      exposePeerAddress(stream)
       req.upgraded(status, fields, stream)
       return
     }
@@ -387,14 +387,13 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     return stream
   }
 
+  /**
+   * Unhooks the exchange from its stream. The listeners stay: a finished stream does not need
+   * seven removals and a no-op added for errors; without an exchange the listeners do nothing,
+   * and the 'error' one keeps a late error from being thrown.
+   */
   #detach (): void {
     const stream = this.#stream
-    if (stream === null) return
-    for (const [event, listener] of STREAM_LISTENERS) stream.off(event, listener)
-    ;(stream as ExchangeStream)[EXCHANGE] = undefined
-    // Errors after the request ended have nobody to fail.
-    stream.on('error', noop)
+    if (stream !== null) (stream as ExchangeStream)[EXCHANGE] = undefined
   }
 }
-
-function noop (): void {}

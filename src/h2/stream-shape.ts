@@ -30,6 +30,20 @@ export function toIncomingHeaders (headers: IncomingHttpHeaders, max: number): I
 const PEER_ADDRESS = ['remoteAddress', 'remotePort', 'remoteFamily'] as const
 
 /**
+ * Hands a CONNECT stream over as a tunnel: without the exchange's `listeners` (its 'data' one would
+ * read the tunnel), with errors nobody listens to swallowed, the bytes read before the head put
+ * back in order (they belong to the tunnel) and the peer's address exposed.
+ */
+export function handOverTunnel (stream: ClientHttp2Stream, listeners: ReadonlyArray<readonly [string, (...args: any[]) => void]>, early: Buffer[]): void {
+  for (const [event, listener] of listeners) stream.off(event, listener)
+  stream.on('error', noop)
+  for (let i = early.length - 1; i >= 0; i--) stream.unshift(early[i])
+  exposePeerAddress(stream)
+}
+
+function noop (): void {}
+
+/**
  * A tunnel is handed over as a Duplex: it answers where it leads as a socket does (the
  * session's peer), so whoever takes it (a WebSocket's open event and debug line) needs to
  * know nothing of HTTP/2.
