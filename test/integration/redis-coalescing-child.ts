@@ -1,7 +1,7 @@
 /**
  * One "host" of the miss-coalescing test: its own Agent with the cache interceptor on a
  * RedisCacheStore with `coalesce` on. Usage (forked): redis-coalescing-child.js <connection JSON>
- * <key prefix> <url> <requests> <host number>, where the connection is `{ "url": ... }` for one
+ * <key prefix> <url> <requests> <host number> <lease ms>, where the connection is `{ "url": ... }` for one
  * server or `{ "cluster": [{ host, port }, ...] }`. It says `ready`, waits for `go`, sends its
  * requests all at once, says `dispatched`, then reports each response's status, length and
  * digest and exits.
@@ -14,9 +14,9 @@ import { cache } from '../../interceptors/cache/index.js'
 import { RedisCacheStore } from '../../stores/redis-cache-store.js'
 import type { RedisCacheStoreOptions } from '../../stores/redis-cache-store.js'
 
-const [connectionJson, keyPrefix, url, count, host] = process.argv.slice(2) as [string, string, string, string, string]
+const [connectionJson, keyPrefix, url, count, host, leaseMs] = process.argv.slice(2) as [string, string, string, string, string, string]
 const connection = JSON.parse(connectionJson) as { url?: string, cluster?: Array<{ host: string, port: number }> }
-const coalesce = { waitMs: 60_000, leaseMs: 1500 }
+const coalesce = { waitMs: 60_000, leaseMs: Number(leaseMs) }
 // A command timeout long enough that a loaded machine never turns a slow answer into a miss (a miss is an extra origin request).
 const options: RedisCacheStoreOptions = { keyPrefix, timeoutMs: 30_000, coalesce, errorCallback: (err) => process.stderr.write(`host ${host}: ${err.message}\n`) }
 const client = connection.cluster === undefined ? undefined : new Cluster(connection.cluster, { enableOfflineQueue: false })
