@@ -10,10 +10,11 @@
 import type { Duplex } from 'node:stream'
 import {
   CLOSE_ABNORMAL, CLOSE_INVALID_PAYLOAD, CLOSE_NO_STATUS, CLOSE_PROTOCOL_ERROR, CLOSE_TOO_BIG,
-  OP_BINARY, OP_CLOSE, OP_CONTINUATION, OP_PING, OP_PONG, OP_TEXT, isValidReceivedCloseCode
+  OP_CLOSE, OP_CONTINUATION, OP_PING, OP_PONG, OP_TEXT, isValidReceivedCloseCode
 } from './constants.js'
 import { FRAME, FrameParser, NEED_MORE } from './frame-parser.js'
-import { encodeCloseFrame, encodeFrame, encodeTextFrame } from './frame-writer.js'
+import { encodeCloseFrame, encodeFrame } from './frame-writer.js'
+import { MessageSender } from './message-sender.js'
 import { MessageDeflate } from './permessage-deflate.js'
 import type { DeflateParams, InflateResult } from './permessage-deflate.js'
 import { Utf8Validator, isValidUtf8 } from './utf8.js'
@@ -49,9 +50,6 @@ export interface ConnectionOptions {
   deflate: DeflateParams | null
 }
 
-/** A slot of the ordered send queue; `frame` is null while its compression is running. */
-interface SendSlot { frame: Buffer | null, bytes: number, done?: (() => void) | undefined }
-
 /** The client side of an open WebSocket connection. */
 export class WebSocketConnection {
   readonly socket: Duplex
@@ -68,14 +66,7 @@ export class WebSocketConnection {
   #messageSize = 0
   /** Waiting for a decompression: frames stay in the parser until it is done. */
   #waiting = false
-  readonly #sendQueue: SendSlot[] = []
-  /**
-   * Bytes and completion callbacks of the frames handed to the socket, in write order. One
-   * shared write callback reads them, so a send allocates no closure and the stream can batch
-   * the callbacks of writes that completed synchronously into one tick.
-   */
-  readonly #writtenBytes: number[] = []
-  readonly #writtenDone: Array<(() => void) | undefined> = []
+  readonly #sender: MessageSender
   #closeSent = false
   #closeReceived = false
   #receivedCode = CLOSE_ABNORMAL
@@ -92,6 +83,7 @@ export class WebSocketConnection {
     this.#parser = new FrameParser(options.maxMessageSize)
     this.#deflate = options.deflate === null ? null : new MessageDeflate(options.deflate, options.maxMessageSize)
     if (this.#deflate !== null) this.#parser.allowCompression()
+    this.#sender = new MessageSender(socket, this.#deflate, (bytes) => { owner.onSent(bytes) })
     socket.on('data', this.#onData)
     socket.on('error', this.#onSocketError)
     socket.on('close', this.#onSocketClose)
@@ -115,19 +107,12 @@ export class WebSocketConnection {
 
   /** Queues a text message; `done` runs once it was handed to the network. */
   sendText (text: string, done?: () => void): void {
-    if (this.#deflate !== null) {
-      this.#sendCompressed(OP_TEXT, Buffer.from(text), done)
-      return
-    }
-    const frame = encodeTextFrame(OP_TEXT, text)
-    this.#sendFrame(frame, frame.length - headerLength(frame), done)
+    this.#sender.sendText(text, done)
   }
 
   /** Queues a binary message; `done` runs once it was handed to the network. */
   sendBinary (data: Uint8Array, done?: () => void): void {
-    // zlib reads the bytes later: it gets a copy the caller cannot change meanwhile.
-    if (this.#deflate !== null) this.#sendCompressed(OP_BINARY, Buffer.from(data), done)
-    else this.#sendFrame(encodeFrame(OP_BINARY, data), data.length, done)
+    this.#sender.sendBinary(data, done)
   }
 
   /** Sends a ping (payload at most 125 bytes, checked by the caller). */
@@ -142,7 +127,7 @@ export class WebSocketConnection {
   close (code: number | undefined, reason: string): void {
     if (this.#closeSent || this.#failed || this.#finished) return
     this.#closeSent = true
-    this.#enqueue({ frame: encodeCloseFrame(code, reason), bytes: 0 })
+    this.#sender.sendControl(encodeCloseFrame(code, reason))
     if (this.#closeReceived) this.socket.end()
     this.#startCloseTimer()
   }
@@ -150,54 +135,6 @@ export class WebSocketConnection {
   /** Drops the connection at once, without a close handshake. */
   destroy (): void {
     this.socket.destroy()
-  }
-
-  #sendCompressed (opcode: number, data: Uint8Array, done: (() => void) | undefined): void {
-    const slot: SendSlot = { frame: null, bytes: data.length, done }
-    this.#sendQueue.push(slot)
-    this.#deflate!.compress(data, (payload) => {
-      slot.frame = encodeFrame(opcode, payload, true, true)
-      this.#flushQueue()
-    })
-  }
-
-  /** Writes a ready frame at once when nothing waits before it (the common case), else queues it. */
-  #sendFrame (frame: Buffer, bytes: number, done: (() => void) | undefined): void {
-    if (this.#sendQueue.length === 0) this.#write(frame, bytes, done)
-    else this.#enqueue({ frame, bytes, done })
-  }
-
-  #enqueue (slot: SendSlot): void {
-    this.#sendQueue.push(slot)
-    this.#flushQueue()
-  }
-
-  #flushQueue (): void {
-    const queue = this.#sendQueue
-    while (queue.length > 0 && queue[0]!.frame !== null) {
-      const { frame, bytes, done } = queue.shift()!
-      this.#write(frame!, bytes, done)
-    }
-  }
-
-  #write (frame: Buffer, bytes: number, done: (() => void) | undefined): void {
-    if (this.#finished) return
-    if (bytes === 0 && done === undefined) {
-      this.socket.write(frame)
-      return
-    }
-    this.#writtenBytes.push(bytes)
-    this.#writtenDone.push(done)
-    this.socket.write(frame, this.#onWritten)
-  }
-
-  readonly #onWritten = (err?: Error | null): void => {
-    // A failed stream may call back out of write order: account for everything still listed.
-    const count = err == null ? 1 : this.#writtenBytes.length
-    for (let i = 0; i < count && this.#writtenBytes.length > 0; i++) {
-      this.#owner.onSent(this.#writtenBytes.shift()!)
-      this.#writtenDone.shift()?.()
-    }
   }
 
   #startCloseTimer (): void {
@@ -321,7 +258,7 @@ export class WebSocketConnection {
     if (!this.#closeSent) {
       // Echo the code (section 5.5.1); 1005 means there was none to echo.
       this.#closeSent = true
-      this.#enqueue({ frame: encodeCloseFrame(code === CLOSE_NO_STATUS ? undefined : code, ''), bytes: 0 })
+      this.#sender.sendControl(encodeCloseFrame(code === CLOSE_NO_STATUS ? undefined : code, ''))
     }
     // The server closes the TCP connection first (section 7.1.1); ending our side lets it.
     this.socket.end()
@@ -357,6 +294,7 @@ export class WebSocketConnection {
   readonly #onSocketClose = (): void => {
     if (this.#finished) return
     this.#finished = true
+    this.#sender.stop()
     if (this.#closeTimer !== null) clearTimeout(this.#closeTimer)
     this.#deflate?.close()
     this.socket.off('data', this.#onData)
@@ -376,9 +314,4 @@ function joinFragments (fragments: Buffer[]): Buffer {
     at += fragment.length
   }
   return out
-}
-
-function headerLength (frame: Buffer): number {
-  const short = frame[1]! & 0x7f
-  return short < 126 ? 6 : short === 126 ? 8 : 14
 }

@@ -141,7 +141,11 @@ export class FrameParser {
    */
   #byteAt (index: number): number {
     let at = this.#offset + index
-    for (let i = 0; ; i++) {
+    const first = this.#chunks[0]!
+    // Nearly always in the first chunk: checked before the walk.
+    if (at < first.length) return first[at]!
+    at -= first.length
+    for (let i = 1; ; i++) {
       const chunk = this.#chunks[i]!
       if (at < chunk.length) return chunk[at]!
       at -= chunk.length

@@ -111,6 +111,12 @@ export function encodeTextFrame (opcode: number, text: string): Buffer {
   return out
 }
 
+/** Bytes of payload in a frame built here: its length less the header (mask key included). */
+export function framedPayloadLength (frame: Buffer): number {
+  const short = frame[1]! & 0x7f
+  return frame.length - (short < 126 ? 6 : short === 126 ? 8 : 14)
+}
+
 /** A close frame: no body when `code` is undefined, else the code and the UTF-8 reason. */
 export function encodeCloseFrame (code: number | undefined, reason: string): Buffer {
   if (code === undefined) return encodeFrame(0x8, Buffer.alloc(0))
