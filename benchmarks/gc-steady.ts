@@ -1,8 +1,8 @@
 /**
  * Steady-state bytes and garbage collections of one client, without timing: runs
  * `instruction-driver.ts` with `--trace-gc-nvp`, lets it warm up, and adds up what V8 reports for
- * the collections of the measured round only (from the full collection before it to the one after
- * it, both forced by the driver). V8's `allocated` field is the bytes allocated since the previous
+ * the collections of the measured round only (from the young-generation collection before it to
+ * the one after it, both forced by the driver). V8's `allocated` field is the bytes allocated since the previous
  * collection, so the sum over the round is every byte the round allocated on the JavaScript heap;
  * `promoted` is what lived long enough to be copied into the old generation. Both, like the
  * number of scavenges and mark-sweeps, depend on the code and not on how loaded the machine is.
@@ -30,7 +30,7 @@ interface RoundGc {
   promoted: number
   scavenges: number
   markSweeps: number
-  /** Live heap after the full collection that closes the round. */
+  /** Heap after the scavenge that closes the round (the old generation's garbage included). */
   liveAfter: number
 }
 
@@ -70,8 +70,8 @@ createInterface({ input: child.stdout }).on('line', (line) => {
 })
 
 child.on('exit', (code) => {
-  if (code !== 0 || round.markSweeps === 0) {
-    console.error(`the driver failed or forced no full collection (exit code ${String(code)})`)
+  if (code !== 0 || round.scavenges === 0) {
+    console.error(`the driver failed or forced no collection (exit code ${String(code)})`)
     process.exitCode = 1
     return
   }
@@ -80,7 +80,7 @@ child.on('exit', (code) => {
   const flags = extraFlags.length > 0 ? ` (${extraFlags.join(' ')})` : ''
   console.log(`${library} ${mode} ${scenario} on Node ${process.versions.node}${flags}, ${counted} requests after ${warmup}:`)
   console.log(`  allocated ${perRequest(round.allocated)} B/request, promoted ${perRequest(round.promoted)} B/request`)
-  // The closing full collection is the driver's own; it is not counted as one the round needed.
-  console.log(`  scavenges ${perThousand(round.scavenges)} per 1000 requests, mark-sweeps ${round.markSweeps - 1} (+1 forced)`)
-  console.log(`  live heap after the round ${(round.liveAfter / 1024).toFixed(0)} KiB`)
+  // The closing scavenge is the driver's own; it is not counted as one the round needed.
+  console.log(`  scavenges ${perThousand(round.scavenges - 1)} per 1000 requests (+1 forced), mark-sweeps ${round.markSweeps}`)
+  console.log(`  heap after the round ${(round.liveAfter / 1024).toFixed(0)} KiB`)
 })

@@ -2,8 +2,8 @@
  * A bounded HTTP/2 client run for instruction counting (`valgrind --tool=callgrind`) rather than
  * timing: one Client with allowH2 (one session), a fixed number of GETs with `streams` in flight
  * (50 by default; 1000 for the per-stream cost of the scale row) against an h2 benchmark origin
- * already running (`clients/h2-server.js`), then exit. A full collection frames the round, so
- * the garbage it made counts. Comparing a run of N requests with one of M gives the
+ * already running (`clients/h2-server.js`), then exit. A young-generation collection frames the
+ * round (see `collectYoungGarbage`), so the garbage it made counts. Comparing a run of N requests with one of M gives the
  * instructions of M − N requests in the steady state. With a `warmup` count it first runs that
  * many requests, then says `ready` on stdout and waits for a line on stdin before the counted
  * round, and says `done` after it (and waits for stdin to end), as `instruction-driver.ts` does,
@@ -16,6 +16,7 @@
 import { createInterface } from 'node:readline'
 import { open, one } from './clients/h2-client.js'
 import { keepInFlight } from './clients/in-flight.js'
+import { collectYoungGarbage } from './clients/measure.js'
 
 /** The most streams the h2 benchmark origin allows on one session. */
 const MAX_STREAMS = 1000
@@ -31,16 +32,15 @@ const total = count('requests', requests, 100_000)
 const warmup = count('warmup', warmupArg, 100_000)
 const streams = Math.max(1, count('streams', streamsArg, MAX_STREAMS))
 const client = open(impl, origin, streams)
-const collectGarbage: () => void = (globalThis as { gc?: () => void }).gc ?? (() => {})
 const stdin = warmup > 0 ? createInterface({ input: process.stdin })[Symbol.asyncIterator]() : null
 if (warmup > 0) await keepInFlight(warmup, Math.min(streams, warmup), () => one(client, path))
-collectGarbage()
+collectYoungGarbage()
 if (stdin !== null) {
   process.stdout.write('ready\n')
   await stdin.next()
 }
 if (total > 0) await keepInFlight(total, Math.min(streams, total), () => one(client, path))
-collectGarbage()
+collectYoungGarbage()
 if (stdin !== null) {
   process.stdout.write('done\n')
   await stdin.next()

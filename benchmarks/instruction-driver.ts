@@ -2,8 +2,8 @@
  * A bounded, self-contained client run for instruction counting (`valgrind --tool=callgrind`)
  * rather than timing: one Agent, one scenario, a fixed number of requests with 50 in flight over
  * 50 connections against an origin already running (`server.js`), then exit. The round is framed
- * as a benchmark round is (a full collection before and after), so warm-up and the garbage the
- * round made count. Comparing a run of 0 requests with one of N gives the instructions of N
+ * as a benchmark round is (a young-generation collection before and after), so warm-up and the
+ * garbage the round made count. Comparing a run of 0 requests with one of N gives the instructions of N
  * requests, warm-up included; comparing two non-zero runs gives the steady state. With
  * `BENCH_OTEL=1` the OpenTelemetry instrumentation is registered first, as in `--otel` runs.
  * With a `warmup` count it first runs that many requests, then says `ready` on stdout and waits
@@ -18,7 +18,7 @@ import './clients/tracing.js'
 import { agentClient, CLIENT_MODES } from './clients/agent-client.js'
 import type { BenchFetch, BenchLibrary, ClientMode } from './clients/agent-client.js'
 import { createInterface } from 'node:readline'
-import { runRound } from './clients/measure.js'
+import { collectYoungGarbage, runRound } from './clients/measure.js'
 import { scenarioByName } from './transport-scenarios.js'
 
 const CONNECTIONS = 50
@@ -43,16 +43,15 @@ if (!Number.isInteger(warmup) || warmup < 0 || warmup > 100_000) throw new TypeE
 const scenario = scenarioByName(scenarioName)
 const lib = await load(library)
 const client = agentClient(lib, { mode: mode as ClientMode, memory: false, origin, connections: CONNECTIONS })
-const collectGarbage: () => void = (globalThis as { gc?: () => void }).gc ?? (() => {})
 const stdin = warmup > 0 ? createInterface({ input: process.stdin })[Symbol.asyncIterator]() : null
 if (warmup > 0) await runRound(client, scenario, warmup, Math.min(CONNECTIONS, warmup))
-collectGarbage()
+collectYoungGarbage()
 if (stdin !== null) {
   process.stdout.write('ready\n')
   await stdin.next()
 }
 if (total > 0) await runRound(client, scenario, total, Math.min(CONNECTIONS, total))
-collectGarbage()
+collectYoungGarbage()
 if (stdin !== null) {
   process.stdout.write('done\n')
   await stdin.next()

@@ -2,7 +2,7 @@
  * Steady-state instruction counts of one client: runs `instruction-driver.ts` under callgrind
  * with counting off, lets it warm up (compilation happens there, and its amount varies from run
  * to run), turns counting on for the measured round only (`callgrind_control -i on/off`) and
- * prints the instructions per request of that round, the full collection after it included.
+ * prints the instructions per request of that round, the young-generation collection after it included.
  * Two runs of the same build agree far better than differences of whole-process counts do, and
  * the warm-up runs uncounted, several times faster. The runtime measured is the one running
  * this script; `BENCH_OTEL=1` registers the OpenTelemetry instrumentation as in the driver.

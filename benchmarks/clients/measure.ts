@@ -88,23 +88,32 @@ export function runRound (client: BenchClient, scenario: Scenario, total: number
 }
 
 /**
- * A full collection, when the process was started with `--expose-gc` (the runner starts every
- * client so). Without one, garbage a round leaves behind is collected while the process waits
- * idle for its next round, outside any measurement, and a client that allocates more per request
- * looks cheaper than it is.
+ * A young-generation collection (a scavenge), when the process was started with `--expose-gc`
+ * (the runner and the drivers start every client so). Without one, garbage a round leaves behind
+ * is collected while the process waits idle for its next round, outside any measurement, and a
+ * client that allocates more per request looks cheaper than it is; a scavenge costs what its
+ * survivors cost, so it charges that garbage and little else.
+ *
+ * Not a full collection: with no request alive, a full one clears the hidden classes of the
+ * per-request objects and deoptimizes every function compiled against them ("embedded weak
+ * objects cleared"), so the next round would start by recompiling its hot code. On Node 24 that
+ * was 70–110 re-optimizations per round for either library, paid inside the round on the main
+ * thread and V8's compiler threads: a cost a service with steady traffic never sees.
  */
-const collectGarbage: () => void = (globalThis as { gc?: () => void }).gc ?? (() => {})
+export function collectYoungGarbage (): void {
+  (globalThis as { gc?: (options: { type: 'minor' }) => void }).gc?.({ type: 'minor' })
+}
 
 async function measure (client: BenchClient, order: RoundOrder): Promise<RoundReport> {
   const scenario = scenarioByName(order.scenario)
   const target = order.cache ? client.cached : client
   if (target === undefined) throw new TypeError(`${scenario.name}: this client has no cache to send through`)
-  // Every round starts from a collected heap and pays, inside its measurement, for the garbage it made.
-  collectGarbage()
+  // Every round starts from an empty young generation and pays, inside its measurement, for the garbage it made.
+  collectYoungGarbage()
   const cpuStart = process.cpuUsage()
   const start = process.hrtime.bigint()
   await runRound(target, scenario, order.requests, order.concurrency)
-  collectGarbage()
+  collectYoungGarbage()
   const elapsedNs = Number(process.hrtime.bigint() - start)
   const cpu = process.cpuUsage(cpuStart)
   return { type: 'result', elapsedNs, cpuUs: cpu.user + cpu.system }
