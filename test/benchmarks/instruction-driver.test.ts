@@ -52,6 +52,29 @@ describe('instruction driver', () => {
     }
   })
 
+  it('frames the counted round with young-generation collections: it forces no full collection', { timeout: 120_000 }, async () => {
+    const { origin, close } = await startOrigin()
+    // A forced full collection with no request alive would clear the hidden classes of per-request
+    // objects and deoptimize the code compiled against them: every round would re-warm.
+    const child = spawn(process.execPath, ['--expose-gc', '--trace-gc', DRIVER, 'conduit', 'dispatch', 'small', '3', origin, '2'], { stdio: ['pipe', 'pipe', 'pipe'] })
+    try {
+      const forced: string[] = []
+      createInterface({ input: child.stdout }).on('line', (line) => {
+        if (line === 'ready') child.stdin.write('go\n')
+        else if (line === 'done') child.stdin.end()
+        else if (line.includes('testing')) forced.push(line)
+      })
+      const [code] = await once(child, 'exit') as [number | null]
+      assert.equal(code, 0)
+      // V8 tags the collections gc() forces with "testing": one before the round, one after.
+      assert.equal(forced.length, 2, forced.join('\n'))
+      for (const line of forced) assert.match(line, /Scavenge/, line)
+    } finally {
+      child.kill()
+      close()
+    }
+  })
+
   it('refuses a warm-up count that is not an integer from 0 to 100000, naming it', { timeout: 60_000 }, async () => {
     for (const bad of ['x', '-1', '100001', '1.5']) {
       const child = spawn(process.execPath, [DRIVER, 'conduit', 'dispatch', 'small', '1', 'http://127.0.0.1:9', bad], { stdio: ['ignore', 'ignore', 'pipe'] })
