@@ -23,8 +23,13 @@ import type { Duplex } from 'node:stream'
 /** Milliseconds between two looks at a session with a request waiting for its head. */
 export const STALL_PROBE_MS = 500
 
-/** Looks in a row with the PING unanswered and nothing read before the session counts as stopped. */
-export const STALL_LOOKS = 4
+/**
+ * Looks in a row with the PING unanswered and nothing read before the session counts as stopped:
+ * ten seconds, so a server whose process stalls for a few seconds (a long collection, blocking
+ * work, a descheduled container) is waited for, as `headersTimeout` would wait, rather than
+ * losing every request on its session.
+ */
+export const STALL_LOOKS = 20
 
 /** How long a stopped session stays unnoticed at most, for messages: {@link STALL_LOOKS} intervals. */
 export const STALL_WINDOW_MS = STALL_PROBE_MS * STALL_LOOKS

@@ -14,11 +14,13 @@ import { both, caught } from './harness.js'
 import { UNDICI_MAJOR } from '../helpers/undici-reference.js'
 import type { Lib } from './harness.js'
 import { MAX_H2_RESENDS } from '../../src/h2/resend-budget.js'
+import { STALL_WINDOW_MS } from '../../src/h2/stall-probe.js'
 import { startH2cServer } from '../helpers/h2-server.js'
 import { FLAG, FRAME, literalField, STATUS_200, startRawH2Server } from '../src/h2/raw-h2-server.js'
 
 const { NGHTTP2_NO_ERROR, NGHTTP2_REFUSED_STREAM } = http2.constants
-const HEADERS_TIMEOUT_MS = 6_000
+// Past the stall probe's window, so conduit's own verdict on a stopped session comes first.
+const HEADERS_TIMEOUT_MS = STALL_WINDOW_MS + 5_000
 /** Past headersTimeout: a request still pending then would wait until the server gives up. */
 const HANG_BOUND_MS = 3 * HEADERS_TIMEOUT_MS
 
