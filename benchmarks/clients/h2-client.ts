@@ -1,10 +1,11 @@
 /**
- * One HTTP/2 benchmark client process: `node h2-client.js <conduit|undici> <origin> <path> <requests> <concurrency>`.
+ * One HTTP/2 benchmark client process: `node h2-client.js <conduit|undici|node-http2> <origin> <path> <requests> <concurrency>`.
  * Opens one Client with allowH2 (one session), keeps `concurrency` streams in flight, reads each
  * body with 'data' events, and prints `{ reqPerSec, cpuUsPerReq }` as JSON.
  * @module
  */
 
+import http2 from 'node:http2'
 import { fileURLToPath } from 'node:url'
 import { measureInFlight } from './in-flight.js'
 import type { Readable } from 'node:stream'
@@ -19,8 +20,26 @@ export interface H2BenchClient {
 }
 
 /**
- * One Client of `impl` (conduit or undici) with allowH2 to `origin`: one session, with room for
- * `streams` in flight (100 by default).
+ * node:http2 itself, one session and one stream per request with nothing around it: the floor
+ * under both clients, which are built on it. Not a drop-in for either (no queue, no timers, no
+ * handler), so it only says how much of a client's cost per request is node:http2's.
+ */
+function nodeHttp2 (origin: string, streams: number): H2BenchClient {
+  const session = http2.connect(origin, { ca: caCrt, peerMaxConcurrentStreams: streams, settings: { enablePush: false, initialWindowSize: 262_144 } })
+  session.once('connect', () => session.setLocalWindowSize(524_288))
+  return {
+    request: ({ path, method }) => new Promise((resolve, reject) => {
+      const stream = session.request({ ':method': method, ':path': path })
+      stream.once('response', (headers) => resolve({ statusCode: Number(headers[':status']), body: stream }))
+      stream.once('error', reject)
+    }),
+    close: () => new Promise<void>((resolve) => session.close(resolve))
+  }
+}
+
+/**
+ * One Client of `impl` (conduit or undici) with allowH2 to `origin`, or a bare node:http2
+ * session (`node-http2`): one session, with room for `streams` in flight (100 by default).
  */
 export function open (impl: string, origin: string, streams = 100): H2BenchClient {
   // Under valgrind on a busy machine the TLS handshake can take seconds: no connect timeout may
@@ -28,6 +47,7 @@ export function open (impl: string, origin: string, streams = 100): H2BenchClien
   const options = { allowH2: true, connect: { ca: caCrt }, connectTimeout: 300_000, pipelining: streams, maxConcurrentStreams: Math.max(100, streams) }
   if (impl === 'conduit') return new ConduitClient(origin, options) as unknown as H2BenchClient
   if (impl === 'undici') return new UndiciClient(origin, options) as unknown as H2BenchClient
+  if (impl === 'node-http2') return nodeHttp2(origin, options.maxConcurrentStreams)
   throw new TypeError(`unknown client ${impl}`)
 }
 
