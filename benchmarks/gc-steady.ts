@@ -7,9 +7,11 @@
  * `promoted` is what lived long enough to be copied into the old generation. Both, like the
  * number of scavenges and mark-sweeps, depend on the code and not on how loaded the machine is.
  * The runtime measured is the one running this script; extra V8 flags for the driver (for example
- * `--max-semi-space-size=1`) go in `BENCH_NODE_FLAGS`.
+ * `--max-semi-space-size=1`) go in `BENCH_NODE_FLAGS`. Mode `websocket` runs
+ * `websocket-instruction-driver.ts` as `instruction-steady.ts` does: the scenario is the message
+ * size, the origin the echo server's ws: URL, the last argument the connections (50 by default).
  *
- * Usage: node gc-steady.js <conduit|undici> <mode> <scenario> <warmup> <requests> <origin>
+ * Usage: node gc-steady.js <conduit|undici|ws> <mode> <scenario> <warmup> <requests> <origin> [connections]
  * @module
  */
 
@@ -17,8 +19,10 @@ import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 
-const driver = fileURLToPath(new URL('./instruction-driver.js', import.meta.url))
-const [library = 'conduit', mode = 'request', scenario = 'small', warmup = '5000', requests = '3000', origin = ''] = process.argv.slice(2)
+const [library = 'conduit', mode = 'request', scenario = 'small', warmup = '5000', requests = '3000', origin = '', connections = '50'] = process.argv.slice(2)
+const websocket = mode === 'websocket'
+const driver = fileURLToPath(new URL(websocket ? './websocket-instruction-driver.js' : './instruction-driver.js', import.meta.url))
+const driverArgs = websocket ? [library, origin, scenario, connections, requests, warmup] : [library, mode, scenario, requests, origin, warmup]
 const counted = Number(requests)
 if (!Number.isInteger(counted) || counted < 1) throw new TypeError(`requests must be a positive integer, got ${requests}`)
 if (!/^\d+$/.test(warmup) || warmup === '0') throw new TypeError(`warmup must be a positive integer, got ${warmup}`)
@@ -54,7 +58,7 @@ function countGc (line: string): void {
 }
 
 const child = spawn(process.execPath, [
-  '--expose-gc', '--trace-gc-nvp', ...extraFlags, driver, library, mode, scenario, requests, origin, warmup
+  '--expose-gc', '--trace-gc-nvp', ...extraFlags, driver, ...driverArgs
 ], { stdio: ['pipe', 'pipe', 'inherit'] })
 
 createInterface({ input: child.stdout }).on('line', (line) => {
