@@ -7,22 +7,19 @@
  * `promoted` is what lived long enough to be copied into the old generation. Both, like the
  * number of scavenges and mark-sweeps, depend on the code and not on how loaded the machine is.
  * The runtime measured is the one running this script; extra V8 flags for the driver (for example
- * `--max-semi-space-size=1`) go in `BENCH_NODE_FLAGS`. Mode `h2` runs `h2-instruction-driver.ts`
- * instead, as `instruction-steady.ts` does: the scenario is the path (`/1k`, `/1m`) and an optional
- * last argument the streams in flight (50 by default).
+ * `--max-semi-space-size=1`) go in `BENCH_NODE_FLAGS`. Modes `h2` and `websocket` run the HTTP/2 and
+ * WebSocket drivers, with the arguments `instruction-steady.ts` takes for them (`steady-driver.ts`).
  *
- * Usage: node gc-steady.js <conduit|undici> <mode> <scenario> <warmup> <requests> <origin> [streams]
+ * Usage: node gc-steady.js <conduit|undici|ws|node-http2> <mode> <scenario> <warmup> <requests> <origin> [streams|connections]
  * @module
  */
 
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
+import { steadyDriver } from './steady-driver.js'
 
-const [library = 'conduit', mode = 'request', scenario = 'small', warmup = '5000', requests = '3000', origin = '', streams = '50'] = process.argv.slice(2)
-const h2 = mode === 'h2'
-const driver = fileURLToPath(new URL(h2 ? './h2-instruction-driver.js' : './instruction-driver.js', import.meta.url))
-const driverArgs = h2 ? [library, scenario, requests, origin, warmup, streams] : [library, mode, scenario, requests, origin, warmup]
+const [library = 'conduit', mode = 'request', scenario = 'small', warmup = '5000', requests = '3000', origin = '', extra = '50'] = process.argv.slice(2)
+const { file: driver, args: driverArgs, shape } = steadyDriver(library, mode, scenario, warmup, requests, origin, extra)
 const counted = Number(requests)
 if (!Number.isInteger(counted) || counted < 1) throw new TypeError(`requests must be a positive integer, got ${requests}`)
 if (!/^\d+$/.test(warmup) || warmup === '0') throw new TypeError(`warmup must be a positive integer, got ${warmup}`)
@@ -82,7 +79,6 @@ child.on('exit', (code) => {
   const perRequest = (n: number): string => (n / counted).toFixed(0)
   const perThousand = (n: number): string => (n * 1000 / counted).toFixed(2)
   const flags = extraFlags.length > 0 ? ` (${extraFlags.join(' ')})` : ''
-  const shape = h2 ? `h2 ${scenario} with ${streams} streams` : `${mode} ${scenario}`
   console.log(`${library} ${shape} on Node ${process.versions.node}${flags}, ${counted} requests after ${warmup}:`)
   console.log(`  allocated ${perRequest(round.allocated)} B/request, promoted ${perRequest(round.promoted)} B/request`)
   // The closing scavenge is the driver's own; it is not counted as one the round needed.

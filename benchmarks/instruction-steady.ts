@@ -7,20 +7,21 @@
  * the warm-up runs uncounted, several times faster. The runtime measured is the one running
  * this script; `BENCH_OTEL=1` registers the OpenTelemetry instrumentation as in the driver.
  * Mode `h2` runs `h2-instruction-driver.ts` instead: the scenario is the path (`/1k`, `/1m`) and
- * an optional last argument the streams in flight (50 by default).
+ * an optional last argument the streams in flight (50 by default). Mode `websocket` runs
+ * `websocket-instruction-driver.ts`: the scenario is the message size in bytes, the origin the
+ * echo server's ws: URL, the last argument the connections (50 by default), and a request is one
+ * echo round trip; the library may also be `ws`.
  *
- * Usage: node instruction-steady.js <conduit|undici> <mode> <scenario> <warmup> <requests> <origin> [streams]
+ * Usage: node instruction-steady.js <conduit|undici|ws> <mode> <scenario> <warmup> <requests> <origin> [streams]
  * @module
  */
 
 import { execFileSync, spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
+import { steadyDriver } from './steady-driver.js'
 
 const [library = 'conduit', mode = 'request', scenario = 'small', warmup = '5000', requests = '3000', origin = '', streams = '50'] = process.argv.slice(2)
-const h2 = mode === 'h2'
-const driver = fileURLToPath(new URL(h2 ? './h2-instruction-driver.js' : './instruction-driver.js', import.meta.url))
-const driverArgs = h2 ? [library, scenario, requests, origin, warmup, streams] : [library, mode, scenario, requests, origin, warmup]
+const { file: driver, args: driverArgs, shape } = steadyDriver(library, mode, scenario, warmup, requests, origin, streams)
 const counted = Number(requests)
 if (!Number.isInteger(counted) || counted < 1) throw new TypeError(`requests must be a positive integer, got ${requests}`)
 if (!/^\d+$/.test(warmup) || warmup === '0') throw new TypeError(`warmup must be a positive integer, got ${warmup}`)
@@ -56,6 +57,5 @@ child.on('exit', (code) => {
     return
   }
   const otel = process.env.BENCH_OTEL === '1' ? ', OpenTelemetry on' : ''
-  const shape = h2 ? `h2 ${scenario} with ${streams} streams` : `${mode} ${scenario}`
   console.log(`${library} ${shape} on Node ${process.versions.node}${otel}: ${Math.round(collected / counted)} instructions per request (${counted} requests after ${warmup})`)
 })
