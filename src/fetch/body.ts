@@ -218,11 +218,14 @@ export abstract class BodyMixin {
   #source: BodySource | null = null
   #stream: ReadableStream<Uint8Array> | null = null
   #used = false
-  readonly #contentType: () => string | null
+  readonly #contentType: (host: BodyMixin) => string | null
   readonly #what: string
 
-  /** @param contentType - reads the holder's Content-Type header (for `blob()` and `formData()`). */
-  constructor (contentType: () => string | null, what: string) {
+  /**
+   * @param contentType - reads a holder's Content-Type header (for `blob()` and `formData()`); one
+   * function per class, given the holder, so that no closure is made per Request or Response.
+   */
+  constructor (contentType: (host: BodyMixin) => string | null, what: string) {
     this.#contentType = contentType
     this.#what = what
   }
@@ -281,7 +284,7 @@ export abstract class BodyMixin {
   /** Reads the whole body into a Blob typed by the Content-Type header. */
   async blob (): Promise<Blob> {
     return await this.#consumeWith('blob', (chunks) => {
-      const contentType = this.#contentType()
+      const contentType = this.#contentType(this)
       const mime = contentType === null ? null : parseMimeType(contentType)
       return new Blob(chunks as unknown as BlobPart[], { type: mime === null ? '' : serializeMimeType(mime) })
     })
@@ -320,7 +323,7 @@ export abstract class BodyMixin {
     // stream that fails rejects with its own error, whatever the Content-Type.
     const read = this.#consume('formData')
     const chunks = Array.isArray(read) ? read : await read
-    const contentType = this.#contentType()
+    const contentType = this.#contentType(this)
     const essence = mimeEssence(contentType)
     if (essence === 'multipart/form-data') {
       const boundary = parseMimeType(contentType!)!.parameters.get('boundary')
