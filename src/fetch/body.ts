@@ -193,6 +193,14 @@ function toArrayBuffer (chunks: Buffer[]): ArrayBuffer {
   return out.buffer
 }
 
+function toBytes (chunks: Buffer[]): Uint8Array {
+  return new Uint8Array(toArrayBuffer(chunks))
+}
+
+function parseJson (chunks: Buffer[]): unknown {
+  return JSON.parse(decodeText(chunks)) as unknown
+}
+
 function decodeText (chunks: Buffer[]): string {
   const text = concat(chunks).toString('utf8')
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
@@ -218,11 +226,14 @@ export abstract class BodyMixin {
   #source: BodySource | null = null
   #stream: ReadableStream<Uint8Array> | null = null
   #used = false
-  readonly #contentType: () => string | null
+  readonly #contentType: (host: BodyMixin) => string | null
   readonly #what: string
 
-  /** @param contentType - reads the holder's Content-Type header (for `blob()` and `formData()`). */
-  constructor (contentType: () => string | null, what: string) {
+  /**
+   * @param contentType - reads a holder's Content-Type header (for `blob()` and `formData()`); one
+   * function per class, given the holder, so that no closure is made per Request or Response.
+   */
+  constructor (contentType: (host: BodyMixin) => string | null, what: string) {
     this.#contentType = contentType
     this.#what = what
   }
@@ -262,6 +273,8 @@ export abstract class BodyMixin {
   // Reads the body whole and makes the consumer's value of it, never awaiting bytes already read.
   // Not async: each consumer is, and a second async frame would add a promise and a turn to
   // every read. Only ever called from those consumers, so a throw here becomes their rejection.
+  // The consumers await only a pending read: a value made from bytes already read is returned as
+  // it is, since awaiting it would also cost a promise and a turn.
   #consumeWith<T> (method: string, finish: (chunks: Buffer[]) => T): T | Promise<T> {
     const read = this.#consume(method)
     return Array.isArray(read) ? finish(read) : read.then(finish)
@@ -270,18 +283,20 @@ export abstract class BodyMixin {
   /** Reads the whole body into an ArrayBuffer. */
   async arrayBuffer (): Promise<ArrayBuffer> {
     // async: on a foreign receiver the brand check rejects, as WebIDL's promise operations do
-    return await this.#consumeWith('arrayBuffer', toArrayBuffer)
+    const value = this.#consumeWith('arrayBuffer', toArrayBuffer)
+    return value instanceof Promise ? await value : value
   }
 
   /** Reads the whole body into a Uint8Array. */
   async bytes (): Promise<Uint8Array> {
-    return await this.#consumeWith('bytes', (chunks) => new Uint8Array(toArrayBuffer(chunks)))
+    const value = this.#consumeWith('bytes', toBytes)
+    return value instanceof Promise ? await value : value
   }
 
   /** Reads the whole body into a Blob typed by the Content-Type header. */
   async blob (): Promise<Blob> {
     return await this.#consumeWith('blob', (chunks) => {
-      const contentType = this.#contentType()
+      const contentType = this.#contentType(this)
       const mime = contentType === null ? null : parseMimeType(contentType)
       return new Blob(chunks as unknown as BlobPart[], { type: mime === null ? '' : serializeMimeType(mime) })
     })
@@ -289,7 +304,8 @@ export abstract class BodyMixin {
 
   /** Reads the whole body as UTF-8 text (a leading byte order mark is dropped). */
   async text (): Promise<string> {
-    return await this.#consumeWith('text', decodeText)
+    const value = this.#consumeWith('text', decodeText)
+    return value instanceof Promise ? await value : value
   }
 
   /**
@@ -308,7 +324,8 @@ export abstract class BodyMixin {
 
   /** Reads the whole body and parses it as JSON. */
   async json (): Promise<unknown> {
-    return await this.#consumeWith('json', (chunks) => JSON.parse(decodeText(chunks)) as unknown)
+    const value = this.#consumeWith('json', parseJson)
+    return value instanceof Promise ? await value : value
   }
 
   /**
@@ -320,7 +337,7 @@ export abstract class BodyMixin {
     // stream that fails rejects with its own error, whatever the Content-Type.
     const read = this.#consume('formData')
     const chunks = Array.isArray(read) ? read : await read
-    const contentType = this.#contentType()
+    const contentType = this.#contentType(this)
     const essence = mimeEssence(contentType)
     if (essence === 'multipart/form-data') {
       const boundary = parseMimeType(contentType!)!.parameters.get('boundary')

@@ -28,6 +28,9 @@ const DEFAULT_HEADERS: ReadonlyArray<readonly [string, string]> = [
   ['user-agent', FETCH_USER_AGENT]
 ]
 
+/** Every default as `[name, value, ...]`, for the usual request that sets no header of its own. */
+const ALL_DEFAULTS_FLAT: readonly string[] = [...DEFAULT_HEADERS.flat(), 'accept-encoding', ACCEPT_ENCODING]
+
 /** True when the request's own headers hold `name` (lower-case); none of them when `empty`. */
 function has (headers: Headers, empty: boolean, name: string): boolean {
   return !empty && headersInternals.lookup(headers, name) !== null
@@ -53,14 +56,19 @@ function cacheHeaders (state: RequestState, flat: string[], empty: boolean): str
 export function dispatchOptionsFor (state: RequestState): DispatchOptions {
   const url = state.urlList[state.urlList.length - 1]!
   const headers = state.headers
-  // Most fetches set no header of their own: then every default applies without a lookup.
+  // Most fetches set no header of their own: then every default applies, copied in one step.
   const empty = headersInternals.isEmpty(headers)
-  const flat = empty ? [] : headersInternals.toFlat(headers)
-  for (let i = 0; i < DEFAULT_HEADERS.length; i++) {
-    const [name, value] = DEFAULT_HEADERS[i]!
-    if (!has(headers, empty, name)) flat.push(name, value)
+  let flat: string[]
+  if (empty) {
+    flat = ALL_DEFAULTS_FLAT.slice()
+  } else {
+    flat = headersInternals.toFlat(headers)
+    for (let i = 0; i < DEFAULT_HEADERS.length; i++) {
+      const [name, value] = DEFAULT_HEADERS[i]!
+      if (!has(headers, false, name)) flat.push(name, value)
+    }
+    if (!has(headers, false, 'accept-encoding') && !has(headers, false, 'range')) flat.push('accept-encoding', ACCEPT_ENCODING)
   }
-  if (!has(headers, empty, 'accept-encoding') && !has(headers, empty, 'range')) flat.push('accept-encoding', ACCEPT_ENCODING)
   const referer = referrerFor(state.referrer, state.referrerPolicy, url)
   if (referer !== null && !has(headers, empty, 'referer')) flat.push('referer', referer)
 

@@ -8,7 +8,7 @@ import { FetchHandler, networkError } from './fetch-handler.js'
 import { isUnmeasuredForeignBody, measureForeignBody } from './foreign-body.js'
 import { requestStateFor } from './request.js'
 import type { RequestInfo } from './request.js'
-import type { RequestInit } from './request-state.js'
+import type { RequestInit, RequestState } from './request-state.js'
 import type { Response } from './response.js'
 
 /**
@@ -23,14 +23,39 @@ import type { Response } from './response.js'
 // The default keeps `fetch.length` at 1, as WebIDL counts only the required `input`.
 export function fetch (input: RequestInfo, init: RequestInit | undefined = undefined): Promise<Response> {
   if (arguments.length === 0) return Promise.reject(new TypeError('fetch: the input argument is required'))
-  return new Promise((resolve, reject) => {
-    const state = requestStateFor(input, init, 'fetch')
+  let state: RequestState
+  try {
+    state = requestStateFor(input, init, 'fetch')
+  } catch (err) {
+    return Promise.reject(err)
+  }
+  const promise = new Promise<Response>(takeSettlers)
+  const resolve = pendingResolve!
+  const reject = pendingReject!
+  pendingResolve = null
+  pendingReject = null
+  try {
     const handler = new FetchHandler(state, state.dispatcher ?? getGlobalDispatcher(), resolve, reject)
     if (!isUnmeasuredForeignBody(state.body) || state.signal?.aborted === true) {
       handler.start()
-      return
+    } else {
+      // Another implementation's Request hides its body's length: learn it before sending.
+      measureForeignBody(state.body).then(() => handler.start(), (err: unknown) => reject(networkError(err)))
     }
-    // Another implementation's Request hides its body's length: learn it before sending.
-    measureForeignBody(state.body).then(() => handler.start(), (err: unknown) => reject(networkError(err)))
-  })
+  } catch (err) {
+    // As a throw inside a promise executor would: the promise rejects, unless it already settled.
+    reject(err)
+  }
+  return promise
+}
+
+// The settling functions of the promise fetch() is making, handed over by its executor. One
+// module-level executor instead of a closure per call: the executor runs synchronously inside
+// the Promise constructor, so the two are taken before anything else can run.
+let pendingResolve: ((response: Response) => void) | null = null
+let pendingReject: ((reason: unknown) => void) | null = null
+
+function takeSettlers (resolve: (response: Response) => void, reject: (reason: unknown) => void): void {
+  pendingResolve = resolve
+  pendingReject = reject
 }

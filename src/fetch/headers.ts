@@ -62,7 +62,8 @@ let internals: HeadersInternals
  * headers.get('Accept') // 'application/json'
  */
 export class Headers {
-  #map = new Map<string, string>()
+  // Made on the first write: most request header lists (a fetch of a URL) stay empty.
+  #map: Map<string, string> | null = null
   #cookies: string[] | null = null
   #guard: HeadersGuard = 'none'
   #sorted: Array<[string, string]> | null = null
@@ -82,7 +83,7 @@ export class Headers {
     if (#map in init && iterator === ENTRIES) {
       // A Headers whose iterator nobody replaced: its entries are copied without iterating.
       const source = init as Headers
-      for (const [name, value] of source.#map) this.#map.set(name, value)
+      if (source.#map !== null) this.#map = new Map(source.#map)
       if (source.#cookies !== null) this.#cookies = [...source.#cookies]
       return
     }
@@ -117,8 +118,9 @@ export class Headers {
     const key = checkName(name, 'append')
     const normalized = normalizeValue(value, key, 'append')
     this.#mutable('append')
-    const existing = this.#map.get(key)
-    this.#map.set(key, existing === undefined ? normalized : `${existing}, ${normalized}`)
+    const map = this.#map ??= new Map()
+    const existing = map.get(key)
+    map.set(key, existing === undefined ? normalized : `${existing}, ${normalized}`)
     if (key === 'set-cookie') (this.#cookies ??= []).push(normalized)
   }
 
@@ -128,7 +130,7 @@ export class Headers {
     const key = checkName(name, 'set')
     const normalized = normalizeValue(value, key, 'set')
     this.#mutable('set')
-    this.#map.set(key, normalized)
+    ;(this.#map ??= new Map()).set(key, normalized)
     if (key === 'set-cookie') this.#cookies = [normalized]
   }
 
@@ -137,20 +139,22 @@ export class Headers {
     requireArguments(arguments.length, 1, 'Headers.delete')
     const key = checkName(name, 'delete')
     this.#mutable('delete')
-    this.#map.delete(key)
+    this.#map?.delete(key)
     if (key === 'set-cookie') this.#cookies = null
   }
 
   /** The combined values of `name` (joined with `, `), or null when absent. */
   get (name: string): string | null {
     requireArguments(arguments.length, 1, 'Headers.get')
-    return this.#map.get(checkName(name, 'get')) ?? null
+    const key = checkName(name, 'get')
+    return this.#map?.get(key) ?? null
   }
 
   /** True when `name` is present. */
   has (name: string): boolean {
     requireArguments(arguments.length, 1, 'Headers.has')
-    return this.#map.has(checkName(name, 'has'))
+    const key = checkName(name, 'has')
+    return this.#map?.has(key) ?? false
   }
 
   /** Every `Set-Cookie` value as its own string (they cannot be combined safely). */
@@ -160,13 +164,18 @@ export class Headers {
 
   #list (): Array<[string, string]> {
     if (this.#sorted !== null) return this.#sorted
-    const names = [...this.#map.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    const map = this.#map
     const list: Array<[string, string]> = []
+    if (map === null) {
+      this.#sorted = list
+      return list
+    }
+    const names = [...map.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
     for (const name of names) {
       if (name === 'set-cookie' && this.#cookies !== null) {
         for (const cookie of this.#cookies) list.push([name, cookie])
       } else {
-        list.push([name, this.#map.get(name)!])
+        list.push([name, map.get(name)!])
       }
     }
     this.#sorted = list
@@ -224,13 +233,14 @@ export class Headers {
       guard (headers, guard) { headers.#guard = guard },
       fromIncoming (record, guard) {
         const headers = new Headers()
+        const map = headers.#map = new Map()
         for (const name in record) {
           const value = record[name]!
           if (typeof value === 'string') {
-            headers.#map.set(name, value)
+            map.set(name, value)
             if (name === 'set-cookie') headers.#cookies = [value]
           } else {
-            headers.#map.set(name, value.join(', '))
+            map.set(name, value.join(', '))
             if (name === 'set-cookie') headers.#cookies = [...value]
           }
         }
@@ -239,6 +249,7 @@ export class Headers {
       },
       toFlat (headers) {
         const flat: string[] = []
+        if (headers.#map === null) return flat
         for (const [name, value] of headers.#map) {
           if (name === 'set-cookie' && headers.#cookies !== null) {
             for (const cookie of headers.#cookies) flat.push(name, cookie)
@@ -248,16 +259,16 @@ export class Headers {
         }
         return flat
       },
-      lookup (headers, lowerName) { return headers.#map.get(lowerName) ?? null },
-      isEmpty (headers) { return headers.#map.size === 0 },
+      lookup (headers, lowerName) { return headers.#map?.get(lowerName) ?? null },
+      isEmpty (headers) { return headers.#map === null || headers.#map.size === 0 },
       remove (headers, lowerName) {
         headers.#sorted = null
-        headers.#map.delete(lowerName)
+        headers.#map?.delete(lowerName)
         if (lowerName === 'set-cookie') headers.#cookies = null
       },
       put (headers, lowerName, value) {
         headers.#sorted = null
-        headers.#map.set(lowerName, value)
+        ;(headers.#map ??= new Map()).set(lowerName, value)
       }
     }
   }

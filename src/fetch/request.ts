@@ -18,6 +18,10 @@ let stateOf: (request: Request) => RequestState
 // Lets clone() build a Request around prepared state without re-running the constructor steps.
 const PREPARED: unique symbol = Symbol('prepared request state')
 
+function requestContentType (request: BodyMixin): string | null {
+  return headersInternals.lookup(stateOf(request as Request).headers, 'content-type')
+}
+
 function inputState (value: unknown): RequestState | null {
   return value instanceof Request ? stateOf(value) : null
 }
@@ -47,10 +51,9 @@ export class Request extends BodyMixin {
    */
   // The default keeps `Request.length` at 1: WebIDL counts only the required input.
   constructor (input: RequestInfo, init: RequestInit | undefined = undefined) {
-    let state: RequestState | undefined
-    super(() => headersInternals.lookup(state!.headers, 'content-type'), 'Request')
+    super(requestContentType, 'Request')
     if (arguments.length === 0) throw new TypeError('Request: the input argument is required')
-    state = (input as unknown) === PREPARED
+    const state = (input as unknown) === PREPARED
       ? init as unknown as RequestState
       : buildRequestState(input, init, 'Request', inputState, inputHost)
     headersInternals.guard(state.headers, 'request')

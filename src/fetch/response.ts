@@ -54,6 +54,10 @@ function headersOf (state: ResponseState): Headers {
   return state.headers
 }
 
+function responseContentType (response: BodyMixin): string | null {
+  return contentTypeOf(stateOf(response as Response))
+}
+
 function contentTypeOf (state: ResponseState): string | null {
   if (state.headers === null && state.rawHeaders !== null) {
     const value = state.rawHeaders['content-type']
@@ -76,12 +80,12 @@ export class Response extends BodyMixin {
    * @param init - status (200 to 599, else `RangeError`), statusText and headers.
    */
   constructor (body: BodyInit | null = null, init?: ResponseInit) {
-    let state: ResponseState
-    super(() => contentTypeOf(state), 'Response')
+    super(responseContentType, 'Response')
     if ((body as unknown) === PREPARED) {
-      state = (init as unknown as { state: ResponseState }).state
-      this.#state = state
-      bodyInternals.setSource(this, (init as unknown as { source: BodySource | null }).source)
+      this.#state = preparedState!
+      bodyInternals.setSource(this, preparedSource)
+      preparedState = null
+      preparedSource = null
       return
     }
     if (init !== undefined && init !== null && typeof init !== 'object') {
@@ -94,7 +98,7 @@ export class Response extends BodyMixin {
     const statusText = init?.statusText === undefined ? '' : String(init.statusText)
     if (!REASON_PHRASE.test(statusText)) throw new TypeError(`Response: invalid statusText ${JSON.stringify(statusText)}`)
     const headers = new Headers(init?.headers)
-    state = { type: 'default', status, statusText, urlList: [], rawHeaders: null, headers, guard: 'response' }
+    const state: ResponseState = { type: 'default', status, statusText, urlList: [], rawHeaders: null, headers, guard: 'response' }
     headersInternals.guard(headers, 'response')
     this.#state = state
     if (body !== null && body !== undefined) {
@@ -184,9 +188,16 @@ export class Response extends BodyMixin {
 
 enumerableMembers(Response.prototype)
 
+// What createResponse hands its constructor call; set just before it and cleared by it, so that
+// fetch's path allocates no options object per response.
+let preparedState: ResponseState | null = null
+let preparedSource: BodySource | null = null
+
 /** Builds a Response around prepared state (fetch's path: no validation, headers read lazily). */
 export function createResponse (state: ResponseState, source: BodySource | null): Response {
-  return new Response(PREPARED as never, { state, source } as never)
+  preparedState = state
+  preparedSource = source
+  return new Response(PREPARED as never)
 }
 
 /** The internal state of a Response (for fetch). */
