@@ -17,9 +17,9 @@
 import './clients/tracing.js'
 import { agentClient, CLIENT_MODES } from './clients/agent-client.js'
 import type { BenchFetch, BenchLibrary, ClientMode } from './clients/agent-client.js'
-import { createInterface } from 'node:readline'
 import { runRound } from './clients/measure.js'
 import { scenarioByName } from './transport-scenarios.js'
+import { awaitParentLine, tellParent } from './clients/parent-handshake.js'
 
 const CONNECTIONS = 50
 
@@ -44,17 +44,17 @@ const scenario = scenarioByName(scenarioName)
 const lib = await load(library)
 const client = agentClient(lib, { mode: mode as ClientMode, memory: false, origin, connections: CONNECTIONS })
 const collectGarbage: () => void = (globalThis as { gc?: () => void }).gc ?? (() => {})
-const stdin = warmup > 0 ? createInterface({ input: process.stdin })[Symbol.asyncIterator]() : null
+const handshake = warmup > 0
 if (warmup > 0) await runRound(client, scenario, warmup, Math.min(CONNECTIONS, warmup))
 collectGarbage()
-if (stdin !== null) {
-  process.stdout.write('ready\n')
-  await stdin.next()
+if (handshake) {
+  tellParent('ready')
+  awaitParentLine()
 }
 if (total > 0) await runRound(client, scenario, total, Math.min(CONNECTIONS, total))
 collectGarbage()
-if (stdin !== null) {
-  process.stdout.write('done\n')
-  await stdin.next()
+if (handshake) {
+  tellParent('done')
+  awaitParentLine()
 }
 await client.close()
