@@ -2,7 +2,7 @@
  * Per-thread CPU of one client in steady state: runs `instruction-driver.ts`, lets it warm up,
  * and reads `/proc/<pid>/task/<tid>/stat` and `status` of every thread of the driver just before
  * and just after the measured round (its closing full collection included). Prints, per request,
- * the CPU time of the main thread and of V8's worker threads (parallel scavenge, concurrent
+ * the CPU time (user and system) of the main thread and of V8's worker threads (parallel scavenge, concurrent
  * marking and sweeping, concurrent compilation), and how often each went to sleep (voluntary
  * context switches: a worker woken for a task, the main thread waiting for the socket). CPU
  * time depends on load; the split between threads and the wake-ups per request much less, and
@@ -29,7 +29,7 @@ if (!/^\d+$/.test(warmup) || warmup === '0') throw new TypeError(`warmup must be
 const TICKS_PER_SECOND = 100
 
 /** One thread's totals so far. */
-interface ThreadSample { name: string, ticks: number, sleeps: number, preempted: number }
+interface ThreadSample { name: string, user: number, system: number, sleeps: number, preempted: number }
 
 /** Every thread of process `pid`, by thread id. A thread that ended between two reads is skipped. */
 function sampleThreads (pid: number): Map<string, ThreadSample> {
@@ -42,7 +42,8 @@ function sampleThreads (pid: number): Map<string, ThreadSample> {
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
       threads.set(tid, {
         name: tid === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
-        ticks: Number(fields[11]) + Number(fields[12]),
+        user: Number(fields[11]),
+        system: Number(fields[12]),
         sleeps: Number(/^voluntary_ctxt_switches:\s*(\d+)/m.exec(status)?.[1] ?? 0),
         preempted: Number(/^nonvoluntary_ctxt_switches:\s*(\d+)/m.exec(status)?.[1] ?? 0)
       })
@@ -55,10 +56,11 @@ function sampleThreads (pid: number): Map<string, ThreadSample> {
 function difference (before: Map<string, ThreadSample>, after: Map<string, ThreadSample>): Map<string, ThreadSample> {
   const byName = new Map<string, ThreadSample>()
   for (const [tid, end] of after) {
-    const start = before.get(tid) ?? { name: end.name, ticks: 0, sleeps: 0, preempted: 0 }
+    const start = before.get(tid) ?? { name: end.name, user: 0, system: 0, sleeps: 0, preempted: 0 }
     const name = end.name === 'main' ? 'main' : `workers (${end.name})`
-    const sum = byName.get(name) ?? { name, ticks: 0, sleeps: 0, preempted: 0 }
-    sum.ticks += end.ticks - start.ticks
+    const sum = byName.get(name) ?? { name, user: 0, system: 0, sleeps: 0, preempted: 0 }
+    sum.user += end.user - start.user
+    sum.system += end.system - start.system
     sum.sleeps += end.sleeps - start.sleeps
     sum.preempted += end.preempted - start.preempted
     byName.set(name, sum)
@@ -90,8 +92,8 @@ child.on('exit', (code) => {
   const otel = process.env.BENCH_OTEL === '1' ? ', OpenTelemetry on' : ''
   console.log(`${library} ${mode} ${scenario} on Node ${process.versions.node}${otel}, ${counted} requests after ${warmup}, per request:`)
   for (const thread of round.values()) {
-    const micros = (thread.ticks * 1e6 / TICKS_PER_SECOND / counted).toFixed(1)
+    const micros = (ticks: number): string => (ticks * 1e6 / TICKS_PER_SECOND / counted).toFixed(1)
     const per = (n: number): string => (n / counted).toFixed(3)
-    console.log(`  ${thread.name}: CPU ${micros} µs, sleeps ${per(thread.sleeps)}, preempted ${per(thread.preempted)}`)
+    console.log(`  ${thread.name}: CPU ${micros(thread.user)} µs user + ${micros(thread.system)} µs system, sleeps ${per(thread.sleeps)}, preempted ${per(thread.preempted)}`)
   }
 })
