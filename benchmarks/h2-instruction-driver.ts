@@ -13,10 +13,10 @@
  * @module
  */
 
-import { createInterface } from 'node:readline'
 import { open, one } from './clients/h2-client.js'
 import { keepInFlight } from './clients/in-flight.js'
 import { collectYoungGarbage } from './clients/measure.js'
+import { awaitParentLine, tellParent } from './clients/parent-handshake.js'
 
 /** The most streams the h2 benchmark origin allows on one session. */
 const MAX_STREAMS = 1000
@@ -32,17 +32,17 @@ const total = count('requests', requests, 100_000)
 const warmup = count('warmup', warmupArg, 100_000)
 const streams = Math.max(1, count('streams', streamsArg, MAX_STREAMS))
 const client = open(impl, origin, streams)
-const stdin = warmup > 0 ? createInterface({ input: process.stdin })[Symbol.asyncIterator]() : null
+const handshake = warmup > 0
 if (warmup > 0) await keepInFlight(warmup, Math.min(streams, warmup), () => one(client, path))
 collectYoungGarbage()
-if (stdin !== null) {
-  process.stdout.write('ready\n')
-  await stdin.next()
+if (handshake) {
+  tellParent('ready')
+  awaitParentLine()
 }
 if (total > 0) await keepInFlight(total, Math.min(streams, total), () => one(client, path))
 collectYoungGarbage()
-if (stdin !== null) {
-  process.stdout.write('done\n')
-  await stdin.next()
+if (handshake) {
+  tellParent('done')
+  awaitParentLine()
 }
 await client.close()

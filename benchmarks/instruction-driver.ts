@@ -17,9 +17,9 @@
 import './clients/tracing.js'
 import { agentClient, CLIENT_MODES } from './clients/agent-client.js'
 import type { BenchFetch, BenchLibrary, ClientMode } from './clients/agent-client.js'
-import { createInterface } from 'node:readline'
 import { collectYoungGarbage, runRound } from './clients/measure.js'
 import { scenarioByName } from './transport-scenarios.js'
+import { awaitParentLine, tellParent } from './clients/parent-handshake.js'
 
 const CONNECTIONS = 50
 
@@ -43,17 +43,17 @@ if (!Number.isInteger(warmup) || warmup < 0 || warmup > 100_000) throw new TypeE
 const scenario = scenarioByName(scenarioName)
 const lib = await load(library)
 const client = agentClient(lib, { mode: mode as ClientMode, memory: false, origin, connections: CONNECTIONS })
-const stdin = warmup > 0 ? createInterface({ input: process.stdin })[Symbol.asyncIterator]() : null
+const handshake = warmup > 0
 if (warmup > 0) await runRound(client, scenario, warmup, Math.min(CONNECTIONS, warmup))
 collectYoungGarbage()
-if (stdin !== null) {
-  process.stdout.write('ready\n')
-  await stdin.next()
+if (handshake) {
+  tellParent('ready')
+  awaitParentLine()
 }
 if (total > 0) await runRound(client, scenario, total, Math.min(CONNECTIONS, total))
 collectYoungGarbage()
-if (stdin !== null) {
-  process.stdout.write('done\n')
-  await stdin.next()
+if (handshake) {
+  tellParent('done')
+  awaitParentLine()
 }
 await client.close()

@@ -11,6 +11,9 @@
  * `websocket-instruction-driver.ts`: the scenario is the message size in bytes, the origin the
  * echo server's ws: URL, the last argument the connections (50 by default), and a request is one
  * echo round trip; the library may also be `ws`.
+ * `BENCH_CACHE_SIM=1` turns on callgrind's cache simulation and also prints the simulated
+ * instruction-cache, data-cache and last-level misses per request: memory traffic that the
+ * instruction count does not show, and that does not depend on load either.
  *
  * Usage: node instruction-steady.js <conduit|undici|ws> <mode> <scenario> <warmup> <requests> <origin> [streams]
  * @module
@@ -26,8 +29,9 @@ const counted = Number(requests)
 if (!Number.isInteger(counted) || counted < 1) throw new TypeError(`requests must be a positive integer, got ${requests}`)
 if (!/^\d+$/.test(warmup) || warmup === '0') throw new TypeError(`warmup must be a positive integer, got ${warmup}`)
 
+const cacheSim = process.env.BENCH_CACHE_SIM === '1'
 const child = spawn('valgrind', [
-  '--tool=callgrind', '--instr-atstart=no', '--callgrind-out-file=/dev/null',
+  '--tool=callgrind', '--instr-atstart=no', '--callgrind-out-file=/dev/null', ...(cacheSim ? ['--cache-sim=yes'] : []),
   process.execPath, '--expose-gc', driver, ...driverArgs
 ], { stdio: ['pipe', 'pipe', 'pipe'] })
 
@@ -37,10 +41,22 @@ function counting (on: boolean): void {
 }
 
 let collected: number | null = null
+/** With the cache simulation: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw, callgrind's event order. */
+let events: number[] = []
 createInterface({ input: child.stderr }).on('line', (line) => {
-  const found = /Collected\s*:\s*(\d+)/.exec(line)
-  if (found !== null) collected = Number(found[1])
+  const found = /Collected\s*:\s*([\d ]+)/.exec(line)
+  if (found === null) return
+  events = found[1].trim().split(/\s+/).map(Number)
+  collected = events[0] ?? null
 })
+
+/** The cache misses of the counted round per request, when the simulation ran. */
+function missesPerRequest (): string {
+  if (!cacheSim || events.length < 9) return ''
+  const [, , , i1, d1r, d1w, lli, lldr, lldw] = events as [number, number, number, number, number, number, number, number, number]
+  const per = (n: number): string => (n / counted).toFixed(0)
+  return `; misses per request: I1 ${per(i1)}, D1 ${per(d1r)} read and ${per(d1w)} write, LL ${per(lli + lldr + lldw)}`
+}
 createInterface({ input: child.stdout }).on('line', (line) => {
   if (line === 'ready') {
     counting(true)
@@ -57,5 +73,5 @@ child.on('exit', (code) => {
     return
   }
   const otel = process.env.BENCH_OTEL === '1' ? ', OpenTelemetry on' : ''
-  console.log(`${library} ${shape} on Node ${process.versions.node}${otel}: ${Math.round(collected / counted)} instructions per request (${counted} requests after ${warmup})`)
+  console.log(`${library} ${shape} on Node ${process.versions.node}${otel}: ${Math.round(collected / counted)} instructions per request (${counted} requests after ${warmup})${missesPerRequest()}`)
 })

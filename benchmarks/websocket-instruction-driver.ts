@@ -13,11 +13,11 @@
  * @module
  */
 
-import { createInterface } from 'node:readline'
 import { Agent } from '../src/index.js'
 import { echoRoundTrips, openEchoSocket } from './clients/websocket-echo.js'
 import type { EchoSocket } from './clients/websocket-echo.js'
 import { collectYoungGarbage } from './clients/measure.js'
+import { awaitParentLine, tellParent } from './clients/parent-handshake.js'
 
 function count (name: string, value: string, min: number, max: number): number {
   const n = Number(value)
@@ -44,18 +44,18 @@ function round (total: number): Promise<void[]> {
   }))
 }
 
-const stdin = warmup > 0 ? createInterface({ input: process.stdin })[Symbol.asyncIterator]() : null
+const handshake = warmup > 0
 if (warmup > 0) await round(warmup)
 collectYoungGarbage()
-if (stdin !== null) {
-  process.stdout.write('ready\n')
-  await stdin.next()
+if (handshake) {
+  tellParent('ready')
+  awaitParentLine()
 }
 await round(roundTrips)
 collectYoungGarbage()
-if (stdin !== null) {
-  process.stdout.write('done\n')
-  await stdin.next()
+if (handshake) {
+  tellParent('done')
+  awaitParentLine()
 }
 for (const socket of sockets) socket.close()
 await agent.close()

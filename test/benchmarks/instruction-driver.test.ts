@@ -2,35 +2,11 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import net from 'node:net'
-import type { AddressInfo } from 'node:net'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import { RequestReader, responseFor } from '../../benchmarks/clients/wire-answers.js'
+import { startOrigin } from './net-origin.js'
 
 const DRIVER = fileURLToPath(new URL('../../benchmarks/instruction-driver.js', import.meta.url))
-
-/** The benchmark's net origin, in this process: one prebuilt response per request head. */
-async function startOrigin (): Promise<{ origin: string, close: () => void }> {
-  const sockets = new Set<net.Socket>()
-  const server = net.createServer((socket) => {
-    sockets.add(socket)
-    const reader = new RequestReader((path) => { socket.write(responseFor(path)) }, (err) => socket.destroy(err))
-    socket.on('data', (chunk: Buffer) => reader.consume(chunk))
-    socket.on('error', () => {})
-    socket.on('close', () => sockets.delete(socket))
-  })
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as AddressInfo
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    close: () => {
-      for (const socket of sockets) socket.destroy()
-      server.close()
-    }
-  }
-}
 
 describe('instruction driver', () => {
   it('with a warm-up, says ready, runs the counted round on a line of stdin, says done and exits when stdin ends', { timeout: 120_000 }, async () => {
