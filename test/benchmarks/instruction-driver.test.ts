@@ -42,9 +42,11 @@ describe('instruction driver', () => {
       })
       const [code] = await once(child, 'exit') as [number | null]
       assert.equal(code, 0)
-      // V8 tags the collections gc() forces with "testing": one before the round, one after.
+      // V8 tags the collections gc() forces with "testing": one before the round, one after. Asked
+      // for a young-generation collection while a marking it started by itself is under way,
+      // V8 (Node 26) finishes that marking instead: an incremental one, never a fresh full one.
       assert.equal(forced.length, 2, forced.join('\n'))
-      for (const line of forced) assert.match(line, /Scavenge/, line)
+      for (const line of forced) assert.match(line, /Scavenge|Incremental Mark-Compact/, line)
     } finally {
       child.kill()
       close()
