@@ -10,6 +10,7 @@ import tls from 'node:tls'
 import type { Duplex } from 'node:stream'
 import { ConnectTimeoutError, InvalidArgumentError, RequestAbortedError } from './errors.js'
 import { describeValue } from './validation/describe-value.js'
+import { markSharedReads, sharedReadOption } from './connection/shared-read-buffer.js'
 import { timerMilliseconds } from './validation/timer-limit.js'
 
 /** Where to connect, as a Client asks its connector. */
@@ -142,9 +143,14 @@ export function buildConnector (options: BuildOptions = {}): Connector {
       const servername = opts.servername ?? tlsOptions.servername ?? (net.isIP(hostname) === 0 ? hostname : undefined)
       sessionKey = `${servername ?? hostname}:${port}`
       const session = sessions.get(sessionKey)
+      const offerH2 = (opts.allowH2 ?? allowH2) === true
+      // Cleartext reads land in the shared buffer when the connection can only speak HTTP/1.1 and
+      // has a socket of its own (over a tunnel, tls ignores the option).
+      const sharedReads = !offerH2 && opts.httpSocket === undefined && !('onread' in tlsOptions)
       socket = tls.connect({
-        ALPNProtocols: (opts.allowH2 ?? allowH2) === true ? ['h2', 'http/1.1'] : ['http/1.1'],
+        ALPNProtocols: offerH2 ? ['h2', 'http/1.1'] : ['http/1.1'],
         ...tlsOptions,
+        ...(sharedReads ? { onread: sharedReadOption() } : undefined),
         servername,
         session,
         localAddress: opts.localAddress ?? undefined,
@@ -154,14 +160,17 @@ export function buildConnector (options: BuildOptions = {}): Connector {
         ...(opts.httpSocket === undefined ? (socketPath != null ? { path: socketPath } : { host: hostname, port }) : { host: hostname })
       } as unknown as tls.ConnectionOptions)
       socket.on('session', (session: Buffer) => sessions.set(sessionKey, session))
+      if (sharedReads) markSharedReads(socket)
     } else {
       if (opts.httpSocket !== undefined) {
         process.nextTick(callback, null, opts.httpSocket)
         return
       }
+      // Reads land in the shared buffer; the HTTP/1.1 connection parses them in place.
       socket = socketPath != null
-        ? net.connect({ path: socketPath })
-        : net.connect({ host: hostname, port, localAddress: opts.localAddress ?? undefined, lookup: tlsOptions.lookup })
+        ? net.connect({ path: socketPath, onread: sharedReadOption() })
+        : net.connect({ host: hostname, port, localAddress: opts.localAddress ?? undefined, lookup: tlsOptions.lookup, onread: sharedReadOption() })
+      markSharedReads(socket)
     }
     if (probe && opts.httpSocket === undefined) socket.setKeepAlive(true, probeDelay)
     socket.setNoDelay(true)

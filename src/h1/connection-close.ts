@@ -4,6 +4,7 @@
  * @module
  */
 
+import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import type { ClientRequest } from '../connection/client-request.js'
 
@@ -45,13 +46,21 @@ export function partitionOnClose (requests: ClientRequest[], how: CloseCircumsta
 function noop (): void {}
 
 /**
- * Prepares a socket for its new owner after an upgrade: bytes read past the response head go
- * back in front, and the stream returns to its initial state on the next tick (adding and
- * removing a 'readable' listener does that), so the owner's 'data' listener starts the flow
- * without an explicit resume().
+ * Gives a socket to its new owner after an upgrade, once the connection stopped listening to it:
+ * bytes read past the response head go back in front, and the stream returns to its initial
+ * state on the next tick (adding and removing a 'readable' listener does that), so the owner's
+ * 'data' listener starts the flow without an explicit resume(). An owner that throws has the
+ * socket destroyed with its error.
  */
-export function handOver (socket: Duplex, rest: Buffer | null): void {
+export function handOver (socket: Duplex, rest: Buffer | null, owner: (socket: Duplex) => void): void {
+  socket.pause()
+  ;(socket as Socket).ref?.()
   if (rest !== null && rest.length > 0) socket.unshift(rest)
   socket.on('readable', noop)
   socket.off('readable', noop)
+  try {
+    owner(socket)
+  } catch (err) {
+    socket.destroy(err as Error)
+  }
 }

@@ -10,10 +10,11 @@ import type { Duplex } from 'node:stream'
 import type { Socket } from 'node:net'
 import { socketInfo } from '../connection/socket-info.js'
 import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
-import { BodyTimeoutError, HeadersTimeoutError, HTTPParserError, SocketError } from '../errors.js'
+import { HTTPParserError, SocketError } from '../errors.js'
+import { timerError } from '../connection/timeout-errors.js'
 import { HEAD_BODY, HEAD_NO_BODY, HEAD_UPGRADE, ResponseParser } from './response-parser.js'
 import type { ResponseParserSink } from './response-parser.js'
-import { BODY_BYTES, BODY_NONE } from '../connection/request-body.js'
+import { mayJoinPipeline } from './pipelining.js'
 import type { ClientRequest, RequestRunner } from '../connection/client-request.js'
 import type { ConnectionConfig } from '../connection/connection-config.js'
 import { H1RequestWriter } from './request-writer.js'
@@ -24,11 +25,13 @@ import { LARGE_READ_BYTES, keepReadBuffersInHeap } from './read-buffer-heap.js'
 import { ResponseLimits } from '../connection/response-limits.js'
 import { applyTypeOfService } from '../connection/type-of-service.js'
 import type { ClientConnection, ConnectionOwner } from '../connection/client-connection.js'
+import { attachSharedReadSink, detachSharedReadSink } from '../connection/shared-read-buffer.js'
+import type { SharedReadSink } from '../connection/shared-read-buffer.js'
 
 function noop (): void {}
 
 /** An open HTTP/1.1 connection. */
-export class H1Connection implements ClientConnection, ResponseParserSink, RequestRunner, RequestWriterOwner {
+export class H1Connection implements ClientConnection, ResponseParserSink, RequestRunner, RequestWriterOwner, SharedReadSink {
   readonly protocol = 'h1'
   readonly socket: Duplex
   readonly #owner: ConnectionOwner
@@ -62,7 +65,9 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
     this.#parser = new ResponseParser(this, this.#config.maxHeaderSize)
     this.#limits = new ResponseLimits(this.#config.maxInformationalResponses, this.#config.maxResponseSize)
     this.#writer = new H1RequestWriter(socket, this)
+    // Bytes read before this connection took the socket, or while it was paused, come as 'data'.
     socket.on('data', this.#onData)
+    attachSharedReadSink(socket, this)
     socket.on('end', this.#onEnd)
     socket.on('error', this.#onError)
     socket.on('close', this.#onClose)
@@ -91,10 +96,7 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
     if (this.socket.destroyed) return false
     const n = this.#inflight.length
     if (n === 0) return true
-    if (n >= this.#config.pipelining) return false
-    // A request that changes state, switches protocols or streams its body waits for an empty
-    // pipeline: if the connection fails, nothing queued behind it may be replayed blindly.
-    return req.idempotent && req.upgrade === null && req.method !== 'CONNECT' && (req.bodyKind === BODY_NONE || req.bodyKind === BODY_BYTES)
+    return n < this.#config.pipelining && mayJoinPipeline(req)
   }
 
   /** Writes `req` (head, and the body when it is in memory). */
@@ -258,11 +260,8 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
   readonly #onTimer = (kind: number): void => {
     const req = this.#inflight[0]
     if (this.#dead || req === undefined) return
-    if (kind === T_HEADERS) {
-      this.destroy(new HeadersTimeoutError(`no response head from ${req.origin} for ${req.method} ${req.path} within ${this.#timer.ms} ms (headersTimeout)`))
-    } else if (!req.paused) {
-      this.destroy(new BodyTimeoutError(`no response body data from ${req.origin} for ${req.method} ${req.path} within ${this.#timer.ms} ms (bodyTimeout)`))
-    }
+    const err = timerError(kind, req, this.#timer.ms)
+    if (err !== null) this.destroy(err)
   }
 
   #startIdle (): void {
@@ -277,7 +276,14 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
 
   // --- socket events ------------------------------------------------------------------------
 
-  readonly #onData = (chunk: Buffer): void => {
+  readonly #onData = (chunk: Buffer): void => this.#read(chunk, false)
+
+  /** A read into the shared buffer: parsed in place, copied only where bytes outlive the call. */
+  onSharedRead (bytes: Buffer): void {
+    this.#read(bytes, true)
+  }
+
+  #read (chunk: Buffer, reused: boolean): void {
     if (this.#inflight.length === 0) {
       // Bytes nobody asked for would be taken as the answer to the next request.
       this.destroy(new SocketError(`unexpected data from the server on an idle connection: ${JSON.stringify(chunk.toString('latin1', 0, 32))}`, socketInfo(this.socket)))
@@ -287,7 +293,7 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
     const timer = this.#timer
     timer.startBatch()
     try {
-      this.#parser.execute(chunk)
+      this.#parser.execute(chunk, reused)
     } catch (err) {
       this.destroy(err as Error)
       return
@@ -371,6 +377,7 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
 
   #unlisten (): void {
     const socket = this.socket
+    detachSharedReadSink(socket)
     socket.off('data', this.#onData)
     socket.off('end', this.#onEnd)
     socket.off('close', this.#onClose)
@@ -384,17 +391,9 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
     const rest = this.#parser.takeRest()
     this.#timer.clear()
     this.#idleTimer.clear()
-    const socket = this.socket
-    socket.pause()
     this.#unlisten()
-    ;(socket as Socket).ref?.()
-    handOver(socket, rest)
     this.#inflight.splice(0)
     this.#owner.onConnectionClosed(this, null, [])
-    try {
-      req.upgraded(statusCode, headers, socket)
-    } catch (err) {
-      socket.destroy(err as Error)
-    }
+    handOver(this.socket, rest, (socket) => req.upgraded(statusCode, headers, socket))
   }
 }

@@ -1,6 +1,7 @@
 /**
  * Incremental HTTP/1.1 response parser: bytes in, sink calls out; no sockets inside.
- * Heads are located with `indexOf`, bodies are sliced from the input without copying.
+ * Heads are located with `indexOf`, bodies are sliced from the input without copying (copied
+ * only when the caller reuses the input's memory).
  * Framing follows RFC 9112 section 6.3 strictly: anything ambiguous is an error, never a guess.
  * @module
  */
@@ -9,6 +10,7 @@ import { HTTPParserError, HeadersOverflowError, ResponseContentLengthMismatchErr
 import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { CRLF_CRLF, MAX_CHUNK_LINE_SIZE } from './constants.js'
 import { DEFAULT_MAX_HEADER_SIZE } from '../connection/connection-config.js'
+import { copyBytes } from '../connection/shared-read-buffer.js'
 import { parseHead } from './parse-head.js'
 import { HeadReader } from './head-reader.js'
 
@@ -56,6 +58,8 @@ export class ResponseParser {
   #scanFrom = 0
   #remaining = 0
   #paused = false
+  /** The input being parsed is reused once `execute` returns: what outlives the call is copied. */
+  #volatile = false
   #eof = false
   #statusCode = 0
   readonly #heads = new HeadReader()
@@ -84,19 +88,30 @@ export class ResponseParser {
     return this.#statusCode
   }
 
-  /** Feeds bytes from the connection. Throws `HTTPParserError` / `HeadersOverflowError` on bad input. */
-  execute (chunk: Buffer): void {
+  /**
+   * Feeds bytes from the connection. Throws `HTTPParserError` / `HeadersOverflowError` on bad input.
+   * With `reused`, the caller reuses `chunk`'s memory once this returns: body slices handed to the
+   * sink and bytes kept for later are copies.
+   */
+  execute (chunk: Buffer, reused = false): void {
     if (this.#state === S_DEAD) return
     let data = chunk
+    let volatile = reused
     if (this.#rest !== null) {
       data = Buffer.concat([this.#rest, chunk])
       this.#rest = null
+      volatile = false
     }
     if (this.#state === S_UPGRADED || this.#paused) {
-      this.#rest = data
+      this.#rest = volatile ? copyBytes(data) : data
       return
     }
-    this.#run(data)
+    this.#volatile = volatile
+    try {
+      this.#run(data)
+    } finally {
+      this.#volatile = false
+    }
   }
 
   /** Stops delivery after the current callback; bytes fed meanwhile are kept. */
@@ -110,7 +125,14 @@ export class ResponseParser {
     this.#paused = false
     const rest = this.#rest
     this.#rest = null
-    this.#run(rest ?? EMPTY)
+    // Resumed from a callback of a reused input's parse: the kept bytes are the parser's own.
+    const volatile = this.#volatile
+    this.#volatile = false
+    try {
+      this.#run(rest ?? EMPTY)
+    } finally {
+      this.#volatile = volatile
+    }
     if (this.#eof && !this.#paused) this.#finish()
   }
 
@@ -190,14 +212,14 @@ export class ResponseParser {
             this.#remaining = remaining - avail
             const chunk = off === 0 ? data : data.subarray(off)
             off = len
-            this.#sink.onBody(chunk)
+            this.#sink.onBody(this.#volatile ? copyBytes(chunk) : chunk)
             break
           }
           const chunk = data.subarray(off, off + remaining)
           off += remaining
           this.#remaining = 0
           this.#state = state === S_LENGTH ? S_END_PENDING : S_CHUNK_END
-          this.#sink.onBody(chunk)
+          this.#sink.onBody(this.#volatile ? copyBytes(chunk) : chunk)
           break
         }
         case S_CHUNK_SIZE: {
@@ -248,7 +270,7 @@ export class ResponseParser {
         case S_CLOSE: {
           const chunk = off === 0 ? data : data.subarray(off)
           off = len
-          this.#sink.onBody(chunk)
+          this.#sink.onBody(this.#volatile ? copyBytes(chunk) : chunk)
           break
         }
         default:
@@ -256,7 +278,10 @@ export class ResponseParser {
           break loop
       }
     }
-    if (off < len && this.#state !== S_DEAD) this.#rest = off === 0 ? data : data.subarray(off)
+    if (off < len && this.#state !== S_DEAD) {
+      const rest = off === 0 ? data : data.subarray(off)
+      this.#rest = this.#volatile ? copyBytes(rest) : rest
+    }
   }
 
   #onHead (head: string): void {

@@ -8,7 +8,8 @@
 import http2 from 'node:http2'
 import type { ClientHttp2Session, ClientHttp2Stream, IncomingHttpHeaders } from 'node:http2'
 import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
-import { BodyTimeoutError, HeadersOverflowError, NotSupportedError, SocketError } from '../errors.js'
+import { HeadersOverflowError, NotSupportedError, SocketError } from '../errors.js'
+import { bodyTimeoutError } from '../connection/timeout-errors.js'
 import type { ClientRequest } from '../connection/client-request.js'
 import { BODY_BYTES, BODY_NONE, bodyBytes } from '../connection/request-body.js'
 import { BodyWriter } from '../connection/body-writer.js'
@@ -24,7 +25,7 @@ import { countBody, countInformational } from './limit-checks.js'
 import type { LimitCheck } from './limit-checks.js'
 import { ResponseSequence } from './response-sequence.js'
 import type { SequenceSink } from './response-sequence.js'
-import { headersTimeLeft, headersTimeoutError } from './resend-budget.js'
+import { headersTimeLeft, resendHeadersTimeoutError } from './resend-budget.js'
 import { publishSendHeaders } from '../observability/request-events.js'
 
 const { NGHTTP2_CANCEL, NGHTTP2_NO_ERROR, NGHTTP2_REFUSED_STREAM } = http2.constants
@@ -113,7 +114,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     // get a fresh timeout with each new stream or session.
     const headersMs = headersTimeLeft(req, this.startedAt)
     if (headersMs < 0) {
-      this.#finish(headersTimeoutError(req))
+      this.#finish(resendHeadersTimeoutError(req))
       return
     }
     const endStream = req.bodyKind === BODY_NONE && !this.#tunnel
@@ -335,9 +336,9 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     if (this.#done) return
     const req = this.req
     if (kind === T_HEADERS) {
-      this.#finish(headersTimeoutError(req))
+      this.#finish(resendHeadersTimeoutError(req))
     } else if (!req.paused) {
-      this.#finish(new BodyTimeoutError(`no response body data from ${req.origin} for ${req.method} ${req.path} within ${this.#timer.ms} ms (bodyTimeout)`))
+      this.#finish(bodyTimeoutError(req, this.#timer.ms))
     }
   }
 

@@ -7,7 +7,9 @@
  * @module
  */
 
-import { HeadersTimeoutError, InformationalError, SocketError } from '../errors.js'
+import { InformationalError, SocketError } from '../errors.js'
+import type { HeadersTimeoutError } from '../errors.js'
+import { headersTimeoutError } from '../connection/timeout-errors.js'
 import type { SocketInfo } from '../errors.js'
 import type { ClientRequest } from '../connection/client-request.js'
 
@@ -51,10 +53,10 @@ export function headersTimeLeft (req: ClientRequest, now: number): number {
 }
 
 /** The error for a request whose headersTimeout ran out, counted from its first attempt. */
-export function headersTimeoutError (req: ClientRequest): HeadersTimeoutError {
+export function resendHeadersTimeoutError (req: ClientRequest): HeadersTimeoutError {
   const record = records.get(req)
   const across = record === undefined ? '' : `, counted from the first of ${1 + total(record)} attempts`
-  return new HeadersTimeoutError(`no response head from ${req.origin} for ${req.method} ${req.path} within ${req.headersTimeout} ms (headersTimeout${across})`)
+  return headersTimeoutError(req, req.headersTimeout, across)
 }
 
 /**

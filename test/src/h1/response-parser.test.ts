@@ -226,3 +226,52 @@ describe('ResponseParser properties', () => {
     }), { numRuns: 500 })
   })
 })
+
+/**
+ * Parses `pieces` as reads into one reused buffer: each read is copied into the same scratch
+ * memory, parsed with `reused`, and the memory is overwritten before the next read. Body chunks
+ * are kept as the Buffers the sink received and read only at the end; with `pauses`, the sink
+ * pauses the parser on those body chunks and resumes it after the scratch memory was overwritten.
+ */
+function parseReused (pieces: Buffer[], pauses: Set<number>): Message[] {
+  const scratch = Buffer.alloc(Math.max(1, ...pieces.map((p) => p.length)))
+  const messages: Array<Message & { chunks: Buffer[] }> = []
+  let current: (Message & { chunks: Buffer[] }) | null = null
+  let bodyCalls = 0
+  const parser: ResponseParser = new ResponseParser({
+    onHead (status, headers, text) {
+      current = { status, text, headers, body: '', trailers: null, chunks: [] }
+      messages.push(current)
+      return HEAD_BODY
+    },
+    onBody (chunk) {
+      current!.chunks.push(chunk)
+      if (pauses.has(bodyCalls++)) parser.pause()
+    },
+    onEnd (trailers) { current!.trailers = trailers }
+  })
+  for (const piece of pieces) {
+    piece.copy(scratch)
+    parser.execute(scratch.subarray(0, piece.length), true)
+    scratch.fill(0xaa)
+    while (parser.paused) parser.resume()
+  }
+  return messages.map(({ chunks, ...m }) => ({ ...m, body: Buffer.concat(chunks).toString('latin1') }))
+}
+
+describe('ResponseParser on a reused input buffer', () => {
+  it('keeps no view of the input: body chunks and kept bytes survive the reuse of its memory', () => {
+    fc.assert(fc.property(fc.array(responseArb, { minLength: 1, maxLength: 3 }), fc.array(fc.nat(), { maxLength: 8 }), fc.array(fc.nat({ max: 12 }), { maxLength: 4 }), (responses, points, pauseAt) => {
+      const input = Buffer.concat(responses.map(encode))
+      assert.deepEqual(parseReused(splitAt(input, points), new Set(pauseAt)), parse([input]))
+    }), { numRuns: 300 })
+  })
+
+  it('keeps the bytes after an upgrade head as a copy of their own', () => {
+    const parser = new ResponseParser({ onHead: () => HEAD_UPGRADE, onBody () {}, onEnd () {} })
+    const read = b('HTTP/1.1 101 Switching Protocols\r\nupgrade: x\r\n\r\nframe')
+    parser.execute(read, true)
+    read.fill(0)
+    assert.equal(parser.takeRest()!.toString('latin1'), 'frame')
+  })
+})
