@@ -12,6 +12,7 @@ import { BODY_BYTES, BODY_NONE, bodyBytes } from '../connection/request-body.js'
 import { writeRequestHead } from './request-head.js'
 import type { ClientRequest } from '../connection/client-request.js'
 import { publishSendHeaders } from '../observability/request-events.js'
+import { holdWritesForTurn } from './write-batch.js'
 
 /** What the request writer reports to its connection. */
 export interface RequestWriterOwner {
@@ -48,6 +49,7 @@ export class H1RequestWriter implements BodyWriterOwner {
   /** Writes the head of `req`, and its body unless that streams or waits for `100 Continue`. */
   write (req: ClientRequest): void {
     const socket = this.#socket
+    holdWritesForTurn(socket)
     const head = writeRequestHead(req)
     publishSendHeaders(req, head, socket)
     const kind = req.bodyKind
