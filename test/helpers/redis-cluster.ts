@@ -103,12 +103,13 @@ export async function startRedisCluster (nodeTimeoutMs = 2000, primaries: 1 | 3 
     }
   }
 
-  try {
-    for (let i = 0; i < (primaries === 1 ? 1 : 6); i++) {
+  /** Starts one node on fresh ports; a port taken between the draw and the bind means new ports. */
+  const startNode = async (): Promise<number> => {
+    for (let attempt = 1; ; attempt++) {
       const port = await freePort()
       const busPort = await freePort()
       const nodeDir = path.join(dir, String(port))
-      await mkdir(nodeDir)
+      await mkdir(nodeDir, { recursive: true })
       const args = [
         '--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-port', String(busPort),
         // A lone node does not know its own address until another node tells it; clients need it in CLUSTER SLOTS.
@@ -121,9 +122,19 @@ export async function startRedisCluster (nodeTimeoutMs = 2000, primaries: 1 | 3 
       child.stdout?.on('data', (chunk: Buffer) => { output = (output + chunk.toString()).slice(-4000) })
       child.stderr?.on('data', (chunk: Buffer) => { output = (output + chunk.toString()).slice(-4000) })
       children.set(port, child)
-      ports.push(port)
-      await waitForPong(port, child, () => output)
+      try {
+        await waitForPong(port, child, () => output)
+        return port
+      } catch (err) {
+        children.delete(port)
+        child.kill('SIGKILL')
+        if (attempt === 3 || !output.includes('Address already in use')) throw err
+      }
     }
+  }
+
+  try {
+    for (let i = 0; i < (primaries === 1 ? 1 : 6); i++) ports.push(await startNode())
     if (primaries === 1) await cli(ports[0] as number, 'CLUSTER', 'ADDSLOTSRANGE', '0', '16383')
     else await run(cliBinary, ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '1', '--cluster-yes'], { timeout: STATE_TIMEOUT_MS })
     await waitHealthy()
