@@ -2,20 +2,18 @@ import { describe, it } from 'node:test'
 import type { TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import { once } from 'node:events'
+import { spawn } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { Agent } from '../../../src/index.js'
+import { Agent, request } from '../../../src/index.js'
 import { startHttpServer, startHttpsServer, startTcpServer, trustTestCa } from '../../helpers/servers.js'
 import type { TestServer } from '../../helpers/servers.js'
 import { RecordingHandler } from '../dispatcher/recording-handler.js'
+import { patterned, patternedSize } from './patterned-body.js'
 
 const BODY_BYTES = 300 * 1024
-
-/** A body whose bytes say which response and which offset they belong to. */
-function patterned (tag: number, length: number): Buffer {
-  const body = Buffer.allocUnsafe(length)
-  for (let i = 0; i < length; i++) body[i] = (tag * 31 + i * 7 + (i >> 8)) & 0xff
-  return body
-}
+const ORIGIN_CHILD = fileURLToPath(new URL('./patterned-origin-child.js', import.meta.url))
 
 /** Answers /N with patterned(N) written in uneven pieces, so the reads of the connections interleave. */
 function answer (req: IncomingMessage, res: ServerResponse): void {
@@ -99,5 +97,36 @@ describe('socket reads into the shared buffer', () => {
     await once(socket, 'end')
     socket.destroy()
     assert.ok(Buffer.concat(received).equals(Buffer.concat([Buffer.from('first;'), patterned(1, 100_000), Buffer.from('last')])))
+  })
+
+  it('under load against an origin in another process, delivers every body byte for byte, both framings, with uploads', { timeout: 60_000 }, async (t) => {
+    const child = spawn(process.execPath, [ORIGIN_CHILD], { stdio: ['pipe', 'pipe', 'inherit'] })
+    t.after(() => { child.stdin.end() })
+    const [line] = await once(createInterface({ input: child.stdout }), 'line') as [string]
+    const origin = `http://127.0.0.1:${line.trim()}`
+    const agent = new Agent({ connections: 8, pipelining: 1 })
+    t.after(() => agent.close())
+    const REQUESTS = 600
+    let next = 0
+    const failures: string[] = []
+    const worker = async (): Promise<void> => {
+      while (next < REQUESTS) {
+        const n = next++
+        if (n % 5 === 4) {
+          const upload = patterned(n, patternedSize(n))
+          const { statusCode, body } = await request(origin + '/echo', { method: 'POST', body: upload, dispatcher: agent })
+          const echoed = Buffer.from(await body.bytes())
+          if (statusCode !== 200 || !echoed.equals(upload)) failures.push(`POST ${n}`)
+          continue
+        }
+        const { statusCode, body } = await request(`${origin}/${n}?chunked=${n % 2}`, { dispatcher: agent })
+        // Chunks are kept as delivered and joined at the end, after other connections read on.
+        const chunks: Buffer[] = []
+        for await (const chunk of body) chunks.push(chunk as Buffer)
+        if (statusCode !== 200 || !Buffer.concat(chunks).equals(patterned(n, patternedSize(n)))) failures.push(`GET ${n}`)
+      }
+    }
+    await Promise.all(Array.from({ length: 50 }, worker))
+    assert.deepEqual(failures, [])
   })
 })
