@@ -47,7 +47,7 @@ const HOST_SUFFIX = '.scale.test'
 const DEADLINE_MS = 300_000
 
 if (typeof globalThis.gc !== 'function') throw new Error('run scale-client with --expose-gc')
-const gc = globalThis.gc as () => void
+const gc = globalThis.gc as (options?: { type: string, execution: string, flavor: string }) => void
 
 function agent (lib: Library, options: Record<string, unknown>): Requester {
   const Agent = lib === 'conduit' ? conduit.Agent : undici.Agent
@@ -60,12 +60,18 @@ function h2Client (lib: Library, origin: string, streams: number): Requester {
   return new Client(origin, options as never) as unknown as Requester
 }
 
-/** Full collections until the heap settles, then the process's memory. */
+/**
+ * Full collections until the heap settles, then the process's memory. The last collection asks V8
+ * to give back what it holds in reserve (Node 22 and later understand the option; Node 20 runs it
+ * as a plain full collection): otherwise RSS counts a young generation sized by how much the
+ * scenario allocated on the way, not by what its units keep.
+ */
 async function settledMemory (): Promise<NodeJS.MemoryUsage> {
   for (let i = 0; i < 4; i++) {
     gc()
     await new Promise((resolve) => setImmediate(resolve))
   }
+  gc({ type: 'major', execution: 'sync', flavor: 'last-resort' })
   return process.memoryUsage()
 }
 
@@ -217,8 +223,12 @@ async function h2 (lib: Library, origin: ScaleOrigin, n: number, key: string): P
 }
 
 const SCENARIOS = { idle, queued, origins, h2 }
-/** Units of the warm-up run. */
-const WARM_UP_UNITS = 200
+/**
+ * The most units a warm-up runs. Up to this many, the warm-up is as large as the measured run, so
+ * the memory the JIT compilers and the allocator touched at that size is in the baseline: glibc
+ * keeps freed memory mapped, and a compile job's peak would otherwise count as the units' RSS.
+ */
+const WARM_UP_UNITS_MAX = 10_000
 
 async function main (): Promise<void> {
   const [lib, scenario, size, originJson] = process.argv.slice(2)
@@ -227,9 +237,9 @@ async function main (): Promise<void> {
   if (run === undefined) throw new TypeError(`unknown scenario ${String(scenario)}`)
   const origin = JSON.parse(originJson!) as ScaleOrigin
   const n = Number(size)
-  // A small run of the same scenario first, on its own dispatcher, so that compiled code and
-  // lazily loaded modules are in the measured run's baseline rather than in its figures.
-  await run(lib, origin, Math.min(n, WARM_UP_UNITS), `${scenario}-${process.pid}-warm-up`)
+  // A run of the same scenario first, on its own dispatcher, so that compiled code, lazily loaded
+  // modules and the allocator's high-water mark are in the measured run's baseline.
+  await run(lib, origin, Math.min(n, WARM_UP_UNITS_MAX), `${scenario}-${process.pid}-warm-up`)
   const figures = await run(lib, origin, n, `${scenario}-${process.pid}`)
   process.stdout.write(JSON.stringify(figures) + '\n')
 }
