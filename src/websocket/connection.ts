@@ -12,6 +12,8 @@ import {
   CLOSE_ABNORMAL, CLOSE_INVALID_PAYLOAD, CLOSE_NO_STATUS, CLOSE_PROTOCOL_ERROR, CLOSE_TOO_BIG,
   OP_CLOSE, OP_CONTINUATION, OP_PING, OP_PONG, OP_TEXT, isValidReceivedCloseCode
 } from './constants.js'
+import { attachSharedReadSink, copyBytes, detachSharedReadSink } from '../connection/shared-read-buffer.js'
+import type { SharedReadSink } from '../connection/shared-read-buffer.js'
 import { FRAME, FrameParser, NEED_MORE } from './frame-parser.js'
 import { encodeCloseFrame, encodeFrame } from './frame-writer.js'
 import { MessageSender } from './message-sender.js'
@@ -51,7 +53,7 @@ export interface ConnectionOptions {
 }
 
 /** The client side of an open WebSocket connection. */
-export class WebSocketConnection {
+export class WebSocketConnection implements SharedReadSink {
   readonly socket: Duplex
   readonly #owner: ConnectionOwner
   readonly #parser: FrameParser
@@ -74,6 +76,11 @@ export class WebSocketConnection {
   #failed = false
   #finished = false
   #closeTimer: NodeJS.Timeout | null = null
+  /**
+   * The frames being read are views of the shared read buffer (see `onSharedRead`): a payload
+   * kept past the current call is copied first.
+   */
+  #volatile = false
 
   constructor (socket: Duplex, owner: ConnectionOwner, options: ConnectionOptions) {
     this.socket = socket
@@ -88,6 +95,7 @@ export class WebSocketConnection {
     socket.on('error', this.#onSocketError)
     socket.on('close', this.#onSocketClose)
     socket.on('end', this.#onSocketEnd)
+    attachSharedReadSink(socket, this)
   }
 
   /** True once a close frame was sent: no more messages go out. */
@@ -149,6 +157,24 @@ export class WebSocketConnection {
     this.#readFrames()
   }
 
+  /** A read of a socket from the built-in connector, parsed in place (see shared-read-buffer.ts). */
+  onSharedRead (bytes: Buffer): void {
+    if (this.#failed) return
+    this.#parser.push(bytes)
+    this.#volatile = true
+    try {
+      this.#readFrames()
+    } finally {
+      this.#volatile = false
+      this.#parser.retainUnread()
+    }
+  }
+
+  /** `payload` as a buffer that outlives the current read: a copy when it is a view of a lent one. */
+  #kept (payload: Buffer): Buffer {
+    return this.#volatile && !this.#parser.payloadOwned ? copyBytes(payload) : payload
+  }
+
   #readFrames (): void {
     const parser = this.#parser
     while (!this.#waiting && !this.#failed && !this.#closeReceived) {
@@ -180,7 +206,7 @@ export class WebSocketConnection {
     if (fin && this.#fragments.length === 0) {
       // The common case: a message in one frame, handed on without a copy.
       this.#endMessage()
-      if (rsv1) this.#inflate(text, [payload])
+      if (rsv1) this.#inflate(text, [this.#kept(payload)])
       else this.#deliver(text, payload, false, this.#parser.payloadOwned)
       return
     }
@@ -188,7 +214,7 @@ export class WebSocketConnection {
     if (text && !this.#messageCompressed && !this.#utf8.write(payload)) {
       return this.#fail(CLOSE_INVALID_PAYLOAD, 'a text message is not valid UTF-8')
     }
-    this.#fragments.push(payload)
+    this.#fragments.push(this.#kept(payload))
     if (!fin) return
     const fragments = this.#fragments
     const compressed = this.#messageCompressed
@@ -232,9 +258,10 @@ export class WebSocketConnection {
     if (opcode === OP_PING) {
       // RFC 6455 section 5.5.2: answer with a pong carrying the same data, unless closing.
       if (!this.closing) this.socket.write(encodeFrame(OP_PONG, payload))
-      this.#owner.onPing(payload)
+      // Diagnostics subscribers may keep the payload.
+      this.#owner.onPing(this.#kept(payload))
     } else if (opcode === OP_PONG) {
-      this.#owner.onPong(payload)
+      this.#owner.onPong(this.#kept(payload))
     } else {
       this.#onCloseFrame(payload)
     }
@@ -298,6 +325,7 @@ export class WebSocketConnection {
     if (this.#closeTimer !== null) clearTimeout(this.#closeTimer)
     this.#deflate?.close()
     this.socket.off('data', this.#onData)
+    detachSharedReadSink(this.socket)
     const clean = this.#closeSent && this.#closeReceived && !this.#failed
     this.#owner.onClosed(clean, this.#closeReceived ? this.#receivedCode : CLOSE_ABNORMAL, this.#closeReceived ? this.#receivedReason : '')
   }

@@ -19,6 +19,14 @@ export const FRAME = 0
 
 const EMPTY = Buffer.alloc(0)
 
+/**
+ * Largest payload whose buffer is made as soon as its header is read, when the payload spans
+ * reads: its bytes are then copied once, straight from each read into it. A larger payload waits
+ * in the chunk list until it is whole (a server could otherwise make a client reserve up to the
+ * message size limit with a ten-byte header).
+ */
+const PREFILL_MAX = 1024 * 1024
+
 /** Incremental frame reader; one per connection. */
 export class FrameParser {
   /** Largest payload of one frame accepted, bytes. */
@@ -33,6 +41,10 @@ export class FrameParser {
   /** The header of the frame in progress was read; its payload is awaited. */
   #inHeader = true
   #length = 0
+  /** The payload of the frame in progress, filled read by read (see PREFILL_MAX), or null. */
+  #partial: Buffer | null = null
+  /** Bytes of `#partial` filled so far. */
+  #filled = 0
 
   /** FIN bit of the last frame read. */
   fin = false
@@ -59,11 +71,29 @@ export class FrameParser {
     this.#allowRsv1 = true
   }
 
-  /** Adds bytes read from the socket. */
+  /**
+   * Adds bytes read from the socket. The parser keeps a reference to `chunk`: a chunk only lent
+   * for the duration of a call must be followed by `retainUnread()` before the call returns.
+   */
   push (chunk: Buffer): void {
     if (chunk.length === 0) return
     this.#chunks.push(chunk)
     this.#available += chunk.length
+  }
+
+  /**
+   * Replaces the unread part of the last chunk pushed with a copy of its own, so the parser no
+   * longer refers to a lent buffer. Payloads already returned are views the caller dealt with.
+   */
+  retainUnread (): void {
+    const last = this.#chunks.length - 1
+    if (last < 0) return
+    const chunk = this.#chunks[last]!
+    const from = last === 0 ? this.#offset : 0
+    const copy = Buffer.allocUnsafe(chunk.length - from)
+    chunk.copy(copy, 0, from)
+    this.#chunks[last] = copy
+    if (last === 0) this.#offset = 0
   }
 
   /**
@@ -75,9 +105,33 @@ export class FrameParser {
       const code = this.#readHeader()
       if (code !== FRAME) return code
     }
-    if (this.#available < this.#length) return NEED_MORE
+    if (this.#partial !== null) return this.#fill()
+    if (this.#available < this.#length) {
+      if (this.#length > PREFILL_MAX) return NEED_MORE
+      this.#partial = Buffer.allocUnsafeSlow(this.#length)
+      this.#filled = 0
+      return this.#fill()
+    }
     this.payloadOwned = false
     this.payload = this.#take(this.#length)
+    this.#inHeader = true
+    return FRAME
+  }
+
+  /** Moves what has arrived of the payload in progress into `#partial`; a frame once it is full. */
+  #fill (): number {
+    const partial = this.#partial!
+    while (this.#filled < partial.length && this.#available > 0) {
+      const chunk = this.#chunks[0]!
+      const count = Math.min(chunk.length - this.#offset, partial.length - this.#filled)
+      chunk.copy(partial, this.#filled, this.#offset, this.#offset + count)
+      this.#filled += count
+      this.#skip(count)
+    }
+    if (this.#filled < partial.length) return NEED_MORE
+    this.#partial = null
+    this.payload = partial
+    this.payloadOwned = true
     this.#inHeader = true
     return FRAME
   }

@@ -89,6 +89,54 @@ describe('the frame parser', () => {
     }), { numRuns: 80 })
   })
 
+  it('reads the same frames when every chunk is only lent: one scratch buffer, overwritten after each read', () => {
+    const frameArb = fc.record({ opcode: fc.constantFrom(0x1, 0x2, 0x9), payload: fc.uint8Array({ maxLength: 70_000 }), fin: fc.boolean() })
+      .map(({ opcode, payload, fin }) => opcode >= 8 ? { opcode, payload: payload.subarray(0, 125), fin: true } : { opcode, payload, fin })
+    const scratch = Buffer.alloc(64 * 1024)
+    fc.assert(fc.property(fc.array(frameArb, { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { maxLength: 8 }), (frames, cuts) => {
+      const bytes = Buffer.concat(frames.map((f) => serverFrame(f.opcode, f.payload, f.fin)))
+      const parser = new FrameParser(1 << 21)
+      const read: string[] = []
+      for (const piece of splitAt(bytes, cuts)) {
+        for (let at = 0; at < piece.length; at += scratch.length) {
+          const length = piece.copy(scratch, 0, at, at + scratch.length)
+          parser.push(scratch.subarray(0, length))
+          // A payload that is a view of the lent chunk is used before the read ends, as the connection does.
+          while (parser.next() === FRAME) {
+            if (parser.payloadOwned) assert.notEqual(parser.payload.buffer, scratch.buffer)
+            read.push(parser.payload.toString('hex'))
+          }
+          parser.retainUnread()
+          scratch.fill(0xee)
+        }
+      }
+      assert.deepEqual(read, frames.map((f) => Buffer.from(f.payload).toString('hex')))
+    }), { numRuns: 80 })
+  })
+
+  it('fills a payload that spans reads as the reads arrive, above 1 MiB once the frame is whole', () => {
+    for (const size of [200 * 1024, 1024 * 1024, 1024 * 1024 + 1, 1536 * 1024]) {
+      const payload = Buffer.alloc(size)
+      for (let i = 0; i < size; i++) payload[i] = i % 253
+      const bytes = Buffer.concat([serverFrame(0x2, payload), serverFrame(0x1, Buffer.from('after'))])
+      const scratch = Buffer.alloc(64 * 1024)
+      const parser = new FrameParser(1 << 22)
+      const read: Buffer[] = []
+      for (let at = 0; at < bytes.length; at += 1000 + (at % 7000)) {
+        const length = bytes.copy(scratch, 0, at, at + 1000 + (at % 7000))
+        parser.push(scratch.subarray(0, length))
+        while (parser.next() === FRAME) read.push(parser.payloadOwned ? parser.payload : Buffer.from(parser.payload))
+        parser.retainUnread()
+        scratch.fill(0)
+      }
+      assert.equal(read.length, 2, `size ${size}`)
+      assert.ok(read[0]!.equals(payload), `size ${size}: payload intact`)
+      // The spanning payload is a buffer of its own, exactly its bytes.
+      assert.equal(read[0]!.buffer.byteLength, size)
+      assert.equal(read[1]!.toString(), 'after')
+    }
+  })
+
   it('hands a payload inside one chunk on as a view, without copying it', () => {
     const chunk = serverFrame(0x2, Buffer.alloc(1000, 7))
     const parser = new FrameParser(1 << 20)
