@@ -8,6 +8,7 @@ import { Blob } from 'node:buffer'
 import { RequestAbortedError, InvalidArgumentError } from '../errors.js'
 import type { DispatchController } from '../contracts/dispatch-contract.js'
 import { describeValue } from '../validation/describe-value.js'
+import { BodyIterator } from './body-iterator.js'
 
 /** Default number of bytes `dump()` reads before it gives up on a body and closes the connection. */
 export const DEFAULT_DUMP_LIMIT = 128 * 1024
@@ -22,6 +23,8 @@ export interface BodySource {
   /** The body was destroyed before its end: the rest of the response is not wanted. */
   abort (reason: Error): void
 }
+
+const EMPTY = Buffer.alloc(0)
 
 // dump() swallows stream errors: its caller did not want the body, only the connection back.
 function ignoreError (): void {}
@@ -62,19 +65,33 @@ export class BodyReadable extends Readable {
 
   /** Called by Readable on `destroy()`: aborts the dispatch if the body had not ended. */
   override _destroy (err: Error | null, callback: (error?: Error | null) => void): void {
+    // Destroyed before the end, even without an error: the body failed (undici's rule), so
+    // 'end' never follows and a consumer or iterator sees why.
+    if (err === null && !this.readableEnded) err = new RequestAbortedError('response body was destroyed before it ended')
     // A body aborted before anyone reads it must not crash the process with an unhandled
     // 'error' event; the error stays in `errored` and the next consumer call rejects with it.
     if (err !== null && this.listenerCount('error') === 0) this.on('error', ignoreError)
-    if (!this.readableEnded) {
-      // Destroyed before the end: the rest of the response is not wanted, free the connection.
-      this.#source.abort(err ?? new RequestAbortedError('response body was destroyed before it ended'))
-    }
+    // The rest of the response is not wanted: free the connection.
+    if (!this.readableEnded) this.#source.abort(err!)
     callback(err)
   }
 
-  /** True once a consumer method ran or the stream was read. */
+  /** The end of the body was pushed; it may still wait in the buffer, unread. */
+  get endPushed (): boolean {
+    return this.#ended
+  }
+
+  /** `for await`: Node's iterator semantics, without its cost for a body already buffered (see BodyIterator). */
+  override [Symbol.asyncIterator] (): AsyncIterableIterator<Buffer> {
+    return new BodyIterator(this)
+  }
+
+  /**
+   * True once a consumer method ran, data was read, or the body was destroyed before its end
+   * (undici's rule: an empty body that ended without a read is still unused).
+   */
   get bodyUsed (): boolean {
-    return this.#used || this.readableDidRead || this.readableEnded
+    return this.#used || this.readableDidRead || this.readableAborted
   }
 
   /** Reads the whole body as UTF-8 text. */
@@ -142,14 +159,23 @@ export class BodyReadable extends Readable {
   }
 
   #collect (): Promise<Buffer> {
+    // A body that failed rejects with its error, whoever read it before (as in undici).
+    if (this.errored) {
+      this.#used = true
+      return Promise.reject(this.errored)
+    }
     if (this.bodyUsed) {
       return Promise.reject(new TypeError('Body is unusable: Body has already been read'))
+    }
+    // Ended without a read: an empty body (its 'end' and 'close' are past, nothing to wait for).
+    if (this.readableEnded) {
+      this.#used = true
+      return Promise.resolve(EMPTY)
     }
     if (this.locked) {
       return Promise.reject(new TypeError('Body is unusable: Body is locked by a stream reader'))
     }
     this.#used = true
-    if (this.errored) return Promise.reject(this.errored)
     if (this.#ended && !this.destroyed && this.readableFlowing !== true) {
       // The whole body is already here (a small response arrives with its head): take it from
       // the buffer at once, with no listeners and no flowing mode. Reading the buffer empty
