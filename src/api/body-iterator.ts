@@ -68,7 +68,7 @@ export class BodyIterator implements AsyncIterableIterator<Buffer> {
         // tick queued after it sees both.
         body.read()
         this.#finished = true
-        return new Promise((resolve) => { process.nextTick(afterEnd, body, resolve) })
+        return new Promise((resolve) => { process.nextTick(() => { afterEnd(body, resolve) }) })
       }
     }
     this.#node = nodeIterator.call(body)
