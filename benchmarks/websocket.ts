@@ -24,7 +24,7 @@ interface ClientResult { roundTrips: number, seconds: number, cpuMicros: number 
 
 /** Round trips per connection: the base count for small messages, scaled down for large ones. */
 function messagesFor (size: number, connections: number, base: number): number {
-  const bySize = size >= 1024 * 1024 ? base / 100 : size >= 64 * 1024 ? base / 10 : base
+  const bySize = size >= 1024 * 1024 ? base / 25 : size >= 64 * 1024 ? base / 10 : base
   return Math.max(1, Math.round(bySize / (connections > 1 ? 5 : 1)))
 }
 

@@ -55,32 +55,37 @@ function writeHeader (out: Buffer, opcode: number, fin: boolean, rsv1: boolean, 
 
 /** Payloads shorter than this are masked byte by byte: a word view would cost more than it saves. */
 const WORD_MASK_THRESHOLD = 64
-/** Four key bytes seen as one 32-bit word in the platform's byte order. */
+/** The frame's four key bytes, and the same key rotated to the phase of the word-aligned bulk. */
 const keyBytes = new Uint8Array(4)
-const keyWord = new Int32Array(keyBytes.buffer)
+const rotatedBytes = new Uint8Array(4)
+const rotatedWord = new Int32Array(rotatedBytes.buffer)
 
-/** XORs `out[start..]` in place with the four-byte key stored just before `start`. */
-function maskInPlace (out: Buffer, start: number): void {
-  const end = out.length
-  let i = start
-  if (end - start >= WORD_MASK_THRESHOLD) {
-    // Bytes up to the first 4-aligned address, so the bulk can go through a word view.
-    const head = (4 - ((out.byteOffset + i) & 3)) & 3
-    for (let j = start - 4; i < start + head; i++, j++) out[i] = out[i]! ^ out[j]!
-    // The key rotated to the phase the aligned bulk starts at.
-    for (let b = 0; b < 4; b++) keyBytes[b] = out[start - 4 + ((head + b) & 3)]!
-    const key = keyWord[0]!
-    const words = (end - i) >>> 2
-    const view = new Int32Array(out.buffer, out.byteOffset + i, words)
-    for (let w = 0; w < words; w++) view[w] = view[w]! ^ key
-    i += words * 4
+/**
+ * XORs `out[from..to)` with the key, the first byte at key position `phase`: the head and tail of
+ * a large payload. Each part is a function of its own, run for every frame of its kind, so a part
+ * one workload never reaches cannot keep V8 deoptimizing the masking of the others.
+ */
+function maskBytes (out: Buffer, from: number, to: number, phase: number): void {
+  for (let i = from; i < to; i++, phase++) out[i] = out[i]! ^ keyBytes[phase & 3]!
+}
+
+/** XORs every word of `view` (a multiple of four words long) with `key`, four words a step. */
+function maskWords (view: Int32Array, key: number): void {
+  for (let w = 0; w < view.length; w += 4) {
+    view[w] = view[w]! ^ key
+    view[w + 1] = view[w + 1]! ^ key
+    view[w + 2] = view[w + 2]! ^ key
+    view[w + 3] = view[w + 3]! ^ key
   }
-  // The rest byte by byte, four at a time while it lasts; the key sits in the four bytes before the payload.
-  const phase = i - start
-  const k0 = out[start - 4 + (phase & 3)]!
-  const k1 = out[start - 4 + ((phase + 1) & 3)]!
-  const k2 = out[start - 4 + ((phase + 2) & 3)]!
-  const k3 = out[start - 4 + ((phase + 3) & 3)]!
+}
+
+/** A small payload, `out[start..end)`, with the key in locals, four bytes a step. */
+function maskSmall (out: Buffer, start: number, end: number): void {
+  const k0 = out[start - 4]!
+  const k1 = out[start - 3]!
+  const k2 = out[start - 2]!
+  const k3 = out[start - 1]!
+  let i = start
   for (; i + 3 < end; i += 4) {
     out[i] = out[i]! ^ k0
     out[i + 1] = out[i + 1]! ^ k1
@@ -90,6 +95,27 @@ function maskInPlace (out: Buffer, start: number): void {
   if (i < end) out[i] = out[i]! ^ k0
   if (i + 1 < end) out[i + 1] = out[i + 1]! ^ k1
   if (i + 2 < end) out[i + 2] = out[i + 2]! ^ k2
+}
+
+/** XORs `out[start..]` in place with the four-byte key stored just before `start`. */
+function maskInPlace (out: Buffer, start: number): void {
+  const end = out.length
+  if (end - start < WORD_MASK_THRESHOLD) {
+    maskSmall(out, start, end)
+    return
+  }
+  keyBytes[0] = out[start - 4]!
+  keyBytes[1] = out[start - 3]!
+  keyBytes[2] = out[start - 2]!
+  keyBytes[3] = out[start - 1]!
+  // Bytes up to the first 4-aligned address, then 16-byte blocks through a word view, then the rest.
+  const head = (4 - ((out.byteOffset + start) & 3)) & 3
+  maskBytes(out, start, start + head, 0)
+  const blocks = (end - start - head) >>> 4
+  for (let b = 0; b < 4; b++) rotatedBytes[b] = keyBytes[(head + b) & 3]!
+  maskWords(new Int32Array(out.buffer, out.byteOffset + start + head, blocks * 4), rotatedWord[0]!)
+  const tail = start + head + blocks * 16
+  maskBytes(out, tail, end, tail - start)
 }
 
 /** One masked frame carrying `payload`. */
