@@ -1,5 +1,9 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { subscribe, unsubscribe } from 'node:diagnostics_channel'
 import { Agent } from '../../../src/dispatcher/agent.js'
@@ -8,6 +12,9 @@ import { WebSocketStream } from '../../../src/websocket/websocket-stream.js'
 import type { CloseEvent, MessageEvent } from '../../../src/websocket/events.js'
 import { closeFrame, deflated, frame, startHostileServer } from '../../helpers/hostile-websocket-server.js'
 import type { HostileServer } from '../../helpers/hostile-websocket-server.js'
+import { patterned } from '../connection/patterned-body.js'
+
+const ECHO_CHILD = fileURLToPath(new URL('./ws-echo-child.js', import.meta.url))
 
 // Sockets from the built-in connector read into one buffer shared by all of them, and the
 // WebSocket parses each read in place. These cases make every kind of payload the parser keeps
@@ -125,5 +132,46 @@ describe('WebSocket reads parsed in place from the shared read buffer', () => {
     }
     assert.equal((await wss.closed).closeCode, 1000)
     same(received)
+  })
+})
+
+describe('WebSocket under load against an echo server in another process', () => {
+  /** Message `i` of a connection: from empty to 300 KiB, every seventh 1.2 MiB (above the 1 MiB prefill). */
+  function sizeOf (i: number): number {
+    return i % 7 === 6 ? 1200 * 1024 + i : [0, 5, 125, 126, 1024, 65_535, 65_536, 200_000, 300 * 1024][i % 9]! + i
+  }
+
+  it('16 connections (half with permessage-deflate), 30 messages each: every byte comes back', async (t) => {
+    const child = spawn(process.execPath, [ECHO_CHILD], { stdio: ['pipe', 'pipe', 'inherit'] })
+    t.after(() => { child.stdin.end() })
+    const [line] = await once(createInterface({ input: child.stdout }), 'line') as [string]
+    const [plainPort, deflatePort] = line.split(' ').map(Number)
+    const agent = new Agent({ connections: 32 })
+    t.after(() => agent.close())
+    const connection = async (c: number): Promise<number> => {
+      const port = c % 2 === 0 ? plainPort : deflatePort
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/`, { dispatcher: agent })
+      ws.binaryType = 'arraybuffer'
+      await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = reject })
+      assert.equal(ws.extensions === '', c % 2 === 0)
+      let checked = 0
+      for (let i = 0; i < 30; i++) {
+        const bytes = patterned(c * 100 + i, sizeOf(i))
+        // Every third message is text (the pattern mapped to ASCII), the rest binary.
+        const text = i % 3 === 0 ? bytes.toString('latin1').replace(/[^\x20-\x7e]/g, 'a') : null
+        const echoed = new Promise<MessageEvent>((resolve) => { ws.onmessage = resolve })
+        ws.send(text ?? bytes)
+        const { data } = await echoed
+        if (text !== null) assert.equal(data, text, `connection ${c}, message ${i}`)
+        else assert.ok(Buffer.from(data as ArrayBuffer).equals(bytes), `connection ${c}, message ${i}: bytes differ`)
+        checked++
+      }
+      const closed = new Promise<CloseEvent>((resolve) => { ws.onclose = resolve })
+      ws.close(1000)
+      assert.equal((await closed).code, 1000)
+      return checked
+    }
+    const counts = await Promise.all(Array.from({ length: 16 }, (_, c) => connection(c)))
+    assert.deepEqual(counts, Array(16).fill(30))
   })
 })
