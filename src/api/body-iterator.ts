@@ -22,7 +22,7 @@ export interface IterableBody extends Readable {
  * What Node's stream iterator destroys a stream with when a loop leaves it early: an error named
  * `AbortError` with code `ABORT_ERR` (the runtime does not export its class).
  */
-export class IterationAbortError extends Error {
+class IterationAbortError extends Error {
   override readonly name = 'AbortError'
   readonly code = 'ABORT_ERR'
   constructor () {
