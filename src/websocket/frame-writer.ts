@@ -2,11 +2,13 @@
  * Builds client frames (RFC 6455 section 5.2). Every client frame is masked with a fresh random
  * key (section 5.3); keys come from a pool refilled by the runtime's CSPRNG a few hundred
  * frames at a time, so a small message does not pay for a random-number call of its own.
- * The header and the masked payload share one buffer: the payload is copied once, while masking.
+ * The header and the masked payload share one buffer: the payload is copied once, while masking;
+ * large frames are built in a reused buffer (see `spare-frame-buffer.ts`).
  * @module
  */
 
 import { randomFillSync } from 'node:crypto'
+import { takeFrameBuffer } from './spare-frame-buffer.js'
 
 const KEY_POOL_SIZE = 8 * 1024
 const keyPool = Buffer.allocUnsafe(KEY_POOL_SIZE)
@@ -97,6 +99,19 @@ function maskSmall (out: Buffer, start: number, end: number): void {
   if (i + 2 < end) out[i + 2] = out[i + 2]! ^ k2
 }
 
+/** Loads the frame's key (the four bytes before `start`) into `keyBytes`. */
+function loadKey (out: Buffer, start: number): void {
+  keyBytes[0] = out[start - 4]!
+  keyBytes[1] = out[start - 3]!
+  keyBytes[2] = out[start - 2]!
+  keyBytes[3] = out[start - 1]!
+}
+
+/** Sets `rotatedWord` to the key as it falls on words that start `head` bytes into the payload. */
+function rotateKey (head: number): void {
+  for (let b = 0; b < 4; b++) rotatedBytes[b] = keyBytes[(head + b) & 3]!
+}
+
 /** XORs `out[start..]` in place with the four-byte key stored just before `start`. */
 function maskInPlace (out: Buffer, start: number): void {
   const end = out.length
@@ -104,33 +119,81 @@ function maskInPlace (out: Buffer, start: number): void {
     maskSmall(out, start, end)
     return
   }
-  keyBytes[0] = out[start - 4]!
-  keyBytes[1] = out[start - 3]!
-  keyBytes[2] = out[start - 2]!
-  keyBytes[3] = out[start - 1]!
+  loadKey(out, start)
   // Bytes up to the first 4-aligned address, then 16-byte blocks through a word view, then the rest.
   const head = (4 - ((out.byteOffset + start) & 3)) & 3
   maskBytes(out, start, start + head, 0)
   const blocks = (end - start - head) >>> 4
-  for (let b = 0; b < 4; b++) rotatedBytes[b] = keyBytes[(head + b) & 3]!
+  rotateKey(head)
   maskWords(new Int32Array(out.buffer, out.byteOffset + start + head, blocks * 4), rotatedWord[0]!)
   const tail = start + head + blocks * 16
   maskBytes(out, tail, end, tail - start)
 }
 
+/** Writes `src[from..to)` masked into `out` from `at`, the first byte at key position `phase`. */
+function maskCopyBytes (src: Uint8Array, from: number, to: number, out: Buffer, at: number, phase: number): void {
+  for (let i = from; i < to; i++, phase++, at++) out[at] = src[i]! ^ keyBytes[phase & 3]!
+}
+
+/** Writes every word of `src` XORed with `key` into `dst` (both a multiple of four words long). */
+function maskCopyWords (src: Int32Array, dst: Int32Array, key: number): void {
+  for (let w = 0; w < src.length; w += 4) {
+    dst[w] = src[w]! ^ key
+    dst[w + 1] = src[w + 1]! ^ key
+    dst[w + 2] = src[w + 2]! ^ key
+    dst[w + 3] = src[w + 3]! ^ key
+  }
+}
+
+/**
+ * Writes `src` masked into `out` from `start` (the key is the four bytes before it) in one pass.
+ * Whole words are read and written when the two sides share their alignment within a word, as
+ * `encodeFrame` arranges; otherwise the payload is copied, then masked in place.
+ */
+function maskCopy (src: Uint8Array, out: Buffer, start: number): void {
+  const srcAt = src.byteOffset
+  const outAt = out.byteOffset + start
+  if (((srcAt ^ outAt) & 3) !== 0) {
+    out.set(src, start)
+    maskInPlace(out, start)
+    return
+  }
+  loadKey(out, start)
+  const length = src.length
+  const head = (4 - (srcAt & 3)) & 3
+  maskCopyBytes(src, 0, head, out, start, 0)
+  const blocks = (length - head) >>> 4
+  rotateKey(head)
+  maskCopyWords(new Int32Array(src.buffer, srcAt + head, blocks * 4), new Int32Array(out.buffer, outAt + head, blocks * 4), rotatedWord[0]!)
+  const tail = head + blocks * 16
+  maskCopyBytes(src, tail, length, out, start + tail, tail)
+}
+
 /** One masked frame carrying `payload`. */
 export function encodeFrame (opcode: number, payload: Uint8Array, fin = true, rsv1 = false): Buffer {
-  const out = Buffer.allocUnsafe(headerSize(payload.length) + payload.length)
-  const start = writeHeader(out, opcode, fin, rsv1, payload.length)
-  out.set(payload, start)
-  maskInPlace(out, start)
+  const length = payload.length
+  const header = headerSize(length)
+  if (length < WORD_MASK_THRESHOLD) {
+    const out = Buffer.allocUnsafe(header + length)
+    const start = writeHeader(out, opcode, fin, rsv1, length)
+    out.set(payload, start)
+    maskSmall(out, start, start + length)
+    return out
+  }
+  // New buffers start on a word boundary: shifting the frame by up to three bytes gives its
+  // payload the source's place within a word, so masking copies whole words.
+  const shift = ((payload.byteOffset & 3) - (header & 3)) & 3
+  const memory = takeFrameBuffer(shift + header + length)
+  const out = shift === 0 ? memory : memory.subarray(shift)
+  const start = writeHeader(out, opcode, fin, rsv1, length)
+  maskCopy(payload, out, start)
   return out
 }
 
 /** One masked frame carrying `text` as UTF-8, encoded straight into the frame. */
 export function encodeTextFrame (opcode: number, text: string): Buffer {
   const length = Buffer.byteLength(text)
-  const out = Buffer.allocUnsafe(headerSize(length) + length)
+  const out = takeFrameBuffer(headerSize(length) + length)
   const start = writeHeader(out, opcode, true, false, length)
   out.write(text, start)
   maskInPlace(out, start)

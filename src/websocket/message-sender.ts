@@ -5,10 +5,12 @@
  * @module
  */
 
+import { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { OP_BINARY, OP_TEXT } from './constants.js'
 import { encodeFrame, encodeTextFrame, framedPayloadLength } from './frame-writer.js'
 import type { MessageDeflate } from './permessage-deflate.js'
+import { recycleFrameBuffer } from './spare-frame-buffer.js'
 
 const EMPTY = Buffer.alloc(0)
 
@@ -38,9 +40,16 @@ export class MessageSender {
   /** Bytes of messages the kernel took in the current task; reported sent once the task ends. */
   #handedBytes = 0
   #stopped = false
+  /**
+   * The socket is a net.Socket on a native handle (TCP, or TLS over anything): a write it
+   * completes during the call has copied the frame, so the frame's memory can be reused. Any
+   * other Duplex (an HTTP/2 stream, a user's stream) may keep the chunk after calling back.
+   */
+  readonly #copiesOnWrite: boolean
 
   constructor (socket: Duplex, deflate: MessageDeflate | null, onSent: (bytes: number) => void) {
     this.#socket = socket
+    this.#copiesOnWrite = socket instanceof Socket && (socket as Socket & { _handle?: object | null })._handle != null
     this.#deflate = deflate
     this.#onSent = onSent
   }
@@ -109,6 +118,7 @@ export class MessageSender {
     if (done === undefined && this.#writesComplete && socket.writableLength === 0) {
       socket.write(frame)
       if (socket.writableLength === 0) {
+        if (this.#copiesOnWrite) recycleFrameBuffer(frame)
         // bufferedAmount counts the bytes until the task that sent them ends, as the standard says.
         if (this.#handedBytes === 0) process.nextTick(this.#reportHanded)
         this.#handedBytes += bytes
@@ -126,6 +136,7 @@ export class MessageSender {
     socket.write(frame, this.#onWritten)
     // The stream lowers its queued length only when a write completed, so 0 means it went at once.
     this.#writesComplete = socket.writableLength === 0
+    if (this.#writesComplete && this.#copiesOnWrite) recycleFrameBuffer(frame)
   }
 
   readonly #reportHanded = (): void => {
