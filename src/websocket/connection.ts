@@ -13,6 +13,7 @@ import {
   OP_CLOSE, OP_CONTINUATION, OP_PING, OP_PONG, OP_TEXT, isValidReceivedCloseCode
 } from './constants.js'
 import { attachSharedReadSink, copyBytes, detachSharedReadSink } from '../connection/shared-read-buffer.js'
+import { LARGE_READ_BYTES, keepReadBuffersInHeap } from '../connection/read-buffer-heap.js'
 import type { SharedReadSink } from '../connection/shared-read-buffer.js'
 import { FRAME, FrameParser, NEED_MORE } from './frame-parser.js'
 import { encodeCloseFrame, encodeFrame } from './frame-writer.js'
@@ -153,6 +154,7 @@ export class WebSocketConnection implements SharedReadSink {
 
   readonly #onData = (chunk: Buffer): void => {
     if (this.#failed) return
+    if (chunk.length >= LARGE_READ_BYTES) keepReadBuffersInHeap()
     this.#parser.push(chunk)
     this.#readFrames()
   }
@@ -160,6 +162,8 @@ export class WebSocketConnection implements SharedReadSink {
   /** A read of a socket from the built-in connector, parsed in place (see shared-read-buffer.ts). */
   onSharedRead (bytes: Buffer): void {
     if (this.#failed) return
+    // Large reads mean large messages, each a buffer of its own that the collector frees in batches.
+    if (bytes.length >= LARGE_READ_BYTES) keepReadBuffersInHeap()
     this.#parser.push(bytes)
     this.#volatile = true
     try {

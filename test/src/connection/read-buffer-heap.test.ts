@@ -5,7 +5,7 @@ import { promisify } from 'node:util'
 import { fileURLToPath } from 'node:url'
 
 const run = promisify(execFile)
-const moduleUrl = new URL('../../../src/h1/read-buffer-heap.js', import.meta.url).href
+const moduleUrl = new URL('../../../src/connection/read-buffer-heap.js', import.meta.url).href
 const indexUrl = new URL('../../../src/index.js', import.meta.url).href
 
 describe('read buffer heap settling', () => {
@@ -49,5 +49,32 @@ server.close()
 console.log(JSON.stringify(seen))`
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script])
     assert.deepEqual(JSON.parse(stdout), [5, false, 5, false, 1024 * 1024, true])
+  })
+
+  it('is done by the first large read of a WebSocket, not by its small messages', async () => {
+    const script = `
+import { WebSocketServer } from 'ws'
+const heap = await import(${JSON.stringify(moduleUrl)})
+const { Agent, WebSocket } = await import(${JSON.stringify(indexUrl)})
+const server = new WebSocketServer({ host: '127.0.0.1', port: 0 })
+server.on('connection', (socket) => socket.on('message', (data) => socket.send(data)))
+await new Promise((resolve) => server.once('listening', resolve))
+const agent = new Agent()
+const ws = new WebSocket('ws://127.0.0.1:' + server.address().port, { dispatcher: agent })
+ws.binaryType = 'arraybuffer'
+await new Promise((resolve) => { ws.onopen = resolve })
+const seen = []
+for (const size of [5, 1000, 1024 * 1024]) {
+  const echoed = new Promise((resolve) => { ws.onmessage = (event) => resolve(event.data.byteLength) })
+  ws.send(Buffer.alloc(size, 'x'))
+  seen.push(await echoed, heap.readBuffersSettled())
+}
+ws.close()
+await new Promise((resolve) => { ws.onclose = resolve })
+await agent.close()
+server.close()
+console.log(JSON.stringify(seen))`
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: fileURLToPath(new URL('.', import.meta.url)) })
+    assert.deepEqual(JSON.parse(stdout), [5, false, 1000, false, 1024 * 1024, true])
   })
 })
