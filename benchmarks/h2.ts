@@ -2,7 +2,9 @@
  * HTTP/2 benchmark (`npm run bench -- h2`): conduit's Client against undici's, both with
  * `allowH2` over TLS to one node:http2 origin in its own process; each client runs in a fresh
  * process per round, 50 streams in flight on one session, for GET 1 KiB and GET 1 MiB. Rounds
- * alternate the two clients; the report gives conduit ÷ undici ratios (median and spread).
+ * alternate the clients; the report gives conduit ÷ undici ratios (median and spread), and the
+ * same ratio for a bare node:http2 session (`node-http2`): the ceiling of any client built on
+ * node:http2, since both clients are.
  * @module
  */
 
@@ -20,7 +22,9 @@ const SCENARIOS = [
   { name: 'GET 1 MiB', path: '/1m', requests: 600 }
 ] as const
 const CONCURRENCY = 50
-const ROUNDS = 3
+const ROUNDS = Number(process.env.BENCH_H2_ROUNDS ?? 3)
+/** The two clients, and node:http2 alone as the ceiling of both. */
+const CLIENTS = ['conduit', 'undici', 'node-http2'] as const
 
 async function clientRound (impl: string, origin: string, path: string, requests: number): Promise<Figures> {
   const child = spawn(process.execPath, [here('./clients/h2-client.js'), impl, origin, path, String(requests), String(CONCURRENCY)], { stdio: ['ignore', 'pipe', 'inherit'] })
@@ -36,6 +40,7 @@ function spread (values: number[]): string {
 }
 
 async function main (): Promise<void> {
+  if (!Number.isInteger(ROUNDS) || ROUNDS < 1 || ROUNDS > 20) throw new TypeError(`BENCH_H2_ROUNDS must be an integer from 1 to 20, got ${process.env.BENCH_H2_ROUNDS}`)
   const server = spawn(process.execPath, [here('./clients/h2-server.js')], { stdio: ['pipe', 'pipe', 'inherit'] })
   const [data] = await once(server.stdout!, 'data') as [Buffer]
   const origin = `https://localhost:${data.toString().trim()}`
@@ -43,15 +48,17 @@ async function main (): Promise<void> {
     for (const scenario of SCENARIOS) {
       const speed: number[] = []
       const cpu: number[] = []
+      const ceiling: number[] = []
       for (let round = 0; round < ROUNDS; round++) {
-        // Alternate who goes first, so neither always runs on a warmer machine.
-        const order = round % 2 === 0 ? ['conduit', 'undici'] : ['undici', 'conduit']
+        // Rotate who goes first, so no client always runs on a warmer machine.
+        const order = CLIENTS.map((_, k) => CLIENTS[(k + round) % CLIENTS.length]!)
         const figures: Record<string, Figures> = {}
         for (const impl of order) figures[impl] = await clientRound(impl, origin, scenario.path, scenario.requests)
         speed.push(figures.conduit!.reqPerSec / figures.undici!.reqPerSec)
         cpu.push(figures.conduit!.cpuUsPerReq / figures.undici!.cpuUsPerReq)
+        ceiling.push(figures['node-http2']!.reqPerSec / figures.undici!.reqPerSec)
       }
-      process.stdout.write(`h2 ${scenario.name}, ${CONCURRENCY} streams on one session: conduit ÷ undici req/s ${median(speed).toFixed(2)}x (${spread(speed)}), CPU/req ${median(cpu).toFixed(2)}x (${spread(cpu)}) over ${ROUNDS} rounds\n`)
+      process.stdout.write(`h2 ${scenario.name}, ${CONCURRENCY} streams on one session: conduit ÷ undici req/s ${median(speed).toFixed(2)}x (${spread(speed)}), CPU/req ${median(cpu).toFixed(2)}x (${spread(cpu)}); bare node:http2 ÷ undici req/s ${median(ceiling).toFixed(2)}x (${spread(ceiling)}) over ${ROUNDS} rounds\n`)
     }
   } finally {
     server.stdin!.end()
