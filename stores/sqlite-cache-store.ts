@@ -6,7 +6,7 @@
 
 import type { Writable } from 'node:stream'
 import type BetterSqlite3 from 'better-sqlite3'
-import { InvalidArgumentError, NotSupportedError, STORE_OPTION_FAILURE, failOption } from '../src/handler.js'
+import { InvalidArgumentError, LARGE_READ_BYTES, NotSupportedError, STORE_OPTION_FAILURE, failOption, keepReadBuffersInHeap } from '../src/handler.js'
 import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/handler.js'
 import { assertCacheValue, assertKey, assertNonNegativeInteger, describeValue } from './store-arguments.js'
 import { urlOf, varyMatches } from './vary-match.js'
@@ -226,6 +226,8 @@ export class SqliteCacheStore implements CacheStore {
     for (const row of this.#select.all(urlOf(key), key.method, Date.now())) {
       const vary = parseJson<Record<string, string | string[] | null>>(row.vary)
       if (!varyMatches(vary, key.headers)) continue
+      // Each hit hands out a fresh copy of the body: large ones are freed in batches like socket reads.
+      if (row.body !== null && row.body.length >= LARGE_READ_BYTES) keepReadBuffersInHeap()
       return {
         statusCode: row.statusCode,
         statusMessage: row.statusMessage,

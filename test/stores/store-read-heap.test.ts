@@ -1,0 +1,66 @@
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { startRedisServer } from '../helpers/redis-server.js'
+import type { TestRedis } from '../helpers/redis-server.js'
+
+const run = promisify(execFile)
+const heapUrl = new URL('../../src/connection/read-buffer-heap.js', import.meta.url).href
+const sqliteUrl = new URL('../../stores/sqlite-cache-store.js', import.meta.url).href
+const redisUrl = new URL('../../stores/redis-cache-store.js', import.meta.url).href
+
+/**
+ * In a fresh process (nothing settled yet): stores a small and a large body in the store the
+ * script's `open()` makes, gets the small one, then the large one, and reports whether glibc's
+ * limits were settled after each get.
+ */
+async function settledAfterGets (open: string, close: string): Promise<unknown> {
+  const script = `
+const heap = await import(${JSON.stringify(heapUrl)})
+const store = await ${open}
+const key = (path) => ({ origin: 'http://127.0.0.1:1', method: 'GET', path, headers: {} })
+const now = Date.now()
+const value = { statusCode: 200, statusMessage: 'OK', headers: {}, cachedAt: now, staleAt: now + 60000, deleteAt: now + 60000 }
+for (const [path, size] of [['/small', 1000], ['/large', 1024 * 1024]]) {
+  const stream = store.createWriteStream(key(path), value)
+  await new Promise((resolve, reject) => { stream.once('finish', resolve); stream.once('error', reject); stream.end(Buffer.alloc(size, 'x')) })
+}
+const seen = [heap.readBuffersSettled()]
+for (const path of ['/small', '/large']) {
+  const hit = await store.get(key(path))
+  seen.push(hit.body.length, heap.readBuffersSettled())
+}
+await ${close}
+console.log(JSON.stringify(seen))`
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script])
+  return JSON.parse(stdout)
+}
+
+describe('stores handing out large bodies settle the read buffer heap', () => {
+  let dir: string
+  let redis: TestRedis
+  before(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'conduit-store-heap-'))
+    redis = await startRedisServer()
+  })
+  after(async () => {
+    await redis.close()
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('SqliteCacheStore: on the first hit with a large body, not on a small one', async () => {
+    const file = path.join(dir, 'cache.db')
+    const seen = await settledAfterGets(`import(${JSON.stringify(sqliteUrl)}).then((m) => new m.SqliteCacheStore({ location: ${JSON.stringify(file)} }))`, 'store.close()')
+    assert.deepEqual(seen, [false, 1000, false, 1024 * 1024, true])
+  })
+
+  it('RedisCacheStore: on the first hit with a large body, not on a small one', async () => {
+    const options = JSON.stringify({ clientOptions: redis.url, keyPrefix: `heap:${process.pid}:`, memoryTier: false })
+    const seen = await settledAfterGets(`import(${JSON.stringify(redisUrl)}).then((m) => new m.RedisCacheStore(${options}))`, 'store.close()')
+    assert.deepEqual(seen, [false, 1000, false, 1024 * 1024, true])
+  })
+})
