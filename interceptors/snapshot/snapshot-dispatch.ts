@@ -5,7 +5,7 @@
  */
 
 import { debuglog } from 'node:util'
-import { SnapshotNotFoundError, ResponsePlayer, collectBody, isBufferedBody, showUrl } from '../../src/handler.js'
+import { LARGE_READ_BYTES, SnapshotNotFoundError, ResponsePlayer, collectBody, isBufferedBody, keepReadBuffersInHeap, showUrl } from '../../src/handler.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, PlayedResponse } from '../../src/handler.js'
 import type { SnapshotResponse } from '../../stores/snapshot-file-store.js'
 import { RecordingHandler } from './snapshot-handler.js'
@@ -14,11 +14,16 @@ import { requestUrl } from './snapshot-matching.js'
 
 const log = debuglog('conduit:snapshot')
 
+/** Base64 length of a body of LARGE_READ_BYTES. */
+const LARGE_BODY_BASE64_CHARS = Math.ceil(LARGE_READ_BYTES / 3) * 4
+
 /** A recorded response as the hooks deliver it: the recorded chunks one by one, or the body whole. */
 export function toMockResponse (response: SnapshotResponse): PlayedResponse {
   const body = response.chunks !== undefined
     ? response.chunks.map((c) => Buffer.from(c, 'base64'))
     : response.body === '' ? [] : [Buffer.from(response.body, 'base64')]
+  // Each replay decodes a fresh copy: large ones are freed in batches, like large socket reads.
+  if (response.body.length >= LARGE_BODY_BASE64_CHARS) keepReadBuffersInHeap()
   return { statusCode: response.statusCode, headers: { ...response.headers }, body, trailers: { ...(response.trailers ?? {}) } }
 }
 

@@ -4,6 +4,8 @@ import { execFile } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { promisify } from 'node:util'
 import { startRedisServer } from '../helpers/redis-server.js'
 import type { TestRedis } from '../helpers/redis-server.js'
@@ -12,6 +14,7 @@ const run = promisify(execFile)
 const heapUrl = new URL('../../src/connection/read-buffer-heap.js', import.meta.url).href
 const sqliteUrl = new URL('../../stores/sqlite-cache-store.js', import.meta.url).href
 const redisUrl = new URL('../../stores/redis-cache-store.js', import.meta.url).href
+const presetsUrl = new URL('../../presets/snapshot-agent.js', import.meta.url).href
 
 /**
  * In a fresh process (nothing settled yet): stores a small and a large body in the store the
@@ -40,7 +43,7 @@ console.log(JSON.stringify(seen))`
   return JSON.parse(stdout)
 }
 
-describe('stores handing out large bodies settle the read buffer heap', () => {
+describe('stores and replays handing out large bodies settle the read buffer heap', () => {
   let dir: string
   let redis: TestRedis
   before(async () => {
@@ -62,5 +65,34 @@ describe('stores handing out large bodies settle the read buffer heap', () => {
     const options = JSON.stringify({ clientOptions: redis.url, keyPrefix: `heap:${process.pid}:`, memoryTier: false })
     const seen = await settledAfterGets(`import(${JSON.stringify(redisUrl)}).then((m) => new m.RedisCacheStore(${options}))`, 'store.close()')
     assert.deepEqual(seen, [false, 1000, false, 1024 * 1024, true])
+  })
+
+  it('SnapshotAgent: on the first replay of a large body, not of a small one', async () => {
+    const file = path.join(dir, 'snapshots.json')
+    const server = http.createServer((req, res) => res.end(Buffer.alloc(req.url === '/large' ? 1024 * 1024 : 1000, 'x')))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    try {
+      // Recorded here; replayed in a fresh process that reads nothing from the network.
+      const { SnapshotAgent } = await import(presetsUrl) as typeof import('../../presets/snapshot-agent.js')
+      const recorder = new SnapshotAgent({ mode: 'record', snapshotPath: file })
+      for (const p of ['/small', '/large']) await (await recorder.request({ origin, path: p, method: 'GET' })).body.arrayBuffer()
+      await recorder.close()
+    } finally {
+      server.close()
+    }
+    const script = `
+const heap = await import(${JSON.stringify(heapUrl)})
+const { SnapshotAgent } = await import(${JSON.stringify(presetsUrl)})
+const agent = new SnapshotAgent({ mode: 'playback', snapshotPath: ${JSON.stringify(file)} })
+const seen = [heap.readBuffersSettled()]
+for (const p of ['/small', '/large']) {
+  const { body } = await agent.request({ origin: ${JSON.stringify(origin)}, path: p, method: 'GET' })
+  seen.push((await body.arrayBuffer()).byteLength, heap.readBuffersSettled())
+}
+await agent.close()
+console.log(JSON.stringify(seen))`
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script])
+    assert.deepEqual(JSON.parse(stdout), [false, 1000, false, 1024 * 1024, true])
   })
 })
