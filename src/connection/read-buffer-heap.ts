@@ -4,12 +4,13 @@
  * Large reads end up in fresh buffers from the C heap (a socket's own 64 KiB reads, the body
  * chunks copied out of the shared read buffer, a WebSocket message's buffer), and the garbage
  * collector frees those buffers in batches (tens of MiB at once when a process reads large
- * bodies or messages and makes little other garbage). glibc's default is to hand any free heap top above 128 KiB back
- * to the kernel, so after each batch the heap shrinks, and the next reads fault in new pages:
- * measured at 70 to 200 page faults per 1 MiB response, which doubled the kernel time of a
- * large download. glibc raises that limit by itself (to twice the block's size) the first time
- * it frees a mapped block larger than its current mapping threshold; one such block, allocated
- * and dropped once, makes the heap keep up to 64 MiB of free pages for reuse instead.
+ * bodies or messages and makes little other garbage). glibc's default is to hand any free heap
+ * top above 128 KiB back to the kernel, so after each batch the heap shrinks, and the next reads
+ * fault in new pages: measured at 70 to 200 page faults per 1 MiB response, which doubled the
+ * kernel time of a large download. glibc raises that limit by itself (to twice the block's
+ * size) the first time it frees a mapped block larger than its current mapping threshold; one
+ * such block, allocated and dropped once, makes the heap keep up to 64 MiB of free pages for
+ * reuse instead.
  *
  * The block is dropped only once a connection reads a large chunk: a process that only ever
  * reads small responses never frees read buffers in such batches, and would pay for the block

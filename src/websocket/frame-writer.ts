@@ -63,15 +63,10 @@ const rotatedBytes = new Uint8Array(4)
 const rotatedWord = new Int32Array(rotatedBytes.buffer)
 
 /**
- * XORs `out[from..to)` with the key, the first byte at key position `phase`: the head and tail of
- * a large payload. Each part is a function of its own, run for every frame of its kind, so a part
- * one workload never reaches cannot keep V8 deoptimizing the masking of the others.
+ * XORs every word of `view` (a multiple of four words long) with `key`, four words a step. Not
+ * `maskCopyWords(view, view, key)`: with one array on both sides, Node 24 ran 64 KiB text frames
+ * 3–7% slower in paired runs.
  */
-function maskBytes (out: Buffer, from: number, to: number, phase: number): void {
-  for (let i = from; i < to; i++, phase++) out[i] = out[i]! ^ keyBytes[phase & 3]!
-}
-
-/** XORs every word of `view` (a multiple of four words long) with `key`, four words a step. */
 function maskWords (view: Int32Array, key: number): void {
   for (let w = 0; w < view.length; w += 4) {
     view[w] = view[w]! ^ key
@@ -122,15 +117,21 @@ function maskInPlace (out: Buffer, start: number): void {
   loadKey(out, start)
   // Bytes up to the first 4-aligned address, then 16-byte blocks through a word view, then the rest.
   const head = (4 - ((out.byteOffset + start) & 3)) & 3
-  maskBytes(out, start, start + head, 0)
+  // Head and tail are copies onto themselves; the bulk has a loop of its own (below).
+  maskCopyBytes(out, start, start + head, out, start, 0)
   const blocks = (end - start - head) >>> 4
   rotateKey(head)
   maskWords(new Int32Array(out.buffer, out.byteOffset + start + head, blocks * 4), rotatedWord[0]!)
   const tail = start + head + blocks * 16
-  maskBytes(out, tail, end, tail - start)
+  maskCopyBytes(out, tail, end, out, tail, tail - start)
 }
 
-/** Writes `src[from..to)` masked into `out` from `at`, the first byte at key position `phase`. */
+/**
+ * Writes `src[from..to)` masked into `out` from `at`, the first byte at key position `phase`: the
+ * head and tail of a large payload. Head, tail, bulk and small payloads each have a function of
+ * their own, run for every frame of their kind, so a part one workload never reaches cannot keep
+ * V8 deoptimizing the masking of the others.
+ */
 function maskCopyBytes (src: Uint8Array, from: number, to: number, out: Buffer, at: number, phase: number): void {
   for (let i = from; i < to; i++, phase++, at++) out[at] = src[i]! ^ keyBytes[phase & 3]!
 }
