@@ -2,9 +2,9 @@
  * One spare buffer for large outgoing frames. A megabyte taken fresh from the allocator for every
  * frame costs more than building the frame: glibc gives freed large blocks back to the kernel,
  * so each new one is faulted in page by page (reusing one halved the client's CPU per 1 MiB
- * echo round trip on Node 24). A frame whose bytes the socket copied out at once leaves its buffer here, and the
- * next large frame, from any connection, is built in it. The spare is dropped once no frame used
- * it for {@link SPARE_IDLE_MS}, so an idle process does not hold it.
+ * echo round trip on Node 24). A frame whose bytes the socket copied out at once leaves its
+ * buffer here, and the next large frame, from any connection, is built in it. The spare is
+ * dropped once no frame used it for {@link SPARE_IDLE_MS}, so an idle process does not hold it.
  * @module
  */
 
