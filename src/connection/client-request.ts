@@ -137,7 +137,10 @@ export class ClientRequest implements DispatchController {
     // The default host comes from a parsed origin; only a caller's `host` header needs checking.
     if (info.host !== undefined) validateHost(info.host)
     this.authority = info.host ?? target.hostHeader
-    this.reset = info.reset
+    // A HEAD answer's framing cannot be checked: a server that sends the body anyway, later than
+    // the head, would have it read as the next request's response. Its connection is not reused
+    // (as undici does), unless the caller says `reset: false`.
+    this.reset = info.reset || (method === 'HEAD' && opts.reset !== false)
     this.typeOfService = opts.typeOfService ?? undefined
     let length = bodyLength(opts.body, kind)
     let prepareError: Error | null = null

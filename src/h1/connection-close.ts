@@ -18,6 +18,11 @@ export interface CloseCircumstances {
   served: number
   /** No byte of the next response had arrived. */
   parserIdle: boolean
+  /**
+   * Index of the first request that never left (held in the turn's write batch when the socket
+   * closed); `requests.length` when all of them were sent.
+   */
+  unsentFrom: number
 }
 
 /** Splits the requests still in flight into those to send again and those that fail. */
@@ -28,7 +33,10 @@ export function partitionOnClose (requests: ClientRequest[], how: CloseCircumsta
     const req = requests[i]!
     if (req.completed) continue
     req.runner = null
-    if (how.requeue && req.idempotent && req.replayable && req.retries === 0 && !req.responseStarted &&
+    if (how.requeue && i >= how.unsentFrom) {
+      // Its bytes were still held back and go with the socket: the server never saw it.
+      retry.push(req)
+    } else if (how.requeue && req.idempotent && req.replayable && req.retries === 0 && !req.responseStarted &&
       (i > 0 || (!how.local && how.served > 0 && how.parserIdle))) {
       // A kept-alive connection the server closed just as the request went out (RST or FIN
       // before any response byte) fails through no fault of the request; an idempotent request

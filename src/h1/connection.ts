@@ -18,6 +18,7 @@ import { mayJoinPipeline } from './pipelining.js'
 import type { ClientRequest, RequestRunner } from '../connection/client-request.js'
 import type { ConnectionConfig } from '../connection/connection-config.js'
 import { H1RequestWriter } from './request-writer.js'
+import { releasingHeldWrites } from './write-batch.js'
 import type { RequestWriterOwner } from './request-writer.js'
 import { ConnectionTimer, T_BODY, T_HEADERS, T_IDLE } from '../connection/connection-timer.js'
 import { handOver, partitionOnClose } from './connection-close.js'
@@ -54,6 +55,19 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
   #idleMs: number
   /** Waiting for a request: the socket is unref'd and the idle timer armed. */
   #idle = false
+  /**
+   * True while the parser works through received bytes. Those bytes were on their way before any
+   * request written now, so none may be written until the parser is done with them: a response
+   * that ended mid-read hands the connection on only afterwards (see {@link #afterParse}).
+   */
+  #parsing = false
+  /** The connection became free, or turned a request away, while parsing: the owner hears after. */
+  #readyPending = false
+  /**
+   * Index (among the requests written) of the first one held in the current turn's write batch.
+   * While the socket stays corked, it and those after it have not left: no byte read can answer them.
+   */
+  #heldFrom = 0
 
   constructor (owner: ConnectionOwner, socket: Duplex) {
     this.#owner = owner
@@ -94,6 +108,11 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
     if (this.#dead || this.#reset || this.#blocked || this.#writer.busy) return false
     // Destroyed by an error whose 'close' is still to come: the request waits for a fresh connection.
     if (this.socket.destroyed) return false
+    if (this.#parsing) {
+      // The rest of the bytes being parsed could otherwise be taken as this request's answer.
+      this.#readyPending = true
+      return false
+    }
     const n = this.#inflight.length
     if (n === 0) return true
     return n < this.#config.pipelining && mayJoinPipeline(req)
@@ -118,14 +137,33 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
       if (req.paused) this.pauseRequest(req)
     }
     applyTypeOfService(this.socket, req.typeOfService)
-    this.#writer.write(req)
+    if (this.#writer.write(req)) this.#heldFrom = this.#sent - 1
+  }
+
+  /**
+   * Whether the request first in line has left for the server. A request is held in the turn's
+   * write batch until the turn ends, and a second read of the same turn must not answer it.
+   */
+  #firstOnWire (): boolean {
+    return this.#sent - this.#inflight.length < this.#heldFrom || !this.#holdingBatch()
+  }
+
+  /** True while the turn's write batch still holds this socket's latest writes back. */
+  #holdingBatch (): boolean {
+    return this.socket.writableCorked > 0 && !releasingHeldWrites()
+  }
+
+  /** Tells the owner the connection can take a request, once the parser left the bytes it reads. */
+  #ready (): void {
+    if (this.#parsing) this.#readyPending = true
+    else this.#owner.onConnectionReady(this)
   }
 
   // --- request writer calls -----------------------------------------------------------------
 
   /** A streamed or held-back body is out: the next request may be written. */
   onRequestWritten (): void {
-    if (!this.#dead) this.#owner.onConnectionReady(this)
+    if (!this.#dead) this.#ready()
   }
 
   /** The body of `req` failed while it was being streamed. */
@@ -147,7 +185,7 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
       // and dropped, so the requests around it keep their connection. The client hears of it:
       // a close() may be waiting for nothing but that answer.
       req.fail(err)
-      if (!this.#dead) this.#owner.onConnectionReady(this)
+      if (!this.#dead) this.#ready()
       return
     }
     // It stays in the list (completed, so skipped) while the connection closes: the requests
@@ -167,15 +205,25 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
     if (this.#inflight[0] !== req || this.#dead) return
     if (req.responseStarted) this.#timer.arm(T_BODY, req.bodyTimeout)
     this.socket.resume()
+    // Resumed from inside a parse (a handler's own callback): that parse finishes the work.
+    if (this.#parsing) {
+      this.#parser.resume()
+      return
+    }
+    this.#parsing = true
     try {
       this.#parser.resume()
     } catch (err) {
+      this.#parsing = false
       this.destroy(err as Error)
       return
     }
-    if (this.#upgrade !== null) this.#detachForUpgrade()
-    else if (this.#eof && !this.#dead && !this.#parser.paused) this.#finishEof()
-    else if (this.#inflight.length === 0 && !this.#parser.idle) this.#dropStrayBytes()
+    if (this.#eof && !this.#dead && !this.#parser.paused && this.#upgrade === null) {
+      this.#parsing = false
+      this.#finishEof()
+      return
+    }
+    this.#afterParse()
   }
 
   // --- parser sink --------------------------------------------------------------------------
@@ -183,6 +231,7 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
   onHead (statusCode: number, headers: IncomingHeaders, statusText: string): number {
     const req = this.#inflight[0]
     if (req === undefined) throw new HTTPParserError(`unexpected response (HTTP ${statusCode}): no request is waiting for one`, 'LIB_ERR_HTTP_PARSER', statusText)
+    if (!this.#firstOnWire()) throw new SocketError(`unexpected response (HTTP ${statusCode}) from the server before the next request was sent`, socketInfo(this.socket))
     if (statusCode < 200) {
       if (statusCode === 101 && req.upgrade !== null) {
         this.#upgrade = { req, statusCode, headers }
@@ -207,7 +256,7 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
     if (!req.completed) req.onHead(statusCode, headers, statusText)
     if (this.#blocked && req.blocking && !this.#dead) {
       this.#blocked = false
-      this.#owner.onConnectionReady(this)
+      this.#ready()
     }
     return req.method === 'HEAD' ? HEAD_NO_BODY : HEAD_BODY
   }
@@ -249,9 +298,15 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
       this.destroy(null)
       return
     }
-    this.#owner.onConnectionReady(this)
-    // Idle only if the client had nothing to send: a request written meanwhile would otherwise
-    // undo the unref and the idle timer at once.
+    this.#ready()
+    if (!this.#parsing) this.#idleUnlessWriting()
+  }
+
+  /**
+   * Idle only if the client had nothing to send: a request written meanwhile would otherwise
+   * undo the unref and the idle timer at once.
+   */
+  #idleUnlessWriting (): void {
     if (!this.#dead && this.#inflight.length === 0) this.#startIdle()
   }
 
@@ -292,25 +347,42 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
     if (chunk.length >= LARGE_READ_BYTES) keepReadBuffersInHeap()
     const timer = this.#timer
     timer.startBatch()
+    this.#parsing = true
     try {
       this.#parser.execute(chunk, reused)
     } catch (err) {
+      this.#parsing = false
       this.destroy(err as Error)
       return
     } finally {
       timer.endBatch()
     }
-    if (this.#upgrade !== null) this.#detachForUpgrade()
-    else if (this.#inflight.length === 0 && !this.#parser.idle) this.#dropStrayBytes()
+    this.#afterParse()
   }
 
   /**
-   * Bytes that followed the last awaited response (a body on a 204 or 304, a longer body than
-   * its content-length) would be read as the head of the next request's response.
+   * The parser is done with the bytes it was given. Bytes left over once every request in flight
+   * is answered (a body on a 204 or 304, or on an answer to HEAD, a longer body than its
+   * content-length) arrived before any later request was sent, so they can answer none: the
+   * connection closes and what waits goes out on a fresh one. Otherwise the connection is handed
+   * on now, if it became free.
    */
-  #dropStrayBytes (): void {
+  #afterParse (): void {
+    this.#parsing = false
     if (this.#dead) return
-    this.destroy(new SocketError('unexpected data from the server after the last response', socketInfo(this.socket)))
+    if (this.#upgrade !== null) {
+      this.#detachForUpgrade()
+      return
+    }
+    if (this.#inflight.length === 0 && !this.#parser.idle) {
+      this.#readyPending = false
+      this.destroy(new SocketError('unexpected data from the server after the last response', socketInfo(this.socket)))
+      return
+    }
+    if (!this.#readyPending) return
+    this.#readyPending = false
+    this.#owner.onConnectionReady(this)
+    this.#idleUnlessWriting()
   }
 
   readonly #onEnd = (): void => {
@@ -321,11 +393,13 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
   }
 
   #finishEof (): void {
+    this.#parsing = true
     try {
       this.#parser.finish()
     } catch (err) {
       this.#error ??= new SocketError(`other side closed: ${(err as Error).message}`, socketInfo(this.socket), { cause: err })
     }
+    this.#parsing = false
     this.#teardown(this.#error, true)
   }
 
@@ -367,10 +441,12 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
     socket.on('error', noop)
     const requests = this.#inflight.splice(0)
     const info = requests.length > 0 && err === null ? socketInfo(socket) : null
+    // Requests held in this turn's write batch never leave once the socket is destroyed.
+    const unsentFrom = this.#holdingBatch() ? Math.max(0, this.#heldFrom - (this.#sent - requests.length)) : requests.length
     socket.destroy()
     let error = err
     if (error === null && info !== null) error = new SocketError('other side closed', info)
-    const { retry, failing } = partitionOnClose(requests, { requeue, local, served: this.#served, parserIdle })
+    const { retry, failing } = partitionOnClose(requests, { requeue, local, served: this.#served, parserIdle, unsentFrom })
     this.#owner.onConnectionClosed(this, error, retry)
     for (const req of failing) req.fail(error!)
   }

@@ -46,10 +46,13 @@ export class H1RequestWriter implements BodyWriterOwner {
     return this.#writing
   }
 
-  /** Writes the head of `req`, and its body unless that streams or waits for `100 Continue`. */
-  write (req: ClientRequest): void {
+  /**
+   * Writes the head of `req`, and its body unless that streams or waits for `100 Continue`.
+   * Returns true when `req` is the first request held back in this turn's write batch.
+   */
+  write (req: ClientRequest): boolean {
     const socket = this.#socket
-    holdWritesForTurn(socket)
+    const held = holdWritesForTurn(socket)
     const head = writeRequestHead(req)
     publishSendHeaders(req, head, socket)
     const kind = req.bodyKind
@@ -69,6 +72,7 @@ export class H1RequestWriter implements BodyWriterOwner {
       if (req.expectContinue) this.#awaitingContinue = req
       else this.#startBody(req)
     }
+    return held
   }
 
   /** The server sent `100 Continue` for `req`: its held-back body goes now. */

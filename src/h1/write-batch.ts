@@ -16,22 +16,43 @@ import type { Writable } from 'node:stream'
 
 const held: Writable[] = []
 let flushScheduled = false
+/** True while held writes are being let go (see {@link releasingHeldWrites}). */
+let releasing = false
 
 function flush (): void {
   flushScheduled = false
   // A socket written to again while this flush runs is held anew, for the next turn.
   const count = held.length
-  for (let i = 0; i < count; i++) held[i]!.uncork()
+  releasing = true
+  try {
+    for (let i = 0; i < count; i++) held[i]!.uncork()
+  } finally {
+    releasing = false
+  }
   held.splice(0, count)
 }
 
-/** Holds the writes made to `socket` from now until the end of this turn of the event loop. */
-export function holdWritesForTurn (socket: Writable): void {
-  if (socket.writableCorked > 0) return
+/**
+ * True while the held writes are let go. A stream that answers its writes synchronously (an
+ * in-memory socket) delivers what it answers inside this, and a corked stream that is already
+ * emptying its buffer passes on writes made meanwhile too: bytes read now may answer them.
+ */
+export function releasingHeldWrites (): boolean {
+  return releasing
+}
+
+/**
+ * Holds the writes made to `socket` from now until the end of this turn of the event loop.
+ * Returns true when this call began the hold (the socket was not corked yet): the writes from
+ * here on stay off the wire while `socket.writableCorked` is above zero.
+ */
+export function holdWritesForTurn (socket: Writable): boolean {
+  if (socket.writableCorked > 0) return false
   socket.cork()
   held.push(socket)
   if (!flushScheduled) {
     flushScheduled = true
     setImmediate(flush)
   }
+  return true
 }

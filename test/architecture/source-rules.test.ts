@@ -5,7 +5,11 @@ import { join } from 'node:path'
 import { REPO_ROOT, findCycles, readSourceGraph, roomGraph, roomOf } from './source-graph.js'
 import type { SourceFile } from './source-graph.js'
 
-const MAX_LINES = 400
+/**
+ * About 400 lines is where a file is worth a look for a second role, not where it must be split:
+ * a file holding one role may be longer. This bound only catches a file that grew into several.
+ */
+const MAX_LINES = 700
 const graph = readSourceGraph()
 
 describe('the library sources', () => {

@@ -109,8 +109,10 @@ describe('Client connection reuse', () => {
     assert.equal(server.connections, 2)
   })
 
-  it('reads no body after a HEAD response with content-length and reuses the connection', async (t) => {
+  it('reads no body after a HEAD response with content-length and does not reuse the connection, as undici', async (t) => {
+    const requests: string[] = []
     const server = await startScriptedServer((socket, _connection, _request, head) => {
+      requests.push(head)
       socket.write(head.startsWith('HEAD') ? 'HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\n' : OK('body'))
     })
     const client = await useClient(t, server)
@@ -118,9 +120,21 @@ describe('Client connection reuse', () => {
     await head.done
     assert.deepEqual(head.events, ['start', 'response', 'end'])
     assert.equal(head.headers['content-length'], '5')
+    assert.match(requests[0]!, /\r\nconnection: close(\r\n|$)/)
     const get = send(client, '/')
     await get.done
     assert.equal(get.body, 'body')
+    assert.equal(server.connections, 2)
+  })
+
+  it('reuses the connection after a HEAD sent with reset: false', async (t) => {
+    const server = await startScriptedServer((socket, _connection, _request, head) => {
+      socket.write(head.startsWith('HEAD') ? 'HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\n' : OK('body'))
+    })
+    const client = await useClient(t, server)
+    const head = await client.request({ path: '/', method: 'HEAD', reset: false })
+    assert.equal(await head.body.text(), '')
+    assert.equal(await (await client.request({ path: '/', method: 'GET' })).body.text(), 'body')
     assert.equal(server.connections, 1)
   })
 
