@@ -12,6 +12,7 @@ import { ConnectTimeoutError, InvalidArgumentError, RequestAbortedError } from '
 import { describeValue } from './validation/describe-value.js'
 import { markSharedReads, sharedReadOption } from './connection/shared-read-buffer.js'
 import { timerMilliseconds } from './validation/timer-limit.js'
+import { clearTimeout, nextTick, setTimeout } from './runtime/timers.js'
 
 /** Where to connect, as a Client asks its connector. */
 export interface ConnectOptions {
@@ -163,7 +164,7 @@ export function buildConnector (options: BuildOptions = {}): Connector {
       if (sharedReads) markSharedReads(socket)
     } else {
       if (opts.httpSocket !== undefined) {
-        process.nextTick(callback, null, opts.httpSocket)
+        nextTick(callback, null, opts.httpSocket)
         return
       }
       // Reads land in the shared buffer; the HTTP/1.1 connection parses them in place.

@@ -11,6 +11,7 @@
  */
 
 import { Readable } from 'node:stream'
+import { nextTick } from '../runtime/timers.js'
 
 /** What the iterator needs of the body: a Readable that knows whether its end was pushed. */
 export interface IterableBody extends Readable {
@@ -68,7 +69,7 @@ export class BodyIterator implements AsyncIterableIterator<Buffer> {
         // tick queued after it sees both.
         body.read()
         this.#finished = true
-        return new Promise((resolve) => { process.nextTick(() => { afterEnd(body, resolve) }) })
+        return new Promise((resolve) => { nextTick(() => { afterEnd(body, resolve) }) })
       }
     }
     this.#node = nodeIterator.call(body)

@@ -14,6 +14,7 @@ import { toDispatchOptions } from './api-options.js'
 import { ApiHandler } from './api-handler.js'
 import { destroyRequestBody } from './request-body.js'
 import { callUserCode } from '../connection/user-callback.js'
+import { queueMicrotask } from '../runtime/timers.js'
 
 /** Dispatch options without `signal`, which the request-level APIs accept in more shapes (an index signature defeats `Omit`). */
 export type DispatchOptionsWithoutSignal = { [K in keyof DispatchOptions as K extends 'signal' ? never : K]: DispatchOptions[K] }

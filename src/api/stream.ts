@@ -16,6 +16,7 @@ import { ApiHandler } from './api-handler.js'
 import { destroyRequestBody } from './request-body.js'
 import { callUserCode } from '../connection/user-callback.js'
 import type { RequestOptions } from './request.js'
+import { queueMicrotask } from '../runtime/timers.js'
 
 /** Options of `stream()`: those of `request()`; `highWaterMark` is unused (the Writable has its own). */
 export type StreamOptions = RequestOptions

@@ -10,6 +10,7 @@ import { SocketError } from '../errors.js'
 import { abortReason, watchSignal } from './abort-signal.js'
 import type { ApiSignal } from './abort-signal.js'
 import { callUserCode } from '../connection/user-callback.js'
+import { queueMicrotask } from '../runtime/timers.js'
 
 /** What `connect()` and `upgrade()` resolve with. */
 export interface UpgradeData {

@@ -13,6 +13,7 @@ import { describeValue } from '../validation/describe-value.js'
 import { abortReason, checkSignal } from './abort-signal.js'
 import type { ApiSignal } from './abort-signal.js'
 import { toDispatchOptions } from './api-options.js'
+import { queueMicrotask } from '../runtime/timers.js'
 
 /** Options of `upgrade()` and `connect()`. */
 export interface UpgradeOptions {

@@ -1,3 +1,4 @@
+import { clearTimeout, setTimeout } from '../runtime/timers.js'
 /**
  * The timers of a connection (headers, body, idle). One Node timer is kept per purpose and
  * re-armed with `refresh()` while its duration stays the same, so a request on a kept-alive

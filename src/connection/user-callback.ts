@@ -1,3 +1,4 @@
+import { nextTick } from '../runtime/timers.js'
 /**
  * Running user code (callbacks, factories, event listeners) from inside the transport: what it
  * throws must reach the process as an uncaught exception, as with undici, and must neither be
@@ -13,7 +14,7 @@ export function callUserCode<A extends unknown[]> (fn: (...args: A) => unknown, 
   try {
     fn(...args)
   } catch (err) {
-    process.nextTick(rethrow, err)
+    nextTick(rethrow, err)
   }
 }
 
@@ -27,7 +28,7 @@ export function emitSafely (emitter: { emit (event: string, ...args: unknown[]):
   try {
     emitter.emit(event, ...args)
   } catch (err) {
-    process.nextTick(rethrow, err)
+    nextTick(rethrow, err)
   }
 }
 

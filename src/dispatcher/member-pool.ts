@@ -14,6 +14,7 @@ import { failDispatch } from '../handlers/fail-dispatch.js'
 import { DispatchQueue } from './dispatch-queue.js'
 import { sumPoolStats } from './stats.js'
 import type { PoolStats } from './stats.js'
+import { queueMicrotask } from '../runtime/timers.js'
 
 /** One member dispatcher and whether it said it was busy (dispatch returned false) until its 'drain'. */
 export interface PoolMember {

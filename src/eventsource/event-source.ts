@@ -17,6 +17,7 @@ import { readEventSourceInit } from './event-source-init.js'
 import { mimeEssence } from '../fetch/mime.js'
 import { MAX_TIMER_MS } from '../validation/timer-limit.js'
 import { describeUrl } from '../observability/redaction.js'
+import { clearTimeout, setTimeout } from '../runtime/timers.js'
 
 const CONNECTING = 0
 const OPEN = 1

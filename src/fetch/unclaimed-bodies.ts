@@ -6,6 +6,7 @@
 
 import type { IncomingBody } from './incoming-body.js'
 import type { Response } from './response.js'
+import { queueMicrotask } from '../runtime/timers.js'
 
 /**
  * A response dropped without reading its body would hold its connection forever (the body

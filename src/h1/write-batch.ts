@@ -13,6 +13,7 @@
  */
 
 import type { Writable } from 'node:stream'
+import { setImmediate } from '../runtime/timers.js'
 
 const held: Writable[] = []
 let flushScheduled = false

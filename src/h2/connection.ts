@@ -22,6 +22,7 @@ import { StallProbe, STALL_WINDOW_MS } from './stall-probe.js'
 import { STREAM_SWEEP_MS } from './stream-timer.js'
 import { WEBSOCKET } from './request-headers.js'
 import type { StallProbeOwner } from './stall-probe.js'
+import { clearInterval, clearTimeout, monotonicNow, setInterval, setTimeout } from '../runtime/timers.js'
 
 function noop (): void {}
 
@@ -224,7 +225,7 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
   }
 
   readonly #sweep = (): void => {
-    const now = Date.now()
+    const now = monotonicNow()
     // A timer that fires ends its exchange, which leaves the map: iterating a Map allows that.
     for (const exchange of this.#exchanges.values()) exchange.sweepTimer(now)
   }

@@ -27,6 +27,7 @@ import { ResponseSequence } from './response-sequence.js'
 import type { SequenceSink } from './response-sequence.js'
 import { headersTimeLeft, resendHeadersTimeoutError } from './resend-budget.js'
 import { publishSendHeaders } from '../observability/request-events.js'
+import { monotonicNow } from '../runtime/timers.js'
 
 const { NGHTTP2_CANCEL, NGHTTP2_NO_ERROR, NGHTTP2_REFUSED_STREAM } = http2.constants
 
@@ -82,7 +83,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     this.#timer = new StreamTimer<H2Exchange>(H2Exchange.#onTimer, this)
   }
 
-  /** When this attempt started (`Date.now()`): a request sent again keeps its first attempt's. */
+  /** When this attempt started (`monotonicNow()`): a request sent again keeps its first attempt's. */
   startedAt = 0
 
   /** True while the request is in flight and its response head has not arrived. */
@@ -95,7 +96,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     return this.#stream?.id
   }
 
-  /** The session's sweep of its streams' timers, at `now` (`Date.now()`). */
+  /** The session's sweep of its streams' timers, at `now` (`monotonicNow()`). */
   sweepTimer (now: number): void {
     this.#timer.sweep(now)
   }
@@ -109,7 +110,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
       this.#finish(new NotSupportedError(`upgrade to ${JSON.stringify(req.upgrade)} is not supported over HTTP/2: use an HTTP/1.1 connection (allowH2: false) for upgrades`))
       return
     }
-    this.startedAt = Date.now()
+    this.startedAt = monotonicNow()
     // headersTimeout counts from the first attempt: a request the server keeps refusing does not
     // get a fresh timeout with each new stream or session.
     const headersMs = headersTimeLeft(req, this.startedAt)

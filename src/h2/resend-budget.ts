@@ -29,7 +29,7 @@ export const RESEND_GOAWAY = 1
 export const RESEND_CLOSED = 2
 
 interface ResendRecord {
-  /** When the first attempt started (`Date.now()`), which `headersTimeout` is measured from. */
+  /** When the first attempt started (`monotonicNow()`), which `headersTimeout` is measured from. */
   firstStartedAt: number
   /** Resends so far, per cause (RESEND_*). */
   counts: [number, number, number]

@@ -19,6 +19,7 @@
 
 import type { ClientHttp2Session } from 'node:http2'
 import type { Duplex } from 'node:stream'
+import { clearInterval, setImmediate, setInterval } from '../runtime/timers.js'
 
 /** Milliseconds between two looks at a session with a request waiting for its head. */
 export const STALL_PROBE_MS = 500

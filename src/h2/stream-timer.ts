@@ -24,7 +24,7 @@ export class StreamTimer<Target> {
   kind = T_NONE
   /** The timeout armed, in milliseconds. */
   ms = 0
-  /** When the countdown started (`Date.now()` at the sweep that noted it); valid once `#started`. */
+  /** When the countdown started (`monotonicNow()` at the sweep that noted it); valid once `#started`. */
   #since = 0
   /** The sweep has noted the start of the current countdown. */
   #started = false
@@ -78,7 +78,7 @@ export class StreamTimer<Target> {
     this.#exact?.clear()
   }
 
-  /** The session's sweep at `now` (`Date.now()`): fires a swept timeout that ran out. */
+  /** The session's sweep at `now` (`monotonicNow()`): fires a swept timeout that ran out. */
   sweep (now: number): void {
     if (this.kind === T_NONE || this.ms < SWEPT_MIN_MS) return
     if (!this.#started) {

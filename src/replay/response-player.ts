@@ -14,6 +14,7 @@ import { RequestAbortedError } from '../errors.js'
 import { reasonPhrase } from './reason-phrases.js'
 import { chunkToBuffer, inMemoryChunks } from './played-body.js'
 import type { PlayedBody } from './played-body.js'
+import { queueMicrotask } from '../runtime/timers.js'
 
 export { replyBodyChunks } from './played-body.js'
 export type { PlayedBody } from './played-body.js'

@@ -21,6 +21,7 @@ import { MessageSender } from './message-sender.js'
 import { MessageDeflate } from './permessage-deflate.js'
 import type { DeflateParams, InflateResult } from './permessage-deflate.js'
 import { Utf8Validator, isValidUtf8 } from './utf8.js'
+import { clearTimeout, setTimeout } from '../runtime/timers.js'
 
 /** What a connection reports to the API object that owns it. */
 export interface ConnectionOwner {

@@ -19,6 +19,7 @@ import { HANDSHAKE_GUID } from './constants.js'
 import { DEFLATE_OFFER, parseDeflateResponse } from './permessage-deflate.js'
 import type { DeflateParams } from './permessage-deflate.js'
 import { trimOws } from '../connection/field-syntax.js'
+import { queueMicrotask } from '../runtime/timers.js'
 
 /** What the handshake needs to know. */
 export interface HandshakeRequest {

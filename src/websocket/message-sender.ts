@@ -11,6 +11,7 @@ import { OP_BINARY, OP_TEXT } from './constants.js'
 import { encodeFrame, encodeTextFrame, framedPayloadLength } from './frame-writer.js'
 import type { MessageDeflate } from './permessage-deflate.js'
 import { recycleFrameBuffer } from './spare-frame-buffer.js'
+import { nextTick } from '../runtime/timers.js'
 
 const EMPTY = Buffer.alloc(0)
 
@@ -120,7 +121,7 @@ export class MessageSender {
       if (socket.writableLength === 0) {
         if (this.#copiesOnWrite) recycleFrameBuffer(frame)
         // bufferedAmount counts the bytes until the task that sent them ends, as the standard says.
-        if (this.#handedBytes === 0) process.nextTick(this.#reportHanded)
+        if (this.#handedBytes === 0) nextTick(this.#reportHanded)
         this.#handedBytes += bytes
         return
       }

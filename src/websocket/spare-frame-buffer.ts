@@ -1,3 +1,4 @@
+import { clearTimeout, setTimeout } from '../runtime/timers.js'
 /**
  * One spare buffer for large outgoing frames. A megabyte taken fresh from the allocator for every
  * frame costs more than building the frame: glibc gives freed large blocks back to the kernel,
@@ -47,21 +48,27 @@ export function recycleFrameBuffer (frame: Buffer): void {
   if (!(memory instanceof ArrayBuffer) || frame.byteOffset > 3 || memory.byteLength > SPARE_MAX_BYTES) return
   if (spare === null || spare.byteLength < memory.byteLength) spare = memory
   spareUsed = true
-  if (idleTimer === null) {
-    idleTimer = setTimeout(checkIdle, SPARE_IDLE_MS)
-    idleTimer.unref()
-  }
+  if (idleTimer === null) armIdleCheck()
 }
 
-function checkIdle (): void {
+function armIdleCheck (): void {
+  idleTimer = setTimeout(spareFrameBufferIdlePeriod, SPARE_IDLE_MS)
+  idleTimer.unref()
+}
+
+/**
+ * One idle period (`SPARE_IDLE_MS`) has passed: a spare no frame used during it is let go. Run
+ * by the runtime's own timer, which a test's fake clock does not move; exported for tests.
+ */
+export function spareFrameBufferIdlePeriod (): void {
+  if (idleTimer !== null) clearTimeout(idleTimer)
   idleTimer = null
   if (!spareUsed) {
     spare = null
     return
   }
   spareUsed = false
-  idleTimer = setTimeout(checkIdle, SPARE_IDLE_MS)
-  idleTimer.unref()
+  armIdleCheck()
 }
 
 /** Bytes the spare holds now (0 when there is none): for tests. */

@@ -21,6 +21,7 @@ import { WebSocketError } from './websocket-error.js'
 import type { WebSocketCloseInfo } from './websocket-error.js'
 import { resolveWebSocketOptions, shownUrl } from './websocket-options.js'
 import type { ResolvedWebSocketOptions, WebSocketInit } from './websocket-options.js'
+import { queueMicrotask } from '../runtime/timers.js'
 
 /** Options of `new WebSocketStream(url, options)`. */
 export interface WebSocketStreamOptions extends Omit<WebSocketInit, 'protocols'> {

@@ -20,6 +20,7 @@ import { websocketEvents } from './observability.js'
 import { checkCloseArguments } from './close-arguments.js'
 import { resolveWebSocketOptions, shownUrl } from './websocket-options.js'
 import type { ResolvedWebSocketOptions, WebSocketInit } from './websocket-options.js'
+import { queueMicrotask } from '../runtime/timers.js'
 
 /** What `binaryType` selects: binary messages as `Blob`s or as `ArrayBuffer`s. */
 export type BinaryType = 'blob' | 'arraybuffer'

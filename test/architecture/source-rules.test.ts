@@ -101,6 +101,25 @@ describe('the library sources', () => {
     assert.deepEqual(handWritten, [])
   })
 
+  it('schedule the core\'s timers, immediates and ticks through the runtime\'s own, taken at load (src/runtime/timers.ts)', () => {
+    // A fake clock a test installs replaces the globals; the transport must keep running. The
+    // one exception is a mock reply's delay, which follows the caller's clock as undici's does.
+    const allowed = new Map([['src/replay/response-player.ts', ['setTimeout', 'clearTimeout']]])
+    const scheduling = /(?<![.\w])(setTimeout|clearTimeout|setInterval|clearInterval|setImmediate|clearImmediate|queueMicrotask)\s*\(|process\.nextTick\s*\(/g
+    const global: string[] = []
+    for (const path of graph.keys()) {
+      if (!path.startsWith('src/') || path === 'src/runtime/timers.ts') continue
+      const text = readFileSync(join(REPO_ROOT, path), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '')
+      const imported = /import \{([^}]*)\} from '[./]*runtime\/timers\.js'/.exec(text)?.[1]?.split(',').map((name) => name.trim()) ?? []
+      for (const match of text.matchAll(scheduling)) {
+        const name = match[1] ?? 'process.nextTick'
+        if (imported.includes(name) || allowed.get(path)?.includes(name)) continue
+        global.push(`${path}: ${name}`)
+      }
+    }
+    assert.deepEqual([...new Set(global)], [])
+  })
+
   it('import nothing that does not exist', () => {
     const missing: string[] = []
     for (const file of graph.values()) {
