@@ -48,11 +48,17 @@ export class SnapshotAgent extends MockAgent {
 
   /** Loads snapshots from `filePath` (default `snapshotPath`); later requests match them. */
   loadSnapshots (filePath?: string): Promise<void> { return this.#recorder.loadSnapshots(filePath) }
-  /** Writes every snapshot to `filePath` (default `snapshotPath`), atomically. */
+  /** Writes every snapshot to `filePath` (default `snapshotPath`), atomically; as HAR 1.2 for a `.har` name. */
   saveSnapshots (filePath?: string): Promise<void> { return this.#recorder.saveSnapshots(filePath) }
+  /** Writes every snapshot to `filePath` as a HAR 1.2 file, atomically. */
+  exportHar (filePath: string): Promise<void> { return this.#recorder.exportHar(filePath) }
+  /** The loaded entries no request asked for in this run. */
+  unusedSnapshots (): SnapshotInfo[] { return this.#recorder.unusedSnapshots() }
+  /** The entries recorded longer than `maxAge` ago. */
+  staleSnapshots (): SnapshotInfo[] { return this.#recorder.staleSnapshots() }
   /** The recorder, for inspection. */
   getRecorder (): SnapshotRecorder { return this.#recorder }
-  /** The mode given at construction. */
+  /** The mode in force: the one given at construction, or the one `CONDUIT_SNAPSHOT_MODE` set. */
   getMode (): SnapshotMode { return this.#recorder.options.mode }
   /** Removes every snapshot from memory. */
   clearSnapshots (): void { this.#recorder.clear() }

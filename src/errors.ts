@@ -295,11 +295,17 @@ export class StoreTimeoutError extends LibraryError {
 export class SnapshotFileError extends LibraryError {
   /** The snapshot file concerned. */
   path: string
-  constructor (message: string, path: string, options?: { cause?: unknown }) {
+  /** The entry at fault (its index in the file, or its key in undici's older object layout), when one is. */
+  entry: number | string | undefined
+  /** The field at fault within the entry (or the file, e.g. `log.version`), when one is. */
+  field: string | undefined
+  constructor (message: string, path: string, options?: { cause?: unknown, entry?: number | string | undefined, field?: string | undefined }) {
     super(message, options)
     this.name = 'SnapshotFileError'
     this.code = 'LIB_ERR_SNAPSHOT_FILE'
     this.path = path
+    this.entry = options?.entry
+    this.field = options?.field
   }
 }
 
@@ -312,6 +318,36 @@ export class SnapshotNotFoundError extends LibraryError {
     this.name = 'SnapshotNotFoundError'
     this.code = 'LIB_ERR_SNAPSHOT_NOT_FOUND'
     this.differences = differences
+  }
+}
+
+/**
+ * A snapshot file was not saved because it still holds what looks like a secret (a bearer
+ * token, an AWS key...); the message names the file, the entries and the fields, never the value.
+ */
+export class SnapshotSecretError extends LibraryError {
+  /** The file that was not written. */
+  path: string
+  /** Where each suspected secret is, e.g. `entry 2 (GET https://api.example.org/me) response body: a bearer token`. */
+  findings: string[]
+  constructor (message: string, path: string, findings: string[]) {
+    super(message)
+    this.name = 'SnapshotSecretError'
+    this.code = 'LIB_ERR_SNAPSHOT_SECRET'
+    this.path = path
+    this.findings = findings
+  }
+}
+
+/** A recorded response older than the snapshot agent's `maxAge` was asked for while stale entries fail (`onStale: 'fail'`). */
+export class SnapshotStaleError extends LibraryError {
+  /** When the entry was recorded (ISO 8601). */
+  recordedAt: string
+  constructor (message: string, recordedAt: string) {
+    super(message)
+    this.name = 'SnapshotStaleError'
+    this.code = 'LIB_ERR_SNAPSHOT_STALE'
+    this.recordedAt = recordedAt
   }
 }
 

@@ -49,7 +49,7 @@ export { buildConnector } from './connect.js'
 export type { BuildOptions, ConnectCallback, ConnectOptions, Connector } from './connect.js'
 
 // --- responses no connection produced, and request bodies as they are recorded ---------------
-export { ResponsePlayer } from './replay/response-player.js'
+export { ResponsePlayer, statusText } from './replay/response-player.js'
 export type { PlayedResponse } from './replay/response-player.js'
 export { collectBody, isBufferedBody } from './replay/request-body.js'
 export { serializePathWithQuery } from './replay/path-with-query.js'
@@ -65,7 +65,7 @@ export { INVALID_VALUE_RE, TOKEN_RE, trimOws } from './connection/field-syntax.j
 export { channels, undiciChannels } from './diagnostics.js'
 export { activeUndiciChannel } from './observability/undici-channels.js'
 export { CORE_NAMESPACE, lines, requestUrl } from './observability/debug-log.js'
-export { REDACTED, SENSITIVE_HEADERS, describeUrl, hrefWithoutCredentials, isCredentialHeader, redactHeaders, redactUserinfo, sensitiveHeaderNames, showHeaderValue, showOrigin, showRequest, showUrl } from './observability/redaction.js'
+export { REDACTED, SENSITIVE_HEADERS, describeUrl, hrefWithoutCredentials, isCredentialHeader, isSecretQueryParameter, redactHeaders, redactUserinfo, sensitiveHeaderNames, showHeaderValue, showOrigin, showRequest, showUrl } from './observability/redaction.js'
 export type { ShownRequest } from './observability/redaction.js'
 export { maxResponseSizeOf } from './connection/connection-config.js'
 export { LARGE_READ_BYTES, keepReadBuffersInHeap } from './connection/read-buffer-heap.js'
@@ -73,3 +73,4 @@ export { describeValue, describeValueKind, describeValueWithItems } from './vali
 export { STORE_OPTION_FAILURE, failOption } from './validation/options.js'
 export type { OptionFailure, ShowValue } from './validation/options.js'
 export { MAX_TIMER_MS } from './validation/timer-limit.js'
+export { monotonicNow } from './runtime/timers.js'

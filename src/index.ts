@@ -143,7 +143,7 @@ export type { Matcher, HeadersMatcher } from './mock/mock-matching.js'
 export { PendingInterceptorsFormatter } from './mock/pending-table.js'
 export type { PendingInterceptor, PendingReplyData } from './mock/pending-table.js'
 export * as mockErrors from './mock/mock-errors.js'
-export type { SnapshotInfo, SnapshotMode, SnapshotOptions, SnapshotInterceptor, SnapshotInterceptorOptions } from '../interceptors/snapshot/index.js'
+export type { SnapshotInfo, SnapshotMode, SnapshotOptions, SnapshotInterceptor, SnapshotInterceptorOptions, StaleSnapshotAction } from '../interceptors/snapshot/index.js'
 // The recorder is internal (reached through getRecorder() or snapshot().recorder): its type is public, the class is not.
 export type { SnapshotRecorder, ResolvedSnapshotOptions, ClosestSnapshot, CapturedResponse, SnapshotMatch } from '../interceptors/snapshot/index.js'
 export type { SnapshotRecord, SnapshotEntry, SnapshotRequest, SnapshotResponse, SnapshotHeaders } from '../stores/snapshot-file-store.js'

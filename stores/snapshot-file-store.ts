@@ -6,10 +6,10 @@
  * @module
  */
 
-import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises'
-import { randomBytes } from 'node:crypto'
-import { basename, dirname, join, resolve } from 'node:path'
-import { SnapshotFileError } from '../src/handler.js'
+import { basename, dirname, resolve } from 'node:path'
+import type { SnapshotFileError } from '../src/handler.js'
+import { removeStaleTemps, writeFileAtomically } from './atomic-file.js'
+import { FileProblem, checkMilliseconds, describeKind, fileError, isObject, readJsonFile } from './snapshot-file-input.js'
 
 /** Header record of a snapshot: lower-case names. */
 export type SnapshotHeaders = Record<string, string | string[]>
@@ -40,6 +40,13 @@ export interface SnapshotResponse {
   chunks?: string[] | undefined
   /** Response trailers (excluded headers removed). */
   trailers?: SnapshotHeaders | undefined
+  /** Milliseconds from sending the request to the response head, as recorded (replayed with `replaySpeed`). */
+  delayMs?: number | undefined
+  /**
+   * Milliseconds before each chunk of the body (the first counted from the head), one per
+   * element of `chunks` (or one for a whole body), as recorded for streamed responses.
+   */
+  chunkDelaysMs?: number[] | undefined
 }
 
 /** A recorded request with its responses, replayed in order. */
@@ -52,6 +59,11 @@ export interface SnapshotEntry {
   callCount: number
   /** When it was recorded (ISO 8601). */
   timestamp: string
+  /**
+   * `har` for an entry another tool recorded (imported from its HAR file): its request headers
+   * take part in matching only where `matchHeaders` names them.
+   */
+  source?: 'har' | undefined
 }
 
 /** One element of the snapshot file. */
@@ -62,17 +74,11 @@ export interface SnapshotRecord {
   snapshot: SnapshotEntry
 }
 
-function isObject (value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
+type Entry = number | string
 
-function describe (value: unknown): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value
-}
-
-function checkHeaders (value: unknown, where: string): SnapshotHeaders {
+function checkHeaders (value: unknown, entry: Entry, field: string): SnapshotHeaders {
   if (value === undefined) return {}
-  if (!isObject(value)) throw new Error(`${where} must be an object, got ${describe(value)}`)
+  if (!isObject(value)) throw new FileProblem(entry, field, `must be an object, got ${describeKind(value)}`)
   const out: SnapshotHeaders = {}
   for (const name of Object.keys(value)) {
     const v = value[name]
@@ -80,96 +86,102 @@ function checkHeaders (value: unknown, where: string): SnapshotHeaders {
     if (typeof v === 'string') checked = v
     else if (Array.isArray(v) && v.every((item) => typeof item === 'string')) checked = v as string[]
     else if (typeof v === 'number') checked = String(v)
-    else throw new Error(`${where}.${name} must be a string or an array of strings, got ${describe(v)}`)
+    else throw new FileProblem(entry, `${field}.${name}`, `must be a string or an array of strings, got ${describeKind(v)}`)
     // A file is input: a header named __proto__ must stay a plain property, not a prototype.
     Object.defineProperty(out, name, { value: checked, enumerable: true, writable: true, configurable: true })
   }
   return out
 }
 
-function checkResponse (value: unknown, where: string): SnapshotResponse {
-  if (!isObject(value)) throw new Error(`${where} must be an object, got ${describe(value)}`)
+function checkResponse (value: unknown, entry: Entry, field: string): SnapshotResponse {
+  if (!isObject(value)) throw new FileProblem(entry, field, `must be an object, got ${describeKind(value)}`)
   if (typeof value.statusCode !== 'number' || !Number.isInteger(value.statusCode)) {
-    throw new Error(`${where}.statusCode must be an integer, got ${describe(value.statusCode)}`)
+    throw new FileProblem(entry, `${field}.statusCode`, `must be an integer, got ${describeKind(value.statusCode)}`)
   }
-  if (typeof value.body !== 'string') throw new Error(`${where}.body must be a base64 string, got ${describe(value.body)}`)
+  if (typeof value.body !== 'string') throw new FileProblem(entry, `${field}.body`, `must be a base64 string, got ${describeKind(value.body)}`)
   if (value.bodyEncoding !== undefined && value.bodyEncoding !== 'base64') {
-    throw new Error(`${where}.bodyEncoding must be "base64", got ${JSON.stringify(value.bodyEncoding)}`)
+    throw new FileProblem(entry, `${field}.bodyEncoding`, `must be "base64", got ${typeof value.bodyEncoding === 'string' ? JSON.stringify(value.bodyEncoding) : describeKind(value.bodyEncoding)}`)
   }
   if (value.chunks !== undefined && (!Array.isArray(value.chunks) || !value.chunks.every((c) => typeof c === 'string'))) {
-    throw new Error(`${where}.chunks must be an array of base64 strings`)
+    throw new FileProblem(entry, `${field}.chunks`, 'must be an array of base64 strings')
   }
   const response: SnapshotResponse = {
     statusCode: value.statusCode,
-    headers: checkHeaders(value.headers, `${where}.headers`),
+    headers: checkHeaders(value.headers, entry, `${field}.headers`),
     body: value.body,
-    trailers: checkHeaders(value.trailers ?? {}, `${where}.trailers`)
+    trailers: checkHeaders(value.trailers ?? {}, entry, `${field}.trailers`)
   }
   if (value.chunks !== undefined) response.chunks = value.chunks as string[]
+  if (value.delayMs !== undefined) response.delayMs = checkMilliseconds(value.delayMs, entry, `${field}.delayMs`)
+  if (value.chunkDelaysMs !== undefined) {
+    const delays = value.chunkDelaysMs
+    const expected = response.chunks?.length ?? (response.body === '' ? 0 : 1)
+    if (!Array.isArray(delays) || delays.length !== expected) {
+      throw new FileProblem(entry, `${field}.chunkDelaysMs`, `must be an array of ${expected} delay(s), one per chunk, got ${Array.isArray(delays) ? `${delays.length}` : describeKind(delays)}`)
+    }
+    response.chunkDelaysMs = delays.map((d, i) => checkMilliseconds(d, entry, `${field}.chunkDelaysMs[${i}]`))
+  }
   return response
 }
 
-/** Validates one `{ hash, snapshot }` element (also the legacy single `response` form); throws a plain Error naming the field. */
-export function checkRecord (value: unknown, where: string): SnapshotRecord {
-  if (!isObject(value)) throw new Error(`${where} must be an object with hash and snapshot, got ${describe(value)}`)
+/** Validates one `{ hash, snapshot }` element (also the legacy single `response` form); throws a {@link FileProblem} naming the entry and the field. */
+export function checkRecord (value: unknown, entry: Entry): SnapshotRecord {
+  if (!isObject(value)) throw new FileProblem(entry, '', `must be an object with hash and snapshot, got ${describeKind(value)}`)
   const { hash, snapshot } = value
-  if (typeof hash !== 'string' || hash === '') throw new Error(`${where}.hash must be a non-empty string, got ${describe(hash)}`)
-  if (!isObject(snapshot)) throw new Error(`${where}.snapshot must be an object, got ${describe(snapshot)}`)
+  if (typeof hash !== 'string' || hash === '') throw new FileProblem(entry, 'hash', `must be a non-empty string, got ${describeKind(hash)}`)
+  if (!isObject(snapshot)) throw new FileProblem(entry, 'snapshot', `must be an object, got ${describeKind(snapshot)}`)
   const request = snapshot.request
-  if (!isObject(request)) throw new Error(`${where}.snapshot.request must be an object, got ${describe(request)}`)
-  if (typeof request.method !== 'string') throw new Error(`${where}.snapshot.request.method must be a string, got ${describe(request.method)}`)
-  if (typeof request.url !== 'string') throw new Error(`${where}.snapshot.request.url must be a string, got ${describe(request.url)}`)
+  if (!isObject(request)) throw new FileProblem(entry, 'snapshot.request', `must be an object, got ${describeKind(request)}`)
+  if (typeof request.method !== 'string') throw new FileProblem(entry, 'snapshot.request.method', `must be a string, got ${describeKind(request.method)}`)
+  if (typeof request.url !== 'string' || !URL.canParse(request.url)) {
+    throw new FileProblem(entry, 'snapshot.request.url', typeof request.url === 'string' ? 'must be an absolute URL' : `must be a string, got ${describeKind(request.url)}`)
+  }
   if (request.body !== undefined && typeof request.body !== 'string') {
-    throw new Error(`${where}.snapshot.request.body must be a string, got ${describe(request.body)}`)
+    throw new FileProblem(entry, 'snapshot.request.body', `must be a string, got ${describeKind(request.body)}`)
   }
   const rawResponses = Array.isArray(snapshot.responses) ? snapshot.responses : snapshot.response !== undefined ? [snapshot.response] : undefined
   if (rawResponses === undefined || rawResponses.length === 0) {
-    throw new Error(`${where}.snapshot.responses must be a non-empty array`)
+    throw new FileProblem(entry, 'snapshot.responses', 'must be a non-empty array')
   }
-  return {
-    hash,
-    snapshot: {
-      request: { method: request.method, url: request.url, headers: checkHeaders(request.headers, `${where}.snapshot.request.headers`), body: request.body as string | undefined },
-      responses: rawResponses.map((r, i) => checkResponse(r, `${where}.snapshot.responses[${i}]`)),
-      callCount: typeof snapshot.callCount === 'number' ? snapshot.callCount : 0,
-      timestamp: typeof snapshot.timestamp === 'string' ? snapshot.timestamp : new Date(0).toISOString()
-    }
+  if (snapshot.timestamp !== undefined && (typeof snapshot.timestamp !== 'string' || Number.isNaN(Date.parse(snapshot.timestamp)))) {
+    throw new FileProblem(entry, 'snapshot.timestamp', `must be an ISO 8601 date, got ${describeKind(snapshot.timestamp)}`)
   }
+  if (snapshot.source !== undefined && snapshot.source !== 'har') {
+    throw new FileProblem(entry, 'snapshot.source', `must be "har" when present, got ${describeKind(snapshot.source)}`)
+  }
+  const checked: SnapshotEntry = {
+    request: { method: request.method, url: request.url, headers: checkHeaders(request.headers, entry, 'snapshot.request.headers'), body: request.body as string | undefined },
+    responses: rawResponses.map((r, i) => checkResponse(r, entry, `snapshot.responses[${i}]`)),
+    callCount: typeof snapshot.callCount === 'number' ? snapshot.callCount : 0,
+    // An entry without a date (an older undici file) counts as recorded long ago.
+    timestamp: typeof snapshot.timestamp === 'string' ? snapshot.timestamp : new Date(0).toISOString()
+  }
+  if (snapshot.source === 'har') checked.source = 'har'
+  return { hash, snapshot: checked }
 }
 
 /** Validates file content (the array layout, or undici's older `{ [hash]: snapshot }` object). */
 export function parseSnapshotData (data: unknown): SnapshotRecord[] {
-  if (Array.isArray(data)) return data.map((item, i) => checkRecord(item, `entry ${i}`))
-  if (isObject(data)) return Object.keys(data).map((hash) => checkRecord({ hash, snapshot: data[hash] }, `entry ${JSON.stringify(hash)}`))
-  throw new Error(`expected a JSON array of { hash, snapshot } entries, got ${describe(data)}`)
+  if (Array.isArray(data)) return data.map((item, i) => checkRecord(item, i))
+  if (isObject(data)) return Object.keys(data).map((hash) => checkRecord({ hash, snapshot: data[hash] }, hash))
+  throw new Error(`expected a JSON array of { hash, snapshot } entries, got ${describeKind(data)}`)
 }
 
 /**
  * Reads a snapshot file. Resolves to `undefined` when the file does not exist; rejects with a
- * {@link SnapshotFileError} naming the file and the problem when it cannot be read or is not a snapshot file.
- * Temporary files that processes no longer running left next to it are removed first.
+ * {@link SnapshotFileError} naming the file, the entry and the field when it cannot be read or
+ * is not a snapshot file. Temporary files that processes no longer running left next to it are removed first.
  */
 export async function loadSnapshotFile (path: string): Promise<SnapshotRecord[] | undefined> {
   const resolved = resolve(path)
   // A run that only replays never saves, so loading is the other moment to clear what killed writers left.
   await removeStaleTemps(dirname(resolved), basename(resolved))
-  let text: string
-  try {
-    text = await readFile(resolved, 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw new SnapshotFileError(`could not read snapshot file ${resolved}: ${(err as Error).message}`, resolved, { cause: err })
-  }
-  let data: unknown
-  try {
-    data = JSON.parse(text)
-  } catch (err) {
-    throw new SnapshotFileError(`snapshot file ${resolved} is not valid JSON: ${(err as Error).message}`, resolved, { cause: err })
-  }
+  const data = await readJsonFile(resolved, 'snapshot file')
+  if (data === undefined) return undefined
   try {
     return parseSnapshotData(data)
   } catch (err) {
-    throw new SnapshotFileError(`snapshot file ${resolved} is not a snapshot file: ${(err as Error).message}`, resolved, { cause: err })
+    throw fileError(resolved, 'snapshot file', err)
   }
 }
 
@@ -203,9 +215,12 @@ export function serializeSnapshots (records: readonly SnapshotRecord[]): string 
         body: r.body,
         bodyEncoding: 'base64',
         ...(r.chunks !== undefined ? { chunks: r.chunks } : {}),
-        trailers: sortedHeaders(r.trailers)
+        trailers: sortedHeaders(r.trailers),
+        ...(r.delayMs !== undefined ? { delayMs: r.delayMs } : {}),
+        ...(r.chunkDelaysMs !== undefined ? { chunkDelaysMs: r.chunkDelaysMs } : {})
       })),
-      timestamp: snapshot.timestamp
+      timestamp: snapshot.timestamp,
+      ...(snapshot.source !== undefined ? { source: snapshot.source } : {})
     }
   }))
   return `${JSON.stringify(data, null, 2)}\n`
@@ -215,60 +230,10 @@ function compare (a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
-function isAlive (pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
 /**
- * Deletes temporary files a killed process left next to `file` (same naming scheme, owner no
- * longer running). Files of running processes, this one included, may be saves in progress and stay.
- */
-async function removeStaleTemps (dir: string, file: string): Promise<void> {
-  const prefix = `.${file}.`
-  const names = await readdir(dir).catch(() => [] as string[])
-  for (const name of names) {
-    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue
-    const match = /^(\d+)\.[0-9a-f]{12}\.tmp$/.exec(name.slice(prefix.length))
-    if (match === null) continue
-    const pid = Number(match[1])
-    if (pid !== process.pid && !isAlive(pid)) await unlink(join(dir, name)).catch(() => {})
-  }
-}
-
-/**
- * Writes the records atomically: to a temporary file in the same directory, flushed to disk,
- * then renamed over the target, so a crash mid-save leaves the previous file intact. Temporary
- * files left by processes killed mid-save are removed by the next successful save.
+ * Writes the records atomically (see {@link writeFileAtomically}): a crash mid-save leaves the
+ * previous file intact.
  */
 export async function saveSnapshotFile (path: string, records: readonly SnapshotRecord[]): Promise<void> {
-  const resolved = resolve(path)
-  const dir = dirname(resolved)
-  const temp = join(dir, `.${basename(resolved)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`)
-  try {
-    await mkdir(dir, { recursive: true })
-    const handle = await open(temp, 'wx', 0o644)
-    try {
-      await handle.writeFile(serializeSnapshots(records), 'utf8')
-      await handle.sync()
-    } finally {
-      await handle.close()
-    }
-    await rename(temp, resolved)
-  } catch (err) {
-    await unlink(temp).catch(() => {})
-    throw new SnapshotFileError(`could not save snapshot file ${resolved}: ${(err as Error).message}`, resolved, { cause: err })
-  }
-  // The rename is durable only once the directory entry is on disk; some platforms cannot open a directory.
-  const dirHandle = await open(dir, 'r').catch(() => null)
-  if (dirHandle !== null) {
-    await dirHandle.sync().catch(() => {})
-    await dirHandle.close()
-  }
-  await removeStaleTemps(dir, basename(resolved))
+  await writeFileAtomically(path, serializeSnapshots(records), 'snapshot file')
 }

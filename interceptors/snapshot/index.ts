@@ -11,8 +11,8 @@ import { dispatchWithSnapshots } from './snapshot-dispatch.js'
 
 export { SnapshotRecorder } from './snapshot-recorder.js'
 export type { SnapshotInfo, CapturedResponse, ClosestSnapshot, SnapshotMatch } from './snapshot-recorder.js'
-export { SNAPSHOT_MODES, DEFAULT_FLUSH_INTERVAL_MS } from './snapshot-options.js'
-export type { SnapshotMode, SnapshotOptions, ResolvedSnapshotOptions } from './snapshot-options.js'
+export { SNAPSHOT_MODES, SNAPSHOT_MODE_VARIABLE, STALE_SNAPSHOT_ACTIONS, DEFAULT_FLUSH_INTERVAL_MS } from './snapshot-options.js'
+export type { SnapshotMode, SnapshotOptions, ResolvedSnapshotOptions, StaleSnapshotAction } from './snapshot-options.js'
 
 /** Options of {@link snapshot}: the snapshot options, or a recorder to share. */
 export interface SnapshotInterceptorOptions extends SnapshotOptions {
@@ -24,13 +24,14 @@ export interface SnapshotInterceptorOptions extends SnapshotOptions {
 export interface SnapshotInterceptor extends Interceptor {
   /** The recorded snapshots: `close()` it when done to save them; inspect or edit them in tests. */
   readonly recorder: SnapshotRecorder
-  /** The mode given at construction. */
+  /** The mode in force (the option, or `CONDUIT_SNAPSHOT_MODE`). */
   readonly mode: SnapshotMode
 }
 
 /**
- * Records responses (`'record'`), replays them (`'playback'`), or replays what exists and records
- * the rest (`'update'`). Call `recorder.close()` when done to save the file.
+ * Records responses (`'record'`), replays them (`'playback'`, or `'lockdown'` where nothing
+ * reaches the network), or replays what exists and records the rest (`'update'`). Closing the
+ * dispatcher it is composed onto (or `recorder.close()`) saves the file.
  * @example
  * const snap = interceptors.snapshot({ mode: 'update', snapshotPath: './test/fixtures/api.json' })
  * const agent = new Agent().compose(snap)

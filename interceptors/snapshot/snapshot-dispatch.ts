@@ -5,31 +5,44 @@
  */
 
 import { debuglog } from 'node:util'
-import { LARGE_READ_BYTES, SnapshotNotFoundError, ResponsePlayer, collectBody, isBufferedBody, keepReadBuffersInHeap, showUrl } from '../../src/handler.js'
+import { LARGE_READ_BYTES, SnapshotNotFoundError, SnapshotStaleError, ResponsePlayer, collectBody, isBufferedBody, keepReadBuffersInHeap } from '../../src/handler.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, PlayedResponse } from '../../src/handler.js'
 import type { SnapshotResponse } from '../../stores/snapshot-file-store.js'
 import { RecordingHandler } from './snapshot-handler.js'
-import type { SnapshotRecorder } from './snapshot-recorder.js'
-import { requestUrl } from './snapshot-matching.js'
+import type { SnapshotMatch, SnapshotRecorder } from './snapshot-recorder.js'
+import { TimedBody } from './timed-body.js'
 
 const log = debuglog('conduit:snapshot')
 
 /** Base64 length of a body of LARGE_READ_BYTES. */
 const LARGE_BODY_BASE64_CHARS = Math.ceil(LARGE_READ_BYTES / 3) * 4
 
-/** A recorded response as the hooks deliver it: the recorded chunks one by one, or the body whole. */
-export function toMockResponse (response: SnapshotResponse): PlayedResponse {
-  const body = response.chunks !== undefined
+/**
+ * A recorded response as the hooks deliver it: the recorded chunks one by one, or the body
+ * whole; with a `replaySpeed`, each chunk after its recorded delay divided by it.
+ */
+export function toMockResponse (response: SnapshotResponse, replaySpeed = 0): PlayedResponse {
+  const chunks = response.chunks !== undefined
     ? response.chunks.map((c) => Buffer.from(c, 'base64'))
     : response.body === '' ? [] : [Buffer.from(response.body, 'base64')]
   // Each replay decodes a fresh copy: large ones are freed in batches, like large socket reads.
   if (response.body.length >= LARGE_BODY_BASE64_CHARS) keepReadBuffersInHeap()
+  const delays = replaySpeed > 0 ? response.chunkDelaysMs?.map((ms) => ms / replaySpeed) : undefined
+  const body = delays !== undefined && delays.some((ms) => ms > 0) ? new TimedBody(chunks, delays) : chunks
   return { statusCode: response.statusCode, headers: { ...response.headers }, body, trailers: { ...(response.trailers ?? {}) } }
+}
+
+/** Milliseconds to wait before the head of a replayed response. */
+function headDelay (response: SnapshotResponse, replaySpeed: number): number {
+  return replaySpeed > 0 && response.delayMs !== undefined ? response.delayMs / replaySpeed : 0
 }
 
 function notFound (recorder: SnapshotRecorder, opts: DispatchOptions): SnapshotNotFoundError {
   const method = typeof opts.method === 'string' ? opts.method : 'GET'
-  let message = `No snapshot found for ${method} ${showUrl(requestUrl(opts))}`
+  let message = `No snapshot found for ${method} ${recorder.shownUrl(opts)}`
+  if (recorder.options.mode === 'lockdown' && recorder.isUrlExcluded(opts)) {
+    return new SnapshotNotFoundError(`${message} (lockdown mode lets no request through to the network, excludeUrls included)`)
+  }
   if (!recorder.options.shouldPlayback(opts)) return new SnapshotNotFoundError(`${message} (shouldPlayback returned false)`)
   const closest = recorder.closestSnapshot(opts)
   if (closest === undefined) {
@@ -38,7 +51,7 @@ function notFound (recorder: SnapshotRecorder, opts: DispatchOptions): SnapshotN
     }
     return new SnapshotNotFoundError(message)
   }
-  message += `\n  closest recorded request: ${closest.request.method} ${showUrl(closest.request.url)}\n  differs in: ${closest.differences.join('; ')}`
+  message += `\n  closest recorded request: ${closest.request.method} ${recorder.shownUrl(closest.request.url)}\n  differs in: ${closest.differences.join('; ')}`
   return new SnapshotNotFoundError(message, closest.differences)
 }
 
@@ -59,6 +72,18 @@ function decide (recorder: SnapshotRecorder, dispatch: Dispatch, opts: DispatchO
   }
 }
 
+function staleMessage (recorder: SnapshotRecorder, found: SnapshotMatch): string {
+  const days = ((Date.now() - Date.parse(found.timestamp)) / 86_400_000).toFixed(1)
+  return `snapshot of ${found.request.method} ${recorder.shownUrl(found.request.url)} was recorded ${found.timestamp} (${days} days ago), longer ago than maxAge (${recorder.options.maxAge} ms); record it again (mode 'update')`
+}
+
+function replay (recorder: SnapshotRecorder, found: SnapshotMatch, handler: DispatchHandler): boolean {
+  const speed = recorder.options.replaySpeed
+  log('replaying %s %s (call %d of %d recorded)', found.request.method, recorder.shownUrl(found.request.url), found.callCount, found.responses.length)
+  new ResponsePlayer(handler).run(() => toMockResponse(found.response, speed), headDelay(found.response, speed))
+  return true
+}
+
 function decideOrThrow (recorder: SnapshotRecorder, dispatch: Dispatch, opts: DispatchOptions, handler: DispatchHandler): boolean {
   const mode = recorder.options.mode
   if (mode === 'record') return dispatch(opts, new RecordingHandler(opts, handler, recorder))
@@ -67,13 +92,19 @@ function decideOrThrow (recorder: SnapshotRecorder, dispatch: Dispatch, opts: Di
     return true
   }
   const found = recorder.findSnapshot(opts)
-  if (found !== undefined) {
-    log('replaying %s %s (call %d of %d recorded)', found.request.method, found.request.url, found.callCount, found.responses.length)
-    new ResponsePlayer(handler).run(() => toMockResponse(found.response))
-    return true
+  if (found !== undefined && found.stale) {
+    if (mode === 'update') {
+      log('stale snapshot, recording again %s %s', found.request.method, recorder.shownUrl(found.request.url))
+      return dispatch(opts, new RecordingHandler(opts, handler, recorder, found.hash))
+    }
+    if (recorder.options.onStale === 'fail') return fail(handler, new SnapshotStaleError(staleMessage(recorder, found), found.timestamp))
+    if (recorder.firstStaleReplay(found.hash)) {
+      process.emitWarning(staleMessage(recorder, found), { type: 'SnapshotStaleWarning', code: 'CONDUIT_SNAPSHOT_STALE' })
+    }
   }
+  if (found !== undefined) return replay(recorder, found, handler)
   if (mode === 'update') {
-    log('no snapshot, recording %s %s', opts.method, requestUrl(opts).toString())
+    log('no snapshot, recording %s %s', opts.method, recorder.shownUrl(opts))
     return dispatch(opts, new RecordingHandler(opts, handler, recorder))
   }
   const err = notFound(recorder, opts)
@@ -92,8 +123,8 @@ export function dispatchWithSnapshots (recorder: SnapshotRecorder, dispatch: Dis
   } catch (err) {
     return fail(handler, err as Error)
   }
-  if (excluded) {
-    log('excluded, passing through: %s', requestUrl(opts).toString())
+  if (excluded && recorder.options.mode !== 'lockdown') {
+    log('excluded, passing through: %s', recorder.shownUrl(opts))
     return dispatch(opts, handler)
   }
   if (isBufferedBody(opts.body)) return decide(recorder, dispatch, opts, handler)

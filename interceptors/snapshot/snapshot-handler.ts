@@ -4,7 +4,7 @@
  * @module
  */
 
-import { DecoratorHandler } from '../../src/handler.js'
+import { DecoratorHandler, monotonicNow } from '../../src/handler.js'
 import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import type { SnapshotRecorder } from './snapshot-recorder.js'
 
@@ -23,18 +23,33 @@ export function isStreamedResponse (headers: IncomingHeaders): boolean {
   return chunked && headers['content-length'] === undefined
 }
 
-/** Forwards every hook and records the response once it ended. */
+/** Milliseconds between two readings of the monotonic clock, to the millisecond (finer is noise in a diff). */
+function elapsed (from: number, to: number): number {
+  return Math.max(0, Math.round(to - from))
+}
+
+/**
+ * Forwards every hook and records the response once it ended, with its timing: how long the
+ * head took from the dispatch, and the gap before each chunk of the body.
+ */
 export class RecordingHandler extends DecoratorHandler {
   readonly #recorder: SnapshotRecorder
   readonly #opts: DispatchOptions
+  readonly #replaces: string | undefined
+  readonly #sentAt = monotonicNow()
   #statusCode = 0
   #headers: IncomingHeaders = {}
   #chunks: Buffer[] = []
+  #delayMs = 0
+  #chunkDelaysMs: number[] = []
+  #last = 0
 
-  constructor (opts: DispatchOptions, handler: DispatchHandler, recorder: SnapshotRecorder) {
+  /** @param replaces - the key of a stale entry this recording takes the place of */
+  constructor (opts: DispatchOptions, handler: DispatchHandler, recorder: SnapshotRecorder, replaces?: string) {
     super(handler)
     this.#opts = opts
     this.#recorder = recorder
+    this.#replaces = replaces
   }
 
   override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
@@ -42,23 +57,34 @@ export class RecordingHandler extends DecoratorHandler {
     this.#statusCode = statusCode
     this.#headers = headers
     this.#chunks = []
+    this.#chunkDelaysMs = []
+    this.#last = monotonicNow()
+    this.#delayMs = elapsed(this.#sentAt, this.#last)
     super.onResponseStart(controller, statusCode, headers, statusMessage)
   }
 
   override onResponseData (controller: DispatchController, chunk: Buffer): void {
+    const now = monotonicNow()
     this.#chunks.push(chunk)
+    this.#chunkDelaysMs.push(elapsed(this.#last, now))
+    this.#last = now
     super.onResponseData(controller, chunk)
   }
 
   override onResponseEnd (controller: DispatchController, trailers: IncomingHeaders): void {
+    const streamed = isStreamedResponse(this.#headers)
+    // A body kept whole is replayed as one chunk, after the whole transfer's time.
+    const chunkDelaysMs = streamed && this.#chunks.length > 1 ? this.#chunkDelaysMs : this.#chunks.length === 0 ? [] : [this.#chunkDelaysMs.reduce((a, b) => a + b, 0)]
     try {
       this.#recorder.record(this.#opts, {
         statusCode: this.#statusCode,
         headers: this.#headers,
         body: this.#chunks,
         trailers: trailers ?? {},
-        keepChunks: isStreamedResponse(this.#headers)
-      })
+        keepChunks: streamed,
+        delayMs: this.#delayMs,
+        chunkDelaysMs
+      }, this.#replaces)
     } catch (err) {
       super.onResponseError(controller, err as Error)
       return

@@ -6,28 +6,41 @@
  */
 
 import { createHash } from 'node:crypto'
-import { serializePathWithQuery, showHeaderValue, showOrigin } from '../../src/handler.js'
+import { isCredentialHeader, serializePathWithQuery, showHeaderValue, showOrigin } from '../../src/handler.js'
 import type { DispatchOptions, OutgoingHeaders } from '../../src/handler.js'
 import type { SnapshotHeaders, SnapshotRequest } from '../../stores/snapshot-file-store.js'
 import type { ResolvedSnapshotOptions } from './snapshot-options.js'
 import { withSharedFetchDefaults } from './fetch-defaults.js'
+import { redactUrlQuery, secretParameterTest } from './query-redaction.js'
+import type { QueryParameterTest } from './query-redaction.js'
 
-/** The header lists, prepared once. */
+/** The header lists and the query rule, prepared once. */
 export interface HeaderFilters {
   match: Set<string> | null
   ignore: Set<string>
-  /** Always lower-case: exclusion protects secrets and must not depend on spelling. */
-  exclude: Set<string>
+  /**
+   * True for a header never stored nor matched: a credential header not kept, or one of
+   * `excludeHeaders`. Takes a lower-case name: exclusion protects secrets and must not depend on spelling.
+   */
+  excluded: (lowerName: string) => boolean
+  /** Credential headers the user kept (lower-case): their values are not scanned for secrets either. */
+  keptCredentials: ReadonlySet<string>
+  /** Whether a query parameter's value is redacted. */
+  secretParameter: QueryParameterTest
   caseSensitive: boolean
 }
 
 /** Prepares the header lists of the options. */
 export function createHeaderFilters (opts: ResolvedSnapshotOptions): HeaderFilters {
   const key = (name: string): string => opts.caseSensitive ? name : name.toLowerCase()
+  const exclude = new Set(opts.excludeHeaders.map((name) => name.toLowerCase()))
+  const kept = new Set(opts.keepCredentialHeaders.filter((name) => !exclude.has(name)))
   return {
     match: opts.matchHeaders === null || opts.matchHeaders.length === 0 ? null : new Set(opts.matchHeaders.map(key)),
     ignore: new Set(opts.ignoreHeaders.map(key)),
-    exclude: new Set(opts.excludeHeaders.map((name) => name.toLowerCase())),
+    excluded: (lower) => exclude.has(lower) || (isCredentialHeader(lower) && !kept.has(lower)),
+    keptCredentials: kept,
+    secretParameter: secretParameterTest(opts.redactQueryParameters, opts.keepQueryParameters),
     caseSensitive: opts.caseSensitive
   }
 }
@@ -66,7 +79,7 @@ export function flattenHeaders (headers: OutgoingHeaders | null | undefined, cas
 /** Drops excluded headers (for storage: the response headers and trailers). */
 export function withoutExcluded (headers: SnapshotHeaders, filters: HeaderFilters): SnapshotHeaders {
   const out: SnapshotHeaders = {}
-  for (const name of Object.keys(headers)) if (!filters.exclude.has(name.toLowerCase())) out[name] = headers[name]!
+  for (const name of Object.keys(headers)) if (!filters.excluded(name.toLowerCase())) out[name] = headers[name]!
   return out
 }
 
@@ -74,7 +87,7 @@ export function withoutExcluded (headers: SnapshotHeaders, filters: HeaderFilter
 export function headersForMatching (headers: SnapshotHeaders, filters: HeaderFilters): SnapshotHeaders {
   const out: SnapshotHeaders = {}
   for (const name of Object.keys(headers)) {
-    if (filters.exclude.has(name.toLowerCase()) || filters.ignore.has(name)) continue
+    if (filters.excluded(name.toLowerCase()) || filters.ignore.has(name)) continue
     if (filters.match !== null && !filters.match.has(name)) continue
     out[name] = headers[name]!
   }
@@ -114,10 +127,37 @@ export function formatRequest (opts: DispatchOptions, resolved: ResolvedSnapshot
   }
   return {
     method: typeof opts.method === 'string' && opts.method !== '' ? opts.method : 'GET',
-    url: key,
+    url: redactUrlQuery(key, filters.secretParameter),
     headers: headersForMatching(withSharedFetchDefaults(flattenHeaders(opts.headers as OutgoingHeaders | undefined, filters.caseSensitive)), filters),
     body: bodyForMatching(opts.body, resolved)
   }
+}
+
+/**
+ * A request read from a file, keyed by today's rules: headers excluded, ignored or not matched
+ * now are dropped and secret query values redacted, so a file recorded with other options (or
+ * by undici, which keeps credential headers) is matched as requests are now. Bodies were
+ * normalised when they were recorded and are kept as they are.
+ */
+export function rekeyRecorded (request: SnapshotRequest, filters: HeaderFilters): SnapshotRequest {
+  const headers: SnapshotHeaders = {}
+  for (const name of Object.keys(request.headers)) {
+    Object.defineProperty(headers, filters.caseSensitive ? name : name.toLowerCase(), { value: request.headers[name], enumerable: true, writable: true, configurable: true })
+  }
+  return { method: request.method, url: redactUrlQuery(request.url, filters.secretParameter), headers: headersForMatching(headers, filters), body: request.body ?? '' }
+}
+
+/**
+ * A request with only the headers `matchHeaders` names (none without it): how requests are
+ * matched against entries another tool recorded, whose other headers (a browser's user-agent,
+ * `sec-ch-ua`...) no test sends.
+ */
+export function withNamedHeadersOnly (request: SnapshotRequest, filters: HeaderFilters): SnapshotRequest {
+  const headers: SnapshotHeaders = {}
+  if (filters.match !== null) {
+    for (const name of Object.keys(request.headers)) if (filters.match.has(name)) headers[name] = request.headers[name]!
+  }
+  return { ...request, headers }
 }
 
 /**

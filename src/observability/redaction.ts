@@ -54,6 +54,22 @@ export function isCredentialHeader (name: string): boolean {
   return verdict
 }
 
+/** Words of a query parameter name that say its value is a credential (`access_token`, `api_key`, `X-Amz-Signature`, `sessionId`). */
+const SECRET_PARAMETER_WORDS: ReadonlySet<string> = new Set([
+  'token', 'key', 'apikey', 'secret', 'password', 'passwd', 'pwd', 'pass', 'signature', 'sig',
+  'auth', 'credential', 'credentials', 'session', 'sessionid', 'sid', 'jwt', 'otp'
+])
+
+/**
+ * True when URL query parameter `name` is named like a secret: one of its words (split at
+ * `_`, `-`, `.` and lower-to-upper case changes) is in {@link SECRET_PARAMETER_WORDS}, so
+ * `token`, `api_key`, `access_token`, `X-Amz-Signature` and `clientSecret` are, `monkey` is not.
+ */
+export function isSecretQueryParameter (name: string): boolean {
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/)
+  return words.some((word) => SECRET_PARAMETER_WORDS.has(word))
+}
+
 /** True when a name in `fields` (`[name, value, ...]`) is a credential header's ({@link isCredentialHeader}). */
 export function namesCredential (fields: readonly string[]): boolean {
   for (let i = 0; i < fields.length; i += 2) if (isCredentialHeader(fields[i] as string)) return true

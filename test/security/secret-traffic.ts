@@ -58,6 +58,7 @@ function answer (req: http.IncomingMessage, res: http.ServerResponse): void {
     case '/loop': res.statusCode = 302; res.setHeader('location', '/loop'); res.end(); return
     case '/bad-gzip': res.setHeader('content-encoding', 'gzip'); res.end('this is not gzip at all'); return
     case '/big': res.end('x'.repeat(4096)); return
+    case '/token': res.setHeader('content-type', 'application/json'); res.end(JSON.stringify({ access: `Bearer ${AUTH_TOKEN}${AUTH_TOKEN}` })); return
     case '/reset': req.socket.destroy(); return
     default: res.statusCode = 404; res.end()
   }
@@ -156,12 +157,21 @@ export async function runSecretTraffic (): Promise<SecretTraffic> {
     }
 
     const snapshotPath = join(dir, 'snapshots.json')
-    const recorder = new SnapshotAgent({ mode: 'record', snapshotPath })
+    // Authorization is kept (credential headers are left out of snapshots by default), so that a
+    // different token misses and the miss explanation has a credential to keep quiet about.
+    const keepCredentialHeaders = ['authorization']
+    const recorder = new SnapshotAgent({ mode: 'record', snapshotPath, keepCredentialHeaders })
     await runs('SnapshotAgent record', get(logged(recorder), '/ok'))
     await recorder.saveSnapshots()
-    const player = new SnapshotAgent({ mode: 'playback', snapshotPath })
+    const player = new SnapshotAgent({ mode: 'playback', snapshotPath, keepCredentialHeaders })
     await fails('SnapshotAgent playback miss', get(logged(player), '/ok', { headers: { ...HEADERS, authorization: `Bearer ${OTHER_TOKEN}` } }))
-    await fails('snapshot() interceptor miss', get(logged(new Agent(), interceptors.snapshot({ mode: 'playback', snapshotPath })), '/ok', { headers: { ...HEADERS, authorization: `Bearer ${OTHER_TOKEN}` } }))
+    await fails('snapshot() interceptor miss', get(logged(new Agent(), interceptors.snapshot({ mode: 'playback', snapshotPath, keepCredentialHeaders })), '/ok', { headers: { ...HEADERS, authorization: `Bearer ${OTHER_TOKEN}` } }))
+    // A secret the header rules do not know (a token in a response body) stops the save, unnamed.
+    const scanned = new SnapshotAgent({ mode: 'record', snapshotPath: join(dir, 'scanned.json') })
+    await runs('SnapshotAgent record of a token response', get(logged(scanned), '/token'))
+    await fails('SnapshotAgent save refused by the secret scan', () => scanned.saveSnapshots())
+    // Closing would try the same save again.
+    scanned.clearSnapshots()
 
     const mock = new MockAgent()
     mock.disableNetConnect()

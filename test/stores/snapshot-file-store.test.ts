@@ -100,8 +100,8 @@ describe('snapshot file store', () => {
     const file = join(dir, 'foreign.json')
     for (const [content, problem] of [
       ['"just a string"', /expected a JSON array of \{ hash, snapshot \} entries, got string/],
-      ['[{"hash": "x", "snapshot": {"request": {"method": "GET", "url": "http://h/"}, "responses": []}}]', /entry 0\.snapshot\.responses must be a non-empty array/],
-      ['[{"hash": "x", "snapshot": {"request": {"method": "GET", "url": "http://h/"}, "responses": [{"statusCode": "200", "body": ""}]}}]', /entry 0\.snapshot\.responses\[0\]\.statusCode must be an integer, got string/],
+      ['[{"hash": "x", "snapshot": {"request": {"method": "GET", "url": "http://h/"}, "responses": []}}]', /entry 0: snapshot\.responses must be a non-empty array/],
+      ['[{"hash": "x", "snapshot": {"request": {"method": "GET", "url": "http://h/"}, "responses": [{"statusCode": "200", "body": ""}]}}]', /entry 0: snapshot\.responses\[0\]\.statusCode must be an integer, got string/],
       ['[1]', /entry 0 must be an object with hash and snapshot, got number/]
     ] as const) {
       await writeFile(file, content)

@@ -63,7 +63,7 @@ describe('SnapshotRecorder', () => {
     assert.equal(r.size(), 0)
     r.replaceSnapshots(data)
     assert.equal(Buffer.from(r.findSnapshot(req('/b'))!.response.body, 'base64').toString(), 'b')
-    assert.throws(() => r.replaceSnapshots([{ hash: 1 }]), { code: 'LIB_ERR_INVALID_ARG', message: /entry 0\.hash must be a non-empty string, got number/ })
+    assert.throws(() => r.replaceSnapshots([{ hash: 1 }]), { code: 'LIB_ERR_INVALID_ARG', message: /entry 0: hash must be a non-empty string, got number/ })
   })
 
   it('writes on its flush interval when autoFlush is on', async (t) => {

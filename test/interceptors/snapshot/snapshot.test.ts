@@ -235,7 +235,7 @@ describe('snapshot interceptor: record and playback', () => {
   })
 
   it('validates its options synchronously, naming the bad value', () => {
-    assert.throws(() => snapshot({ mode: 'replay' as never }), { code: 'LIB_ERR_INVALID_ARG', message: `snapshot(): mode must be one of 'record', 'playback', 'update', got "replay"` })
+    assert.throws(() => snapshot({ mode: 'replay' as never }), { code: 'LIB_ERR_INVALID_ARG', message: `snapshot(): mode must be one of 'record', 'playback', 'update', 'lockdown', got "replay"` })
     assert.throws(() => snapshot({ mode: 'playback' }), { code: 'LIB_ERR_INVALID_ARG', message: `snapshot(): snapshotPath is required when mode is 'playback'` })
     assert.throws(() => snapshot({ maxSnapshots: 0 }), { code: 'LIB_ERR_INVALID_ARG', message: /maxSnapshots must be a positive integer or Infinity, got 0/ })
     assert.throws(() => snapshot({ flushInterval: -5 }), { code: 'LIB_ERR_INVALID_ARG', message: /flushInterval must be a positive integer \(milliseconds\) up to 2147483647, got -5/ })
