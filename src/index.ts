@@ -159,6 +159,8 @@ export type { Socks5ProxyAgentOptions } from '../presets/socks5-proxy-agent.js'
 export type { ProxyOptions, ProxyTlsOptions, ProxyClientFactory, ProxyEnvOptions, ProxyConnectedMessage, ProxyConnectParams } from '../interceptors/proxy/index.js'
 export { SnapshotAgent } from '../presets/snapshot-agent.js'
 export type { SnapshotAgentOptions } from '../presets/snapshot-agent.js'
+export { withSnapshot, snapshotHooks } from '../presets/snapshot-testing.js'
+export type { TestSnapshotOptions, TestFileOptions, NodeTestContextLike, VitestContextLike, ExpectLike, TestHooksLike, SnapshotHooks } from '../presets/snapshot-testing.js'
 
 // --- server-sent events ----------------------------------------------------------------------
 export { EventSource } from './eventsource/event-source.js'

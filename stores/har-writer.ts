@@ -95,7 +95,8 @@ async function harResponse (response: SnapshotResponse): Promise<Record<string, 
   const decoded = await decodeContent(wire, coding)
   const body = decoded ?? wire
   const content: Record<string, unknown> = { size: body.length, mimeType: header(response.headers, 'content-type') ?? 'x-unknown', ...textContent(body) }
-  if (decoded !== null && isEncoded(coding)) content.compression = wire.length - body.length
+  // Bytes saved by the coding (HAR 1.2).
+  if (decoded !== null && isEncoded(coding)) content.compression = body.length - wire.length
   if (decoded === null) content._encoded = true
   const out: Record<string, unknown> = {
     status: response.statusCode,

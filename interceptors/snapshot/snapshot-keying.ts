@@ -7,13 +7,18 @@
  */
 
 import { debuglog } from 'node:util'
-import { hashRequest, formatRequest, rekeyRecorded, withNamedHeadersOnly } from './snapshot-matching.js'
+import { hashRequest, formatRequest, rekeyRecorded, withNamedHeadersOnly, withoutExcluded } from './snapshot-matching.js'
 import type { HeaderFilters } from './snapshot-matching.js'
 import type { ResolvedSnapshotOptions } from './snapshot-options.js'
-import type { SnapshotEntry, SnapshotRecord, SnapshotRequest } from '../../stores/snapshot-file-store.js'
+import type { SnapshotEntry, SnapshotRecord, SnapshotRequest, SnapshotResponse } from '../../stores/snapshot-file-store.js'
 import type { HarExchange } from '../../stores/har-reader.js'
 
 const log = debuglog('conduit:snapshot')
+
+/** A loaded response without the headers recording leaves out today (a file may come from undici, or from another tool). */
+function filteredResponse (response: SnapshotResponse, filters: HeaderFilters): SnapshotResponse {
+  return { ...response, headers: withoutExcluded(response.headers, filters), trailers: withoutExcluded(response.trailers ?? {}, filters) }
+}
 
 /** The entries of a snapshot file by their key; of two entries that now share a key, the first is kept. */
 export function keyRecords (records: readonly SnapshotRecord[], filters: HeaderFilters): Map<string, SnapshotEntry> {
@@ -26,7 +31,7 @@ export function keyRecords (records: readonly SnapshotRecord[], filters: HeaderF
       log('two recorded entries match the same requests now; keeping the first: %s %s', request.method, request.url)
       continue
     }
-    entries.set(hash, { ...snapshot, request, callCount: 0 })
+    entries.set(hash, { ...snapshot, request, responses: snapshot.responses.map((r) => filteredResponse(r, filters)), callCount: 0 })
   }
   return entries
 }
@@ -51,11 +56,11 @@ export function keyHarExchanges (exchanges: readonly HarExchange[], opts: Resolv
     const hash = hashRequest(request)
     const existing = entries.get(hash)
     if (existing !== undefined) {
-      existing.responses.push(exchange.response)
+      existing.responses.push(filteredResponse(exchange.response, filters))
       if (exchange.startedDateTime > existing.timestamp) existing.timestamp = exchange.startedDateTime
       continue
     }
-    const entry: SnapshotEntry = { request, responses: [exchange.response], callCount: 0, timestamp: exchange.startedDateTime }
+    const entry: SnapshotEntry = { request, responses: [filteredResponse(exchange.response, filters)], callCount: 0, timestamp: exchange.startedDateTime }
     if (!exchange.exactHeaders) entry.source = 'har'
     entries.set(hash, entry)
   }
