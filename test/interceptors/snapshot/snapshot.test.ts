@@ -1,6 +1,5 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import diagnosticsChannel from 'node:diagnostics_channel'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -13,6 +12,7 @@ import { LibraryError } from '../../../src/errors.js'
 import { snapshot } from '../../../interceptors/snapshot/index.js'
 import type { SnapshotInterceptorOptions } from '../../../interceptors/snapshot/index.js'
 import { startHttpServer } from '../../helpers/servers.js'
+import { countConnects } from './snapshot-test-kit.js'
 
 type T = { after: (fn: () => unknown) => void }
 
@@ -32,19 +32,6 @@ function stack (t: T, options: SnapshotInterceptorOptions): { agent: Dispatcher,
 async function text (agent: Dispatcher, origin: string, path: string, extra: Partial<RequestOptions> = {}): Promise<string> {
   const res = await agent.request({ origin, path, method: 'GET', ...extra } as RequestOptions)
   return res.body.text()
-}
-
-/** Counts connection attempts made by the transport while `fn` runs. */
-async function countConnects (fn: () => Promise<void>): Promise<number> {
-  let attempts = 0
-  const onConnect = (): void => { attempts++ }
-  diagnosticsChannel.subscribe('conduit:client:beforeConnect', onConnect)
-  try {
-    await fn()
-  } finally {
-    diagnosticsChannel.unsubscribe('conduit:client:beforeConnect', onConnect)
-  }
-  return attempts
 }
 
 describe('snapshot interceptor: record and playback', () => {
