@@ -100,10 +100,15 @@ function inCi (): boolean {
   return ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0'
 }
 
-/** The test's name as a file name: safe characters only, shortened with a hash of the whole when long. */
+/**
+ * The test's name as a file name: words joined by `-` (suites' ` > ` separators too) when
+ * that is all it takes; otherwise the safe characters, shortened, and a hash of the whole
+ * name, so that two names never share a file.
+ */
 export function recordingFileName (testName: string): string {
-  const safe = testName.normalize('NFKD').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/-{2,}/g, '-').replace(/^[-.]+|-+$/g, '')
-  if (safe !== '' && safe.length <= MAX_NAME_CHARS && safe === testName.replace(/\s+/g, '-')) return safe
+  const plain = testName.trim().replace(/\s+>\s+/g, ' ').replace(/\s+/g, '-')
+  if (/^[A-Za-z0-9_][A-Za-z0-9._-]*$/.test(plain) && plain.length <= MAX_NAME_CHARS) return plain
+  const safe = plain.normalize('NFKD').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/-{2,}/g, '-').replace(/^[-.]+|-+$/g, '')
   const hash = createHash('sha256').update(testName).digest('hex').slice(0, 8)
   return `${safe.slice(0, MAX_NAME_CHARS).replace(/-+$/, '') || 'test'}-${hash}`
 }
@@ -171,7 +176,7 @@ function startRecording (test: TestIdentity, opts: TestSnapshotOptions): { agent
   return { agent, finish }
 }
 
-function isVitestContext (t: object): t is VitestContextLike {
+function isVitestContext (t: object | ((...args: never[]) => unknown)): t is VitestContextLike {
   return typeof (t as Partial<VitestContextLike>).onTestFinished === 'function' && typeof (t as Partial<VitestContextLike>).task === 'object'
 }
 
@@ -193,7 +198,8 @@ function isVitestContext (t: object): t is VitestContextLike {
  */
 export function withSnapshot (t: NodeTestContextLike | VitestContextLike, options?: TestSnapshotOptions): SnapshotAgent {
   const opts = checkOptions(options, 'withSnapshot()')
-  if (t === null || typeof t !== 'object') failOption('withSnapshot()', 't', 'a node:test or Vitest test context', t)
+  // Vitest's test context is a function with properties.
+  if (t === null || (typeof t !== 'object' && typeof t !== 'function')) failOption('withSnapshot()', 't', 'a node:test or Vitest test context', t)
   let test: TestIdentity
   let after: (fn: () => unknown) => void
   if (isVitestContext(t)) {
