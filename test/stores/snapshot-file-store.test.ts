@@ -114,6 +114,37 @@ describe('snapshot file store', () => {
     }
   })
 
+  it('names the entry and the field of a bad file on the error too, for cut-short files, bad timings and bad dates', async (t) => {
+    const dir = await tempDir(t)
+    const file = join(dir, 'bad.json')
+    const good = serializeSnapshots([record('http://h/a', 'a')])
+    const entry = (patch: (e: Record<string, any>) => void): string => {
+      const data = JSON.parse(good)
+      patch(data[0].snapshot)
+      return JSON.stringify(data)
+    }
+    const cases: Array<{ content: string, entry?: number, field?: string, message: RegExp }> = [
+      { content: good.slice(0, good.length - 20), message: /is not valid JSON: it ends inside its JSON \(the file was cut short\)/ },
+      { content: entry((s) => { s.responses[0].delayMs = -3 }), entry: 0, field: 'snapshot.responses[0].delayMs', message: /entry 0: snapshot\.responses\[0\]\.delayMs must be a non-negative number of milliseconds, got -3/ },
+      { content: entry((s) => { s.responses[0].chunkDelaysMs = [1, 2] }), entry: 0, field: 'snapshot.responses[0].chunkDelaysMs', message: /must be an array of 1 delay\(s\), one per chunk, got 2/ },
+      { content: entry((s) => { s.timestamp = 'yesterday' }), entry: 0, field: 'snapshot.timestamp', message: /entry 0: snapshot\.timestamp must be an ISO 8601 date, got string/ },
+      { content: entry((s) => { s.request.url = '/relative' }), entry: 0, field: 'snapshot.request.url', message: /entry 0: snapshot\.request\.url must be an absolute URL/ },
+      { content: entry((s) => { delete s.request.method }), entry: 0, field: 'snapshot.request.method', message: /entry 0: snapshot\.request\.method must be a string, got undefined/ }
+    ]
+    for (const one of cases) {
+      await writeFile(file, one.content)
+      await assert.rejects(loadSnapshotFile(file), (err: Error & { code?: string, path?: string, entry?: unknown, field?: unknown }) => {
+        assert.equal(err.code, 'LIB_ERR_SNAPSHOT_FILE')
+        assert.equal(err.path, file)
+        assert.ok(err.message.startsWith(`snapshot file ${file} is not`), err.message)
+        assert.match(err.message, one.message)
+        assert.equal(err.entry, one.entry)
+        assert.equal(err.field, one.field)
+        return true
+      })
+    }
+  })
+
   it('fails a save onto a directory with an error naming the file, and cleans its temporary file', async (t) => {
     const dir = await tempDir(t)
     const target = join(dir, 'is-a-dir')
