@@ -5,22 +5,19 @@
  * @module
  */
 
-import type { DispatchTarget } from '../contracts/dispatch-contract.js'
 import { WebSocketHandshakeError, WebSocketProtocolError } from '../errors.js'
-import { getGlobalDispatcher } from '../global.js'
 import { describeValue } from '../validation/describe-value.js'
 import { CLOSE_ABNORMAL, CLOSED, CLOSING, CONNECTING, MAX_CONTROL_PAYLOAD, OPEN } from './constants.js'
 import { WebSocketConnection } from './connection.js'
 import type { ConnectionOwner } from './connection.js'
 import { CloseEvent, ErrorEvent, MessageEvent } from './events.js'
 import { EventHandlerSlots } from './event-handlers.js'
-import { HandshakeHandler, handshakeDispatch } from './handshake.js'
-import type { HandshakeRequest, HandshakeResult } from './handshake.js'
+import { Handshake } from './handshake.js'
+import type { HandshakeResult } from './handshake.js'
 import { websocketEvents } from './observability.js'
 import { checkCloseArguments } from './close-arguments.js'
 import { resolveWebSocketOptions, shownUrl } from './websocket-options.js'
 import type { ResolvedWebSocketOptions, WebSocketInit } from './websocket-options.js'
-import { queueMicrotask } from '../runtime/timers.js'
 
 /** What `binaryType` selects: binary messages as `Blob`s or as `ArrayBuffer`s. */
 export type BinaryType = 'blob' | 'arraybuffer'
@@ -64,7 +61,7 @@ export class WebSocket extends EventTarget {
   #bufferedAmount = 0
   #protocol = ''
   #extensions = ''
-  #handshake: HandshakeHandler | null = null
+  #handshake: Handshake | null = null
   #connection: WebSocketConnection | null = null
   /** Why the connection failed, for the error event. */
   #failure: Error | null = null
@@ -88,24 +85,16 @@ export class WebSocket extends EventTarget {
   }
 
   #connect (): void {
-    const request: HandshakeRequest = {
+    const request = {
       url: this.#url,
       protocols: this.#options.protocols,
       headers: this.#options.headers,
       offerDeflate: this.#options.perMessageDeflate
     }
-    const { options, key } = handshakeDispatch(request)
-    const handler = new HandshakeHandler(request, key, {
+    this.#handshake = new Handshake(request, this.#options.dispatcher, {
       onOpen: (result) => this.#onOpen(result),
       onError: (error) => this.#onHandshakeError(error)
     })
-    this.#handshake = handler
-    try {
-      const dispatcher: DispatchTarget = this.#options.dispatcher ?? getGlobalDispatcher()
-      dispatcher.dispatch(options, handler)
-    } catch (err) {
-      queueMicrotask(() => handler.onResponseError(null as never, err as Error))
-    }
   }
 
   #onOpen (result: HandshakeResult): void {
@@ -116,6 +105,7 @@ export class WebSocket extends EventTarget {
     }
     this.#connection = new WebSocketConnection(result.socket, this.#owner, {
       maxMessageSize: this.#options.maxMessageSize,
+      maxFragments: this.#options.maxFragments,
       closeTimeoutMs: this.#options.closeTimeoutMs,
       deflate: result.deflate
     })

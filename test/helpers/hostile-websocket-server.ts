@@ -33,6 +33,8 @@ export interface HostileOptions {
   response?: (accept: string, headers: Record<string, string>) => string
   /** `Sec-WebSocket-Extensions` to answer with. */
   extensions?: string
+  /** Keep writing after the client ended its side (a server that ignores the client's FIN). */
+  allowHalfOpen?: boolean
 }
 
 /** A running hostile server. */
@@ -110,7 +112,7 @@ function parseClientFrames (buffer: Buffer): { frames: ClientFrame[], rest: Buff
 export function startHostileServer (onConnection: (connection: HostileConnection) => void, options: HostileOptions = {}): Promise<HostileServer> {
   const connections: HostileConnection[] = []
   const sockets = new Set<net.Socket>()
-  const server = net.createServer((socket) => {
+  const server = net.createServer({ allowHalfOpen: options.allowHalfOpen ?? false }, (socket) => {
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))
     socket.on('error', () => {})

@@ -34,6 +34,8 @@ export interface ProtocolCase {
   extensions?: string
   /** The client's `maxMessageSize`. */
   maxMessageSize?: number
+  /** The client's `maxFragments`. */
+  maxFragments?: number
 }
 
 const bytes = (n: number, fill = 0x2a): Buffer => Buffer.alloc(n, fill)
@@ -110,6 +112,9 @@ export const protocolCases: ProtocolCase[] = [
   { id: '9.1', title: 'a frame over the message size limit', send: [frame(B, bytes(1025))], maxMessageSize: 1024, ...fails(1009) },
   { id: '9.2', title: 'a frame exactly at the limit', send: [frame(B, bytes(1024))], maxMessageSize: 1024, messages: [hex(bytes(1024))], ...ok },
   { id: '9.3', title: 'fragments that together pass the limit', send: [frame(T, text(600), { fin: false }), frame(C, text(600))], maxMessageSize: 1024, ...fails(1009) },
+  { id: '9.4', title: 'a message in more fragments than the limit', send: [frame(T, 'a', { fin: false }), frame(C, '', { fin: false }), frame(C, '', { fin: false }), frame(C, 'b')], maxFragments: 3, ...fails(1008) },
+  { id: '9.5', title: 'a message in exactly as many fragments as the limit, empty ones included', send: [frame(B, 'a', { fin: false }), frame(C, '', { fin: false }), frame(C, 'b')], maxFragments: 3, messages: [hex('ab')], ...ok },
+  { id: '9.6', title: 'the fragment count starts again with each message', send: [frame(T, 'a', { fin: false }), frame(C, 'b'), frame(T, 'c', { fin: false }), frame(C, 'd')], maxFragments: 2, messages: ['ab', 'cd'], ...ok },
   // 12/13: compression
   { id: '12.1', title: 'a compressed text message', extensions: DEFLATE, send: [frame(T, deflated('hello hello hello'), { rsv: RSV1 })], messages: ['hello hello hello'], ...ok },
   { id: '12.2', title: 'a compressed binary message', extensions: DEFLATE, send: [frame(B, deflated(bytes(5000)), { rsv: RSV1 })], messages: [hex(bytes(5000))], ...ok },
