@@ -12,6 +12,7 @@ import { CLOSE_ABNORMAL } from './constants.js'
 import { WebSocketConnection } from './connection.js'
 import type { ConnectionOwner } from './connection.js'
 import { checkCloseArguments } from './close-arguments.js'
+import { bufferSourceBytes, toUSVString } from '../fetch/webidl.js'
 import { Handshake } from './handshake.js'
 import type { HandshakeResult } from './handshake.js'
 import { websocketEvents } from './observability.js'
@@ -159,10 +160,14 @@ export class WebSocketStream {
           reject(new DOMException('the WebSocketStream is closing', 'InvalidStateError'))
           return
         }
-        if (typeof chunk === 'string') connection.sendText(chunk, resolve)
-        else if (ArrayBuffer.isView(chunk)) connection.sendBinary(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength), resolve)
-        else if (chunk instanceof ArrayBuffer) connection.sendBinary(new Uint8Array(chunk), resolve)
-        else reject(new TypeError(`WebSocketStream: a message must be a string or a BufferSource, got ${describeValue(chunk)}`))
+        if (typeof chunk === 'string') {
+          connection.sendText(chunk, resolve)
+          return
+        }
+        // A BufferSource is binary; anything else is text, converted as WebIDL converts a USVString.
+        const bytes = bufferSourceBytes(chunk, 'WebSocketStream write')
+        if (bytes !== null) connection.sendBinary(bytes, resolve)
+        else connection.sendText(toUSVString(chunk, 'WebSocketStream write'), resolve)
       }),
       close: () => { connection.close(undefined, '') },
       abort: (reason) => { this.#closeWith(reason) }
