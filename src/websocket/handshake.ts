@@ -21,6 +21,7 @@ import { HANDSHAKE_GUID } from './constants.js'
 import { DEFLATE_OFFER, parseDeflateResponse } from './permessage-deflate.js'
 import type { DeflateParams } from './permessage-deflate.js'
 import { trimOws } from '../connection/field-syntax.js'
+import { urlBasicAuthorization } from '../connection/url-credentials.js'
 import { queueMicrotask } from '../runtime/timers.js'
 
 /** What the handshake needs to know. */
@@ -260,7 +261,7 @@ export class Handshake {
         this.#callbacks.onOpen(result)
       },
       onError: (error, status) => {
-        const authorization = status === 401 && request.authorization === undefined ? urlAuthorization(request.url) : undefined
+        const authorization = status === 401 && request.authorization === undefined ? urlBasicAuthorization(request.url) : undefined
         if (authorization !== undefined && !this.#done) {
           this.#start({ ...this.#request, authorization })
           return
@@ -282,19 +283,5 @@ export class Handshake {
     if (this.#done) return
     this.#done = true
     this.#handler?.abort(reason)
-  }
-}
-
-/** `Basic` credentials from the URL's user information, percent-decoded, or undefined when it has none. */
-function urlAuthorization (url: URL): string | undefined {
-  if (url.username === '' && url.password === '') return undefined
-  return `Basic ${Buffer.from(`${percentDecoded(url.username)}:${percentDecoded(url.password)}`).toString('base64')}`
-}
-
-function percentDecoded (text: string): string {
-  try {
-    return decodeURIComponent(text)
-  } catch {
-    return text
   }
 }
