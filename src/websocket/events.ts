@@ -27,8 +27,14 @@ export interface MessageEventInit<T = unknown> extends EventInit {
 /** The frozen empty list every message without ports shares, so a message allocates none. */
 const NO_PORTS: readonly unknown[] = Object.freeze([])
 
-/** Passed by the connections as the constructor's third argument: the init is theirs and already right. */
-const TRUSTED = Symbol('trusted event init')
+/**
+ * The members of the message event a connection is building (see `MessageEvent.fromConnection`),
+ * read by the constructor instead of an init dictionary: no object and no conversion per message.
+ */
+let trusted = false
+let trustedData: unknown = null
+let trustedOrigin = ''
+let trustedLastEventId = ''
 
 /** A constructor's checked arguments: the type, the init dictionary, and EventInit's members read from it. */
 interface EventArguments { name: string, dict: Record<string, unknown>, base: EventInit }
@@ -75,17 +81,16 @@ export class MessageEvent<T = unknown> extends Event {
   #source: unknown
   #ports: readonly unknown[]
 
-  constructor (type: string, init?: MessageEventInit<T>)
-  /** @internal the connections' path: `init` holds only data, origin and lastEventId, already strings. */
-  constructor (type: string, init: MessageEventInit<T>, trusted: typeof TRUSTED)
-  constructor (type: string, init: MessageEventInit<T> = {}, trusted?: typeof TRUSTED) {
-    if (trusted === TRUSTED) {
+  constructor (type: string, init: MessageEventInit<T> = {}) {
+    if (trusted) {
+      trusted = false
       super(type)
-      this.#data = init.data ?? null
-      this.#origin = init.origin ?? ''
-      this.#lastEventId = init.lastEventId ?? ''
+      this.#data = trustedData as T
+      this.#origin = trustedOrigin
+      this.#lastEventId = trustedLastEventId
       this.#source = null
       this.#ports = NO_PORTS
+      trustedData = null
       return
     }
     const where = 'MessageEvent constructor'
@@ -136,7 +141,11 @@ export class MessageEvent<T = unknown> extends Event {
 
   /** A message event of a connection: `data`, `origin` and `lastEventId` as they are, nothing converted. */
   static fromConnection<T> (type: string, data: T, origin: string, lastEventId = ''): MessageEvent<T> {
-    return new MessageEvent(type, { data, origin, lastEventId }, TRUSTED)
+    trusted = true
+    trustedData = data
+    trustedOrigin = origin
+    trustedLastEventId = lastEventId
+    return new MessageEvent<T>(type)
   }
 }
 

@@ -219,8 +219,10 @@ export class HandshakeHandler implements DispatchHandler {
 
   onResponseStart (controller: DispatchController, statusCode: number, _headers: IncomingHeaders, statusMessage?: string): void {
     const error = new WebSocketHandshakeError(`the server answered ${statusCode}${statusMessage ? ` ${statusMessage}` : ''} instead of 101 Switching Protocols`)
+    // Settled before the abort, whose onResponseError would report the failure without its status.
+    const callbacks = this.#settle()
     controller.abort(error)
-    this.#settle()?.onError(error, statusCode)
+    callbacks?.onError(error, statusCode)
   }
 
   onResponseData (): void {}

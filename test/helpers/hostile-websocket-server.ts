@@ -19,6 +19,8 @@ export interface HostileConnection {
   socket: net.Socket
   /** The handshake request's headers, lower-case names. */
   headers: Record<string, string>
+  /** The handshake request's header lines as they were sent. */
+  rawLines: string[]
   /** Frames the client sent so far. */
   frames: ClientFrame[]
   /** Settles with the client's close frame (or null when the socket closed without one). */
@@ -137,6 +139,7 @@ export function startHostileServer (onConnection: (connection: HostileConnection
       const connection: HostileConnection = {
         socket,
         headers,
+        rawLines: lines,
         frames: [],
         closeFrame: new Promise((resolve) => { settleClose = resolve }),
         closed: new Promise((resolve) => socket.once('close', () => resolve()))
