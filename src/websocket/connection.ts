@@ -247,7 +247,7 @@ export class WebSocketConnection implements SharedReadSink {
       return
     }
     const text = this.#messageOpcode === OP_TEXT
-    if (fin && this.#fragments.length === 0) {
+    if (fin && this.#messageFrames === 1) {
       // The common case: a message in one frame, handed on without a copy.
       this.#endMessage()
       if (rsv1) this.#inflate(text, [this.#kept(payload)])
