@@ -2,22 +2,29 @@
  * `EventSource` (HTML standard, "Server-sent events") on conduit's fetch, so any dispatcher —
  * an Agent, a ProxyAgent, a composed stack with the dns or debug interceptor — carries the
  * stream. The processing model: announce the connection on a `200 text/event-stream`, fail it
- * (no more reconnection) on any other response or on `close()`, reestablish it after the
- * reconnection time on a network error or when the body ends, sending `Last-Event-ID`.
+ * (no more reconnection) on any other response, a redirect that cannot be followed or `close()`,
+ * reestablish it after the reconnection delay on a network error or when the body ends, sending
+ * `Last-Event-ID`. Every event is fired from a task of its own, in order, as the standard queues
+ * them. A URL with `user:pass@` is fetched without them and asked again with them after a 401.
  * @module
  */
 
 import type { Dispatcher } from '../dispatcher/dispatcher.js'
 import { fetch } from '../fetch/fetch.js'
 import type { Response } from '../fetch/response.js'
-import { EventStreamParser, EventTooLargeError } from './event-stream-parser.js'
-import { MessageEvent } from '../websocket/events.js'
-import type { StreamEvent } from './event-stream-parser.js'
-import { readEventSourceInit } from './event-source-init.js'
+import { getGlobalOrigin } from '../fetch/global-origin.js'
+import { RedirectRefusedError } from '../fetch/redirect.js'
 import { mimeEssence } from '../fetch/mime.js'
-import { MAX_TIMER_MS } from '../validation/timer-limit.js'
+import { defineConstants, defineToStringTag, enumerableMembers, toDOMString } from '../fetch/webidl.js'
+import { hasInvalidValueChar, trimOws } from '../connection/field-syntax.js'
+import { EventStreamParser, EventTooLargeError } from './event-stream-parser.js'
+import type { StreamEvent } from './event-stream-parser.js'
+import { MessageEvent } from '../websocket/events.js'
+import { readEventSourceInit } from './event-source-init.js'
+import { ReconnectionDelay } from './reconnection-delay.js'
 import { describeUrl } from '../observability/redaction.js'
-import { clearTimeout, setTimeout } from '../runtime/timers.js'
+import { urlBasicAuthorization } from '../connection/url-credentials.js'
+import { clearTimeout, setImmediate, setTimeout } from '../runtime/timers.js'
 
 const CONNECTING = 0
 const OPEN = 1
@@ -43,36 +50,47 @@ export class EventSource extends EventTarget {
   declare readonly CLOSED: 2
 
   readonly #url: string
+  /** The URL fetched: without user information, which fetch refuses. */
+  readonly #requestUrl: string
+  /** `Authorization` from the URL's user information, sent after a 401; undefined without any. */
+  readonly #urlAuthorization: string | undefined
   readonly #withCredentials: boolean
   readonly #dispatcher: Dispatcher | undefined
   readonly #maxEventSize: number
-  #reconnectionTime: number
+  readonly #delay: ReconnectionDelay
   #lastEventId = ''
   #readyState: number = CONNECTING
+  /** The connection failed for good: no reconnection, whatever its pending tasks find. */
+  #failed = false
   #abort: AbortController | null = null
   #timer: NodeJS.Timeout | null = null
   readonly #handlers: Record<'open' | 'message' | 'error', Handler> = { open: null, message: null, error: null }
 
   /**
-   * @param url - the stream's URL; a string that does not parse throws a `SyntaxError` DOMException
+   * @param url - the stream's URL, relative to the global origin when one is set; a string that does not parse throws a `SyntaxError` DOMException
    * @param init - `withCredentials`; conduit's `dispatcher`, and undici's `node: { dispatcher, reconnectionTime }`
    */
   constructor (url: string | URL, init?: EventSourceInit) {
     super()
     if (arguments.length === 0) throw new TypeError('EventSource constructor: 1 argument required, but only 0 present.')
+    const text = toDOMString(url, 'EventSource constructor')
     const options = readEventSourceInit(init)
     let parsed: URL
     try {
-      parsed = new URL(String(url))
+      parsed = new URL(text, getGlobalOrigin())
     } catch {
-      throw new DOMException(`EventSource constructor: invalid URL ${describeUrl(String(url))}`, 'SyntaxError')
+      throw new DOMException(`EventSource constructor: invalid URL ${describeUrl(text)}`, 'SyntaxError')
     }
     this.#url = parsed.href
+    this.#urlAuthorization = urlBasicAuthorization(parsed)
+    parsed.username = ''
+    parsed.password = ''
+    this.#requestUrl = parsed.href
     this.#withCredentials = options.withCredentials
     this.#dispatcher = options.dispatcher
-    this.#reconnectionTime = options.reconnectionTime
     this.#maxEventSize = options.maxEventSize
-    this.#connect()
+    this.#delay = new ReconnectionDelay(options.reconnectionTime)
+    this.#connect(undefined)
   }
 
   /** The stream's URL, serialized. */
@@ -113,12 +131,14 @@ export class EventSource extends EventTarget {
     if (next !== null) this.addEventListener(type, next)
   }
 
-  #connect (): void {
+  #connect (authorization: string | undefined): void {
     const abort = new AbortController()
     this.#abort = abort
     const headers: Record<string, string> = { accept: 'text/event-stream' }
-    if (this.#lastEventId !== '') headers['last-event-id'] = this.#lastEventId
-    fetch(this.#url, {
+    const lastEventId = lastEventIdField(this.#lastEventId)
+    if (lastEventId !== null) headers['last-event-id'] = lastEventId
+    if (authorization !== undefined) headers.authorization = authorization
+    fetch(this.#requestUrl, {
       headers,
       cache: 'no-store',
       mode: 'cors',
@@ -126,25 +146,40 @@ export class EventSource extends EventTarget {
       redirect: 'follow',
       signal: abort.signal,
       dispatcher: this.#dispatcher
-    }).then((response) => this.#onResponse(response, abort), () => {
-      if (!abort.signal.aborted) this.#reestablish()
+    }).then((response) => this.#onResponse(response, abort, authorization), (err: unknown) => {
+      if (abort.signal.aborted) return
+      // A redirect fetch refuses (a loop, another scheme) is the server's answer and would recur.
+      if ((err as { cause?: unknown }).cause instanceof RedirectRefusedError) this.#fail()
+      else this.#reestablish(false)
     })
   }
 
-  async #onResponse (response: Response, abort: AbortController): Promise<void> {
+  async #onResponse (response: Response, abort: AbortController, authorization: string | undefined): Promise<void> {
     if (abort.signal.aborted) return
+    if (response.status === 401 && authorization === undefined && this.#urlAuthorization !== undefined && !response.redirected) {
+      // The Fetch standard's use-URL-credentials flag: the URL's credentials answer the challenge, once.
+      await response.body?.cancel().catch(() => {})
+      if (!abort.signal.aborted) this.#connect(this.#urlAuthorization)
+      return
+    }
     if (response.status !== 200 || mimeEssence(response.headers.get('content-type')) !== 'text/event-stream') {
       await response.body?.cancel().catch(() => {})
       this.#fail()
       return
     }
-    this.#readyState = OPEN
-    this.dispatchEvent(new Event('open'))
+    this.#task(() => {
+      this.#readyState = OPEN
+      this.dispatchEvent(new Event('open'))
+    })
     // A redirect may have moved the stream to another origin: events name where they came from.
     const origin = new URL(response.url).origin
+    let events = 0
     const parser = new EventStreamParser({
-      onEvent: (event) => this.#deliver(event, origin, abort),
-      onRetry: (ms) => { this.#reconnectionTime = ms }
+      onEvent: (event) => {
+        events++
+        this.#deliver(event, origin)
+      },
+      onRetry: (ms) => { this.#delay.serverSaid(ms) }
     }, this.#lastEventId, this.#maxEventSize)
     const reader = response.body!.getReader()
     try {
@@ -160,44 +195,81 @@ export class EventSource extends EventTarget {
       // Too large an event is the server's fault and would recur: fail. A dropped connection is
       // what reconnection is for.
       if (err instanceof EventTooLargeError) this.#fail()
-      else this.#reestablish()
+      else this.#reestablish(events > 0)
       return
     }
     this.#lastEventId = parser.lastEventId
-    if (!abort.signal.aborted) this.#reestablish()
+    if (!abort.signal.aborted) this.#reestablish(events > 0)
   }
 
-  #deliver (event: StreamEvent, origin: string, abort: AbortController): void {
+  #deliver (event: StreamEvent, origin: string): void {
     this.#lastEventId = event.lastEventId
-    if (abort.signal.aborted || this.#readyState === CLOSED) return
-    this.dispatchEvent(new MessageEvent(event.type, { data: event.data, origin, lastEventId: event.lastEventId }))
+    this.#task(() => {
+      this.dispatchEvent(MessageEvent.fromConnection(event.type, event.data, origin, event.lastEventId))
+    })
+  }
+
+  /**
+   * Runs `step` in a task of its own, after the tasks queued before it, unless the EventSource
+   * is closed by then: the standard queues every event this way, so a listener's microtasks run
+   * before the next event and no two events share a task.
+   */
+  #task (step: () => void): void {
+    setImmediate(() => {
+      if (this.#readyState !== CLOSED) step()
+    })
   }
 
   /** Fails the connection: closed for good, one `error` event. */
   #fail (): void {
-    if (this.#readyState === CLOSED) return
-    this.close()
-    this.dispatchEvent(new Event('error'))
+    if (this.#failed || this.#readyState === CLOSED) return
+    this.#failed = true
+    this.#abort?.abort()
+    this.#abort = null
+    this.#task(() => {
+      this.close()
+      this.dispatchEvent(new Event('error'))
+    })
   }
 
-  /** Reestablishes the connection after the reconnection time, announcing it with `error`. */
-  #reestablish (): void {
-    if (this.#readyState === CLOSED) return
+  /**
+   * Reestablishes the connection: `error` with CONNECTING, then a new request after the
+   * reconnection delay. `delivered` says whether the connection that ended dispatched an event:
+   * connections that end without one make the delay grow.
+   */
+  #reestablish (delivered: boolean): void {
+    if (this.#failed || this.#readyState === CLOSED) return
     this.#abort = null
-    this.#readyState = CONNECTING
-    this.dispatchEvent(new Event('error'))
-    if (this.#readyState !== CONNECTING) return
-    // Held like the connection itself (undici lets the process exit here): an EventSource not
-    // closed is waiting for events, whether the server is up or between two connections.
-    this.#timer = setTimeout(() => {
-      this.#timer = null
-      if (this.#readyState === CONNECTING) this.#connect()
-    }, Math.min(this.#reconnectionTime, MAX_TIMER_MS))
+    const wait = this.#delay.next(delivered)
+    this.#task(() => {
+      this.#readyState = CONNECTING
+      this.dispatchEvent(new Event('error'))
+      if (this.#readyState !== CONNECTING) return
+      // Held like the connection itself (undici lets the process exit here): an EventSource not
+      // closed is waiting for events, whether the server is up or between two connections.
+      this.#timer = setTimeout(() => {
+        this.#timer = null
+        if (this.#readyState === CONNECTING) this.#connect(undefined)
+      }, wait)
+    })
   }
+
 }
 
-for (const [name, value] of [['CONNECTING', CONNECTING], ['OPEN', OPEN], ['CLOSED', CLOSED]] as const) {
-  Object.defineProperty(EventSource.prototype, name, { value, enumerable: true })
+defineConstants(EventSource, { CONNECTING, OPEN, CLOSED })
+enumerableMembers(EventSource.prototype)
+defineToStringTag(EventSource.prototype, 'EventSource')
+
+/**
+ * The `Last-Event-ID` value for `id`: its UTF-8 bytes, as the standard says (a header value is
+ * bytes, carried here as a latin1 string), or null when there is none or those bytes cannot be a
+ * header value (a control character, white space at either end): then the header is left out,
+ * as undici does, and the stream keeps reconnecting.
+ */
+export function lastEventIdField (id: string): string | null {
+  if (id === '') return null
+  const bytes = Buffer.from(id, 'utf8').toString('latin1')
+  return hasInvalidValueChar(bytes) || trimOws(bytes) !== bytes ? null : bytes
 }
 
 /** What `new EventSource(url, init)` accepts. */
@@ -212,7 +284,7 @@ export interface EventSourceInit {
     dispatcher?: Dispatcher
     /** The first reconnection time, ms, until the server sends `retry:`. @defaultValue 3000 */
     reconnectionTime?: number
-    /** The most bytes one event's lines may hold; past it the connection fails. @defaultValue 16 MiB */
+    /** The most bytes one event's data lines and any one line may hold; past it the connection fails. @defaultValue 16 MiB */
     maxEventSize?: number
   }
 }

@@ -4,6 +4,12 @@
  * at CRLF, LF or CR (a CR at the end of one chunk and an LF at the start of the next are one
  * line end), and each line is decoded as UTF-8 with replacement characters. Line ends are found
  * in the bytes, before decoding: CR and LF never occur inside a multi-byte UTF-8 sequence.
+ *
+ * Memory is bounded by `maxEventSize`, which counts what an event keeps as it arrives: the bytes
+ * of its `data` lines (terminators included) and of the line not ended yet. An unfinished line
+ * grows one buffer rather than a list of chunks, and `data` lines are joined in blocks as they
+ * come, so neither a line sent one byte at a time nor millions of empty `data` lines cost more
+ * than their bytes.
  * @module
  */
 
@@ -39,20 +45,27 @@ const BOM = [0xef, 0xbb, 0xbf]
 const DIGITS = /^[0-9]+$/
 const decoder = new TextDecoder('utf-8')
 
+/** `data` lines kept apart before they are joined into one block (a flat string of their own). */
+const LINES_PER_BLOCK = 256
+
 /** Parses one connection's event stream; make a new one per connection. */
 export class EventStreamParser {
   readonly #sink: EventStreamSink
   readonly #maxEventSize: number
-  /** Bytes of a line not ended yet. */
-  #partial: Uint8Array[] = []
+  /** Bytes of a line not ended yet: the first `#partialLength` bytes of a buffer that grows by doubling. */
+  #partial: Uint8Array | null = null
   #partialLength = 0
   /** The previous chunk ended with CR: an LF first in the next chunk ends no new line. */
   #afterCr = false
   /** Bytes seen before the BOM check was settled (fewer than three). */
   #head: number[] | null = []
   #eventType = ''
-  #data = ''
-  #hasData = false
+  /** The event's `data` lines, each block the LF-joined text of up to LINES_PER_BLOCK lines. */
+  #dataBlocks: string[] = []
+  /** The `data` lines since the last block. */
+  #dataLines: string[] = []
+  /** Bytes of the event's `data` lines as received, terminators included. */
+  #dataBytes = 0
   /** The `id` field last seen; it becomes the last event ID when the next blank line comes. */
   #idBuffer: string
   /** Kept across connections by the caller: the ID the next events carry (and reconnections send). */
@@ -106,30 +119,39 @@ export class EventStreamParser {
     return whole
   }
 
+  /** Keeps the start of a line (copied: the caller may reuse its buffer). */
   #keep (bytes: Uint8Array): void {
-    this.#partialLength += bytes.length
-    this.#checkSize(0)
-    // Copied: the caller may reuse its buffer.
-    this.#partial.push(bytes.slice())
+    const length = this.#partialLength + bytes.length
+    this.#checkSize(length)
+    let partial = this.#partial
+    if (partial === null || partial.length < length) {
+      const grown = new Uint8Array(Math.max(length, 2 * (partial?.length ?? 0), 256))
+      if (partial !== null) grown.set(partial.subarray(0, this.#partialLength))
+      partial = this.#partial = grown
+    }
+    partial.set(bytes, this.#partialLength)
+    this.#partialLength = length
   }
 
-  #checkSize (extra: number): void {
-    if (this.#partialLength + this.#data.length + extra > this.#maxEventSize) throw new EventTooLargeError(this.#maxEventSize)
+  /** Throws once the event's data and a line of `lineBytes` would pass the limit. */
+  #checkSize (lineBytes: number): void {
+    if (this.#dataBytes + lineBytes > this.#maxEventSize) throw new EventTooLargeError(this.#maxEventSize)
   }
 
   #line (bytes: Uint8Array): void {
     let whole = bytes
     if (this.#partialLength > 0) {
-      this.#partial.push(bytes)
-      whole = concat(this.#partial, this.#partialLength + bytes.length)
-      this.#partial = []
+      this.#keep(bytes)
+      whole = this.#partial!.subarray(0, this.#partialLength)
       this.#partialLength = 0
+      // A line that took a large buffer does not keep it for the next ones.
+      if (this.#partial!.length > 64 * 1024) this.#partial = null
     }
-    this.#checkSize(whole.length)
-    this.#field(decoder.decode(whole))
+    this.#checkSize(whole.length + 1)
+    this.#field(decoder.decode(whole), whole.length + 1)
   }
 
-  #field (line: string): void {
+  #field (line: string, lineBytes: number): void {
     if (line === '') {
       this.#dispatch()
       return
@@ -147,8 +169,12 @@ export class EventStreamParser {
         this.#eventType = value
         break
       case 'data':
-        this.#data = this.#hasData ? `${this.#data}\n${value}` : value
-        this.#hasData = true
+        this.#dataBytes += lineBytes
+        this.#dataLines.push(value)
+        if (this.#dataLines.length === LINES_PER_BLOCK) {
+          this.#dataBlocks.push(this.#dataLines.join('\n'))
+          this.#dataLines = []
+        }
         break
       case 'id':
         if (!value.includes('\u0000')) this.#idBuffer = value
@@ -164,24 +190,19 @@ export class EventStreamParser {
   #dispatch (): void {
     // The ID is taken at every blank line, even one that dispatches nothing.
     this.lastEventId = this.#idBuffer
-    if (!this.#hasData) {
+    if (this.#dataBytes === 0) {
       this.#eventType = ''
       return
     }
-    const event: StreamEvent = { type: this.#eventType === '' ? 'message' : this.#eventType, data: this.#data, lastEventId: this.lastEventId }
-    this.#data = ''
-    this.#hasData = false
+    const blocks = this.#dataBlocks
+    const lines = this.#dataLines
+    // The common event, one data line, is its own text.
+    const data = blocks.length === 0 && lines.length === 1 ? lines[0]! : [...blocks, ...lines].join('\n')
+    const event: StreamEvent = { type: this.#eventType === '' ? 'message' : this.#eventType, data, lastEventId: this.lastEventId }
+    this.#dataBlocks = []
+    this.#dataLines = []
+    this.#dataBytes = 0
     this.#eventType = ''
     this.#sink.onEvent(event)
   }
-}
-
-function concat (parts: Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length)
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
 }

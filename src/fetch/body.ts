@@ -5,7 +5,7 @@
  * @module
  */
 
-import { enumerableMembers } from './webidl.js'
+import { bufferSourceBytes, enumerableMembers } from './webidl.js'
 import * as nodeStream from 'node:stream'
 import { isBlob } from './file.js'
 import { FormData, isFormDataLike } from './form-data.js'
@@ -75,12 +75,10 @@ export function extractBody (init: unknown, what: string): ExtractedBody {
     const data = Buffer.from(init.toString(), 'utf8')
     return { source: { kind: 'bytes', data }, length: data.length, type: 'application/x-www-form-urlencoded;charset=UTF-8' }
   }
-  if (init instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && init instanceof SharedArrayBuffer)) {
-    const data = new Uint8Array(init.slice(0))
-    return { source: { kind: 'bytes', data }, length: data.length, type: null }
-  }
-  if (ArrayBuffer.isView(init)) {
-    const data = new Uint8Array(init.buffer.slice(init.byteOffset, init.byteOffset + init.byteLength))
+  // A SharedArrayBuffer is no BufferSource: it falls through to its string form, as WebIDL has it.
+  const view = bufferSourceBytes(init, what)
+  if (view !== null) {
+    const data = new Uint8Array(view)
     return { source: { kind: 'bytes', data }, length: data.length, type: null }
   }
   if (isBlob(init)) {

@@ -8,7 +8,7 @@ import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { describeValue } from '../validation/describe-value.js'
 import { LiveIterator, PAIR_PROJECTIONS } from './live-iterator.js'
 import { describeBadHeaderValue } from '../observability/redaction.js'
-import { enumerableMembers, requireArguments, toDOMString } from './webidl.js'
+import { enumerableMembers, requireArguments, toByteString, toDOMString } from './webidl.js'
 import { trimHttpWhitespace } from './whitespace.js'
 
 /** What `new Headers(init)` and `RequestInit.headers` accept (the runtime's own Headers included). */
@@ -99,12 +99,17 @@ export class Headers {
       }
       return
     }
-    // A WebIDL record takes every own enumerable key, Symbols included (which then fail to convert).
+    // A WebIDL record takes every own enumerable key, Symbols included (which then fail to
+    // convert): each key is converted before its value is read, and the whole record is read
+    // before any header is checked and added.
+    const record: Array<[string, string]> = []
     for (const key of Reflect.ownKeys(init)) {
-      if (Object.prototype.propertyIsEnumerable.call(init, key)) {
-        this.append(key as string, (init as Record<PropertyKey, unknown>)[key] as string)
-      }
+      const descriptor = Reflect.getOwnPropertyDescriptor(init, key)
+      if (descriptor === undefined || descriptor.enumerable !== true) continue
+      const name = toByteString(key, 'Headers')
+      record.push([name, toByteString((init as Record<PropertyKey, unknown>)[key], 'Headers')])
     }
+    for (const [name, value] of record) this.append(name, value)
   }
 
   #mutable (method: string): void {

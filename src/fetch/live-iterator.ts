@@ -44,6 +44,8 @@ export class LiveIterator<Pair extends readonly [unknown, unknown], Item> implem
 }
 
 Object.setPrototypeOf(LiveIterator.prototype, ITERATOR_PROTOTYPE)
+// WebIDL's iterator prototype objects have an enumerable `next`, as every operation is.
+Object.defineProperty(LiveIterator.prototype, 'next', { enumerable: true })
 
 /** Projections for the three iteration methods of a pair-iterable interface. */
 export const PAIR_PROJECTIONS = {

@@ -14,22 +14,35 @@ import { hrefWithoutCredentials } from '../observability/redaction.js'
 import type { RequestState } from './request-state.js'
 
 /**
- * Rewrites `state` for the next hop to `location` after a `status` response. Returns an Error
- * describing why the redirect cannot be followed (fetch turns it into a network error), or null.
+ * Why fetch did not follow a redirect: the cause of its network error. A plain Error as undici's
+ * (no `code`), of its own class so that an EventSource tells a redirect it must not retry from a
+ * network failure.
  */
-export function applyRedirect (state: RequestState, status: number, location: URL, responseHeaders: IncomingHeaders): Error | null {
-  if (location.protocol !== 'http:' && location.protocol !== 'https:') {
-    return new Error(`redirect to a non-HTTP(S) URL: ${hrefWithoutCredentials(location)}`)
+export class RedirectRefusedError extends Error {
+  constructor (message: string) {
+    super(message)
+    this.name = 'RedirectRefusedError'
   }
-  if (state.urlList.length > MAX_REDIRECTS) return new Error(`redirect count exceeded (more than ${MAX_REDIRECTS})`)
+}
+
+/**
+ * Rewrites `state` for the next hop to `location` after a `status` response. Returns a
+ * `RedirectRefusedError` describing why the redirect cannot be followed (fetch turns it into a network
+ * error with it as the cause, by which an EventSource knows not to retry), or null.
+ */
+export function applyRedirect (state: RequestState, status: number, location: URL, responseHeaders: IncomingHeaders): RedirectRefusedError | null {
+  if (location.protocol !== 'http:' && location.protocol !== 'https:') {
+    return new RedirectRefusedError(`redirect to a non-HTTP(S) URL: ${hrefWithoutCredentials(location)}`)
+  }
+  if (state.urlList.length > MAX_REDIRECTS) return new RedirectRefusedError(`redirect count exceeded (more than ${MAX_REDIRECTS})`)
   if (location.username !== '' || location.password !== '') {
-    return new Error(`redirect to a URL with credentials: ${location.origin}`)
+    return new RedirectRefusedError(`redirect to a URL with credentials: ${location.origin}`)
   }
   if (state.mode === 'same-origin' && location.origin !== state.urlList[0]!.origin) {
-    return new Error(`redirect to another origin in 'same-origin' mode: ${location.origin}`)
+    return new RedirectRefusedError(`redirect to another origin in 'same-origin' mode: ${location.origin}`)
   }
   if (status !== 303 && state.body !== null && isStreamSource(state.body.source)) {
-    return new Error('cannot follow a redirect with a streamed request body')
+    return new RedirectRefusedError('cannot follow a redirect with a streamed request body')
   }
   const current = state.urlList[state.urlList.length - 1]!
   const toGet = redirectsToGet(status, state.method)

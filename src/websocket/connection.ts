@@ -9,7 +9,7 @@
 
 import type { Duplex } from 'node:stream'
 import {
-  CLOSE_ABNORMAL, CLOSE_INVALID_PAYLOAD, CLOSE_NO_STATUS, CLOSE_PROTOCOL_ERROR, CLOSE_TOO_BIG,
+  CLOSE_ABNORMAL, CLOSE_INVALID_PAYLOAD, CLOSE_NO_STATUS, CLOSE_POLICY_VIOLATION, CLOSE_PROTOCOL_ERROR, CLOSE_TOO_BIG,
   OP_CLOSE, OP_CONTINUATION, OP_PING, OP_PONG, OP_TEXT, isValidReceivedCloseCode
 } from './constants.js'
 import { attachSharedReadSink, copyBytes, detachSharedReadSink } from '../connection/shared-read-buffer.js'
@@ -48,11 +48,18 @@ export interface ConnectionOwner {
 export interface ConnectionOptions {
   /** Largest message accepted, bytes, after decompression. */
   maxMessageSize: number
+  /** Most frames one message may arrive in. */
+  maxFragments: number
   /** Wait for the server's close frame (or socket close) once the client closes, ms. */
   closeTimeoutMs: number
   /** permessage-deflate parameters when it was negotiated, else null. */
   deflate: DeflateParams | null
 }
+
+/** Why reading is paused: the consumer's backpressure (WebSocketStream). */
+const PAUSED_BY_CONSUMER = 1
+/** Why reading is paused: a compressed message is being inflated. */
+const PAUSED_FOR_INFLATE = 2
 
 /** The client side of an open WebSocket connection. */
 export class WebSocketConnection implements SharedReadSink {
@@ -60,6 +67,7 @@ export class WebSocketConnection implements SharedReadSink {
   readonly #owner: ConnectionOwner
   readonly #parser: FrameParser
   readonly #maxMessageSize: number
+  readonly #maxFragments: number
   readonly #closeTimeoutMs: number
   readonly #deflate: MessageDeflate | null
   readonly #utf8 = new Utf8Validator()
@@ -68,6 +76,16 @@ export class WebSocketConnection implements SharedReadSink {
   #messageCompressed = false
   #fragments: Buffer[] = []
   #messageSize = 0
+  /** Frames of the message being read, empty ones included. */
+  #messageFrames = 0
+  /** The reasons reading is paused (PAUSED_* bits); the socket flows only when none is left. */
+  #pausedBy = 0
+  /**
+   * The payload of the pong that waits for the socket's write side to drain, or null. Only the
+   * latest ping is answered then (RFC 6455 section 5.5.3), so a peer that floods pings and
+   * never reads cannot make pongs pile up.
+   */
+  #pendingPong: Buffer | null = null
   /** Waiting for a decompression: frames stay in the parser until it is done. */
   #waiting = false
   readonly #sender: MessageSender
@@ -88,6 +106,7 @@ export class WebSocketConnection implements SharedReadSink {
     this.socket = socket
     this.#owner = owner
     this.#maxMessageSize = options.maxMessageSize
+    this.#maxFragments = options.maxFragments
     this.#closeTimeoutMs = options.closeTimeoutMs
     this.#parser = new FrameParser(options.maxMessageSize)
     this.#deflate = options.deflate === null ? null : new MessageDeflate(options.deflate, options.maxMessageSize)
@@ -107,12 +126,23 @@ export class WebSocketConnection implements SharedReadSink {
 
   /** Stops reading from the socket (backpressure from a consumer). */
   pauseReading (): void {
-    this.socket.pause()
+    this.#pause(PAUSED_BY_CONSUMER)
   }
 
-  /** Reads from the socket again. */
+  /** Reads from the socket again, unless a decompression still holds it. */
   resumeReading (): void {
-    if (!this.#finished) this.socket.resume()
+    this.#resume(PAUSED_BY_CONSUMER)
+  }
+
+  #pause (reason: number): void {
+    if (this.#pausedBy === 0) this.socket.pause()
+    this.#pausedBy |= reason
+  }
+
+  #resume (reason: number): void {
+    if (this.#pausedBy === 0) return
+    this.#pausedBy &= ~reason
+    if (this.#pausedBy === 0 && !this.#finished) this.socket.resume()
   }
 
   /** Queues a text message; `done` runs once it was handed to the network. */
@@ -154,7 +184,8 @@ export class WebSocketConnection implements SharedReadSink {
   }
 
   readonly #onData = (chunk: Buffer): void => {
-    if (this.#failed) return
+    // After the server's close frame every byte is discarded (the WebSockets standard), not kept.
+    if (this.#failed || this.#closeReceived) return
     if (chunk.length >= LARGE_READ_BYTES) keepReadBuffersInHeap()
     this.#parser.push(chunk)
     this.#readFrames()
@@ -162,7 +193,7 @@ export class WebSocketConnection implements SharedReadSink {
 
   /** A read of a socket from the built-in connector, parsed in place (see shared-read-buffer.ts). */
   onSharedRead (bytes: Buffer): void {
-    if (this.#failed) return
+    if (this.#failed || this.#closeReceived) return
     // Large reads mean large messages, each a buffer of its own that the collector frees in batches.
     if (bytes.length >= LARGE_READ_BYTES) keepReadBuffersInHeap()
     this.#parser.push(bytes)
@@ -207,8 +238,16 @@ export class WebSocketConnection implements SharedReadSink {
     if (this.#messageSize > this.#maxMessageSize) {
       return this.#fail(CLOSE_TOO_BIG, `a message is larger than the message size limit of ${this.#maxMessageSize} bytes`)
     }
+    if (++this.#messageFrames > this.#maxFragments) {
+      return this.#fail(CLOSE_POLICY_VIOLATION, `a message arrives in more than ${this.#maxFragments} fragments (maxFragments)`)
+    }
+    if (this.#closeSent) {
+      // Once the client closed, messages are discarded: nothing is kept or inflated until the server's close frame.
+      if (fin) this.#endMessage()
+      return
+    }
     const text = this.#messageOpcode === OP_TEXT
-    if (fin && this.#fragments.length === 0) {
+    if (fin && this.#messageFrames === 1) {
       // The common case: a message in one frame, handed on without a copy.
       this.#endMessage()
       if (rsv1) this.#inflate(text, [this.#kept(payload)])
@@ -219,7 +258,8 @@ export class WebSocketConnection implements SharedReadSink {
     if (text && !this.#messageCompressed && !this.#utf8.write(payload)) {
       return this.#fail(CLOSE_INVALID_PAYLOAD, 'a text message is not valid UTF-8')
     }
-    this.#fragments.push(this.#kept(payload))
+    // An empty fragment adds nothing to the message: only its count is kept.
+    if (payload.length !== 0) this.#fragments.push(this.#kept(payload))
     if (!fin) return
     const fragments = this.#fragments
     const compressed = this.#messageCompressed
@@ -232,6 +272,7 @@ export class WebSocketConnection implements SharedReadSink {
   #endMessage (): void {
     this.#messageOpcode = 0
     this.#messageSize = 0
+    this.#messageFrames = 0
     // A message in one frame never filled the list: it is kept rather than replaced.
     if (this.#fragments.length !== 0) this.#fragments = []
   }
@@ -246,9 +287,12 @@ export class WebSocketConnection implements SharedReadSink {
 
   #inflate (text: boolean, fragments: Buffer[]): void {
     this.#waiting = true
+    // The socket is not read while zlib works: what arrives meanwhile would only pile up.
+    this.#pause(PAUSED_FOR_INFLATE)
     this.#deflate!.decompress(fragments, (result: InflateResult) => {
       this.#waiting = false
       if (this.#failed || this.#finished) return
+      this.#resume(PAUSED_FOR_INFLATE)
       if ('code' in result) {
         this.#fail(result.code, result.reason)
         return
@@ -261,8 +305,7 @@ export class WebSocketConnection implements SharedReadSink {
 
   #onControlFrame (opcode: number, payload: Buffer): void {
     if (opcode === OP_PING) {
-      // RFC 6455 section 5.5.2: answer with a pong carrying the same data, unless closing.
-      if (!this.closing) this.socket.write(encodeFrame(OP_PONG, payload))
+      this.#answerPing(payload)
       // Diagnostics subscribers may keep the payload.
       this.#owner.onPing(this.#kept(payload))
     } else if (opcode === OP_PONG) {
@@ -270,6 +313,24 @@ export class WebSocketConnection implements SharedReadSink {
     } else {
       this.#onCloseFrame(payload)
     }
+  }
+
+  /** RFC 6455 section 5.5.2: a pong carrying the ping's data, unless closing. */
+  #answerPing (payload: Buffer): void {
+    if (this.closing) return
+    const socket = this.socket
+    if (this.#pendingPong === null && !socket.writableNeedDrain) {
+      socket.write(encodeFrame(OP_PONG, payload))
+      return
+    }
+    if (this.#pendingPong === null) socket.once('drain', this.#sendPendingPong)
+    this.#pendingPong = copyBytes(payload)
+  }
+
+  readonly #sendPendingPong = (): void => {
+    const payload = this.#pendingPong
+    this.#pendingPong = null
+    if (payload !== null && !this.closing && !this.#finished) this.socket.write(encodeFrame(OP_PONG, payload))
   }
 
   #onCloseFrame (payload: Buffer): void {
@@ -284,6 +345,8 @@ export class WebSocketConnection implements SharedReadSink {
       reason = reasonBytes.toString('utf8')
     }
     this.#closeReceived = true
+    // Whatever followed the close frame in the buffer is discarded with the rest of the stream.
+    this.#parser.discard()
     this.#receivedCode = code
     this.#receivedReason = reason
     this.#owner.onCloseFrame(code, reason)
@@ -327,6 +390,8 @@ export class WebSocketConnection implements SharedReadSink {
     if (this.#finished) return
     this.#finished = true
     this.#sender.stop()
+    this.#pendingPong = null
+    this.socket.off('drain', this.#sendPendingPong)
     if (this.#closeTimer !== null) clearTimeout(this.#closeTimer)
     this.#deflate?.close()
     this.socket.off('data', this.#onData)

@@ -46,6 +46,8 @@ export const CLOSE_NO_STATUS = 1005
 export const CLOSE_ABNORMAL = 1006
 /** A text message was not UTF-8. */
 export const CLOSE_INVALID_PAYLOAD = 1007
+/** A message broke the endpoint's policy (too many fragments). */
+export const CLOSE_POLICY_VIOLATION = 1008
 /** A message larger than the limit. */
 export const CLOSE_TOO_BIG = 1009
 /** The endpoint hit an unexpected condition. */
@@ -56,6 +58,13 @@ export const CLOSE_INTERNAL_ERROR = 1011
  * ordinary payload, small enough that a hostile peer cannot exhaust memory with one message.
  */
 export const DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024
+
+/**
+ * Default limit of frames one message may arrive in (undici's default). Each fragment is kept
+ * until the message ends, so without a count a stream of empty continuation frames grows memory
+ * while `maxMessageSize`, which counts bytes, never trips.
+ */
+export const DEFAULT_MAX_FRAGMENTS = 131_072
 
 /** Default wait for the server's side of the close handshake before the socket is dropped. */
 export const DEFAULT_CLOSE_TIMEOUT_MS = 30_000

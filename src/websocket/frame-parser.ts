@@ -96,6 +96,15 @@ export class FrameParser {
     if (last === 0) this.#offset = 0
   }
 
+  /** Drops every byte not read yet (the stream after a close frame). */
+  discard (): void {
+    this.#chunks.length = 0
+    this.#offset = 0
+    this.#available = 0
+    this.#partial = null
+    this.#inHeader = true
+  }
+
   /**
    * Reads the next frame: {@link FRAME}, {@link NEED_MORE}, or a close code (1002, 1009) when the
    * bytes break the framing rules, with the reason in `failure`.

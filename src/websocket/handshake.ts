@@ -4,21 +4,24 @@
  * `upgrade: 'websocket'`, so proxies, TLS options and interceptors apply as to any request.
  * The answer is checked before the socket is used: 101, `Upgrade: websocket`, `Connection:
  * Upgrade`, the `Sec-WebSocket-Accept` digest of the key, a subprotocol that was asked for and
- * only the extension that was offered.
+ * only the extension that was offered. A `401` to a URL with `user:pass@` is asked once more with
+ * those credentials as `Authorization: Basic`, as the Fetch standard does for a WebSocket.
  * @module
  */
 
 import { createHash, randomBytes } from 'node:crypto'
 import type { Duplex } from 'node:stream'
-import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders, OutgoingHeaders } from '../contracts/dispatch-contract.js'
+import type { DispatchController, DispatchHandler, DispatchOptions, DispatchTarget, IncomingHeaders, OutgoingHeaders } from '../contracts/dispatch-contract.js'
 import { normalizeHeaders } from '../handlers/request-headers.js'
 import { WebSocketHandshakeError } from '../errors.js'
+import { getGlobalDispatcher } from '../global.js'
 import { tagCaller } from '../observability/caller-tag.js'
 import { WEBSOCKET_NAMESPACE } from '../observability/debug-log.js'
 import { HANDSHAKE_GUID } from './constants.js'
 import { DEFLATE_OFFER, parseDeflateResponse } from './permessage-deflate.js'
 import type { DeflateParams } from './permessage-deflate.js'
 import { trimOws } from '../connection/field-syntax.js'
+import { urlBasicAuthorization } from '../connection/url-credentials.js'
 import { queueMicrotask } from '../runtime/timers.js'
 
 /** What the handshake needs to know. */
@@ -31,7 +34,12 @@ export interface HandshakeRequest {
   headers: OutgoingHeaders | null | undefined
   /** Whether to offer permessage-deflate. */
   offerDeflate: boolean
+  /** `Authorization` to send (the URL's credentials, after a 401), or undefined. */
+  authorization?: string | undefined
 }
+
+/** Names of the fields the handshake sets itself: a caller's field of the same name gives way. */
+const OWN_FIELDS = new Set(['sec-websocket-key', 'sec-websocket-version', 'sec-websocket-protocol', 'sec-websocket-extensions'])
 
 /** A completed handshake. */
 export interface HandshakeResult {
@@ -53,15 +61,27 @@ export interface HandshakeResult {
 export function handshakeDispatch (request: HandshakeRequest): { options: DispatchOptions, key: string } {
   const { url } = request
   const key = randomBytes(16).toString('base64')
-  const headers: IncomingHeaders = normalizeHeaders(request.headers)
-  headers['sec-websocket-key'] = key
-  headers['sec-websocket-version'] = '13'
+  // A flat list keeps the caller's names as written: servers that match names case-sensitively see what the caller sent.
+  const headers: string[] = []
+  let pragma = false
+  let cacheControl = false
+  let authorization = false
+  for (const [name, value] of callerFields(request.headers)) {
+    const lower = name.toLowerCase()
+    if (OWN_FIELDS.has(lower)) continue
+    if (lower === 'authorization' && request.authorization !== undefined) continue
+    pragma ||= lower === 'pragma'
+    cacheControl ||= lower === 'cache-control'
+    authorization ||= lower === 'authorization'
+    headers.push(name, value)
+  }
+  headers.push('sec-websocket-key', key, 'sec-websocket-version', '13')
   // The standard's fetch for a WebSocket bypasses caches.
-  headers.pragma ??= 'no-cache'
-  headers['cache-control'] ??= 'no-cache'
-  if (request.protocols.length > 0) headers['sec-websocket-protocol'] = request.protocols.join(', ')
-  if (request.offerDeflate) headers['sec-websocket-extensions'] = DEFLATE_OFFER
-  else delete headers['sec-websocket-extensions']
+  if (!pragma) headers.push('pragma', 'no-cache')
+  if (!cacheControl) headers.push('cache-control', 'no-cache')
+  if (request.protocols.length > 0) headers.push('sec-websocket-protocol', request.protocols.join(', '))
+  if (request.offerDeflate) headers.push('sec-websocket-extensions', DEFLATE_OFFER)
+  if (request.authorization !== undefined && !authorization) headers.push('authorization', request.authorization)
   const origin = `${url.protocol === 'wss:' ? 'https:' : 'http:'}//${url.host}`
   // The caller tag sends the handshake's connect and request lines to NODE_DEBUG=websocket too.
   const options: DispatchOptions = tagCaller({
@@ -72,6 +92,27 @@ export function handshakeDispatch (request: HandshakeRequest): { options: Dispat
     upgrade: 'websocket'
   }, WEBSOCKET_NAMESPACE)
   return { options, key }
+}
+
+/** The caller's header fields as `[name, value]` pairs, names as given, repeated values apart. */
+function callerFields (headers: OutgoingHeaders | null | undefined): Array<[string, string]> {
+  if (headers == null) return []
+  const out: Array<[string, string]> = []
+  if (Array.isArray(headers) && headers.length > 0 && !Array.isArray(headers[0])) {
+    // A flat list [name, value, ...]: normalizeHeaders refuses an odd one.
+    normalizeHeaders(headers)
+    for (let i = 0; i < headers.length; i += 2) out.push([String(headers[i]), String(headers[i + 1])])
+  } else if (Array.isArray(headers) || typeof (headers as Partial<Iterable<unknown>>)[Symbol.iterator] === 'function') {
+    for (const [name, value] of headers as Iterable<readonly [unknown, unknown]>) out.push([String(name), String(value)])
+  } else {
+    for (const name of Object.keys(headers)) {
+      const value = (headers as Record<string, unknown>)[name]
+      if (value === undefined || value === null) continue
+      if (Array.isArray(value)) for (const item of value) out.push([name, String(item)])
+      else out.push([name, String(value)])
+    }
+  }
+  return out
 }
 
 function single (headers: IncomingHeaders, name: string): string | undefined {
@@ -119,8 +160,8 @@ export function checkAnswer (request: HandshakeRequest, key: string | null, stat
 export interface HandshakeCallbacks {
   /** The server switched to WebSocket and the answer checked out. */
   onOpen (result: HandshakeResult): void
-  /** The handshake failed. */
-  onError (error: Error): void
+  /** The handshake failed; `status` is the answer's status when the server answered without switching. */
+  onError (error: Error, status?: number): void
 }
 
 /** The dispatch handler of a handshake. */
@@ -178,8 +219,10 @@ export class HandshakeHandler implements DispatchHandler {
 
   onResponseStart (controller: DispatchController, statusCode: number, _headers: IncomingHeaders, statusMessage?: string): void {
     const error = new WebSocketHandshakeError(`the server answered ${statusCode}${statusMessage ? ` ${statusMessage}` : ''} instead of 101 Switching Protocols`)
+    // Settled before the abort, whose onResponseError would report the failure without its status.
+    const callbacks = this.#settle()
     controller.abort(error)
-    this.#settle()?.onError(error)
+    callbacks?.onError(error, statusCode)
   }
 
   onResponseData (): void {}
@@ -190,5 +233,57 @@ export class HandshakeHandler implements DispatchHandler {
 
   onResponseError (_controller: DispatchController, error: Error): void {
     this.#settle()?.onError(error)
+  }
+}
+
+/**
+ * One opening handshake through a dispatcher, from the first dispatch to `onOpen` or `onError`:
+ * a `401` to a URL that carries `user:pass@` is asked once more with those credentials (the
+ * Fetch standard's use-URL-credentials flag, which a WebSocket's request has).
+ */
+export class Handshake {
+  readonly #request: HandshakeRequest
+  readonly #dispatcher: DispatchTarget
+  readonly #callbacks: HandshakeCallbacks
+  #handler: HandshakeHandler | null = null
+  #done = false
+
+  constructor (request: HandshakeRequest, dispatcher: DispatchTarget | undefined, callbacks: HandshakeCallbacks) {
+    this.#request = request
+    this.#dispatcher = dispatcher ?? getGlobalDispatcher()
+    this.#callbacks = callbacks
+    this.#start(request)
+  }
+
+  #start (request: HandshakeRequest): void {
+    const { options, key } = handshakeDispatch(request)
+    const handler = new HandshakeHandler(request, key, {
+      onOpen: (result) => {
+        this.#done = true
+        this.#callbacks.onOpen(result)
+      },
+      onError: (error, status) => {
+        const authorization = status === 401 && request.authorization === undefined ? urlBasicAuthorization(request.url) : undefined
+        if (authorization !== undefined && !this.#done) {
+          this.#start({ ...this.#request, authorization })
+          return
+        }
+        this.#done = true
+        this.#callbacks.onError(error, status)
+      }
+    })
+    this.#handler = handler
+    try {
+      this.#dispatcher.dispatch(options, handler)
+    } catch (err) {
+      queueMicrotask(() => handler.onResponseError(null as never, err as Error))
+    }
+  }
+
+  /** Cancels the handshake; the failure is reported through `onError` once the caller's code returned. */
+  abort (reason: Error): void {
+    if (this.#done) return
+    this.#done = true
+    this.#handler?.abort(reason)
   }
 }

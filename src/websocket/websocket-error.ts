@@ -35,7 +35,7 @@ export class WebSocketError extends DOMException {
   get reason (): string { return this.#reason }
 
   /** An error for a code the peer or the protocol chose (1002, 1006, ...), which `close()` would refuse. */
-  static fromConnection (message: string, closeCode: number, reason: string): WebSocketError {
+  static fromConnection (message: string, closeCode: number | null, reason: string): WebSocketError {
     const error = new WebSocketError(message)
     Object.defineProperty(error, 'closeCode', { value: closeCode })
     Object.defineProperty(error, 'reason', { value: reason })

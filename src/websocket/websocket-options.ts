@@ -11,7 +11,7 @@ import { describeUrl, hrefWithoutCredentials } from '../observability/redaction.
 import { describeValue } from '../validation/describe-value.js'
 import { timerMilliseconds } from '../validation/timer-limit.js'
 import { failOption } from '../validation/options.js'
-import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_MAX_MESSAGE_SIZE } from './constants.js'
+import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_MAX_FRAGMENTS, DEFAULT_MAX_MESSAGE_SIZE } from './constants.js'
 
 /** Options of `new WebSocket(url, options)` beyond the standard's subprotocol list. */
 export interface WebSocketInit {
@@ -26,6 +26,11 @@ export interface WebSocketInit {
    * with 1009. @defaultValue 67108864 (64 MiB)
    */
   maxMessageSize?: number | undefined
+  /**
+   * Most frames one message may arrive in; a message in more fails the connection with 1008.
+   * @defaultValue 131072
+   */
+  maxFragments?: number | undefined
   /** How long the client waits for the server's close frame before dropping the socket, ms. @defaultValue 30000 */
   closeTimeoutMs?: number | undefined
   /** Offer permessage-deflate. @defaultValue true */
@@ -39,6 +44,7 @@ export interface ResolvedWebSocketOptions {
   dispatcher: DispatchTarget | undefined
   headers: OutgoingHeaders | undefined
   maxMessageSize: number
+  maxFragments: number
   closeTimeoutMs: number
   perMessageDeflate: boolean
 }
@@ -92,6 +98,10 @@ export function resolveWebSocketOptions (where: string, url: unknown, second: un
   if (typeof maxMessageSize !== 'number' || !Number.isSafeInteger(maxMessageSize) || maxMessageSize < 1) {
     failOption(where, 'maxMessageSize', 'a positive integer number of bytes', maxMessageSize)
   }
+  const maxFragments = init.maxFragments ?? DEFAULT_MAX_FRAGMENTS
+  if (typeof maxFragments !== 'number' || !Number.isSafeInteger(maxFragments) || maxFragments < 1) {
+    failOption(where, 'maxFragments', 'a positive integer number of frames', maxFragments)
+  }
   const dispatcher = init.dispatcher
   if (dispatcher !== undefined && (dispatcher === null || typeof (dispatcher as Partial<DispatchTarget>).dispatch !== 'function')) {
     failOption(where, 'dispatcher', 'an object with a dispatch() method', dispatcher)
@@ -102,6 +112,7 @@ export function resolveWebSocketOptions (where: string, url: unknown, second: un
     dispatcher,
     headers: init.headers,
     maxMessageSize,
+    maxFragments,
     closeTimeoutMs: timerMilliseconds(where, 'closeTimeoutMs', init.closeTimeoutMs, DEFAULT_CLOSE_TIMEOUT_MS),
     perMessageDeflate: init.perMessageDeflate ?? true
   }

@@ -7,21 +7,19 @@
  */
 
 import { WebSocketHandshakeError } from '../errors.js'
-import { getGlobalDispatcher } from '../global.js'
-import type { DispatchTarget } from '../contracts/dispatch-contract.js'
 import { describeValue } from '../validation/describe-value.js'
 import { CLOSE_ABNORMAL } from './constants.js'
 import { WebSocketConnection } from './connection.js'
 import type { ConnectionOwner } from './connection.js'
 import { checkCloseArguments } from './close-arguments.js'
-import { HandshakeHandler, handshakeDispatch } from './handshake.js'
+import { bufferSourceBytes, toUSVString } from '../fetch/webidl.js'
+import { Handshake } from './handshake.js'
 import type { HandshakeResult } from './handshake.js'
 import { websocketEvents } from './observability.js'
 import { WebSocketError } from './websocket-error.js'
 import type { WebSocketCloseInfo } from './websocket-error.js'
 import { resolveWebSocketOptions, shownUrl } from './websocket-options.js'
 import type { ResolvedWebSocketOptions, WebSocketInit } from './websocket-options.js'
-import { queueMicrotask } from '../runtime/timers.js'
 
 /** Options of `new WebSocketStream(url, options)`. */
 export interface WebSocketStreamOptions extends Omit<WebSocketInit, 'protocols'> {
@@ -69,7 +67,7 @@ export class WebSocketStream {
   readonly #options: ResolvedWebSocketOptions
   readonly #opened = deferred<WebSocketOpenInfo>()
   readonly #closed = deferred<Required<WebSocketCloseInfo>>()
-  #handshake: HandshakeHandler | null = null
+  #handshake: Handshake | null = null
   #connection: WebSocketConnection | null = null
   #readable: ReadableStreamDefaultController<string | Uint8Array> | null = null
   #writable: WritableStreamDefaultController | null = null
@@ -91,25 +89,18 @@ export class WebSocketStream {
       return
     }
     const request = { url: this.#url, protocols: this.#options.protocols, headers: this.#options.headers, offerDeflate: this.#options.perMessageDeflate }
-    const { options: dispatchOptions, key } = handshakeDispatch(request)
-    const handler = new HandshakeHandler(request, key, {
+    signal?.addEventListener('abort', () => {
+      if (this.#handshake === null) return
+      // As undici: the connection failed before it opened, so both promises get a WebSocketError.
+      this.#done = true
+      this.#opened.reject(WebSocketError.fromConnection(`the handshake with ${this.#shownUrl} was aborted: the socket never opened`, null, ''))
+      this.#closed.reject(WebSocketError.fromConnection(`the handshake with ${this.#shownUrl} was aborted before the connection opened`, CLOSE_ABNORMAL, ''))
+      this.#handshake.abort(new WebSocketHandshakeError(`the handshake with ${this.#shownUrl} was aborted`))
+    }, { once: true })
+    this.#handshake = new Handshake(request, this.#options.dispatcher, {
       onOpen: (result) => this.#onOpen(result, highWaterMark),
       onError: (error) => this.#onHandshakeError(error)
     })
-    this.#handshake = handler
-    signal?.addEventListener('abort', () => {
-      if (this.#handshake === null) return
-      this.#opened.reject(signal.reason)
-      this.#closed.reject(signal.reason)
-      this.#done = true
-      this.#handshake.abort(new WebSocketHandshakeError(`the handshake with ${this.#shownUrl} was aborted`))
-    }, { once: true })
-    try {
-      const dispatcher: DispatchTarget = this.#options.dispatcher ?? getGlobalDispatcher()
-      dispatcher.dispatch(dispatchOptions, handler)
-    } catch (err) {
-      queueMicrotask(() => handler.onResponseError(null as never, err as Error))
-    }
   }
 
   /** The URL. */
@@ -147,6 +138,7 @@ export class WebSocketStream {
     }
     const connection = new WebSocketConnection(result.socket, this.#owner, {
       maxMessageSize: this.#options.maxMessageSize,
+      maxFragments: this.#options.maxFragments,
       closeTimeoutMs: this.#options.closeTimeoutMs,
       deflate: result.deflate
     })
@@ -154,7 +146,12 @@ export class WebSocketStream {
     const readable = new ReadableStream<string | Uint8Array>({
       start: (controller) => { this.#readable = controller },
       pull: () => { connection.resumeReading() },
-      cancel: (reason) => { this.#closeWith(reason) }
+      cancel: (reason) => {
+        // A cancelled readable is closed: nothing may be queued or closed on it again.
+        this.#readable = null
+        connection.resumeReading()
+        this.#closeWith(reason)
+      }
     }, { highWaterMark })
     const writable = new WritableStream<string | BufferSource>({
       start: (controller) => { this.#writable = controller },
@@ -163,10 +160,14 @@ export class WebSocketStream {
           reject(new DOMException('the WebSocketStream is closing', 'InvalidStateError'))
           return
         }
-        if (typeof chunk === 'string') connection.sendText(chunk, resolve)
-        else if (ArrayBuffer.isView(chunk)) connection.sendBinary(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength), resolve)
-        else if (chunk instanceof ArrayBuffer) connection.sendBinary(new Uint8Array(chunk), resolve)
-        else reject(new TypeError(`WebSocketStream: a message must be a string or a BufferSource, got ${describeValue(chunk)}`))
+        if (typeof chunk === 'string') {
+          connection.sendText(chunk, resolve)
+          return
+        }
+        // A BufferSource is binary; anything else is text, converted as WebIDL converts a USVString.
+        const bytes = bufferSourceBytes(chunk, 'WebSocketStream write')
+        if (bytes !== null) connection.sendBinary(bytes, resolve)
+        else connection.sendText(toUSVString(chunk, 'WebSocketStream write'), resolve)
       }),
       close: () => { connection.close(undefined, '') },
       abort: (reason) => { this.#closeWith(reason) }

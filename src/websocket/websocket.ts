@@ -5,22 +5,20 @@
  * @module
  */
 
-import type { DispatchTarget } from '../contracts/dispatch-contract.js'
 import { WebSocketHandshakeError, WebSocketProtocolError } from '../errors.js'
-import { getGlobalDispatcher } from '../global.js'
 import { describeValue } from '../validation/describe-value.js'
 import { CLOSE_ABNORMAL, CLOSED, CLOSING, CONNECTING, MAX_CONTROL_PAYLOAD, OPEN } from './constants.js'
 import { WebSocketConnection } from './connection.js'
 import type { ConnectionOwner } from './connection.js'
 import { CloseEvent, ErrorEvent, MessageEvent } from './events.js'
 import { EventHandlerSlots } from './event-handlers.js'
-import { HandshakeHandler, handshakeDispatch } from './handshake.js'
-import type { HandshakeRequest, HandshakeResult } from './handshake.js'
+import { Handshake } from './handshake.js'
+import type { HandshakeResult } from './handshake.js'
 import { websocketEvents } from './observability.js'
 import { checkCloseArguments } from './close-arguments.js'
+import { bufferSourceBytes, defineConstants, defineToStringTag, enumerableMembers, requireArguments, toUSVString } from '../fetch/webidl.js'
 import { resolveWebSocketOptions, shownUrl } from './websocket-options.js'
 import type { ResolvedWebSocketOptions, WebSocketInit } from './websocket-options.js'
-import { queueMicrotask } from '../runtime/timers.js'
 
 /** What `binaryType` selects: binary messages as `Blob`s or as `ArrayBuffer`s. */
 export type BinaryType = 'blob' | 'arraybuffer'
@@ -64,7 +62,7 @@ export class WebSocket extends EventTarget {
   #bufferedAmount = 0
   #protocol = ''
   #extensions = ''
-  #handshake: HandshakeHandler | null = null
+  #handshake: Handshake | null = null
   #connection: WebSocketConnection | null = null
   /** Why the connection failed, for the error event. */
   #failure: Error | null = null
@@ -88,24 +86,16 @@ export class WebSocket extends EventTarget {
   }
 
   #connect (): void {
-    const request: HandshakeRequest = {
+    const request = {
       url: this.#url,
       protocols: this.#options.protocols,
       headers: this.#options.headers,
       offerDeflate: this.#options.perMessageDeflate
     }
-    const { options, key } = handshakeDispatch(request)
-    const handler = new HandshakeHandler(request, key, {
+    this.#handshake = new Handshake(request, this.#options.dispatcher, {
       onOpen: (result) => this.#onOpen(result),
       onError: (error) => this.#onHandshakeError(error)
     })
-    this.#handshake = handler
-    try {
-      const dispatcher: DispatchTarget = this.#options.dispatcher ?? getGlobalDispatcher()
-      dispatcher.dispatch(options, handler)
-    } catch (err) {
-      queueMicrotask(() => handler.onResponseError(null as never, err as Error))
-    }
   }
 
   #onOpen (result: HandshakeResult): void {
@@ -116,6 +106,7 @@ export class WebSocket extends EventTarget {
     }
     this.#connection = new WebSocketConnection(result.socket, this.#owner, {
       maxMessageSize: this.#options.maxMessageSize,
+      maxFragments: this.#options.maxFragments,
       closeTimeoutMs: this.#options.closeTimeoutMs,
       deflate: result.deflate
     })
@@ -140,7 +131,7 @@ export class WebSocket extends EventTarget {
       if (text) payload = data.toString('utf8')
       else if (this.#binaryType === 'arraybuffer') payload = toArrayBuffer(data, owned)
       else payload = new Blob([data as Uint8Array<ArrayBuffer>])
-      this.dispatchEvent(new MessageEvent('message', { data: payload, origin: this.#origin }))
+      this.dispatchEvent(MessageEvent.fromConnection('message', payload, this.#origin))
     },
     onPing: (payload) => { websocketEvents.ping(this, payload) },
     onPong: (payload) => { websocketEvents.pong(this, payload) },
@@ -204,10 +195,19 @@ export class WebSocket extends EventTarget {
   set onclose (handler: ((event: CloseEvent) => void) | null) { this.#handlers.set('close', handler) }
 
   /**
-   * Sends a message: a string as text, binary data (ArrayBuffer, view, Blob) as binary.
+   * Sends a message: binary data (ArrayBuffer, view, Blob) as binary, anything else as text
+   * (strings as they are, other values converted as WebIDL converts them: a SharedArrayBuffer is
+   * no BufferSource and is sent as `[object SharedArrayBuffer]`).
    * @throws DOMException `InvalidStateError` while connecting
+   * @throws TypeError without an argument, for a view of a SharedArrayBuffer, or a Symbol
    */
   send (data: WebSocketSendData): void {
+    if (arguments.length === 0) requireArguments(0, 1, 'WebSocket.send')
+    let bytes: Uint8Array | null = null
+    if (typeof data !== 'string' && !(data instanceof Blob)) {
+      bytes = bufferSourceBytes(data, 'WebSocket.send')
+      if (bytes === null) data = toUSVString(data, 'WebSocket.send')
+    }
     if (this.#readyState === CONNECTING) throw new DOMException('WebSocket.send(): the connection is not open yet', 'InvalidStateError')
     if (typeof data === 'string') {
       this.#bufferedAmount += Buffer.byteLength(data)
@@ -217,18 +217,18 @@ export class WebSocket extends EventTarget {
       } else this.#queue(() => this.#connection?.sendText(data))
     } else if (data instanceof Blob) {
       this.#bufferedAmount += data.size
-      const bytes = data.arrayBuffer()
-      this.#queue(() => bytes.then((buffer) => this.#connection?.sendBinary(new Uint8Array(buffer))))
+      const read = data.arrayBuffer()
+      this.#queue(() => read.then((buffer) => this.#connection?.sendBinary(new Uint8Array(buffer))))
     } else {
-      const view = toBytes(data)
+      const view = bytes!
       this.#bufferedAmount += view.length
       // A message waiting behind a Blob is copied: the caller may reuse its buffer meanwhile.
       if (this.#pendingSends === 0) {
         if (this.#canSend()) this.#connection!.sendBinary(view)
         return
       }
-      const bytes = Buffer.from(view)
-      this.#queue(() => this.#connection?.sendBinary(bytes))
+      const copy = Buffer.from(view)
+      this.#queue(() => this.#connection?.sendBinary(copy))
     }
   }
 
@@ -290,9 +290,9 @@ export class WebSocket extends EventTarget {
   }
 }
 
-for (const [name, value] of [['CONNECTING', CONNECTING], ['OPEN', OPEN], ['CLOSING', CLOSING], ['CLOSED', CLOSED]] as const) {
-  Object.defineProperty(WebSocket.prototype, name, { value, enumerable: true })
-}
+defineConstants(WebSocket, { CONNECTING, OPEN, CLOSING, CLOSED })
+enumerableMembers(WebSocket.prototype)
+defineToStringTag(WebSocket.prototype, 'WebSocket')
 
 /** Sends a ping on an open WebSocket (undici's `ping(ws, payload)`). */
 export function ping (ws: WebSocket, payload?: Uint8Array): void {
@@ -308,12 +308,4 @@ export function ping (ws: WebSocket, payload?: Uint8Array): void {
 function toArrayBuffer (bytes: Buffer, owned: boolean): ArrayBuffer {
   if (owned && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes.buffer as ArrayBuffer
   return new Uint8Array(bytes).buffer
-}
-
-function toBytes (data: ArrayBufferLike | ArrayBufferView): Uint8Array {
-  // Buffers and byte arrays (the common case) are used as they are, without a new view.
-  if (data instanceof Uint8Array) return data
-  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
-  if (data instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && data instanceof SharedArrayBuffer)) return new Uint8Array(data)
-  throw new TypeError(`WebSocket.send(): expected a string, ArrayBuffer, view or Blob, got ${describeValue(data)}`)
 }

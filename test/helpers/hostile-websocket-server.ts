@@ -19,6 +19,8 @@ export interface HostileConnection {
   socket: net.Socket
   /** The handshake request's headers, lower-case names. */
   headers: Record<string, string>
+  /** The handshake request's header lines as they were sent. */
+  rawLines: string[]
   /** Frames the client sent so far. */
   frames: ClientFrame[]
   /** Settles with the client's close frame (or null when the socket closed without one). */
@@ -33,6 +35,8 @@ export interface HostileOptions {
   response?: (accept: string, headers: Record<string, string>) => string
   /** `Sec-WebSocket-Extensions` to answer with. */
   extensions?: string
+  /** Keep writing after the client ended its side (a server that ignores the client's FIN). */
+  allowHalfOpen?: boolean
 }
 
 /** A running hostile server. */
@@ -110,7 +114,7 @@ function parseClientFrames (buffer: Buffer): { frames: ClientFrame[], rest: Buff
 export function startHostileServer (onConnection: (connection: HostileConnection) => void, options: HostileOptions = {}): Promise<HostileServer> {
   const connections: HostileConnection[] = []
   const sockets = new Set<net.Socket>()
-  const server = net.createServer((socket) => {
+  const server = net.createServer({ allowHalfOpen: options.allowHalfOpen ?? false }, (socket) => {
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))
     socket.on('error', () => {})
@@ -135,6 +139,7 @@ export function startHostileServer (onConnection: (connection: HostileConnection
       const connection: HostileConnection = {
         socket,
         headers,
+        rawLines: lines,
         frames: [],
         closeFrame: new Promise((resolve) => { settleClose = resolve }),
         closed: new Promise((resolve) => socket.once('close', () => resolve()))

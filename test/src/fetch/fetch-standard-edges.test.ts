@@ -69,17 +69,29 @@ describe('fetch edge cases the Fetch standard defines', () => {
     }
   })
 
-  it('reads a SharedArrayBuffer and views over one as a body, in a Response and in a fetch', async () => {
+  it('takes a SharedArrayBuffer body, zero-length too, as its string form, as WebIDL converts it and undici does', async () => {
+    for (const shared of [new SharedArrayBuffer(0), sharedBytes('hi!!')]) {
+      for (const [Req, Res] of [[Request, Response], [undici.Request, undici.Response]] as const) {
+        const response = new Res(shared as never)
+        assert.equal(response.headers.get('content-type'), 'text/plain;charset=UTF-8')
+        assert.equal(await response.text(), '[object SharedArrayBuffer]')
+        assert.equal(await new Req('http://127.0.0.1/', { method: 'POST', body: shared as never }).text(), '[object SharedArrayBuffer]')
+      }
+    }
+    const sent = await fetch(`${server.origin}/echo`, { method: 'POST', body: sharedBytes('hi') as never, dispatcher: agent })
+    assert.equal((await sent.json() as { body: string }).body, '[object SharedArrayBuffer]')
+  })
+
+  it('refuses a view of a SharedArrayBuffer as a body with a TypeError naming it, where WebIDL refuses shared memory', async () => {
     const shared = sharedBytes('hi!!')
-    assert.equal(await new Response(shared).text(), 'hi!!')
-    assert.equal(await new Response(new Uint8Array(shared, 1, 2)).text(), 'i!')
-    assert.equal(await new Response(new DataView(shared, 2)).text(), '!!')
-    const response = await fetch(`${server.origin}/echo`, { method: 'POST', body: new Uint8Array(shared, 0, 2), dispatcher: agent })
-    const echo = await response.json() as { body: string, headers: Record<string, string> }
-    assert.equal(echo.body, 'hi')
-    assert.equal(echo.headers['content-length'], '2')
-    const whole = await fetch(`${server.origin}/echo`, { method: 'POST', body: shared, dispatcher: agent })
-    assert.equal((await whole.json() as { body: string }).body, 'hi!!')
+    for (const view of [new Uint8Array(shared, 1, 2), new DataView(shared, 2), new Uint8Array(new SharedArrayBuffer(0))]) {
+      assert.throws(() => new Response(view), (err: Error) => err instanceof TypeError && /SharedArrayBuffer/.test(err.message))
+      assert.throws(() => new Request('http://127.0.0.1/', { method: 'POST', body: view }), (err: Error) => err instanceof TypeError && /SharedArrayBuffer/.test(err.message))
+    }
+    await assert.rejects(fetch(`${server.origin}/echo`, { method: 'POST', body: new Uint8Array(shared), dispatcher: agent }), TypeError)
+    // Views of ordinary buffers, a zero-length one included, are bytes.
+    assert.equal(await new Response(new Uint8Array(new ArrayBuffer(0))).text(), '')
+    assert.equal(await new Response(new Uint8Array(Buffer.from('hi!!')).subarray(1, 3)).text(), 'i!')
   })
 
   it("normalises the referrer 'about://client' to 'about:client', as undici does", () => {

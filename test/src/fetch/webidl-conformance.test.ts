@@ -153,6 +153,34 @@ describe('WebIDL conformance against the runtime classes', () => {
     }
   })
 
+  it('gives the Headers iterator an enumerable next on its own prototype, as WebIDL and undici do', () => {
+    for (const H of [Headers, undici.Headers]) {
+      const proto = Object.getPrototypeOf(new H().entries()) as object
+      const descriptor = Object.getOwnPropertyDescriptor(proto, 'next')!
+      assert.deepEqual([descriptor.enumerable, descriptor.writable, descriptor.configurable], [true, true, true], H === Headers ? 'conduit' : 'undici')
+    }
+  })
+
+  it('reads a record init as WebIDL does: each key converted before its value is read, headers checked after the whole record', () => {
+    const run = (H: typeof Headers, record: Record<string, unknown>): { log: string[], outcome: string } => {
+      const log: string[] = []
+      const proxy = new Proxy(record, {
+        ownKeys (target) { log.push('ownKeys'); return Reflect.ownKeys(target) },
+        getOwnPropertyDescriptor (target, key) { log.push(`descriptor ${String(key)}`); return Reflect.getOwnPropertyDescriptor(target, key) },
+        get (target, key, receiver) { log.push(`get ${String(key)}`); return Reflect.get(target, key, receiver) }
+      })
+      return { log, outcome: kind(() => new H(proxy as never)) }
+    }
+    const stringify = (text: string): { toString: () => string } => ({ toString: () => text })
+    // A name that is no header name fails only after every member was read; a key that is no ByteString fails before its value is read.
+    const cases = [{ a: 'b', c: 'd' }, { a: 'b', 'bad name': 'd', e: 'f' }, { a: 'b', '\u0100': 'x', e: 'f' }, { a: stringify('b') }]
+    for (const record of cases) {
+      assert.deepEqual(run(Headers, record), run(undici.Headers as unknown as typeof Headers, record), JSON.stringify(Object.keys(record)))
+    }
+    assert.deepEqual(run(Headers, { a: 'b', 'bad name': 'd' }).log, ['get Symbol(Symbol.iterator)', 'ownKeys', 'descriptor a', 'get a', 'descriptor bad name', 'get bad name'])
+    assert.deepEqual(run(Headers, { '\u0100': 'x', e: 'f' }).log, ['get Symbol(Symbol.iterator)', 'ownKeys', 'descriptor \u0100'])
+  })
+
   it('iterates live: changes during a loop show up the same way', () => {
     const walk = (H: typeof Headers): string[] => {
       const headers = new H([['b', '1'], ['d', '3']])

@@ -88,6 +88,8 @@ describe('WebSocket with bad input', () => {
   it('refuses bad options with an InvalidArgumentError naming the value', () => {
     assert.throws(() => new WebSocket('ws://127.0.0.1:1/', { maxMessageSize: -1 }), { code: 'LIB_ERR_INVALID_ARG', message: /maxMessageSize.*-1/ })
     assert.throws(() => new WebSocket('ws://127.0.0.1:1/', { closeTimeoutMs: 'soon' as unknown as number }), { code: 'LIB_ERR_INVALID_ARG', message: /closeTimeoutMs/ })
+    assert.throws(() => new WebSocket('ws://127.0.0.1:1/', { maxFragments: 0 }), { code: 'LIB_ERR_INVALID_ARG', message: /maxFragments.*0/ })
+    assert.throws(() => new WebSocket('ws://127.0.0.1:1/', { maxFragments: 1.5 }), { code: 'LIB_ERR_INVALID_ARG', message: /maxFragments.*1\.5/ })
   })
 
   it('refuses send() while connecting and close() with a bad code or long reason, as the standard says', async () => {

@@ -41,7 +41,7 @@ describe('the protocol case table against a hostile server', () => {
     it(`${testCase.id} ${testCase.title}: ${expected}`, async () => {
       pending.push(testCase)
       const server = testCase.extensions === undefined ? plain : deflate
-      const ws = new WebSocket(`${server.url}/${testCase.id}`, { dispatcher: agent, maxMessageSize: testCase.maxMessageSize, closeTimeoutMs: 5_000 })
+      const ws = new WebSocket(`${server.url}/${testCase.id}`, { dispatcher: agent, maxMessageSize: testCase.maxMessageSize, maxFragments: testCase.maxFragments, closeTimeoutMs: 5_000 })
       ws.binaryType = 'arraybuffer'
       const messages: string[] = []
       const errors: unknown[] = []

@@ -34,6 +34,8 @@ export interface ProtocolCase {
   extensions?: string
   /** The client's `maxMessageSize`. */
   maxMessageSize?: number
+  /** The client's `maxFragments`. */
+  maxFragments?: number
 }
 
 const bytes = (n: number, fill = 0x2a): Buffer => Buffer.alloc(n, fill)
@@ -110,6 +112,11 @@ export const protocolCases: ProtocolCase[] = [
   { id: '9.1', title: 'a frame over the message size limit', send: [frame(B, bytes(1025))], maxMessageSize: 1024, ...fails(1009) },
   { id: '9.2', title: 'a frame exactly at the limit', send: [frame(B, bytes(1024))], maxMessageSize: 1024, messages: [hex(bytes(1024))], ...ok },
   { id: '9.3', title: 'fragments that together pass the limit', send: [frame(T, text(600), { fin: false }), frame(C, text(600))], maxMessageSize: 1024, ...fails(1009) },
+  { id: '9.4', title: 'a message in more fragments than the limit', send: [frame(T, 'a', { fin: false }), frame(C, '', { fin: false }), frame(C, '', { fin: false }), frame(C, 'b')], maxFragments: 3, ...fails(1008) },
+  { id: '9.5', title: 'a message in exactly as many fragments as the limit, empty ones included', send: [frame(B, 'a', { fin: false }), frame(C, '', { fin: false }), frame(C, 'b')], maxFragments: 3, messages: [hex('ab')], ...ok },
+  { id: '9.7', title: 'empty fragments before the text of a message', send: [frame(T, '', { fin: false }), frame(C, '', { fin: false }), frame(C, 'é')], messages: ['é'], ...ok },
+  { id: '9.8', title: 'a message of empty fragments only', send: [frame(B, '', { fin: false }), frame(C, '')], messages: ['hex:'], ...ok },
+  { id: '9.6', title: 'the fragment count starts again with each message', send: [frame(T, 'a', { fin: false }), frame(C, 'b'), frame(T, 'c', { fin: false }), frame(C, 'd')], maxFragments: 2, messages: ['ab', 'cd'], ...ok },
   // 12/13: compression
   { id: '12.1', title: 'a compressed text message', extensions: DEFLATE, send: [frame(T, deflated('hello hello hello'), { rsv: RSV1 })], messages: ['hello hello hello'], ...ok },
   { id: '12.2', title: 'a compressed binary message', extensions: DEFLATE, send: [frame(B, deflated(bytes(5000)), { rsv: RSV1 })], messages: [hex(bytes(5000))], ...ok },
@@ -120,5 +127,6 @@ export const protocolCases: ProtocolCase[] = [
   { id: '12.7', title: 'compressed data that is not deflate', extensions: DEFLATE, send: [frame(T, bad(0xff, 0xff, 0xff, 0xff), { rsv: RSV1 })], ...fails(1007) },
   { id: '12.8', title: 'a compressed message inflating past the limit', extensions: DEFLATE, send: [frame(B, deflated(bytes(100_000, 0)), { rsv: RSV1 })], maxMessageSize: 10_000, ...fails(1009) },
   { id: '12.9', title: 'compressed text that inflates to bad UTF-8', extensions: DEFLATE, send: [frame(T, deflated(bad(0xc0, 0xaf)), { rsv: RSV1 })], ...fails(1007) },
+  { id: '12.11', title: 'a compressed message whose first fragments are empty', extensions: DEFLATE, send: [frame(T, '', { fin: false, rsv: RSV1 }), frame(C, '', { fin: false }), frame(C, deflated('late bytes'))], messages: ['late bytes'], ...ok },
   { id: '12.10', title: 'a ping between compressed fragments', extensions: DEFLATE, send: ((d: Buffer) => [frame(T, d.subarray(0, 2), { fin: false, rsv: RSV1 }), frame(PING, 'p'), frame(C, d.subarray(2))])(deflated('interleaved')), messages: ['interleaved'], pongs: ['70'], ...ok }
 ]
