@@ -153,6 +153,7 @@ export class SqliteCacheStore implements CacheStore {
         done: (seq, error) => this.#settle(seq, error),
         lost: (error) => this.#settle(this.#pending.lastSeq, `the writer thread stopped: ${error}`)
       })
+    this.#thread?.start()
   }
 
   /** Number of responses committed to the database (writes still on their way are not counted; see {@link SqliteCacheStore.flush}). */

@@ -1,7 +1,8 @@
 /**
- * The store's side of its writer thread: starts it on the first write, posts writes to it, keeps
- * the process alive while writes are on their way (so a process that exits right after a
- * response was cached still stores it), and says when the thread is gone.
+ * The store's side of its writer thread: starts it (when the store opens, and again on the next
+ * write after a failure), posts writes to it, keeps the process alive while writes are on their
+ * way (so a process that exits right after a response was cached still stores it), and says
+ * when the thread is gone.
  * @module
  */
 
@@ -39,6 +40,14 @@ export class WriterThread {
   /** False once the thread failed too often in a row: the store then writes on its own connection. */
   get usable (): boolean {
     return this.#losses < MAX_CONSECUTIVE_LOSSES && !this.#closing
+  }
+
+  /**
+   * Starts the thread now, unless one runs. The store does so when it opens: starting a thread
+   * costs its caller milliseconds, better spent once there than on a write in the middle of traffic.
+   */
+  start (): void {
+    if (this.#worker === null && this.usable) this.#start().unref()
   }
 
   /** Sends writes to the thread, starting it when none runs. */
