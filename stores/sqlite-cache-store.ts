@@ -196,7 +196,11 @@ export class SqliteCacheStore implements CacheStore {
     const url = urlOf(key)
     const now = Date.now()
     const pending = this.#pending.answer(url, key, now)
-    if (pending.decided) return pending.result
+    if (pending.decided) {
+      // A copy of the pending body, freed in batches like a row's.
+      if (((pending.result?.body as Buffer | undefined)?.length ?? 0) >= LARGE_READ_BYTES) keepReadBuffersInHeap()
+      return pending.result
+    }
     for (const row of this.#select.all(url, key.method, now)) {
       const vary = parseJson<Record<string, string | string[] | null>>(row.vary)
       if (!varyMatches(vary, key.headers)) continue

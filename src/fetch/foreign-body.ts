@@ -25,12 +25,22 @@ export interface ForeignBodyOwner {
 /** Bodies taken from another implementation's Request whose length is still to be learnt, with that Request. */
 const unmeasured = new WeakMap<ExtractedBody, ForeignBodyOwner>()
 
-// The runtime's own fetch and Request, as they were when conduit loaded: a later replacement of
-// the global fetch (a test's mock, conduit's own install()) must never receive the probe.
-const runtimeFetch: ((input: unknown, init: { dispatcher: unknown }) => Promise<unknown>) | undefined =
-  typeof globalThis.fetch === 'function' ? globalThis.fetch as never : undefined
-const RuntimeRequest: (abstract new (...args: never[]) => unknown) | undefined =
-  typeof globalThis.Request === 'function' ? globalThis.Request : undefined
+/**
+ * A global as it was when conduit loaded, read only when needed: a later replacement (a test's
+ * mock of fetch, conduit's own install()) must never receive the probe, and reading the
+ * runtime's lazy getter at load would load the runtime's bundled undici for every importer.
+ */
+function globalAtLoad<T> (name: 'fetch' | 'Request'): () => T | undefined {
+  const descriptor = Object.getOwnPropertyDescriptor(globalThis, name)
+  const get = descriptor?.get
+  if (get !== undefined) return () => get.call(globalThis) as T
+  const value = descriptor?.value as T | undefined
+  return () => value
+}
+
+type RuntimeFetch = (input: unknown, init: { dispatcher: unknown }) => Promise<unknown>
+const runtimeFetchAtLoad = globalAtLoad<RuntimeFetch>('fetch')
+const runtimeRequestAtLoad = globalAtLoad<abstract new (...args: never[]) => unknown>('Request')
 
 /** Marks `body` (a stream taken from `request`, another implementation's Request) for {@link measureForeignBody}. */
 export function markForeignBody (body: ExtractedBody, request: ForeignBodyOwner): ExtractedBody {
@@ -53,7 +63,9 @@ export async function measureForeignBody (body: ExtractedBody): Promise<void> {
   unmeasured.delete(body)
   // A same-origin Request is refused by the runtime's fetch (there is no origin to be same with)
   // after it took the body: it is left to the read-ahead.
-  if (request !== undefined && runtimeFetch !== undefined && RuntimeRequest !== undefined && request instanceof RuntimeRequest && request.mode !== 'same-origin') {
+  const RuntimeRequest = request === undefined ? undefined : runtimeRequestAtLoad()
+  const runtimeFetch = RuntimeRequest === undefined ? undefined : runtimeFetchAtLoad()
+  if (request !== undefined && typeof runtimeFetch === 'function' && typeof RuntimeRequest === 'function' && request instanceof RuntimeRequest && request.mode !== 'same-origin') {
     const sent = await bodyAsTheRuntimeSendsIt(runtimeFetch, request)
     body.source = sent.source
     // Past the read-ahead it streams with its length; a shorter body is still read into bytes,
@@ -102,7 +114,7 @@ function contentLengthOf (headers: unknown): number | null {
  * (the body's stream failed, the request's signal aborted) the relay fails with the reason
  * instead of ending as if the body were complete.
  */
-function bodyAsTheRuntimeSendsIt (fetchOf: NonNullable<typeof runtimeFetch>, request: unknown): Promise<SentBody> {
+function bodyAsTheRuntimeSendsIt (fetchOf: RuntimeFetch, request: unknown): Promise<SentBody> {
   return new Promise((resolve, reject) => {
     let taken = false
     const dispatcher = {
