@@ -26,4 +26,4 @@ export type { DnsInterceptorOptions, DnsLookup, DnsPick, DnsRecord, DnsOriginRec
 export { deduplicate } from './deduplicate/index.js'
 export type { DeduplicateInterceptorOptions } from './deduplicate/index.js'
 export { cookies } from './cookies/index.js'
-export type { CookiesInterceptor, CookiesInterceptorOptions, CookieJarLike, CookieStoreLike } from './cookies/index.js'
+export type { CookiesInterceptor, CookiesInterceptorOptions, CookieJarLike, CookieStoreLike, GetCookieOptions, SetCookieOptions, SameSiteContext, BoundedCookieStoreOptions } from './cookies/index.js'

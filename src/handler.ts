@@ -55,7 +55,7 @@ export { collectBody, isBufferedBody } from './replay/request-body.js'
 export { serializePathWithQuery } from './replay/path-with-query.js'
 
 // --- rules the core and the interceptors share -----------------------------------------------
-export { CROSS_ORIGIN_STRIPPED_HEADERS, FOLLOWED_REDIRECTS, REDIRECT_STATUSES, headersDroppedByRedirect, redirectLocation, redirectsToGet } from './redirect/rules.js'
+export { CROSS_ORIGIN_STRIPPED_HEADERS, FOLLOWED_REDIRECTS, REDIRECTED_FROM, REDIRECT_STATUSES, headersDroppedByRedirect, redirectLocation, redirectedFrom, redirectsToGet, withRedirectedFrom } from './redirect/rules.js'
 export type { FollowedRedirect } from './redirect/rules.js'
 export { ACCEPT_ENCODING, BodyDecoder } from './content-coding/body-decoder.js'
 export { FETCH_USER_AGENT } from './fetch/dispatch-options.js'
@@ -74,3 +74,4 @@ export { STORE_OPTION_FAILURE, failOption } from './validation/options.js'
 export type { OptionFailure, ShowValue } from './validation/options.js'
 export { MAX_TIMER_MS } from './validation/timer-limit.js'
 export { monotonicNow } from './runtime/timers.js'
+export { MAX_NAME_VALUE_LENGTH, storableSetCookie } from './cookies/parse-set-cookie.js'

@@ -72,6 +72,8 @@ export type { UndiciRequestView, UndiciResponseView } from './observability/undi
 export * as interceptors from '../interceptors/index.js'
 export { RetryHandler } from '../interceptors/retry/index.js'
 export { RedirectHandler } from '../interceptors/redirect/index.js'
+export { BoundedCookieStore } from '../interceptors/cookies/index.js'
+export type { BoundedCookieStoreOptions } from '../interceptors/cookies/index.js'
 export type {
   RetryOptions,
   ResolvedRetryOptions,

@@ -1,31 +1,49 @@
 /**
  * `SqliteCacheStore`: cached responses in a SQLite database (node:sqlite or better-sqlite3), in
- * memory or in a file that several processes may share.
+ * memory or in a file that several processes may share. Reads run on the caller's thread; writes
+ * go to a writer thread with a connection of its own, so waiting for other processes' locks never
+ * holds up the event loop, and are seen by this process's reads at once.
  * @module
  */
 
+import { debuglog } from 'node:util'
 import type { Writable } from 'node:stream'
-import type BetterSqlite3 from 'better-sqlite3'
-import { InvalidArgumentError, LARGE_READ_BYTES, NotSupportedError, STORE_OPTION_FAILURE, failOption, keepReadBuffersInHeap } from '../src/handler.js'
+import { InvalidArgumentError, LARGE_READ_BYTES, STORE_OPTION_FAILURE, failOption, keepReadBuffersInHeap } from '../src/handler.js'
 import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/handler.js'
 import { assertCacheValue, assertKey, assertNonNegativeInteger, describeValue } from './store-arguments.js'
 import { urlOf, varyMatches } from './vary-match.js'
 import { createBufferedEntryStream } from './buffered-entry-stream.js'
 import { assertDriverName, blobToBuffer, isBusyError, loadDriver } from './sqlite-driver.js'
-import type { SqliteConnection, SqliteDriverName, SqliteStatement, SqliteValue } from './sqlite-driver.js'
+import type { SqliteConnection, SqliteDriverName, SqliteStatement } from './sqlite-driver.js'
+import { COLUMNS, SqliteWriter, TABLE, configureConnection, ensureSchema, parseJson, rowFields } from './sqlite-schema.js'
+import type { Row, WriteOperation } from './sqlite-schema.js'
+import { PendingWrites } from './sqlite-pending-writes.js'
+import type { PendingWrite } from './sqlite-pending-writes.js'
+import { WriterThread } from './sqlite-writer-thread.js'
 
 export type { SqliteDriverName } from './sqlite-driver.js'
+
+const log = debuglog('conduit:cache')
 
 /** Largest (and default) {@link SqliteCacheStoreOptions.maxEntrySize}: 2 GB, below SQLite's BLOB limit. */
 export const SQLITE_STORE_MAX_ENTRY_SIZE = 2_000_000_000
 
-// The schema version is part of the table name, so a future layout can live beside this one
-// in a shared file instead of misreading it.
-const TABLE = 'conduit_cache_v1'
+/**
+ * How long a read on the caller's thread waits for another process's write lock, at most. A
+ * commit holds it for a few milliseconds; past this bound the read fails (the cache then counts
+ * a miss and asks the origin) rather than stall the event loop.
+ */
+export const READ_BUSY_TIMEOUT_MS = 50
 
-// How long a statement waits for another process's lock before failing (SQLite's busy timeout).
-const BUSY_TIMEOUT_MS = 5000
-const JOURNAL_RETRY_PAUSE_MS = 5
+/** How long the writer thread waits for another process's lock before a batch fails. */
+export const WRITE_BUSY_TIMEOUT_MS = 5000
+
+/**
+ * Body bytes of writes on their way to the database past which new writes are dropped (a
+ * writer stuck behind another process's lock must not let memory grow without bound). A
+ * single write is always taken when nothing else is pending.
+ */
+export const MAX_PENDING_WRITE_BYTES = 64 * 1024 * 1024
 
 /** Options of {@link SqliteCacheStore}; all optional. */
 export interface SqliteCacheStoreOptions {
@@ -60,49 +78,6 @@ export interface SqliteStoreValue extends CacheValue {
   body: Buffer | Buffer[] | null
 }
 
-interface Row {
-  id: number
-  body: Uint8Array | null
-  deleteAt: number
-  statusCode: number
-  statusMessage: string
-  headers: string
-  etag: string | null
-  cacheControlDirectives: string | null
-  vary: string | null
-  cachedAt: number
-  staleAt: number
-}
-
-// A file shared by several processes uses a rollback journal, not WAL: WAL keeps its index in a
-// shared memory file (-shm) that every process maps, and when another process truncates that file
-// the next access kills this one with SIGBUS, which no JavaScript can catch. With the rollback
-// journal and memory mapping off, the database is only read and written through file calls, so a
-// truncated or damaged file becomes an SQLite error (a store error the cache logs as a miss).
-// Leaving WAL needs a moment of exclusive access that SQLite does not wait for (the busy timeout
-// does not apply), so a process opening the file while another one does retries briefly. Once
-// any process switched it, the others find it already set (the pragma then takes no lock).
-// Pragmas go through exec(), not a prepared statement: on Node 24 a better-sqlite3 Statement
-// collected by the garbage collector outside a JavaScript context (while the process exits)
-// aborts the process, so the store prepares no Statement it drops: each lives as long as the store.
-function useRollbackJournal (db: SqliteConnection): void {
-  const deadline = Date.now() + BUSY_TIMEOUT_MS
-  const pause = new Int32Array(new SharedArrayBuffer(4))
-  for (;;) {
-    try {
-      db.exec('PRAGMA journal_mode = DELETE')
-      return
-    } catch (err) {
-      if (!isBusyError(err) || Date.now() >= deadline) throw err
-      Atomics.wait(pause, 0, 0, JOURNAL_RETRY_PAUSE_MS)
-    }
-  }
-}
-
-function parseJson<T> (text: string | null): T | undefined {
-  return text === null ? undefined : JSON.parse(text) as T
-}
-
 /**
  * The driver's messages ("unable to open database file") do not say which file; this one does,
  * with the driver's error as its cause.
@@ -115,7 +90,8 @@ function locationError (location: string, err: unknown): InvalidArgumentError {
  * A cache store on SQLite (node:sqlite when the runtime has it, else better-sqlite3): prepared
  * statements and writes in immediate transactions, so several processes can read and write one
  * database file at once; a file damaged or truncated by another process becomes store errors,
- * never a crash. `get` returns the body as a Buffer.
+ * never a crash. Writes are committed by a writer thread, in batches, and are visible to `get`
+ * in this process as soon as they are made; `get` returns the body as a Buffer.
  * @example
  * const store = new SqliteCacheStore({ location: './http-cache.db', maxCount: 10_000 })
  * const agent = new Agent().compose(interceptors.cache({ store }))
@@ -125,18 +101,19 @@ function locationError (location: string, err: unknown): InvalidArgumentError {
 export class SqliteCacheStore implements CacheStore {
   /** The driver this store runs on. */
   readonly driver: SqliteDriverName
+  readonly #location: string
   readonly #db: SqliteConnection
   readonly #maxCount: number
   readonly #maxEntrySize: number
   readonly #select: SqliteStatement<Row>
-  readonly #selectForUpdate: SqliteStatement<{ id: number, vary: string | null }>
-  readonly #insert: SqliteStatement<never>
-  readonly #update: SqliteStatement<never>
-  readonly #deleteById: SqliteStatement<never>
-  readonly #deleteByUrl: SqliteStatement<never>
-  readonly #deleteExpired: SqliteStatement<never>
   readonly #count: SqliteStatement<{ n: number }>
-  readonly #deleteOldest: SqliteStatement<never>
+  readonly #pending = new PendingWrites()
+  // A memory database is private to its connection: its writes are made on it, synchronously.
+  readonly #thread: WriterThread | null
+  #directWriter: SqliteWriter | null = null
+  #seq = 0
+  #closed = false
+  readonly #settledWaiters: Array<{ seq: number, resolve: () => void }> = []
 
   constructor (options: SqliteCacheStoreOptions = {}) {
     if (typeof options !== 'object' || options === null) {
@@ -155,77 +132,80 @@ export class SqliteCacheStore implements CacheStore {
     assertDriverName('SqliteCacheStore', options.driver)
     const { name, Database } = loadDriver('SqliteCacheStore', options.driver)
     this.driver = name
+    this.#location = location
     try {
       this.#db = new Database(location)
     } catch (err) {
       throw locationError(location, err)
     }
     try {
-      this.#db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA mmap_size = 0`)
-      if (location !== ':memory:') {
-        useRollbackJournal(this.#db)
-        // A commit does not wait for the disk: with a rollback journal every wait is an fsync held
-        // under the file lock, which starves other processes writing the same file. The cost is
-        // that an operating system crash or power loss can damage the file; a damaged file only
-        // makes the store fail (logged by the cache, which then serves from the origin).
-        this.#db.exec('PRAGMA synchronous = OFF')
-      }
-      // In one immediate transaction, so a process creating the schema while another one writes
-      // waits for the lock (a read that upgrades to a write would fail at once instead).
-      this.#db.exec('BEGIN IMMEDIATE')
-      this.#db.exec(`
-        CREATE TABLE IF NOT EXISTS ${TABLE} (
-          id INTEGER PRIMARY KEY AUTOINCREMENT,
-          url TEXT NOT NULL,
-          method TEXT NOT NULL,
-          body BLOB NULL,
-          deleteAt INTEGER NOT NULL,
-          statusCode INTEGER NOT NULL,
-          statusMessage TEXT NOT NULL,
-          headers TEXT NOT NULL,
-          etag TEXT NULL,
-          cacheControlDirectives TEXT NULL,
-          vary TEXT NULL,
-          cachedAt INTEGER NOT NULL,
-          staleAt INTEGER NOT NULL
-        );
-        CREATE INDEX IF NOT EXISTS ${TABLE}_lookup ON ${TABLE}(url, method, deleteAt);
-        CREATE INDEX IF NOT EXISTS ${TABLE}_expiry ON ${TABLE}(deleteAt);
-        COMMIT;
-      `)
+      configureConnection(this.#db, location, READ_BUSY_TIMEOUT_MS)
+      ensureSchema(this.#db)
     } catch (err) {
       this.#db.close()
       throw locationError(location, err)
     }
-
-    const columns = 'body, deleteAt, statusCode, statusMessage, headers, etag, cacheControlDirectives, vary, cachedAt, staleAt'
-    this.#select = this.#db.prepare(`SELECT id, ${columns} FROM ${TABLE} WHERE url = ? AND method = ? AND deleteAt > ? ORDER BY id DESC`)
-    this.#selectForUpdate = this.#db.prepare(`SELECT id, vary FROM ${TABLE} WHERE url = ? AND method = ? ORDER BY id DESC`)
-    this.#insert = this.#db.prepare(`INSERT INTO ${TABLE} (url, method, ${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-    this.#update = this.#db.prepare(`UPDATE ${TABLE} SET ${columns.split(', ').map((c) => `${c} = ?`).join(', ')} WHERE id = ?`)
-    this.#deleteById = this.#db.prepare(`DELETE FROM ${TABLE} WHERE id = ?`)
-    this.#deleteByUrl = this.#db.prepare(`DELETE FROM ${TABLE} WHERE url = ?`)
-    this.#deleteExpired = this.#db.prepare(`DELETE FROM ${TABLE} WHERE deleteAt <= ?`)
+    this.#select = this.#db.prepare(`SELECT id, ${COLUMNS} FROM ${TABLE} WHERE url = ? AND method = ? AND deleteAt > ? ORDER BY id DESC`)
     this.#count = this.#db.prepare(`SELECT COUNT(*) AS n FROM ${TABLE}`)
-    this.#deleteOldest = this.#db.prepare(`DELETE FROM ${TABLE} WHERE id IN (SELECT id FROM ${TABLE} ORDER BY id ASC LIMIT ?)`)
+    this.#thread = location === ':memory:'
+      ? null
+      : new WriterThread({ location, driver: name, maxCount: this.#maxCount, busyTimeoutMs: WRITE_BUSY_TIMEOUT_MS }, {
+        done: (seq, error) => this.#settle(seq, error),
+        lost: (error) => this.#settle(this.#pending.lastSeq, `the writer thread stopped: ${error}`)
+      })
+    this.#thread?.start()
   }
 
-  /** Number of responses currently stored in the database. */
+  /** Number of responses committed to the database (writes still on their way are not counted; see {@link SqliteCacheStore.flush}). */
   get size (): number {
+    this.#assertOpen()
     return this.#count.get()!.n
   }
 
-  /** Closes the database connection; the store cannot be used afterwards. */
+  /**
+   * Resolves once every write made so far is committed to the file (or failed: a failure is
+   * logged under `NODE_DEBUG=conduit:cache`, as the cache logs store errors). Useful before
+   * reading {@link SqliteCacheStore.size}, or before another process must see the writes.
+   */
+  flush (): Promise<void> {
+    const seq = this.#pending.lastSeq
+    if (this.#pending.count === 0) return Promise.resolve()
+    return new Promise((resolve) => this.#settledWaiters.push({ seq, resolve }))
+  }
+
+  /**
+   * Closes the database connection; the store cannot be used afterwards. Writes already made
+   * are still committed by the writer thread, which keeps the process alive until it has.
+   */
   close (): void {
+    if (this.#closed) return
+    this.#closed = true
+    this.#thread?.close()
     this.#db.close()
+  }
+
+  #assertOpen (): void {
+    // The drivers' own words, so callers that matched them still do.
+    if (this.#closed) throw new InvalidArgumentError('SqliteCacheStore: the database is not open (the store was closed)')
   }
 
   /** The newest stored response with the key's method whose Vary is satisfied and `deleteAt` is in the future. */
   get (key: CacheKey): GetResult | undefined {
     assertKey('SqliteCacheStore.get()', key)
-    for (const row of this.#select.all(urlOf(key), key.method, Date.now())) {
+    this.#assertOpen()
+    const url = urlOf(key)
+    const now = Date.now()
+    const pending = this.#pending.answer(url, key, now)
+    if (pending.decided) {
+      // A copy of the pending body, freed in batches like a row's.
+      if (((pending.result?.body as Buffer | undefined)?.length ?? 0) >= LARGE_READ_BYTES) keepReadBuffersInHeap()
+      return pending.result
+    }
+    for (const row of this.#select.all(url, key.method, now)) {
       const vary = parseJson<Record<string, string | string[] | null>>(row.vary)
       if (!varyMatches(vary, key.headers)) continue
+      // A write on its way replaces this row: until it lands, the row is as good as gone.
+      if (this.#pending.count > 0 && this.#pending.replaces(url, key.method, vary)) continue
       // Each hit hands out a fresh copy of the body: large ones are freed in batches like socket reads.
       if (row.body !== null && row.body.length >= LARGE_READ_BYTES) keepReadBuffersInHeap()
       return {
@@ -245,58 +225,24 @@ export class SqliteCacheStore implements CacheStore {
   }
 
   /**
-   * Stores a response directly. Nothing is stored when the body exceeds `maxEntrySize`; an entry
-   * the key selects is overwritten, otherwise a row is added and the oldest pruned past `maxCount`.
+   * Stores a response. Nothing is stored when the body exceeds `maxEntrySize`; an entry the key
+   * selects is overwritten, otherwise a row is added and the oldest pruned past `maxCount`.
+   * The write is seen by `get` at once and committed by the writer thread shortly after.
    */
   set (key: CacheKey, value: SqliteStoreValue): void {
     assertKey('SqliteCacheStore.set()', key)
     assertCacheValue('SqliteCacheStore.set()', value)
+    this.#assertOpen()
     const body = Array.isArray(value.body) ? Buffer.concat(value.body) : value.body ?? null
     if (body !== null && body.length > this.#maxEntrySize) return
     if (value.deleteAt <= Date.now()) return
-    // IMMEDIATE takes the write lock up front; a deferred transaction that upgrades from read to
-    // write could fail at once with SQLITE_BUSY when another process writes in between.
-    this.#db.exec('BEGIN IMMEDIATE')
-    try {
-      this.#write(urlOf(key), key, value, body)
-      this.#db.exec('COMMIT')
-    } catch (err) {
-      this.#rollback()
-      throw err
-    }
-  }
-
-  #rollback (): void {
-    try {
-      this.#db.exec('ROLLBACK')
-    } catch {
-      // SQLite already rolled back (it does on some errors, e.g. a full disk); nothing is left open.
-    }
-  }
-
-  #write (url: string, key: CacheKey, value: CacheValue, body: Buffer | null): void {
-    const fields: SqliteValue[] = [
-      body, value.deleteAt, value.statusCode, value.statusMessage, JSON.stringify(value.headers),
-      value.etag ?? null, value.cacheControlDirectives === undefined ? null : JSON.stringify(value.cacheControlDirectives),
-      value.vary === undefined ? null : JSON.stringify(value.vary), value.cachedAt, value.staleAt
-    ]
-    // The rows this key would select are the ones being replaced; keep one, drop the rest.
-    let kept: number | undefined
-    for (const row of this.#selectForUpdate.all(url, key.method)) {
-      if (!varyMatches(parseJson(row.vary), key.headers)) continue
-      if (kept === undefined) kept = row.id
-      else this.#deleteById.run(row.id)
-    }
-    if (kept !== undefined) {
-      this.#update.run(...fields, kept)
+    if (this.#pending.count > 0 && this.#pending.bytes + (body?.length ?? 0) > MAX_PENDING_WRITE_BYTES) {
+      log('SqliteCacheStore: not storing %s %s: %d bytes of writes are still on their way to %s', key.method, urlOf(key), this.#pending.bytes, this.#location)
       return
     }
-    this.#insert.run(url, key.method, ...fields)
-    this.#deleteExpired.run(Date.now())
-    if (this.#maxCount !== Infinity) {
-      const excess = this.#count.get()!.n - this.#maxCount
-      if (excess > 0) this.#deleteOldest.run(excess)
-    }
+    const { statusCode, statusMessage, headers, vary, etag, cacheControlDirectives, cachedAt, staleAt, deleteAt } = value
+    const stored: CacheValue = { statusCode, statusMessage, headers, vary, etag, cacheControlDirectives, cachedAt, staleAt, deleteAt }
+    this.#write({ seq: ++this.#seq, kind: 'set', url: urlOf(key), method: key.method, keyHeaders: key.headers, value: stored, body })
   }
 
   /** A stream that buffers the body and commits it with {@link SqliteCacheStore.set} when it finishes. */
@@ -311,6 +257,40 @@ export class SqliteCacheStore implements CacheStore {
   /** Removes every response stored for the URL of the key's origin and path. */
   delete (key: CacheKey): void {
     assertKey('SqliteCacheStore.delete()', key)
-    this.#deleteByUrl.run(urlOf(key))
+    this.#assertOpen()
+    this.#write({ seq: ++this.#seq, kind: 'delete', url: urlOf(key) })
+  }
+
+  #write (write: PendingWrite): void {
+    const operation: WriteOperation & { seq: number } = write.kind === 'delete'
+      ? write
+      : { seq: write.seq, kind: 'set', url: write.url, method: write.method, keyHeaders: write.keyHeaders, fields: rowFields(write.value, write.body) }
+    if (this.#thread === null || !this.#thread.usable) {
+      // No writer thread (a memory database, or one that kept failing): commit here and now.
+      this.#writeDirectly(operation)
+      return
+    }
+    this.#pending.add(write)
+    this.#thread.post([operation])
+  }
+
+  #writeDirectly (operation: WriteOperation): void {
+    this.#directWriter ??= new SqliteWriter(this.#db, this.#maxCount)
+    this.#directWriter.apply([operation])
+  }
+
+  #settle (seq: number, error: string | null): void {
+    const settled = this.#pending.settle(seq)
+    if (error !== null && settled.length > 0) {
+      log('SqliteCacheStore: %d write(s) to %s were not stored: %s', settled.length, this.#location, error)
+    }
+    if (this.#pending.count === 0) this.#thread?.idle()
+    for (let i = this.#settledWaiters.length - 1; i >= 0; i--) {
+      const waiter = this.#settledWaiters[i]!
+      if (waiter.seq <= seq || this.#pending.count === 0) {
+        this.#settledWaiters.splice(i, 1)
+        waiter.resolve()
+      }
+    }
   }
 }

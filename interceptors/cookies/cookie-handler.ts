@@ -9,6 +9,7 @@ import { debuglog } from 'node:util'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
 import { DecoratorHandler } from '../../src/handler.js'
 import type { JarAccess } from './cookie-jar.js'
+import type { SameSiteContext } from './site-context.js'
 
 /** `NODE_DEBUG=conduit:cookies`: counts and origins only, never a cookie name's value. */
 export const log = debuglog('conduit:cookies')
@@ -17,20 +18,22 @@ export const log = debuglog('conduit:cookies')
 export class CookieHandler extends DecoratorHandler {
   readonly #jar: JarAccess
   readonly #url: string
+  readonly #sameSiteContext: SameSiteContext
 
-  constructor (handler: DispatchHandler, jar: JarAccess, url: string) {
+  constructor (handler: DispatchHandler, jar: JarAccess, url: string, sameSiteContext: SameSiteContext) {
     super(handler)
     this.#jar = jar
     this.#url = url
+    this.#sameSiteContext = sameSiteContext
   }
 
   override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void {
     const raw = headers['set-cookie']
     if (raw !== undefined) {
       const values = Array.isArray(raw) ? raw : [raw]
-      log('storing %d Set-Cookie value(s) from %s', values.length, new URL(this.#url).origin)
       // A store failure must not fail the response; its message is the jar's, and carries no cookie value we add.
-      this.#jar.write(values, this.#url, (err) => { log('the cookie jar failed to store a cookie from %s: %s', new URL(this.#url).origin, err.name) })
+      const handed = this.#jar.write(values, this.#url, this.#sameSiteContext, (err) => { log('the cookie jar failed to store a cookie from %s: %s', new URL(this.#url).origin, err.name) })
+      log('storing %d Set-Cookie value(s) from %s (%d refused as malformed or too large)', handed, new URL(this.#url).origin, values.length - handed)
     }
     super.onResponseStart(controller, statusCode, headers, statusMessage)
   }

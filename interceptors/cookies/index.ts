@@ -7,14 +7,18 @@
  */
 
 import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
-import { failDispatch, InvalidArgumentError, LibraryError, describeValue } from '../../src/handler.js'
+import { failDispatch, failOption, InvalidArgumentError, LibraryError, describeValue, redirectedFrom } from '../../src/handler.js'
 import { CookieHandler, log } from './cookie-handler.js'
 import { JarAccess } from './cookie-jar.js'
 import type { CookieJarLike } from './cookie-jar.js'
-import { newToughCookieJar } from './load-tough-cookie.js'
+import { loadRegistrableDomain, newToughCookieJar } from './load-tough-cookie.js'
+import { siteContextOf } from './site-context.js'
 import { requestUrl, withJarCookies } from './request-cookies.js'
 
-export type { CookieJarLike, CookieStoreLike } from './cookie-jar.js'
+export type { CookieJarLike, CookieStoreLike, GetCookieOptions, SetCookieOptions } from './cookie-jar.js'
+export type { SameSiteContext } from './site-context.js'
+export { BoundedCookieStore, DEFAULT_MAX_COOKIES, DEFAULT_MAX_COOKIES_PER_DOMAIN } from './bounded-cookie-store.js'
+export type { BoundedCookieStoreOptions } from './bounded-cookie-store.js'
 
 /** Options of {@link cookies}. */
 export interface CookiesInterceptorOptions {
@@ -23,6 +27,13 @@ export interface CookiesInterceptorOptions {
    * @defaultValue a new tough-cookie `CookieJar` with a memory store (tough-cookie must be installed)
    */
   jar?: CookieJarLike | undefined
+  /**
+   * Treat every request as a browser's top-level navigation: after a cross-site redirect, a GET
+   * or HEAD still sends the target's `SameSite=Lax` cookies (`Strict` ones never). Off, such a
+   * request sends only cookies without SameSite or with `SameSite=None`.
+   * @defaultValue false
+   */
+  topLevelNavigation?: boolean | undefined
 }
 
 /** The cookies interceptor, with the jar it uses. */
@@ -76,6 +87,9 @@ export function cookies (options: CookiesInterceptorOptions = {}): CookiesInterc
     throw new InvalidArgumentError(`cookies(): options must be an object, got ${describeValue(options)}`)
   }
   const jar = options.jar === undefined ? newToughCookieJar() : checkJar(options.jar)
+  const topLevelNavigation = options.topLevelNavigation ?? false
+  if (typeof topLevelNavigation !== 'boolean') failOption('cookies()', 'topLevelNavigation', 'a boolean', topLevelNavigation)
+  const registrable = loadRegistrableDomain()
   const access = new JarAccess(jar)
   const interceptor = (dispatch: Dispatch): Dispatch => function cookieDispatch (opts: DispatchOptions, handler: DispatchHandler): boolean {
     if (typeof opts !== 'object' || opts === null || opts.method === 'CONNECT') return dispatch(opts, handler)
@@ -86,10 +100,11 @@ export function cookies (options: CookiesInterceptorOptions = {}): CookiesInterc
       // No URL to match cookies against: the layer below reports the bad origin or path.
       return dispatch(opts, handler)
     }
-    const wrapped = new CookieHandler(handler, access, url)
+    const context = siteContextOf(new URL(url), redirectedFrom(opts), opts.method, topLevelNavigation, registrable)
+    const wrapped = new CookieHandler(handler, access, url, context.store)
     let jarCookies: string | Promise<string>
     try {
-      jarCookies = access.read(url)
+      jarCookies = access.read(url, context.send)
     } catch (err) {
       failLater(wrapped, readFailure(url, err))
       return true

@@ -6,7 +6,7 @@
  */
 
 import { debuglog } from 'node:util'
-import { AttemptSpanningHandler, InvalidArgumentError, MaxRedirectsError, RedirectError, describeValue, hrefWithoutCredentials, normalizeHeaders, FOLLOWED_REDIRECTS, REDIRECT_STATUSES, redirectLocation, redirectsToGet } from '../../src/handler.js'
+import { AttemptSpanningHandler, InvalidArgumentError, MaxRedirectsError, RedirectError, describeValue, hrefWithoutCredentials, normalizeHeaders, FOLLOWED_REDIRECTS, REDIRECT_STATUSES, redirectLocation, redirectedFrom, redirectsToGet, withRedirectedFrom } from '../../src/handler.js'
 import type { Dispatch, DispatchBody, DispatchController, DispatchHandler, DispatchOptions, DispatchTarget, IncomingHeaders, FollowedRedirect } from '../../src/handler.js'
 
 import { nextHopHeaders, readStripHeaders } from './hop-headers.js'
@@ -235,7 +235,7 @@ export class RedirectHandler extends AttemptSpanningHandler {
       stripCrossOrigin: this.#stripCrossOrigin
     })
     if (toGet) discardBody(opts.body)
-    this.#next = {
+    this.#next = withRedirectedFrom({
       ...opts,
       origin: location.origin,
       path: `${location.pathname}${location.search}`,
@@ -243,7 +243,7 @@ export class RedirectHandler extends AttemptSpanningHandler {
       method: toGet ? 'GET' : opts.method,
       body: toGet ? null : opts.body,
       headers: nextHeaders
-    }
+    }, [...redirectedFrom(opts), current.origin])
     this.#followed.push({ statusCode, headers })
     log('following %d from %s to %s%s%s', statusCode, shownCurrent, hrefWithoutCredentials(location),
       toGet ? ` as GET (was ${opts.method})` : '', crossOrigin ? ', credentials dropped (other origin)' : '')

@@ -5,7 +5,7 @@
  */
 
 import type { CacheEntry, QueryFlags, RequestQuery, StoredRequest, StoredResponse } from './entries.js'
-import { queryCache } from './entries.js'
+import { CacheList } from './cache-list.js'
 
 /** One operation of a batch. */
 export type CacheOperation =
@@ -13,40 +13,41 @@ export type CacheOperation =
   | { type: 'delete', request: RequestQuery, flags: QueryFlags }
 
 /**
- * Applies `operations` to `list` in place and returns the entries they touched. Two puts of the
- * same request in one batch are an `InvalidStateError`, and the list is left as it was.
+ * Applies `operations` to `list` and returns the entries they touched. Two puts of the same
+ * request in one batch are an `InvalidStateError`, and the list is left as it was.
  */
-export function batchCacheOperations (list: CacheEntry[], operations: readonly CacheOperation[]): CacheEntry[] {
-  const backup = [...list]
-  const added: CacheEntry[] = []
-  const touched: CacheEntry[] = []
-  try {
-    for (const operation of operations) {
-      const flags = operation.type === 'delete' ? operation.flags : null
-      if (queryCache(added, operation.request, flags).length > 0) {
-        throw new DOMException(`Cache: the batch names ${operation.request.url} twice`, 'InvalidStateError')
-      }
-      if (operation.type === 'delete') {
-        const found = queryCache(list, operation.request, flags)
-        if (found.length === 0) return []
-        removeEntries(list, found)
-        touched.push(...found)
-      } else {
-        removeEntries(list, queryCache(list, operation.request, null))
-        const entry = { request: operation.request, response: operation.response }
-        list.push(entry)
-        added.push(entry)
-        touched.push(entry)
-      }
+export function batchCacheOperations (list: CacheList, operations: readonly CacheOperation[]): CacheEntry[] {
+  // That refusal depends on the batch alone, so it is found before the list changes: nothing
+  // has to be rolled back (and no copy of a long list is made for the case that it had to be).
+  const added = new CacheList()
+  const entries: Array<CacheEntry | null> = []
+  for (const operation of operations) {
+    const flags = operation.type === 'delete' ? operation.flags : null
+    if (added.query(operation.request, flags).length > 0) {
+      throw new DOMException(`Cache: the batch names ${operation.request.url} twice`, 'InvalidStateError')
     }
-    return touched
-  } catch (err) {
-    // Restored in place: the CacheStorage and every Cache object share this very list.
-    list.splice(0, list.length, ...backup)
-    throw err
+    if (operation.type === 'delete') {
+      entries.push(null)
+    } else {
+      const entry = { request: operation.request, response: operation.response }
+      added.append(entry)
+      entries.push(entry)
+    }
   }
-}
-
-function removeEntries (list: CacheEntry[], entries: readonly CacheEntry[]): void {
-  for (const entry of entries) list.splice(list.indexOf(entry), 1)
+  const touched: CacheEntry[] = []
+  for (let i = 0; i < operations.length; i++) {
+    const operation = operations[i]!
+    const entry = entries[i]
+    if (operation.type === 'delete') {
+      const found = list.query(operation.request, operation.flags)
+      if (found.length === 0) return []
+      for (const old of found) list.remove(old)
+      touched.push(...found)
+    } else if (entry != null) {
+      for (const old of list.query(operation.request, null)) list.remove(old)
+      list.append(entry)
+      touched.push(entry)
+    }
+  }
+  return touched
 }

@@ -9,7 +9,8 @@ import type { RequestInfo } from '../fetch/request.js'
 import type { Response } from '../fetch/response.js'
 import { CONSTRUCT, illegalConstructor, toQueryFlags } from './arguments.js'
 import { Cache } from './cache.js'
-import type { CacheEntry, MultiCacheQueryOptions } from './entries.js'
+import type { MultiCacheQueryOptions } from './entries.js'
+import { CacheList } from './cache-list.js'
 
 /**
  * The set of named caches. Each `open()` returns a new Cache object over the same entries.
@@ -19,7 +20,7 @@ import type { CacheEntry, MultiCacheQueryOptions } from './entries.js'
  * await caches.keys() // ['v1']
  */
 export class CacheStorage {
-  readonly #caches = new Map<string, CacheEntry[]>()
+  readonly #caches = new Map<string, CacheList>()
 
   /** Not for direct use: the one instance is `caches` (anything else throws a TypeError). */
   constructor (token: never) {
@@ -54,7 +55,7 @@ export class CacheStorage {
     const name = toDOMString(cacheName, 'CacheStorage.open')
     let list = this.#caches.get(name)
     if (list === undefined) {
-      list = []
+      list = new CacheList()
       this.#caches.set(name, list)
     }
     return new Cache(CONSTRUCT as never, list as never)

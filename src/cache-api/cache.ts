@@ -12,8 +12,9 @@ import { describeValue } from '../validation/describe-value.js'
 import { CONSTRUCT, illegalConstructor, isHttpUrl, toQueryFlags, toQueryInput } from './arguments.js'
 import { batchCacheOperations } from './batch.js'
 import type { CacheOperation } from './batch.js'
-import { hasVaryStar, queryCache, replayRequest, replayResponse, storeRequest, storeResponse } from './entries.js'
+import { hasVaryStar, replayRequest, replayResponse, storeRequest, storeResponse } from './entries.js'
 import type { CacheEntry, CacheQueryOptions, QueryFlags } from './entries.js'
+import type { CacheList } from './cache-list.js'
 import { fetchAll } from './fetch-all.js'
 import type { RequestInfo } from '../fetch/request.js'
 
@@ -26,20 +27,20 @@ import type { RequestInfo } from '../fetch/request.js'
  * await (await cache.match('http://127.0.0.1:3000/a'))?.text() // 'hello'
  */
 export class Cache {
-  readonly #list: CacheEntry[]
+  readonly #list: CacheList
 
   /** Not for direct use: `caches.open()` builds caches (anything else throws a TypeError). */
   constructor (token: never, list: never) {
     if ((token as unknown) !== CONSTRUCT) throw illegalConstructor('Cache')
-    this.#list = list as CacheEntry[]
+    this.#list = list as CacheList
   }
 
   // The entries a request input selects, or every entry when there is none (undefined).
   #select (input: unknown, flags: QueryFlags, what: string): CacheEntry[] {
-    if (input === undefined) return [...this.#list]
+    if (input === undefined) return this.#list.all()
     const { request, isRequestObject } = toQueryInput(input, what)
     if (isRequestObject && request.method !== 'GET' && !flags.ignoreMethod) return []
-    return queryCache(this.#list, request, flags)
+    return this.#list.query(request, flags)
   }
 
   /** The first stored response `request` selects, or undefined. */

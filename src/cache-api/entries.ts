@@ -28,9 +28,17 @@ export interface MultiCacheQueryOptions extends CacheQueryOptions {
 /** The query options after conversion: every flag present. */
 export type QueryFlags = Required<CacheQueryOptions>
 
+/** The forms of a URL a query compares: without fragment, and also without query (for `ignoreSearch`). */
+export interface UrlKeys {
+  url: string
+  path: string
+}
+
 /** A stored request: a private copy, so later changes to the caller's Request do not reach the cache. */
 export interface StoredRequest {
   url: string
+  /** Its URL as queries compare it, worked out once when it is stored. */
+  keys: UrlKeys
   method: string
   headers: Headers
   request: Request
@@ -68,17 +76,20 @@ export function hasVaryStar (headers: Headers): boolean {
   return vary !== null && varyFieldNames(vary).includes('*')
 }
 
-function comparableUrl (href: string, ignoreSearch: boolean): string {
+/** `href` without its fragment, and without its query and fragment. */
+export function urlKeys (href: string): UrlKeys {
   const url = new URL(href)
   url.hash = ''
-  if (ignoreSearch) url.search = ''
-  return url.href
+  const withQuery = url.href
+  url.search = ''
+  return { url: withQuery, path: url.href }
 }
 
-/** Whether `query` selects `entry` (same URL without fragment, and the Vary headers equal unless ignored). */
+/**
+ * Whether a stored entry of the query's URL answers it: the request headers its response's Vary
+ * names are equal, unless `ignoreVary`. (Which entries share the query's URL is the list's job.)
+ */
 export function entryMatches (query: RequestQuery, entry: CacheEntry, flags: QueryFlags | null): boolean {
-  const ignoreSearch = flags?.ignoreSearch ?? false
-  if (comparableUrl(query.url, ignoreSearch) !== comparableUrl(entry.request.url, ignoreSearch)) return false
   if (flags?.ignoreVary === true) return true
   const vary = headersInternals.lookup(entry.response.state.headers!, 'vary')
   if (vary === null) return true
@@ -89,15 +100,10 @@ export function entryMatches (query: RequestQuery, entry: CacheEntry, flags: Que
   return true
 }
 
-/** The entries of `list` that `query` selects, in list order. */
-export function queryCache (list: readonly CacheEntry[], query: RequestQuery, flags: QueryFlags | null): CacheEntry[] {
-  return list.filter((entry) => entryMatches(query, entry, flags))
-}
-
 /** Copies a Request for storage; its body is not kept (only GET requests are stored). */
 export function storeRequest (request: Request): StoredRequest {
   const copy = new Request(request.url, { method: request.method, headers: request.headers, mode: request.mode, credentials: request.credentials, cache: request.cache, redirect: request.redirect, integrity: request.integrity, referrerPolicy: request.referrerPolicy })
-  return { url: request.url, method: request.method, headers: new Headers(request.headers), request: copy }
+  return { url: request.url, keys: urlKeys(request.url), method: request.method, headers: new Headers(request.headers), request: copy }
 }
 
 /** Copies a Response's state for storage with the body bytes already read from it. */

@@ -110,3 +110,21 @@ export function parseSetCookie (header: string): Cookie | null {
   }
   return cookie
 }
+
+/**
+ * A `Set-Cookie` value as a cookie jar should receive it: null when {@link parseSetCookie}
+ * refuses it (the cookie must then be ignored entirely), else the value without the attributes
+ * that parser ignores for being too long, so a jar with other parsing rules stores what this
+ * parser accepts and nothing more.
+ */
+export function storableSetCookie (header: string): string | null {
+  if (parseSetCookie(header) === null) return null
+  const at = header.indexOf(';')
+  if (at === -1) return header
+  const attributes = header.slice(at + 1).split(';')
+  const kept = attributes.filter((av) => {
+    const eq = av.indexOf('=')
+    return eq === -1 || av.slice(eq + 1).trim().length <= MAX_ATTRIBUTE_VALUE_LENGTH
+  })
+  return kept.length === attributes.length ? header : [header.slice(0, at), ...kept].join(';')
+}

@@ -1,12 +1,18 @@
 /**
  * BalancedPool: one logical origin served by several upstreams, each a Pool. Requests are spread
  * by weighted round robin; an upstream's weight drops by `errorPenalty` when connecting to it
- * fails or a connection to it breaks, and grows again by as much with each connection that
- * succeeds, so a failing upstream gets few requests and a recovered one gets its share back.
+ * fails, a connection to it breaks or a request to it times out, and grows again by as much with
+ * each connection that succeeds, so a failing upstream gets few requests and a recovered one gets
+ * its share back. An upstream that holds more unanswered requests than its share is passed over
+ * until it answers: one that accepts connections but never responds (a stopped process) holds a
+ * few requests, not a third of the load, while its first timeouts are still to come.
  * @module
  */
 
-import { BalancedPoolMissingUpstreamError, InvalidArgumentError } from '../errors.js'
+import type { Duplex } from 'node:stream'
+import { BalancedPoolMissingUpstreamError, BodyTimeoutError, HeadersTimeoutError, InvalidArgumentError } from '../errors.js'
+import type { DispatchController, DispatchHandler, IncomingHeaders } from '../contracts/dispatch-contract.js'
+import { DecoratorHandler } from '../handlers/decorator-handler.js'
 import { describeValue } from '../validation/describe-value.js'
 import type { Dispatcher } from './dispatcher.js'
 import { MemberPool } from './member-pool.js'
@@ -42,9 +48,67 @@ export interface BalancedPoolOptions extends Omit<PoolOptions, 'factory'> {
 interface Upstream extends PoolMember {
   readonly origin: string
   weight: number
+  /** Requests started on this upstream that have not ended yet. */
+  unanswered: number
+  /** Takes one penalty from the weight: a request to this upstream timed out. */
+  readonly timedOut: () => void
 }
 
 const SOCKET_ERROR_CODE = 'LIB_ERR_SOCKET'
+
+/**
+ * How many unanswered requests an upstream may hold beyond its share (by weight, measured
+ * against the least loaded upstream) before it is passed over. Small, so a stalled upstream
+ * captures few requests; not zero, so the usual jitter between healthy ones changes nothing.
+ */
+export const UNANSWERED_ALLOWANCE = 4
+
+/** Follows one request on one upstream: counts it while it runs, and reports its timeout. */
+class UpstreamHandler extends DecoratorHandler {
+  readonly #upstream: Upstream
+  #counted = false
+
+  constructor (handler: DispatchHandler, upstream: Upstream) {
+    super(handler)
+    this.#upstream = upstream
+  }
+
+  #release (): void {
+    if (!this.#counted) return
+    this.#counted = false
+    this.#upstream.unanswered--
+  }
+
+  override onRequestStart (controller: DispatchController, context: unknown): void {
+    this.#counted = true
+    this.#upstream.unanswered++
+    try {
+      super.onRequestStart(controller, context)
+    } catch (err) {
+      // The request does not go ahead: the dispatch throws this back to its caller.
+      this.#release()
+      throw err
+    }
+  }
+
+  override onRequestUpgrade (controller: DispatchController, statusCode: number, headers: IncomingHeaders, socket: Duplex): void {
+    this.#release()
+    super.onRequestUpgrade(controller, statusCode, headers, socket)
+  }
+
+  override onResponseEnd (controller: DispatchController, trailers: IncomingHeaders): void {
+    this.#release()
+    super.onResponseEnd(controller, trailers)
+  }
+
+  override onResponseError (controller: DispatchController, error: Error): void {
+    this.#release()
+    // Timeouts say nothing about the socket (an upstream that accepts and then never answers
+    // breaks no connection), so they are counted here, for HTTP/1.1 and HTTP/2 alike.
+    if (error instanceof HeadersTimeoutError || error instanceof BodyTimeoutError) this.#upstream.timedOut()
+    super.onResponseError(controller, error)
+  }
+}
 
 function defaultFactory (origin: string, opts: PoolOptions): Dispatcher {
   return new Pool(origin, opts)
@@ -69,6 +133,9 @@ export class BalancedPool extends MemberPool<Upstream> {
   readonly #factory: BalancedPoolFactory
   readonly #options: PoolOptions
   readonly #turns: WeightedTurns
+  // The least unanswered requests per unit of weight among the upstreams a pick may choose.
+  #leastLoad = 0
+  readonly #canTakeTurn = (m: Upstream): boolean => isOpen(m) && m.unanswered <= this.#leastLoad * m.weight + UNANSWERED_ALLOWANCE
 
   /**
    * @param upstreams - the upstream origins (`http://host:port`), one or a list
@@ -99,7 +166,14 @@ export class BalancedPool extends MemberPool<Upstream> {
   addUpstream (upstream: string | URL): this {
     const origin = parseOrigin(upstream, 'BalancedPool').origin
     if (this.#find(origin) !== undefined) return this
-    const member: Upstream = { origin, dispatcher: this.#factory(origin, this.#options), needDrain: false, weight: this.#turns.maxWeight }
+    const member: Upstream = {
+      origin,
+      dispatcher: this.#factory(origin, this.#options),
+      needDrain: false,
+      weight: this.#turns.maxWeight,
+      unanswered: 0,
+      timedOut: () => this.#reweigh(member, -1)
+    }
     const { dispatcher } = member
     dispatcher.on('connect', () => this.#reweigh(member, +1))
     dispatcher.on('connectionError', () => this.#reweigh(member, -1))
@@ -166,13 +240,28 @@ export class BalancedPool extends MemberPool<Upstream> {
     this.#turns.step = divisor === 0 ? this.#turns.maxWeight : divisor
   }
 
-  /** @internal The upstream whose turn it is, by weight. */
+  /** @internal The upstream whose turn it is, by weight, among those not holding more than their share. */
   protected override pick (): Upstream | null {
     if (this.members.length === 0) {
       throw new BalancedPoolMissingUpstreamError('BalancedPool: no upstream to send the request to (add one with addUpstream())')
     }
-    return nextWeightedTurn(this.members, this.#turns, (m) => !m.needDrain && !(m.dispatcher as { closed?: boolean }).closed)
+    let least = Infinity
+    for (const m of this.members) {
+      if (isOpen(m)) least = Math.min(least, m.unanswered / m.weight)
+    }
+    // The least loaded upstream always passes the test, so a pick fails only when none is open.
+    this.#leastLoad = least
+    return nextWeightedTurn(this.members, this.#turns, this.#canTakeTurn)
   }
+
+  /** @internal Each request an upstream takes is followed, for its unanswered count and timeouts. */
+  protected override handlerFor (member: Upstream, handler: DispatchHandler): DispatchHandler {
+    return new UpstreamHandler(handler, member)
+  }
+}
+
+function isOpen (m: Upstream): boolean {
+  return !m.needDrain && !(m.dispatcher as { closed?: boolean }).closed
 }
 
 function greatestCommonDivisor (a: number, b: number): number {

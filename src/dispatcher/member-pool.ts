@@ -39,6 +39,12 @@ export abstract class MemberPool<M extends PoolMember> extends DispatcherBase {
    */
   protected abstract pick (): M | null
 
+  /** @internal The handler `member` receives for a request; the caller's own unless a subclass follows its requests. */
+  protected handlerFor (member: M, handler: DispatchHandler): DispatchHandler {
+    void member
+    return handler
+  }
+
   /** Requests waiting in this pool's own queue (every member busy). */
   get pending (): number { return this.#queue.length }
 
@@ -52,7 +58,7 @@ export abstract class MemberPool<M extends PoolMember> extends DispatcherBase {
       this.#needDrain = true
       return false
     }
-    if (!DispatcherBase.forward(member.dispatcher, opts, handler)) {
+    if (!DispatcherBase.forward(member.dispatcher, opts, this.handlerFor(member, handler))) {
       member.needDrain = true
       this.#needDrain = !this.members.some((m) => !m.needDrain)
     }
@@ -90,7 +96,7 @@ export abstract class MemberPool<M extends PoolMember> extends DispatcherBase {
     while (queue.length > 0 && !member.needDrain) {
       const { opts, handler } = queue.shift()!
       try {
-        if (!DispatcherBase.forward(member.dispatcher, opts, handler)) member.needDrain = true
+        if (!DispatcherBase.forward(member.dispatcher, opts, this.handlerFor(member, handler))) member.needDrain = true
       } catch (err) {
         // Queued requests were accepted already; a late failure reaches their handler.
         failDispatch(handler, err as Error)

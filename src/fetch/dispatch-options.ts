@@ -15,6 +15,7 @@ import { ACCEPT_ENCODING } from '../content-coding/body-decoder.js'
 import { headersInternals } from './headers.js'
 import type { Headers } from './headers.js'
 import { referrerFor } from './referrer.js'
+import { withRedirectedFrom } from '../redirect/rules.js'
 import type { RequestState } from './request-state.js'
 
 /** The `user-agent` fetch sends when the caller set none. */
@@ -95,6 +96,7 @@ export function dispatchOptionsFor (state: RequestState): DispatchOptions {
   }
   tagCaller(opts, FETCH_NAMESPACE)
   if (cacheMode !== 'default') opts[CACHE_MODE_OPTION] = cacheMode
+  if (state.urlList.length > 1) withRedirectedFrom(opts, state.urlList.slice(0, -1).map((hop) => hop.origin))
   return opts
 }
 

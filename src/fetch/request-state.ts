@@ -163,7 +163,7 @@ function fromForeign (input: ForeignRequest, what: string): RequestState {
   state.signal = input.signal
   if (input.body !== null) {
     if (input.bodyUsed || input.body.locked) throw new TypeError(`${what}: the Request body has already been consumed`)
-    state.body = markForeignBody({ source: { kind: 'stream', data: input.body }, length: null, type: null })
+    state.body = markForeignBody({ source: { kind: 'stream', data: input.body }, length: null, type: null }, input)
   }
   return state
 }

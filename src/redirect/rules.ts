@@ -27,6 +27,26 @@ export interface FollowedRedirect {
  */
 export const FOLLOWED_REDIRECTS: unique symbol = Symbol.for('conduit.followedRedirects')
 
+/**
+ * Key of the dispatch option that fetch and the redirect interceptor set on every hop after the
+ * first: the origins of the hops before it, first first. A layer below (the cookie jar) tells
+ * from it whether the request is the result of a cross-site redirect.
+ */
+export const REDIRECTED_FROM: unique symbol = Symbol.for('conduit.redirectedFrom')
+
+/** The origins of the hops before this one (empty for a request that was not redirected). */
+export function redirectedFrom (opts: object): readonly string[] {
+  const chain = (opts as { [REDIRECTED_FROM]?: unknown })[REDIRECTED_FROM]
+  return Array.isArray(chain) ? chain as readonly string[] : NO_HOPS
+}
+
+/** `opts` as the next hop of a redirect from `previous` (an origin) dispatches it. */
+export function withRedirectedFrom<T extends object> (opts: T, previous: readonly string[]): T {
+  return Object.assign(opts, { [REDIRECTED_FROM]: previous })
+}
+
+const NO_HOPS: readonly string[] = Object.freeze([])
+
 /** Request headers that carry credentials; removed when a redirect leaves the origin. */
 export const CROSS_ORIGIN_STRIPPED_HEADERS = ['authorization', 'cookie', 'proxy-authorization'] as const
 

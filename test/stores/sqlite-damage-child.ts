@@ -40,6 +40,8 @@ async function fetchAll (): Promise<number> {
 const wrongBefore = await fetchAll()
 // The cache commits after the response reached the caller; wait (bounded) until every page is stored.
 for (let i = 0; i < 500 && store.size < PATHS.length; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+// Committed, and no longer held as writes on their way (which a read would answer from memory).
+await store.flush()
 const storedBefore = store.size
 const servedBefore = served
 const sharedMemoryFiles = [`${file}-shm`, `${file}-wal`].filter((name) => existsSync(name))

@@ -53,7 +53,7 @@ describe('cache with a store that returns bad values', () => {
         res.end(`fresh ${++version}`)
       }, { store })
       assert.equal((await cache.send('/page')).body, 'fresh 1')
-      await until(() => store.size === 1)
+      await until(async () => { await store.flush(); return store.size === 1 })
       const db = new Database(join(dir, 'cache.db'))
       db.exec(sql)
       db.close()

@@ -74,6 +74,38 @@ describe("conduit's fetch with another implementation's Request", () => {
     }
   }
 
+  it("the runtime's Request with a Blob larger than the read-ahead: the body streams with its content-length, as the runtime's fetch and undici's send it", async () => {
+    const size = FOREIGN_BODY_READ_AHEAD + 1024 * 1024
+    const blob = (): Blob => new Blob([new Uint8Array(size).fill(120)], { type: 'application/octet-stream' })
+    const mine = await (await fetch(new globalThis.Request(`${server.origin}/upload`, { method: 'PUT', body: blob() }), { dispatcher: agent })).json() as Seen
+    const runtime = await (await globalThis.fetch(new globalThis.Request(`${server.origin}/upload`, { method: 'PUT', body: blob() }))).json() as Seen
+    const reference = await (await undici.fetch(new undici.Request(`${server.origin}/upload`, { method: 'PUT', body: blob() as never }))).json() as Seen
+    assert.deepEqual(mine, { contentLength: String(size), transferEncoding: null, length: size, contentType: 'application/octet-stream' })
+    assert.deepEqual(runtime, mine)
+    assert.deepEqual(reference, mine)
+  })
+
+  it("the runtime's Request aborted while its large Blob body streams: the fetch rejects with the abort, and the server gets no complete body", async () => {
+    const controller = new AbortController()
+    let received = 0
+    const slow = await startHttpServer((req, res) => {
+      req.on('data', (chunk: Buffer) => {
+        received += chunk.length
+        if (received > 1024 * 1024) controller.abort(new Error('stop uploading'))
+      })
+      req.on('error', () => {})
+      req.on('end', () => res.end('complete'))
+    })
+    try {
+      const body = new Blob([new Uint8Array(FOREIGN_BODY_READ_AHEAD * 4)])
+      const request = new globalThis.Request(`${slow.origin}/upload`, { method: 'PUT', body, signal: controller.signal })
+      await assert.rejects(fetch(request, { dispatcher: agent }), (err: Error) => err.message === 'stop uploading')
+      assert.ok(received < FOREIGN_BODY_READ_AHEAD * 4)
+    } finally {
+      await slow.close()
+    }
+  })
+
   it("a short ReadableStream body of the runtime's Request goes out with its length too", async () => {
     const body = new ReadableStream<Uint8Array>({
       start (controller) {
