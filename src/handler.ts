@@ -73,3 +73,6 @@ export { describeValue, describeValueKind, describeValueWithItems } from './vali
 export { STORE_OPTION_FAILURE, failOption } from './validation/options.js'
 export type { OptionFailure, ShowValue } from './validation/options.js'
 export { MAX_TIMER_MS } from './validation/timer-limit.js'
+
+// --- the runtime's own timers, for I/O, leases and deadlines a fake clock must not stall ------
+export * as runtimeTimers from './runtime/timers.js'

@@ -6,7 +6,7 @@
 
 import type { Writable } from 'node:stream'
 import type BetterSqlite3 from 'better-sqlite3'
-import { InvalidArgumentError, LARGE_READ_BYTES, NotSupportedError, STORE_OPTION_FAILURE, failOption, keepReadBuffersInHeap } from '../src/handler.js'
+import { InvalidArgumentError, LARGE_READ_BYTES, NotSupportedError, STORE_OPTION_FAILURE, failOption, keepReadBuffersInHeap, runtimeTimers } from '../src/handler.js'
 import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/handler.js'
 import { assertCacheValue, assertKey, assertNonNegativeInteger, describeValue } from './store-arguments.js'
 import { urlOf, varyMatches } from './vary-match.js'
@@ -86,14 +86,14 @@ interface Row {
 // collected by the garbage collector outside a JavaScript context (while the process exits)
 // aborts the process, so the store prepares no Statement it drops: each lives as long as the store.
 function useRollbackJournal (db: SqliteConnection): void {
-  const deadline = Date.now() + BUSY_TIMEOUT_MS
+  const deadline = runtimeTimers.monotonicNow() + BUSY_TIMEOUT_MS
   const pause = new Int32Array(new SharedArrayBuffer(4))
   for (;;) {
     try {
       db.exec('PRAGMA journal_mode = DELETE')
       return
     } catch (err) {
-      if (!isBusyError(err) || Date.now() >= deadline) throw err
+      if (!isBusyError(err) || runtimeTimers.monotonicNow() >= deadline) throw err
       Atomics.wait(pause, 0, 0, JOURNAL_RETRY_PAUSE_MS)
     }
   }

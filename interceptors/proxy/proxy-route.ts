@@ -10,7 +10,7 @@
 
 import type { EventEmitter } from 'node:events'
 import type { Duplex } from 'node:stream'
-import { buildConnector, Pool, ConnectTimeoutError, redactHeaders, sensitiveHeaderNames, REDACTED } from '../../src/handler.js'
+import { buildConnector, Pool, ConnectTimeoutError, redactHeaders, sensitiveHeaderNames, REDACTED, runtimeTimers } from '../../src/handler.js'
 import type { ConnectCallback, ConnectOptions, Connector, AgentOptions, Dispatcher, DirectConnection, DispatchRoute, Dispatch, DispatchHandler, DispatchOptions, DispatchTarget } from '../../src/handler.js'
 import { AbsoluteFormHandler, absoluteFormOptions } from './absolute-form.js'
 import { defaultPort } from './proxy-options.js'
@@ -146,7 +146,7 @@ export class ProxyRoute {
         return
       }
       settled = true
-      if (timer !== null) clearTimeout(timer)
+      if (timer !== null) runtimeTimers.clearTimeout(timer)
       request.signal?.removeEventListener('abort', onAbort)
       callback(err, socket)
     }
@@ -174,7 +174,7 @@ export class ProxyRoute {
     let cancel: ((reason: Error) => void) | null = null
     // A custom connector gets no deadline from the transport, so the whole tunnel setup has one here.
     if (timeoutMs > 0) {
-      timer = setTimeout(() => {
+      timer = runtimeTimers.setTimeout(() => {
         const err = new ConnectTimeoutError(`connect timeout: no tunnel to ${authority(target)} through proxy ${this.proxy.label} after ${timeoutMs} ms`)
         cancel?.(err)
         finish(err, null)

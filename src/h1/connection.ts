@@ -28,6 +28,7 @@ import { applyTypeOfService } from '../connection/type-of-service.js'
 import type { ClientConnection, ConnectionOwner } from '../connection/client-connection.js'
 import { attachSharedReadSink, detachSharedReadSink } from '../connection/shared-read-buffer.js'
 import type { SharedReadSink } from '../connection/shared-read-buffer.js'
+import { keepAliveIdleMs } from './keep-alive-idle.js'
 
 function noop (): void {}
 
@@ -278,8 +279,8 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
     if (!parser.keepAlive) {
       this.#reset = true
     } else if (parser.keepAliveHintMs >= 0) {
-      const hinted = Math.min(parser.keepAliveHintMs - this.#config.keepAliveTimeoutThreshold, this.#config.keepAliveMaxTimeout)
-      if (hinted <= 0) this.#reset = true
+      const hinted = keepAliveIdleMs(parser.keepAliveHintMs, this.#idleMs, this.#config)
+      if (hinted === 0) this.#reset = true
       else this.#idleMs = hinted
     }
     req.end(trailers)
