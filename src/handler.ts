@@ -39,6 +39,7 @@ export { normalizeHeaders } from './handlers/request-headers.js'
 export { PARTIAL_METHOD } from './contracts/cache-store.js'
 export type { CacheControlDirectives, CacheKey, CacheStore, CacheValue, GetResult } from './contracts/cache-store.js'
 export * from './errors.js'
+export { LIBRARY_ERROR_CODES, UNDICI_ERROR_CODES } from './error-codes.js'
 
 // --- dispatchers, routes and connections (tunnels open their own) ----------------------------
 export type { Dispatcher } from './dispatcher/dispatcher.js'

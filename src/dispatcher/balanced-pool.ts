@@ -7,6 +7,7 @@
  */
 
 import { BalancedPoolMissingUpstreamError, InvalidArgumentError } from '../errors.js'
+import { LIBRARY_ERROR_CODES, fromUndiciCode } from '../error-codes.js'
 import { describeValue } from '../validation/describe-value.js'
 import type { Dispatcher } from './dispatcher.js'
 import { MemberPool } from './member-pool.js'
@@ -44,7 +45,7 @@ interface Upstream extends PoolMember {
   weight: number
 }
 
-const SOCKET_ERROR_CODE = 'LIB_ERR_SOCKET'
+const SOCKET_ERROR_CODE = LIBRARY_ERROR_CODES.SocketError
 
 function defaultFactory (origin: string, opts: PoolOptions): Dispatcher {
   return new Pool(origin, opts)
@@ -104,7 +105,7 @@ export class BalancedPool extends MemberPool<Upstream> {
     dispatcher.on('connect', () => this.#reweigh(member, +1))
     dispatcher.on('connectionError', () => this.#reweigh(member, -1))
     dispatcher.on('disconnect', (_origin: unknown, _targets: unknown, err?: { code?: unknown }) => {
-      if (err?.code === SOCKET_ERROR_CODE) this.#reweigh(member, -1)
+      if (typeof err?.code === 'string' && fromUndiciCode(err.code) === SOCKET_ERROR_CODE) this.#reweigh(member, -1)
     })
     this.addMember(member)
     for (const m of this.members) m.weight = this.#turns.maxWeight
