@@ -24,6 +24,7 @@ import { checkCallback, destroyArguments, settleClose } from './close-arguments.
 import { checkDispatchOptions, closedError } from './dispatch-guards.js'
 import type { CloseCallback } from './close-arguments.js'
 import { describeValue } from '../validation/describe-value.js'
+import { forwardBaseMembers } from './base-members.js'
 
 export type { CloseCallback } from './close-arguments.js'
 
@@ -35,6 +36,16 @@ export type { CloseCallback } from './close-arguments.js'
  * `'connectionError'` (origin, targets, error), `'drain'` (origin, targets).
  */
 export abstract class Dispatcher extends EventEmitter {
+  /**
+   * `composed instanceof X` holds when the dispatcher it was composed on is an `X`, as with
+   * undici's composed dispatchers (`mockAgent.compose(i) instanceof MockAgent`).
+   */
+  static override [Symbol.hasInstance] (value: unknown): boolean {
+    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true
+    const base = ComposedDispatcher.baseOf(value)
+    return base !== undefined && base instanceof this
+  }
+
   /**
    * Starts one request; hooks of `handler` report its progress.
    * Returns false when the dispatcher is busy: the caller should wait for `'drain'`.
@@ -247,6 +258,12 @@ export class ComposedDispatcher extends DispatcherBase {
     this.#base = base
     this.#dispatch = dispatch
     this.#lifecycles = lifecycles
+    forwardBaseMembers(this, base)
+  }
+
+  /** The dispatcher `value` was composed on, when it is a composed dispatcher. */
+  static baseOf (value: unknown): Dispatcher | undefined {
+    return typeof value === 'object' && value !== null && #base in value ? value.#base : undefined
   }
 
   /** The dispatcher this one was composed on. */
