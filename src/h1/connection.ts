@@ -274,8 +274,10 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
     const req = this.#inflight.shift()!
     this.#served++
     this.#timer.disarm()
-    // The response is complete before the body was: stop sending it and do not reuse the connection.
-    if (this.#writer.stopBodyOf(req)) this.#reset = true
+    // The response is complete before the body was: the connection is not reused, and the body
+    // stops once the response was delivered (as undici does), not before.
+    const cutShort = this.#writer.writing === req
+    if (cutShort) this.#reset = true
     if (!parser.keepAlive) {
       this.#reset = true
     } else if (parser.keepAliveHintMs >= 0) {
@@ -284,6 +286,7 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
       else this.#idleMs = hinted
     }
     req.end(trailers)
+    if (cutShort) this.#writer.stopBodyOf(req)
     if (this.#dead) return
     const next = this.#inflight[0]
     if (next !== undefined && !parser.keepAlive) {
