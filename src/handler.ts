@@ -29,6 +29,7 @@ export type {
 } from './contracts/dispatch-contract.js'
 export { SimpleController } from './handlers/simple-controller.js'
 export { DecoratorHandler } from './handlers/decorator-handler.js'
+export { DualShapeHandler } from './handlers/dual-shape-handler.js'
 export { failDispatch } from './handlers/fail-dispatch.js'
 export { isLegacyHandler, toRawHeaders, toDispatchHandler, LegacyHandlerAdapter } from './handlers/legacy-handler.js'
 export { ForwardingController } from './handlers/forwarding-controller.js'

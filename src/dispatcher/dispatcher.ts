@@ -143,7 +143,7 @@ export function composeChain (base: Dispatcher, interceptors: ReadonlyArray<Inte
     if (typeof interceptor !== 'function') {
       throw new TypeError(`compose: interceptor at index ${i} must be a function, got ${describeValue(interceptor)}`)
     }
-    const wrapped: unknown = interceptor(dispatch)
+    const wrapped: unknown = interceptor(acceptingEitherShape(dispatch))
     if (typeof wrapped !== 'function') {
       throw new TypeError(`compose: interceptor at index ${i} must return a dispatch function, got ${describeValue(wrapped)}`)
     }
@@ -153,6 +153,15 @@ export function composeChain (base: Dispatcher, interceptors: ReadonlyArray<Inte
     if ((typeof lifecycle.onClose === 'function' || typeof lifecycle.onDestroy === 'function') && !lifecycles.includes(lifecycle)) lifecycles.push(lifecycle)
   }
   return { dispatch, lifecycles }
+}
+
+/**
+ * `dispatch` for an interceptor to call: an interceptor written for undici 6 or 7 hands on a
+ * handler of the older shape (onConnect/onHeaders/...), which is adapted here; a handler of the
+ * contract, what every other interceptor passes, goes on as it is after one property check.
+ */
+function acceptingEitherShape (dispatch: Dispatch): Dispatch {
+  return (opts, handler) => dispatch(opts, typeof handler.onRequestStart === 'function' || typeof handler.onResponseStart === 'function' ? handler : toDispatchHandler(handler))
 }
 
 /**

@@ -20,6 +20,7 @@ import { DEFLATE_OFFER, parseDeflateResponse } from './permessage-deflate.js'
 import type { DeflateParams } from './permessage-deflate.js'
 import { trimOws } from '../connection/field-syntax.js'
 import { queueMicrotask } from '../runtime/timers.js'
+import { DualShapeHandler } from '../handlers/dual-shape-handler.js'
 
 /** What the handshake needs to know. */
 export interface HandshakeRequest {
@@ -124,7 +125,7 @@ export interface HandshakeCallbacks {
 }
 
 /** The dispatch handler of a handshake. */
-export class HandshakeHandler implements DispatchHandler {
+export class HandshakeHandler extends DualShapeHandler implements DispatchHandler {
   readonly #request: HandshakeRequest
   readonly #key: string
   #callbacks: HandshakeCallbacks | null
@@ -132,6 +133,7 @@ export class HandshakeHandler implements DispatchHandler {
   #abortReason: Error | null = null
 
   constructor (request: HandshakeRequest, key: string, callbacks: HandshakeCallbacks) {
+    super()
     this.#request = request
     this.#key = key
     this.#callbacks = callbacks
