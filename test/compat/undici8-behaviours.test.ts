@@ -318,3 +318,75 @@ describe('interceptors written for undici 6 and 7', () => {
     assert.deepEqual(log, ['connect', 'headers 200', 'data', 'error LIB_ERR_SOCKET'])
   })
 })
+
+describe('redirect() with upgrades and with retry() outside it, differential', () => {
+  it('follows a redirect answered to an upgrade request, asking for the upgrade again, as undici does', async (t) => {
+    const requests: string[] = []
+    const server = await startTcpServer((socket) => {
+      let buffered = ''
+      socket.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString('latin1')
+        let end: number
+        while ((end = buffered.indexOf('\r\n\r\n')) !== -1) {
+          const head = buffered.slice(0, end)
+          buffered = buffered.slice(end + 4)
+          const path = head.split(' ')[1]
+          requests.push(`${path} ${/\r\nupgrade: (\S+)/i.exec(head)?.[1] ?? '-'}`)
+          if (path === '/old') socket.write('HTTP/1.1 302 Found\r\nlocation: /new\r\ncontent-length: 0\r\n\r\n')
+          else socket.write('HTTP/1.1 101 Switching Protocols\r\nconnection: upgrade\r\nupgrade: x-test\r\n\r\nhello')
+        }
+      })
+    })
+    t.after(() => server.close())
+    const { undici: theirs, conduit: ours } = await both(async (lib) => {
+      requests.length = 0
+      const agent = new lib.Agent().compose(lib.interceptors.redirect({ maxRedirections: 2 }))
+      try {
+        const { socket } = await agent.upgrade({ origin: server.origin, path: '/old', protocol: 'x-test' })
+        const first = await new Promise<string>((resolve) => socket.once('data', (d: Buffer) => resolve(d.toString())))
+        socket.destroy()
+        return { first, requests: requests.slice() }
+      } finally {
+        await agent.close()
+      }
+    })
+    assert.deepEqual(ours, theirs)
+    assert.deepEqual(ours, { first: 'hello', requests: ['/old x-test', '/new x-test'] })
+  })
+
+  it('shows the redirect history of the attempt that answered when retry() is outside redirect(), as undici does', async (t) => {
+    let served = 0
+    const server = await startHttpServer((req, res) => {
+      if (req.url === '/a') {
+        res.writeHead(302, { location: '/b' })
+        res.end()
+        return
+      }
+      res.statusCode = ++served === 1 ? 503 : 200
+      res.end('b')
+    })
+    t.after(() => server.close())
+    const { undici: theirs, conduit: ours } = await both(async (lib) => {
+      served = 0
+      // compose(a, b): b sees the request first, so retry() is outside redirect().
+      const agent = new lib.Agent().compose(lib.interceptors.redirect({ maxRedirections: 3 }), lib.interceptors.retry({ minTimeout: 1 }))
+      try {
+        return await new Promise((resolve, reject) => {
+          let context: { history?: URL[] } = {}
+          agent.dispatch({ origin: server.origin, path: '/a', method: 'GET' }, {
+            onRequestStart (_c: unknown, ctx: { history?: URL[] }) { context = ctx },
+            onResponseStart (_c: unknown, statusCode: number) { this.statusCode = statusCode },
+            onResponseData () {},
+            onResponseEnd () { resolve({ statusCode: this.statusCode, history: context.history?.map((u) => new URL(u).pathname) }) },
+            onResponseError (_c: unknown, err: Error) { reject(err) },
+            statusCode: 0
+          })
+        })
+      } finally {
+        await agent.close()
+      }
+    })
+    assert.deepEqual(ours, theirs)
+    assert.deepEqual(ours, { statusCode: 200, history: ['/a', '/b'] })
+  })
+})
