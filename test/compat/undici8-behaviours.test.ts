@@ -12,7 +12,7 @@ import diagnosticsChannel from 'node:diagnostics_channel'
 import { both } from './harness.js'
 import type { Lib } from './harness.js'
 import { UNDICI_MAJOR, undici } from '../helpers/undici-reference.js'
-import { startHttpServer, startTcpServer } from '../helpers/servers.js'
+import { startHttpServer, startScriptedServer, startTcpServer } from '../helpers/servers.js'
 import type { TestServer } from '../helpers/servers.js'
 import { startHttpProxy } from '../helpers/http-proxy.js'
 import * as conduit from '../../src/index.js'
@@ -322,20 +322,11 @@ describe('interceptors written for undici 6 and 7', () => {
 describe('redirect() with upgrades and with retry() outside it, differential', () => {
   it('follows a redirect answered to an upgrade request, asking for the upgrade again, as undici does', async (t) => {
     const requests: string[] = []
-    const server = await startTcpServer((socket) => {
-      let buffered = ''
-      socket.on('data', (chunk: Buffer) => {
-        buffered += chunk.toString('latin1')
-        let end: number
-        while ((end = buffered.indexOf('\r\n\r\n')) !== -1) {
-          const head = buffered.slice(0, end)
-          buffered = buffered.slice(end + 4)
-          const path = head.split(' ')[1]
-          requests.push(`${path} ${/\r\nupgrade: (\S+)/i.exec(head)?.[1] ?? '-'}`)
-          if (path === '/old') socket.write('HTTP/1.1 302 Found\r\nlocation: /new\r\ncontent-length: 0\r\n\r\n')
-          else socket.write('HTTP/1.1 101 Switching Protocols\r\nconnection: upgrade\r\nupgrade: x-test\r\n\r\nhello')
-        }
-      })
+    const server = await startScriptedServer((socket, _connection, _request, head) => {
+      const path = head.split(' ')[1]
+      requests.push(`${path} ${/\r\nupgrade: (\S+)/i.exec(head)?.[1] ?? '-'}`)
+      if (path === '/old') socket.write('HTTP/1.1 302 Found\r\nlocation: /new\r\ncontent-length: 0\r\n\r\n')
+      else socket.write('HTTP/1.1 101 Switching Protocols\r\nconnection: upgrade\r\nupgrade: x-test\r\n\r\nhello')
     })
     t.after(() => server.close())
     const { undici: theirs, conduit: ours } = await both(async (lib) => {
