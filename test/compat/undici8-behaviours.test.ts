@@ -381,3 +381,47 @@ describe('redirect() with upgrades and with retry() outside it, differential', (
     assert.deepEqual(ours, { statusCode: 200, history: ['/a', '/b'] })
   })
 })
+
+describe('MockAgent with streamed request bodies, differential', () => {
+  it('gives a reply callback a streamed request body as an async iterable of its chunks, as undici does', async () => {
+    const { undici: theirs, conduit: ours } = await both(async (lib) => {
+      const agent = new lib.MockAgent()
+      agent.disableNetConnect()
+      agent.get('http://mock.test').intercept({ path: '/', method: 'POST' }).reply(200, async (opts: { body: unknown }) => {
+        const body = opts.body as AsyncIterable<unknown>
+        if (typeof body?.[Symbol.asyncIterator] !== 'function') return `not iterable: ${typeof body}`
+        const chunks: string[] = []
+        for await (const chunk of body) chunks.push(String(chunk))
+        return chunks.join('|')
+      })
+      async function * parts (): AsyncGenerator<string> { yield 'a'; yield 'b'; yield 'c' }
+      try {
+        const { body } = await agent.request({ origin: 'http://mock.test', path: '/', method: 'POST', body: parts() })
+        return await body.text()
+      } finally {
+        await agent.close()
+      }
+    })
+    assert.equal(ours, theirs)
+    assert.equal(ours, 'a|b|c')
+  })
+
+  it('matches an intercept\'s body against the bytes of a streamed request body, which undici does not', async () => {
+    async function * parts (): AsyncGenerator<string> { yield 'a'; yield 'bc' }
+    const matched = async (lib: Lib): Promise<string> => {
+      const agent = new lib.MockAgent()
+      agent.disableNetConnect()
+      agent.get('http://mock.test').intercept({ path: '/', method: 'POST', body: 'abc' }).reply(200, 'matched')
+      try {
+        const { body } = await agent.request({ origin: 'http://mock.test', path: '/', method: 'POST', body: parts() })
+        return await body.text()
+      } catch (err) {
+        return (err as { name: string }).name
+      } finally {
+        await agent.close()
+      }
+    }
+    assert.equal(await matched(conduit as unknown as Lib), 'matched')
+    assert.equal(await matched(undici as unknown as Lib), 'MockNotMatchedError')
+  })
+})
