@@ -10,6 +10,7 @@ import FakeTimers from '@sinonjs/fake-timers'
 import { Agent, Client, EventSource, Pool, WebSocket, fetch, interceptors, cacheStores } from '../../src/index.js'
 import { startHttpServer, startTcpServer, trustTestCa } from '../helpers/servers.js'
 import { startWsEchoServer } from '../helpers/ws-server.js'
+import { undici } from '../helpers/undici-reference.js'
 import { respond, startH2sServer } from '../helpers/h2-server.js'
 
 // Taken before any test installs a clock: how the tests themselves wait for I/O.
@@ -30,18 +31,27 @@ interface FakeClock {
 
 type InstallClock = (t: TestContext) => FakeClock
 
-const clocks: Array<[string, InstallClock]> = [
-  ['@sinonjs/fake-timers', (t) => {
+function sinonClock (t: TestContext, toFake?: FakeTimers.FakeMethod[]): FakeClock {
+  const clock = FakeTimers.install({ now: Date.now(), ...(toFake === undefined ? {} : { toFake }) })
+  t.after(() => clock.uninstall())
+  return { tick: (ms) => { clock.tick(ms) } }
+}
+
+/**
+ * Each clock twice: as conduit's tests use it (everything it can fake), and faking the timers and
+ * `Date` only, which undici also survives (it looks setImmediate and queueMicrotask up when it
+ * runs, so it stops when those are faked).
+ */
+const clocks: Array<[string, InstallClock, InstallClock]> = [
+  ['@sinonjs/fake-timers',
     // Everything sinon can fake but process.nextTick, which Node's own streams look up at call time.
-    const clock = FakeTimers.install({
-      now: Date.now(),
-      toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'Date', 'queueMicrotask', 'performance', 'hrtime']
-    })
-    t.after(() => clock.uninstall())
-    return { tick: (ms) => { clock.tick(ms) } }
-  }],
+    (t) => sinonClock(t, ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'Date', 'queueMicrotask', 'performance', 'hrtime']),
+    (t) => sinonClock(t, ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'])],
   ['node:test mock.timers', (t) => {
     t.mock.timers.enable({ apis: ['setTimeout', 'setInterval', 'setImmediate', 'Date'], now: Date.now() })
+    return { tick: (ms) => { t.mock.timers.tick(ms) } }
+  }, (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout', 'setInterval', 'Date'], now: Date.now() })
     return { tick: (ms) => { t.mock.timers.tick(ms) } }
   }]
 ]
@@ -67,7 +77,7 @@ async function cachedOrigin (t: TestContext, cacheControl: string, install: () =
   return { served: () => served, get, clock }
 }
 
-for (const [name, install] of clocks) {
+for (const [name, install, installTimersAndDate] of clocks) {
   describe(`Under a fake clock (${name}) installed after importing conduit`, () => {
     it('answers requests through a Client, a Pool, an Agent and fetch, reusing kept-alive connections', async (t) => {
       const server = await startHttpServer((req, res) => res.end(`hello ${req.url}`))
@@ -93,11 +103,28 @@ for (const [name, install] of clocks) {
       assert.equal(server.connections, 1 + 2 + 1)
     })
 
+    it('answers a request as undici answers it when timers and Date are faked', async (t) => {
+      const server = await startHttpServer((req, res) => res.end(`hello ${req.url}`))
+      t.after(() => server.close())
+      installTimersAndDate(t)
+      const ask = async (lib: { Client: new (origin: string) => { request: (o: { path: string, method: string }) => Promise<{ statusCode: number, body: { text: () => Promise<string> } }>, close: () => Promise<void> } }): Promise<[number, string]> => {
+        const client = new lib.Client(server.origin)
+        const { statusCode, body } = await client.request({ path: '/same', method: 'GET' })
+        const text = await body.text()
+        await client.close()
+        return [statusCode, text]
+      }
+      const theirs = await ask(undici as never)
+      const ours = await ask({ Client } as never)
+      assert.deepEqual(ours, theirs)
+      assert.deepEqual(ours, [200, 'hello /same'])
+    })
+
     it('answers HTTP/2 requests negotiated by ALPN', async (t) => {
       const server = await startH2sServer((stream, headers) => respond(stream, 200, `h2 ${String(headers[':path'])}`))
       t.after(() => server.close())
       install(t)
-      const client = new Client(server.origin, { allowH2: true, connect: trustTestCa })
+      const client = new Client(server.origin, { connect: trustTestCa })
       t.after(() => client.close())
       const bodies = await Promise.all(['/x', '/y', '/z'].map(async (path) => {
         const { body } = await client.request({ path, method: 'GET' })
