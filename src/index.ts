@@ -9,7 +9,7 @@
 export { Dispatcher, ComposedDispatcher } from './dispatcher/dispatcher.js'
 export { Dispatcher1Wrapper } from './dispatcher/dispatcher1-wrapper.js'
 export type { CloseCallback } from './dispatcher/dispatcher.js'
-export { DecoratorHandler, SimpleController, failDispatch } from './handler.js'
+export { DecoratorHandler, DualShapeHandler, SimpleController, failDispatch } from './handler.js'
 export type {
   Dispatch,
   DispatchBody,
