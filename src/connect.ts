@@ -51,7 +51,7 @@ export type ConnectCallback = (err: Error | null, socket: Duplex | null) => void
 export type Connector = (options: ConnectOptions, callback: ConnectCallback) => void
 
 /** Options of {@link buildConnector}: TLS options for `https:` plus the fields below. */
-export interface BuildOptions extends Omit<tls.ConnectionOptions, 'timeout' | 'session' | 'host' | 'port' | 'path' | 'socket'> {
+export interface BuildOptions extends Omit<tls.ConnectionOptions, 'timeout' | 'host' | 'port' | 'path' | 'socket'>, Pick<net.TcpSocketConnectOpts, 'family' | 'hints' | 'autoSelectFamily' | 'autoSelectFamilyAttemptTimeout' | 'localPort'> {
   /**
    * Milliseconds allowed to establish the connection (TCP and TLS); 0 disables.
    * @defaultValue 10000
@@ -75,10 +75,22 @@ export interface BuildOptions extends Omit<tls.ConnectionOptions, 'timeout' | 's
    */
   keepAliveInitialDelay?: number | null | undefined
   /**
-   * Offer HTTP/2 by ALPN (`h2`, then `http/1.1`) on TLS connections, unless `ALPNProtocols` is given.
-   * @defaultValue false
+   * Offer HTTP/2 by ALPN (`h2`, then `http/1.1`) on TLS connections, unless `ALPNProtocols` is
+   * given; `false` offers `http/1.1` only.
+   * @defaultValue true
    */
   allowH2?: boolean | null | undefined
+  /**
+   * Mark cleartext connections as HTTP/2 with prior knowledge (h2c), so a Client speaks HTTP/2
+   * on them without negotiation.
+   * @defaultValue false
+   */
+  useH2c?: boolean | null | undefined
+  /**
+   * A TLS session to resume on every connection (from `tlsSocket.getSession()`), before the
+   * sessions this connector caches itself.
+   */
+  session?: Buffer | undefined
 }
 
 /** Default milliseconds allowed to connect. */
@@ -124,11 +136,14 @@ class SessionCache {
  * const client = new Client('https://localhost:8443', { connect })
  */
 export function buildConnector (options: BuildOptions = {}): Connector {
-  const { timeout, socketPath, maxCachedSessions, keepAlive, keepAliveInitialDelay, allowH2, ...tlsOptions } = options
+  const { timeout, socketPath, maxCachedSessions, keepAlive, keepAliveInitialDelay, allowH2, useH2c, session: sharedSession, ...tlsOptions } = options
   timerMilliseconds('buildConnector()', 'timeout', timeout, undefined)
   timerMilliseconds('buildConnector()', 'keepAliveInitialDelay', keepAliveInitialDelay, undefined)
   if (maxCachedSessions != null && (!Number.isInteger(maxCachedSessions) || maxCachedSessions < 0)) {
     throw new InvalidArgumentError(`buildConnector(): maxCachedSessions must be a non-negative integer, got ${describeValue(maxCachedSessions)}`)
+  }
+  if (sharedSession != null && !Buffer.isBuffer(sharedSession)) {
+    throw new InvalidArgumentError(`buildConnector(): session must be a Buffer from tlsSocket.getSession(), got ${describeValue(sharedSession)}`)
   }
   const timeoutMs = timeout ?? DEFAULT_CONNECT_TIMEOUT
   const sessions = new SessionCache(maxCachedSessions ?? DEFAULT_MAX_CACHED_SESSIONS)
@@ -143,8 +158,8 @@ export function buildConnector (options: BuildOptions = {}): Connector {
     if (opts.protocol === 'https:') {
       const servername = opts.servername ?? tlsOptions.servername ?? (net.isIP(hostname) === 0 ? hostname : undefined)
       sessionKey = `${servername ?? hostname}:${port}`
-      const session = sessions.get(sessionKey)
-      const offerH2 = (opts.allowH2 ?? allowH2) === true
+      const session = sharedSession ?? sessions.get(sessionKey)
+      const offerH2 = (opts.allowH2 ?? allowH2) !== false
       // Cleartext reads land in the shared buffer when the connection can only speak HTTP/1.1 and
       // has a socket of its own (over a tunnel, tls ignores the option).
       const sharedReads = !offerH2 && opts.httpSocket === undefined && !('onread' in tlsOptions)
@@ -167,11 +182,13 @@ export function buildConnector (options: BuildOptions = {}): Connector {
         nextTick(callback, null, opts.httpSocket)
         return
       }
-      // Reads land in the shared buffer; the HTTP/1.1 connection parses them in place.
+      // Reads land in the shared buffer; the HTTP/1.1 connection parses them in place. The socket
+      // options (family, autoSelectFamily, lookup...) reach net.connect as they reach tls.connect.
       socket = socketPath != null
         ? net.connect({ path: socketPath, onread: sharedReadOption() })
-        : net.connect({ host: hostname, port, localAddress: opts.localAddress ?? undefined, lookup: tlsOptions.lookup, onread: sharedReadOption() })
+        : net.connect({ ...tlsOptions, host: hostname, port, localAddress: opts.localAddress ?? undefined, onread: sharedReadOption() } as net.TcpNetConnectOpts)
       markSharedReads(socket)
+      if (useH2c === true) (socket as net.Socket & { alpnProtocol?: string }).alpnProtocol = 'h2'
     }
     if (probe && opts.httpSocket === undefined) socket.setKeepAlive(true, probeDelay)
     socket.setNoDelay(true)

@@ -133,6 +133,8 @@ export interface ConnectParams {
    * `'h1'`, or `'h2'` once a session was negotiated (and before connecting, for h2c clients).
    */
   version: string
+  /** The Client's `localAddress` option (the interface it connects from), or null. */
+  localAddress: string | null
 }
 
 /** The request as diagnostics messages show it. */

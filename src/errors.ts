@@ -6,12 +6,18 @@
 
 import type { IncomingHeaders } from './contracts/dispatch-contract.js'
 
-/** Prefix of undici's error codes, which name the same errors as conduit's `LIB_` codes. */
-const UNDICI_CODE_PREFIX = 'UND_'
+import { LIBRARY_ERROR_CODES, UNDICI_ERROR_CODES } from './error-codes.js'
+import type { LibraryErrorName } from './error-codes.js'
+import { onErrorCodeStyle } from './error-code-style.js'
 
-/** Reads an undici error code (`UND_ERR_SOCKET`) as conduit's (`LIB_ERR_SOCKET`); other codes are returned unchanged. */
-export function fromUndiciCode (code: string): string {
-  return code.startsWith(UNDICI_CODE_PREFIX) ? `LIB_${code.slice(UNDICI_CODE_PREFIX.length)}` : code
+export { fromUndiciCode } from './error-codes.js'
+
+let undiciStyle = false
+
+/** The code of error class `name` in the style in force (src/error-code-style.ts). */
+function styledCode (name: LibraryErrorName): string {
+  if (undiciStyle) return (UNDICI_ERROR_CODES as Partial<Record<LibraryErrorName, string>>)[name] ?? LIBRARY_ERROR_CODES[name]
+  return LIBRARY_ERROR_CODES[name]
 }
 
 /** Base class of every error the library raises on purpose; `code` is stable across releases. */
@@ -21,7 +27,7 @@ export class LibraryError extends Error {
   constructor (message?: string, options?: { cause?: unknown }) {
     super(message, options)
     this.name = 'LibraryError'
-    this.code = 'LIB_ERR'
+    this.code = styledCode('LibraryError')
   }
 }
 
@@ -30,7 +36,7 @@ export class InvalidArgumentError extends LibraryError {
   constructor (message?: string, options?: { cause?: unknown }) {
     super(message ?? 'Invalid argument', options)
     this.name = 'InvalidArgumentError'
-    this.code = 'LIB_ERR_INVALID_ARG'
+    this.code = styledCode('InvalidArgumentError')
   }
 }
 
@@ -39,7 +45,7 @@ export class InvalidReturnValueError extends LibraryError {
   constructor (message?: string) {
     super(message ?? 'Invalid return value')
     this.name = 'InvalidReturnValueError'
-    this.code = 'LIB_ERR_INVALID_RETURN_VALUE'
+    this.code = styledCode('InvalidReturnValueError')
   }
 }
 
@@ -48,7 +54,7 @@ export class ConnectTimeoutError extends LibraryError {
   constructor (message?: string) {
     super(message ?? 'Connect Timeout Error')
     this.name = 'ConnectTimeoutError'
-    this.code = 'LIB_ERR_CONNECT_TIMEOUT'
+    this.code = styledCode('ConnectTimeoutError')
   }
 }
 
@@ -57,7 +63,7 @@ export class HeadersTimeoutError extends LibraryError {
   constructor (message?: string) {
     super(message ?? 'Headers Timeout Error')
     this.name = 'HeadersTimeoutError'
-    this.code = 'LIB_ERR_HEADERS_TIMEOUT'
+    this.code = styledCode('HeadersTimeoutError')
   }
 }
 
@@ -66,7 +72,7 @@ export class HeadersOverflowError extends LibraryError {
   constructor (message?: string) {
     super(message ?? 'Headers Overflow Error')
     this.name = 'HeadersOverflowError'
-    this.code = 'LIB_ERR_HEADERS_OVERFLOW'
+    this.code = styledCode('HeadersOverflowError')
   }
 }
 
@@ -75,7 +81,7 @@ export class BodyTimeoutError extends LibraryError {
   constructor (message?: string) {
     super(message ?? 'Body Timeout Error')
     this.name = 'BodyTimeoutError'
-    this.code = 'LIB_ERR_BODY_TIMEOUT'
+    this.code = styledCode('BodyTimeoutError')
   }
 }
 
@@ -106,7 +112,7 @@ export class SocketError extends LibraryError {
   constructor (message?: string, socket?: SocketInfo | null, options?: { cause?: unknown }) {
     super(message ?? 'Socket Error', options)
     this.name = 'SocketError'
-    this.code = 'LIB_ERR_SOCKET'
+    this.code = styledCode('SocketError')
     this.socket = socket ?? null
   }
 }
@@ -116,7 +122,7 @@ export class RequestAbortedError extends LibraryError {
   constructor (message?: string, options?: { cause?: unknown }) {
     super(message ?? 'Request aborted', options)
     this.name = 'AbortError'
-    this.code = 'LIB_ERR_ABORTED'
+    this.code = styledCode('RequestAbortedError')
   }
 }
 
@@ -125,7 +131,7 @@ export class ClientDestroyedError extends LibraryError {
   constructor (message?: string) {
     super(message ?? 'The client is destroyed')
     this.name = 'ClientDestroyedError'
-    this.code = 'LIB_ERR_DESTROYED'
+    this.code = styledCode('ClientDestroyedError')
   }
 }
 
@@ -134,7 +140,7 @@ export class ClientClosedError extends LibraryError {
   constructor (message?: string) {
     super(message ?? 'The client is closed')
     this.name = 'ClientClosedError'
-    this.code = 'LIB_ERR_CLOSED'
+    this.code = styledCode('ClientClosedError')
   }
 }
 
@@ -143,7 +149,7 @@ export class RequestContentLengthMismatchError extends LibraryError {
   constructor (message?: string) {
     super(message ?? 'Request body length does not match content-length header')
     this.name = 'RequestContentLengthMismatchError'
-    this.code = 'LIB_ERR_REQ_CONTENT_LENGTH_MISMATCH'
+    this.code = styledCode('RequestContentLengthMismatchError')
   }
 }
 
@@ -152,7 +158,7 @@ export class ResponseContentLengthMismatchError extends LibraryError {
   constructor (message?: string) {
     super(message ?? 'Response body length does not match content-length header')
     this.name = 'ResponseContentLengthMismatchError'
-    this.code = 'LIB_ERR_RES_CONTENT_LENGTH_MISMATCH'
+    this.code = styledCode('ResponseContentLengthMismatchError')
   }
 }
 
@@ -161,7 +167,7 @@ export class ResponseExceededMaxSizeError extends LibraryError {
   constructor (message?: string) {
     super(message ?? 'Response content exceeded max size')
     this.name = 'ResponseExceededMaxSizeError'
-    this.code = 'LIB_ERR_RES_EXCEEDED_MAX_SIZE'
+    this.code = styledCode('ResponseExceededMaxSizeError')
   }
 }
 
@@ -179,7 +185,7 @@ export class RequestRetryError extends LibraryError {
   constructor (message: string, statusCode: number, options: { headers?: IncomingHeaders | null, data: { count: number }, cause?: unknown }) {
     super(message, { cause: options.cause })
     this.name = 'RequestRetryError'
-    this.code = 'LIB_ERR_REQ_RETRY'
+    this.code = styledCode('RequestRetryError')
     this.statusCode = statusCode
     this.headers = options.headers ?? null
     this.data = options.data
@@ -197,7 +203,7 @@ export class ResponseError extends LibraryError {
   constructor (message: string, statusCode: number, options: { headers?: IncomingHeaders | null, body?: unknown } = {}) {
     super(message)
     this.name = 'ResponseError'
-    this.code = 'LIB_ERR_RESPONSE'
+    this.code = styledCode('ResponseError')
     this.statusCode = statusCode
     this.headers = options.headers ?? null
     this.body = options.body
@@ -209,7 +215,7 @@ export class NotSupportedError extends LibraryError {
   constructor (message?: string) {
     super(message ?? 'Not supported error')
     this.name = 'NotSupportedError'
-    this.code = 'LIB_ERR_NOT_SUPPORTED'
+    this.code = styledCode('NotSupportedError')
   }
 }
 
@@ -218,7 +224,7 @@ export class InformationalError extends LibraryError {
   constructor (message?: string) {
     super(message ?? 'Request information')
     this.name = 'InformationalError'
-    this.code = 'LIB_ERR_INFO'
+    this.code = styledCode('InformationalError')
   }
 }
 
@@ -227,7 +233,7 @@ export class MaxOriginsReachedError extends LibraryError {
   constructor (message?: string) {
     super(message ?? 'Maximum allowed origins reached')
     this.name = 'MaxOriginsReachedError'
-    this.code = 'LIB_ERR_MAX_ORIGINS_REACHED'
+    this.code = styledCode('MaxOriginsReachedError')
   }
 }
 
@@ -236,7 +242,7 @@ export class BalancedPoolMissingUpstreamError extends LibraryError {
   constructor (message?: string) {
     super(message ?? 'No upstream has been added to the BalancedPool')
     this.name = 'MissingUpstreamError'
-    this.code = 'LIB_ERR_BPL_MISSING_UPSTREAM'
+    this.code = styledCode('BalancedPoolMissingUpstreamError')
   }
 }
 
@@ -244,7 +250,7 @@ export class BalancedPoolMissingUpstreamError extends LibraryError {
 export class HTTPParserError extends LibraryError {
   /** Offending bytes or token, as text. */
   data: string | undefined
-  constructor (message: string, code = 'LIB_ERR_HTTP_PARSER', data?: string) {
+  constructor (message: string, code: string = LIBRARY_ERROR_CODES.HTTPParserError, data?: string) {
     super(message)
     this.name = 'HTTPParserError'
     this.code = code
@@ -257,7 +263,7 @@ export class SecureProxyConnectionError extends LibraryError {
   constructor (cause?: unknown, message?: string) {
     super(message ?? 'Secure Proxy Connection failed', { cause })
     this.name = 'SecureProxyConnectionError'
-    this.code = 'LIB_ERR_PRX_TLS'
+    this.code = styledCode('SecureProxyConnectionError')
   }
 }
 
@@ -268,7 +274,7 @@ export class ProxyConnectionError extends LibraryError {
   constructor (message: string, options: { statusCode?: number, cause?: unknown } = {}) {
     super(message, { cause: options.cause })
     this.name = 'ProxyConnectionError'
-    this.code = 'LIB_ERR_PROXY_CONNECT'
+    this.code = styledCode('ProxyConnectionError')
     this.statusCode = options.statusCode
   }
 }
@@ -278,7 +284,7 @@ export class MockNotMatchedError extends LibraryError {
   constructor (message?: string) {
     super(message ?? 'The request does not match any registered mock dispatches')
     this.name = 'MockNotMatchedError'
-    this.code = 'LIB_MOCK_ERR_MOCK_NOT_MATCHED'
+    this.code = styledCode('MockNotMatchedError')
   }
 }
 
@@ -287,7 +293,7 @@ export class StoreTimeoutError extends LibraryError {
   constructor (message?: string) {
     super(message ?? 'Cache store operation timed out')
     this.name = 'StoreTimeoutError'
-    this.code = 'LIB_ERR_STORE_TIMEOUT'
+    this.code = styledCode('StoreTimeoutError')
   }
 }
 
@@ -302,7 +308,7 @@ export class SnapshotFileError extends LibraryError {
   constructor (message: string, path: string, options?: { cause?: unknown, entry?: number | string | undefined, field?: string | undefined }) {
     super(message, options)
     this.name = 'SnapshotFileError'
-    this.code = 'LIB_ERR_SNAPSHOT_FILE'
+    this.code = styledCode('SnapshotFileError')
     this.path = path
     this.entry = options?.entry
     this.field = options?.field
@@ -316,7 +322,7 @@ export class SnapshotNotFoundError extends LibraryError {
   constructor (message: string, differences: string[] = []) {
     super(message)
     this.name = 'SnapshotNotFoundError'
-    this.code = 'LIB_ERR_SNAPSHOT_NOT_FOUND'
+    this.code = styledCode('SnapshotNotFoundError')
     this.differences = differences
   }
 }
@@ -356,7 +362,7 @@ export class RedirectError extends LibraryError {
   constructor (message?: string) {
     super(message ?? 'Redirect could not be followed')
     this.name = 'RedirectError'
-    this.code = 'LIB_ERR_REDIRECT'
+    this.code = styledCode('RedirectError')
   }
 }
 
@@ -365,7 +371,7 @@ export class WebSocketHandshakeError extends LibraryError {
   constructor (message?: string, options?: { cause?: unknown }) {
     super(message ?? 'WebSocket handshake failed', options)
     this.name = 'WebSocketHandshakeError'
-    this.code = 'LIB_ERR_WEBSOCKET_HANDSHAKE'
+    this.code = styledCode('WebSocketHandshakeError')
   }
 }
 
@@ -376,7 +382,7 @@ export class WebSocketProtocolError extends LibraryError {
   constructor (message: string, closeCode: number, options?: { cause?: unknown }) {
     super(message, options)
     this.name = 'WebSocketProtocolError'
-    this.code = 'LIB_ERR_WEBSOCKET_PROTOCOL'
+    this.code = styledCode('WebSocketProtocolError')
     this.closeCode = closeCode
   }
 }
@@ -389,6 +395,37 @@ export class MaxRedirectsError extends RedirectError {
   constructor (message?: string) {
     super(message ?? 'max redirects')
     this.name = 'MaxRedirectsError'
-    this.code = 'LIB_ERR_REDIRECT_MAX'
+    this.code = styledCode('MaxRedirectsError')
   }
 }
+
+/**
+ * `errors.UndiciError` under undici's code style: an alias of {@link LibraryError}, the base class
+ * of every error conduit raises, for code that checks `err instanceof errors.UndiciError`;
+ * `undefined` in conduit's own style.
+ */
+export let UndiciError: typeof LibraryError | undefined
+
+const classes: Record<string, { prototype: object }> = {
+  LibraryError, InvalidArgumentError, InvalidReturnValueError, ConnectTimeoutError, HeadersTimeoutError, HeadersOverflowError,
+  BodyTimeoutError, SocketError, RequestAbortedError, ClientDestroyedError, ClientClosedError, RequestContentLengthMismatchError,
+  ResponseContentLengthMismatchError, ResponseExceededMaxSizeError, RequestRetryError, ResponseError, NotSupportedError,
+  InformationalError, MaxOriginsReachedError, BalancedPoolMissingUpstreamError, SecureProxyConnectionError, ProxyConnectionError,
+  MockNotMatchedError, MaxRedirectsError
+}
+
+// undici's classes recognise their errors by a branded getter (`instanceof` reads
+// Symbol.for('undici.error.<code>')); under undici's style conduit's errors answer to it too, so
+// code holding undici's own `errors` classes still recognises them.
+const brandOf = (code: string): symbol => Symbol.for(`undici.error.${code}`)
+function brand (target: { prototype: object }, code: string): void {
+  Object.defineProperty(target.prototype, brandOf(code), { get: () => undiciStyle, configurable: true })
+}
+for (const [name, code] of Object.entries(UNDICI_ERROR_CODES)) brand(classes[name]!, code)
+brand(RequestAbortedError, 'UND_ERR_ABORT')
+brand(HTTPParserError, 'UND_ERR_HTTP_PARSER')
+
+onErrorCodeStyle((style) => {
+  undiciStyle = style === 'undici'
+  UndiciError = undiciStyle ? LibraryError : undefined
+})

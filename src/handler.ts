@@ -29,6 +29,7 @@ export type {
 } from './contracts/dispatch-contract.js'
 export { SimpleController } from './handlers/simple-controller.js'
 export { DecoratorHandler } from './handlers/decorator-handler.js'
+export { DualShapeHandler } from './handlers/dual-shape-handler.js'
 export { failDispatch } from './handlers/fail-dispatch.js'
 export { isLegacyHandler, toRawHeaders, toDispatchHandler, LegacyHandlerAdapter } from './handlers/legacy-handler.js'
 export { ForwardingController } from './handlers/forwarding-controller.js'
@@ -39,6 +40,7 @@ export { normalizeHeaders } from './handlers/request-headers.js'
 export { PARTIAL_METHOD } from './contracts/cache-store.js'
 export type { CacheControlDirectives, CacheKey, CacheStore, CacheValue, GetResult } from './contracts/cache-store.js'
 export * from './errors.js'
+export { LIBRARY_ERROR_CODES, UNDICI_ERROR_CODES } from './error-codes.js'
 
 // --- dispatchers, routes and connections (tunnels open their own) ----------------------------
 export type { Dispatcher } from './dispatcher/dispatcher.js'
@@ -73,5 +75,7 @@ export { describeValue, describeValueKind, describeValueWithItems } from './vali
 export { STORE_OPTION_FAILURE, failOption } from './validation/options.js'
 export type { OptionFailure, ShowValue } from './validation/options.js'
 export { MAX_TIMER_MS } from './validation/timer-limit.js'
-export { monotonicNow } from './runtime/timers.js'
 export { MAX_NAME_VALUE_LENGTH, storableSetCookie } from './cookies/parse-set-cookie.js'
+
+// --- the runtime's own timers, for I/O, leases and deadlines a fake clock must not stall ------
+export * as runtimeTimers from './runtime/timers.js'

@@ -9,7 +9,7 @@
 export { Dispatcher, ComposedDispatcher } from './dispatcher/dispatcher.js'
 export { Dispatcher1Wrapper } from './dispatcher/dispatcher1-wrapper.js'
 export type { CloseCallback } from './dispatcher/dispatcher.js'
-export { DecoratorHandler, SimpleController, failDispatch } from './handler.js'
+export { DecoratorHandler, DualShapeHandler, SimpleController, failDispatch } from './handler.js'
 export type {
   Dispatch,
   DispatchBody,
@@ -34,6 +34,10 @@ export * as util from './util/index.js'
 // --- errors ------------------------------------------------------------------------------
 export * as errors from './errors.js'
 export { LibraryError } from './errors.js'
+export { setErrorCodeStyle, errorCodeStyle } from './set-error-code-style.js'
+export type { ErrorCodeStyle } from './set-error-code-style.js'
+export { LIBRARY_ERROR_CODES, UNDICI_ERROR_CODES } from './error-codes.js'
+export type { LibraryErrorCode, LibraryErrorName, UndiciErrorCode } from './error-codes.js'
 
 // --- request API -------------------------------------------------------------------------
 export { BodyReadable, DEFAULT_DUMP_LIMIT, DEFAULT_BODY_HIGH_WATER_MARK } from './api/body-readable.js'

@@ -68,15 +68,16 @@ export function rowFields (value: CacheValue, body: Uint8Array | null): SqliteVa
 // collected by the garbage collector outside a JavaScript context (while the process exits)
 // aborts the process, so the store prepares no Statement it drops: each lives as long as the store.
 function useRollbackJournal (db: SqliteConnection): void {
-  const deadline = Date.now() + JOURNAL_SWITCH_WAIT_MS
+  // Counted in pauses, not read from a clock: this runs on the writer thread too, and a fake
+  // clock a test installs must not stretch or shorten the wait.
   const pause = new Int32Array(new SharedArrayBuffer(4))
-  for (;;) {
+  for (let waited = 0; ; waited += JOURNAL_RETRY_PAUSE_MS) {
     try {
       db.exec('PRAGMA journal_mode = DELETE')
       return
     } catch (err) {
       if (!isBusyError(err)) throw err
-      if (Date.now() >= deadline) {
+      if (waited >= JOURNAL_SWITCH_WAIT_MS) {
         throw new Error(`the file is in WAL mode and another connection keeps it open in that mode (this store needs a rollback journal; waited ${JOURNAL_SWITCH_WAIT_MS} ms)`, { cause: err })
       }
       Atomics.wait(pause, 0, 0, JOURNAL_RETRY_PAUSE_MS)

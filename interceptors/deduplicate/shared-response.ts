@@ -5,7 +5,7 @@
  * @module
  */
 
-import { SimpleController, RequestAbortedError } from '../../src/handler.js'
+import { SimpleController, RequestAbortedError, DualShapeHandler } from '../../src/handler.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
 
 type Pending = { kind: 'data', chunk: Buffer } | { kind: 'end', trailers: IncomingHeaders } | { kind: 'error', error: Error }
@@ -85,7 +85,7 @@ class Waiter {
 }
 
 /** The handler of the one origin request; fans every event out to the waiters. */
-export class SharedResponse implements DispatchHandler {
+export class SharedResponse extends DualShapeHandler implements DispatchHandler {
   readonly #waiters: Waiter[] = []
   readonly #maxBuffer: number
   readonly #onSettled: () => void
@@ -101,6 +101,7 @@ export class SharedResponse implements DispatchHandler {
    * @param onSettled - called once no caller can join any more (the answer began, or failed)
    */
   constructor (first: DispatchHandler, maxBuffer: number, onSettled: () => void) {
+    super()
     this.#maxBuffer = maxBuffer
     this.#onSettled = onSettled
     this.#waiters.push(new Waiter(first, this, maxBuffer))

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { AttemptSpanningHandler, showOrigin } from '../../src/handler.js'
+import { AttemptSpanningHandler, fromUndiciCode, showOrigin } from '../../src/handler.js'
 import type { Dispatch, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import type { DnsRecord } from './records.js'
 import type { DnsResolver } from './resolver.js'
@@ -46,7 +46,7 @@ export class DnsHandler extends AttemptSpanningHandler {
     const attempt = this.#attempt
     const code = (error as { code?: unknown }).code
     if (code === 'ENOTFOUND') attempt.resolver.forget(attempt.origin.hostname)
-    const next = this.#failoverRecord(typeof code === 'string' ? code : '')
+    const next = this.#failoverRecord(typeof code === 'string' ? fromUndiciCode(code) : '')
     if (next === null) {
       super.onResponseError(controller, error)
       return

@@ -10,12 +10,12 @@ import { failOption } from '../../src/handler.js'
 /** Proxy choices per target protocol; `null` means direct. */
 export interface ProxyEnvOptions {
   /**
-   * Proxy for `http:` targets; `null` sends them direct.
+   * Proxy for `http:` targets; `null` or `''` sends them direct.
    * @defaultValue `http_proxy`, `HTTP_PROXY`, then `all_proxy`, `ALL_PROXY`
    */
   httpProxy?: string | URL | null | undefined
   /**
-   * Proxy for `https:` targets; `null` sends them direct.
+   * Proxy for `https:` targets; `null` sends them direct, `''` the way `http:` targets go.
    * @defaultValue `https_proxy`, `HTTPS_PROXY`, `all_proxy`, `ALL_PROXY`, then the http proxy
    */
   httpsProxy?: string | URL | null | undefined
@@ -57,6 +57,10 @@ function checkProxyEnvOptions (options: ProxyEnvOptions): void {
   }
 }
 
+function isBlank (value: unknown): boolean {
+  return typeof value === 'string' && value.trim() === ''
+}
+
 /** Environment values are often written without a scheme (`proxy.local:3128`); curl reads those as http. */
 function withScheme (value: string | undefined): string | undefined {
   if (value === undefined) return undefined
@@ -71,12 +75,14 @@ function withScheme (value: string | undefined): string | undefined {
 export function readProxyEnv (options: ProxyEnvOptions = {}, env: NodeJS.ProcessEnv = process.env): ResolvedProxyEnv {
   checkProxyEnvOptions(options)
   const all = withScheme(read(env, 'all_proxy'))
-  const httpProxy = options.httpProxy !== undefined
-    ? options.httpProxy
-    : withScheme(read(env, 'http_proxy')) ?? all ?? null
-  const httpsProxy = options.httpsProxy !== undefined
-    ? options.httpsProxy
-    : withScheme(read(env, 'https_proxy')) ?? all ?? httpProxy
+  // An empty string given as an option names no proxy, and the environment is not read for it,
+  // as in undici: `httpProxy: ''` goes direct, `httpsProxy: ''` goes the way http: targets go.
+  const httpProxy = isBlank(options.httpProxy)
+    ? null
+    : options.httpProxy !== undefined ? options.httpProxy : withScheme(read(env, 'http_proxy')) ?? all ?? null
+  const httpsProxy = isBlank(options.httpsProxy)
+    ? httpProxy
+    : options.httpsProxy !== undefined ? options.httpsProxy : withScheme(read(env, 'https_proxy')) ?? all ?? httpProxy
   const noProxy = options.noProxy ?? read(env, 'no_proxy') ?? ''
   return { httpProxy, httpsProxy, noProxy }
 }

@@ -5,14 +5,14 @@
  */
 
 import { InvalidArgumentError, describeValue, describeUrl, failOption, normalizeHeaders } from '../../src/handler.js'
-import type { BuildOptions, Connector, Dispatcher, OptionFailure } from '../../src/handler.js'
+import type { BuildOptions, Connector, Dispatcher, DispatchTarget, OptionFailure } from '../../src/handler.js'
 import { proxyAuthorization } from './proxy-auth.js'
 
 /** TLS options for one side of a proxied connection (the proxy itself, or the target through a tunnel). */
 export type ProxyTlsOptions = BuildOptions
 
 /** Builds the dispatcher that talks to the proxy itself (used for `CONNECT` and absolute-form requests). */
-export type ProxyClientFactory = (origin: URL, opts: { connect: Connector }) => Dispatcher
+export type ProxyClientFactory = (origin: URL, opts: { connect: Connector }) => Dispatcher | DispatchTarget
 
 /** The proxy-specific options; the presets add the agent options beside them. */
 export interface ProxyOptions {

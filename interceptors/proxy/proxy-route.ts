@@ -10,7 +10,7 @@
 
 import type { EventEmitter } from 'node:events'
 import type { Duplex } from 'node:stream'
-import { buildConnector, Pool, ConnectTimeoutError, redactHeaders, sensitiveHeaderNames, REDACTED } from '../../src/handler.js'
+import { buildConnector, Pool, ConnectTimeoutError, InvalidArgumentError, describeValue, redactHeaders, sensitiveHeaderNames, REDACTED, runtimeTimers } from '../../src/handler.js'
 import type { ConnectCallback, ConnectOptions, Connector, AgentOptions, Dispatcher, DirectConnection, DispatchRoute, Dispatch, DispatchHandler, DispatchOptions, DispatchTarget } from '../../src/handler.js'
 import { AbsoluteFormHandler, absoluteFormOptions } from './absolute-form.js'
 import { defaultPort } from './proxy-options.js'
@@ -20,6 +20,9 @@ import type { ProxyConnectParams } from './proxy-log.js'
 import { openSocksTunnel } from './socks.js'
 import { authority } from './tunnel-target.js'
 import type { TunnelTarget } from './tunnel-target.js'
+
+/** What a `clientFactory` returns: something that dispatches; events, close and destroy when it has them. */
+type ProxyClient = DispatchTarget & Partial<Pick<Dispatcher, 'on' | 'close' | 'destroy'>>
 import { connectHeaders, openConnectTunnel } from './tunnel.js'
 
 /** Dispatcher events forwarded to whoever owns the proxy interceptor (a preset re-emits them). */
@@ -33,7 +36,7 @@ export class ProxyRoute {
   readonly #events: EventEmitter
   readonly #tunnels = new Map<string, DispatchRoute>()
   #toProxy: DispatchRoute | null = null
-  #client: Dispatcher | null = null
+  #client: ProxyClient | null = null
   #tls: Connector | null = null
 
   constructor (proxy: ResolvedProxy, agentOptions: AgentOptions, events: EventEmitter) {
@@ -75,15 +78,21 @@ export class ProxyRoute {
 
   /** Waits for the tunnel handshakes in flight, then closes the connections this route owns. */
   async close (): Promise<void> {
-    await this.#client?.close()
+    if (typeof this.#client?.close === 'function') await this.#client.close()
   }
 
   /** Fails the tunnel handshakes in flight with `err` and closes at once. */
   async destroy (err: Error | null): Promise<void> {
-    await this.#client?.destroy(err)
+    if (typeof this.#client?.destroy === 'function') await this.#client.destroy(err)
   }
 
-  #relayEvents (dispatcher: Dispatcher): Dispatcher {
+  // A factory may return any object that dispatches (undici takes one that is no EventEmitter):
+  // its events are relayed when it has them.
+  #relayEvents (dispatcher: ProxyClient): ProxyClient {
+    if (dispatcher === null || typeof dispatcher !== 'object' || typeof dispatcher.dispatch !== 'function') {
+      throw new InvalidArgumentError(`ProxyAgent: clientFactory must return a dispatcher (an object with dispatch()), got ${describeValue(dispatcher)}`)
+    }
+    if (typeof dispatcher.on !== 'function') return dispatcher
     for (const event of FORWARDED_EVENTS) {
       dispatcher.on(event, (...args: unknown[]) => this.#events.emit(event, ...args))
     }
@@ -92,7 +101,7 @@ export class ProxyRoute {
 
   // The factory gets what undici's gets: the proxy URL (credentials left out: they travel in
   // proxy-authorization) and a connector to the proxy, bounded by connectTimeout, TLS per proxyTls.
-  #proxyClient (connectTimeout?: number): Dispatcher {
+  #proxyClient (connectTimeout?: number): ProxyClient {
     if (this.#client === null) {
       const connect = buildConnector({ timeout: connectTimeout, ...this.proxy.proxyTls })
       const factory = this.proxy.clientFactory ?? ((origin: URL, opts: { connect: Connector }) => new Pool(origin, opts))
@@ -146,7 +155,7 @@ export class ProxyRoute {
         return
       }
       settled = true
-      if (timer !== null) clearTimeout(timer)
+      if (timer !== null) runtimeTimers.clearTimeout(timer)
       request.signal?.removeEventListener('abort', onAbort)
       callback(err, socket)
     }
@@ -174,7 +183,7 @@ export class ProxyRoute {
     let cancel: ((reason: Error) => void) | null = null
     // A custom connector gets no deadline from the transport, so the whole tunnel setup has one here.
     if (timeoutMs > 0) {
-      timer = setTimeout(() => {
+      timer = runtimeTimers.setTimeout(() => {
         const err = new ConnectTimeoutError(`connect timeout: no tunnel to ${authority(target)} through proxy ${this.proxy.label} after ${timeoutMs} ms`)
         cancel?.(err)
         finish(err, null)

@@ -6,7 +6,7 @@
  */
 
 import type { Duplex } from 'node:stream'
-import { ProxyConnectionError, SENSITIVE_HEADERS } from '../../src/handler.js'
+import { ProxyConnectionError, SENSITIVE_HEADERS, DualShapeHandler } from '../../src/handler.js'
 import type { DispatchController, DispatchHandler, DispatchTarget, IncomingHeaders } from '../../src/handler.js'
 import { asProxyError } from './proxy-errors.js'
 import type { ResolvedProxy } from './proxy-options.js'
@@ -16,7 +16,7 @@ import type { TunnelTarget } from './tunnel-target.js'
 /** Receives the outcome of one CONNECT exchange, exactly once. */
 type TunnelCallback = (err: Error | null, socket?: Duplex) => void
 
-class ConnectHandler implements DispatchHandler {
+class ConnectHandler extends DualShapeHandler implements DispatchHandler {
   readonly #proxy: ResolvedProxy
   readonly #target: string
   #callback: TunnelCallback | null
@@ -24,6 +24,7 @@ class ConnectHandler implements DispatchHandler {
   #controller: DispatchController | null = null
 
   constructor (proxy: ResolvedProxy, target: string, callback: TunnelCallback) {
+    super()
     this.#proxy = proxy
     this.#target = target
     this.#callback = callback

@@ -82,7 +82,8 @@ export function redirect (options: RedirectInterceptorOptions = {}): Interceptor
     if (typeof opts !== 'object' || opts === null) return dispatch(opts, handler)
     const max = opts.maxRedirections === undefined ? defaultMax : checkMax(opts.maxRedirections, 'redirect()')
     const throwOnMaxRedirect = checkThrow(opts.throwOnMaxRedirect, 'redirect()') ?? defaultThrow
-    if (max === undefined || max === 0 || opts.upgrade != null || opts.method === 'CONNECT') return dispatch(opts, handler)
+    // An upgrade request is followed too (as undici does); a CONNECT answer is a tunnel or a refusal.
+    if (max === undefined || max === 0 || opts.method === 'CONNECT') return dispatch(opts, handler)
     const strip = opts.stripHeadersOnRedirect ?? defaultStrip
     const stripCrossOrigin = opts.stripHeadersOnCrossOriginRedirect ?? defaultStripCrossOrigin
     // The options go no further down, so a redirect interceptor below does not follow too; the

@@ -11,6 +11,7 @@ import { DecoratorHandler, InvalidArgumentError, RequestAbortedError, RequestRet
 import type { Dispatch, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import { checkRetryHandlerArgs, resolveRetryOptions } from './retry-options.js'
 import type { ResolvedRetryOptions, RetryDispatchContext, RetryHandlerOptions, RetryHandlers } from './retry-options.js'
+import { copyContext, retryContext } from './retry-context.js'
 import { askRetry, defaultRetry, describeFailure, describeRequest, planRetry } from './retry-strategy.js'
 import { BodyProgress, checkResumed, partialStartError, rangeFor, resumeHeaders } from './resume.js'
 import type { ResumePoint } from './resume.js'
@@ -21,6 +22,8 @@ import { RetryWait } from './retry-wait.js'
 import { HeldResponse } from './held-response.js'
 
 const debug = debuglog('conduit:retry')
+
+const EMPTY_CONTEXT: object = Object.freeze({})
 
 /**
  * Retries one dispatch: exponential backoff, `Retry-After`, eligibility by
@@ -48,6 +51,9 @@ export class RetryHandler extends DecoratorHandler {
   #retries = 0
   #decision = 0
   #context: RetryDispatchContext | null = null
+  /** The context the current attempt's layer below gave, which getters of {@link #context} read. */
+  #below: object = EMPTY_CONTEXT
+  readonly #latestBelow = (): object => this.#below
   #headersSent = false
   readonly #progress = new BodyProgress()
   // Set while a restarted body's first bytes are compared with the delivered ones.
@@ -108,12 +114,13 @@ export class RetryHandler extends DecoratorHandler {
       return
     }
     this.#controller.target = controller
+    this.#below = typeof context === 'object' && context !== null ? context : EMPTY_CONTEXT
     if (this.#context !== null) {
+      copyContext(this.#context, context, this.#latestBelow)
       this.#context.retryCount = this.#retries
       return
     }
-    const base = typeof context === 'object' && context !== null ? context : {}
-    this.#context = { ...base, retryCount: this.#retries }
+    this.#context = retryContext(context, this.#latestBelow, this.#retries)
     this.handler.onRequestStart?.(this.#controller, this.#context)
   }
 

@@ -3,12 +3,13 @@
  * @module
  */
 
+import { LIBRARY_ERROR_CODES, fromUndiciCode } from '../../src/handler.js'
 import type { IncomingHeaders } from '../../src/handler.js'
 import type { ResolvedRetryOptions, RetryCallback, RetryContext } from './retry-options.js'
 import { retryAfterMs } from './retry-after.js'
 
 /** Code of the error a retryable response status is reported with. */
-export const STATUS_FAILURE_CODE = 'LIB_ERR_REQ_RETRY'
+export const STATUS_FAILURE_CODE = LIBRARY_ERROR_CODES.RequestRetryError
 
 /** The decision of the built-in strategy, with a reason for the debug log. */
 export type RetryPlan =
@@ -20,7 +21,7 @@ interface FailureFields { code?: unknown, statusCode?: unknown, headers?: unknow
 /** A short description of a failure for log lines: `status 503` or `ECONNRESET`. */
 export function describeFailure (err: Error): string {
   const { code, statusCode } = err as FailureFields
-  if (code === STATUS_FAILURE_CODE && typeof statusCode === 'number' && statusCode > 0) return `status ${statusCode}`
+  if (typeof code === 'string' && fromUndiciCode(code) === STATUS_FAILURE_CODE && typeof statusCode === 'number' && statusCode > 0) return `status ${statusCode}`
   return typeof code === 'string' ? code : `${err.name}: ${err.message}`
 }
 
@@ -39,9 +40,11 @@ export function planRetry (
   random: () => number = Math.random
 ): RetryPlan {
   const { code, statusCode, headers } = err as FailureFields
-  if (code !== STATUS_FAILURE_CODE) {
-    if (typeof code !== 'string') return { retry: false, reason: `${err.name} has no error code` }
-    if (!options.errorCodes.includes(code)) return { retry: false, reason: `error code ${code} is not in errorCodes` }
+  // Compared in conduit's spelling, whichever style the error was made in (or undici gave it).
+  const known = typeof code === 'string' ? fromUndiciCode(code) : code
+  if (known !== STATUS_FAILURE_CODE) {
+    if (typeof known !== 'string') return { retry: false, reason: `${err.name} has no error code` }
+    if (!options.errorCodes.includes(known)) return { retry: false, reason: `error code ${known} is not in errorCodes` }
   }
   if (!options.methods.includes(method)) return { retry: false, reason: `method ${method} is not in methods` }
   if (typeof statusCode === 'number' && statusCode > 0 && !options.statusCodes.includes(statusCode)) {

@@ -3,7 +3,7 @@
  * @module
  */
 
-import { RequestAbortedError } from '../../src/handler.js'
+import { RequestAbortedError, runtimeTimers } from '../../src/handler.js'
 import type { DispatchOptions } from '../../src/handler.js'
 
 /** A cancellable wait between attempts that also listens to the request's signal. */
@@ -30,10 +30,14 @@ export class RetryWait {
     this.#unlisten = () => signal.removeEventListener('abort', listener)
   }
 
-  /** Calls `onElapsed` after `delayMs` (after the current I/O turn when 0), unless cleared first. */
+  /**
+   * Calls `onElapsed` after `delayMs` (after the current I/O turn when 0), unless cleared first.
+   * The backoff follows the global clock, so a test with fake timers moves it on its own clock, as
+   * undici's does; a zero wait is no backoff and runs on the runtime's own immediate.
+   */
   sleep (delayMs: number, onElapsed: () => void): void {
     if (delayMs <= 0) {
-      this.#immediate = setImmediate(() => {
+      this.#immediate = runtimeTimers.setImmediate(() => {
         this.#immediate = null
         onElapsed()
       })
@@ -48,7 +52,7 @@ export class RetryWait {
   /** Stops the timer and the signal listener; nothing of the wait is left behind. */
   clear (): void {
     if (this.#timer !== null) clearTimeout(this.#timer)
-    if (this.#immediate !== null) clearImmediate(this.#immediate)
+    if (this.#immediate !== null) runtimeTimers.clearImmediate(this.#immediate)
     this.#timer = null
     this.#immediate = null
     this.#unlisten?.()

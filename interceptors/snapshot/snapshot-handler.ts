@@ -4,7 +4,7 @@
  * @module
  */
 
-import { DecoratorHandler, monotonicNow } from '../../src/handler.js'
+import { DecoratorHandler, runtimeTimers } from '../../src/handler.js'
 import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import type { SnapshotRecorder } from './snapshot-recorder.js'
 
@@ -36,7 +36,7 @@ export class RecordingHandler extends DecoratorHandler {
   readonly #recorder: SnapshotRecorder
   readonly #opts: DispatchOptions
   readonly #replaces: string | undefined
-  readonly #sentAt = monotonicNow()
+  readonly #sentAt = runtimeTimers.monotonicNow()
   #statusCode = 0
   #headers: IncomingHeaders = {}
   #chunks: Buffer[] = []
@@ -58,13 +58,13 @@ export class RecordingHandler extends DecoratorHandler {
     this.#headers = headers
     this.#chunks = []
     this.#chunkDelaysMs = []
-    this.#last = monotonicNow()
+    this.#last = runtimeTimers.monotonicNow()
     this.#delayMs = elapsed(this.#sentAt, this.#last)
     super.onResponseStart(controller, statusCode, headers, statusMessage)
   }
 
   override onResponseData (controller: DispatchController, chunk: Buffer): void {
-    const now = monotonicNow()
+    const now = runtimeTimers.monotonicNow()
     this.#chunks.push(chunk)
     this.#chunkDelaysMs.push(elapsed(this.#last, now))
     this.#last = now

@@ -11,6 +11,7 @@ import { InvalidArgumentError } from '../errors.js'
 import { abortReason, watchSignal } from './abort-signal.js'
 import { checkApiOptions } from './api-options.js'
 import type { ApiOptions } from './api-options.js'
+import { DualShapeHandler } from '../handlers/dual-shape-handler.js'
 
 /** Options every request-level handler reads. */
 export interface ApiHandlerOptions extends ApiOptions {
@@ -21,7 +22,7 @@ export interface ApiHandlerOptions extends ApiOptions {
 }
 
 /** Base of the request-level handlers; subclasses handle the final response. */
-export abstract class ApiHandler implements DispatchHandler {
+export abstract class ApiHandler extends DualShapeHandler implements DispatchHandler {
   /** The caller's options. */
   protected readonly opts: ApiHandlerOptions
   /** The dispatch's controller, once it started. */
@@ -40,6 +41,7 @@ export abstract class ApiHandler implements DispatchHandler {
    * @throws InvalidArgumentError for a bad signal, `onInfo` or method
    */
   constructor (who: string, opts: ApiHandlerOptions) {
+    super()
     checkApiOptions(who, opts)
     this.who = who
     this.opts = opts

@@ -11,6 +11,7 @@ import { abortReason, watchSignal } from './abort-signal.js'
 import type { ApiSignal } from './abort-signal.js'
 import { callUserCode } from '../connection/user-callback.js'
 import { queueMicrotask } from '../runtime/timers.js'
+import { DualShapeHandler } from '../handlers/dual-shape-handler.js'
 
 /** What `connect()` and `upgrade()` resolve with. */
 export interface UpgradeData {
@@ -30,7 +31,7 @@ export interface UpgradeData {
 export type UpgradeCallback = (err: Error | null, data: UpgradeData) => void
 
 /** Settles once: with the socket on a protocol switch, with an error otherwise. */
-export class UpgradeHandler implements DispatchHandler {
+export class UpgradeHandler extends DualShapeHandler implements DispatchHandler {
   readonly #what: string
   readonly #opaque: unknown
   #callback: UpgradeCallback | null
@@ -41,6 +42,7 @@ export class UpgradeHandler implements DispatchHandler {
 
   /** @param what - names the request in error messages, e.g. `upgrade to websocket` */
   constructor (what: string, opaque: unknown, signal: ApiSignal | null | undefined, callback: UpgradeCallback) {
+    super()
     this.#what = what
     this.#opaque = opaque ?? null
     this.#callback = callback

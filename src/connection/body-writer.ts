@@ -9,6 +9,7 @@ import type { Blob } from 'node:buffer'
 import { InvalidArgumentError, RequestAbortedError, RequestContentLengthMismatchError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
 import { BODY_BLOB, BODY_READABLE } from './request-body.js'
+import { setImmediate } from '../runtime/timers.js'
 
 /** Told when the body is completely written or failed. */
 export interface BodyWriterOwner {
@@ -60,12 +61,21 @@ export class BodyWriter {
     }
   }
 
-  /** Stops writing; a Readable body is destroyed so its producer stops too. */
-  abort (): void {
+  /**
+   * Stops writing; a Readable body is destroyed so its producer stops too. With `afterATurn` it
+   * is paused now and destroyed on the next turn of the event loop, after what the caller does
+   * with the response that made it stop.
+   */
+  abort (afterATurn = false): void {
     if (this.#done) return
     this.#done = true
     this.#release()
-    this.#destroyReadable()
+    if (!afterATurn || this.#kind !== BODY_READABLE) {
+      this.#destroyReadable()
+      return
+    }
+    ;(this.#body as Source).pause()
+    setImmediate(() => this.#destroyReadable())
   }
 
   /** Destroys a Readable body, so its producer stops and its resources go (undici does the same). */

@@ -12,7 +12,9 @@ import { InvalidArgumentError, RequestAbortedError, RequestContentLengthMismatch
 import { describeValue } from '../validation/describe-value.js'
 import { appendQuery, collectRequestFields, normalizeMethod, validateHost, validateMethod, validatePath, validateRequestFlags } from './request-fields.js'
 import type { RequestFieldInfo } from './request-fields.js'
-import { BODY_NONE, BODY_READABLE, bodyKind, bodyLength, isReplayable } from './request-body.js'
+import { BODY_BLOB, BODY_NONE, BODY_READABLE, bodyKind, bodyLength, isReplayable } from './request-body.js'
+import { isFormDataBody, multipartBlob } from './multipart-body.js'
+import { withContentType } from './request-fields.js'
 import type { DiagnosticsRequest } from '../diagnostics.js'
 import { publishBodyChunkReceived, publishBodyChunkSent, publishBodySent, publishCreate, publishRequestError, publishResponseHeaders, publishTrailers } from '../observability/request-events.js'
 import { UndiciRequestView } from '../observability/undici-request-view.js'
@@ -130,9 +132,13 @@ export class ClientRequest implements DispatchController {
     const defaults = target.defaults
     this.headersTimeout = timeoutOption('headersTimeout', opts.headersTimeout, defaults.headersTimeout)
     this.bodyTimeout = timeoutOption('bodyTimeout', opts.bodyTimeout, defaults.bodyTimeout)
-    const kind = bodyKind(opts.body)
+    // A FormData goes out as multipart/form-data (as undici sends it), a Blob of known length.
+    const body = isFormDataBody(opts.body) ? multipartBlob(opts.body) : opts.body
+    const kind = bodyKind(body)
     const info: RequestFieldInfo = { declaredLength: -1, reset: opts.reset === true, host: undefined, expectContinue: opts.expectContinue === true }
     this.#fields = collectRequestFields(opts.headers, info)
+    // A Blob's type is its content type, unless the caller set one.
+    if (kind === BODY_BLOB) this.#fields = withContentType(this.#fields, (body as Blob).type)
     const expectContinue = info.expectContinue && kind !== BODY_NONE
     // The default host comes from a parsed origin; only a caller's `host` header needs checking.
     if (info.host !== undefined) validateHost(info.host)
@@ -142,7 +148,7 @@ export class ClientRequest implements DispatchController {
     // (as undici does), unless the caller says `reset: false`.
     this.reset = info.reset || (method === 'HEAD' && opts.reset !== false)
     this.typeOfService = opts.typeOfService ?? undefined
-    let length = bodyLength(opts.body, kind)
+    let length = bodyLength(body, kind)
     let prepareError: Error | null = null
     if (info.declaredLength !== -1) {
       if (length === -1) length = info.declaredLength
@@ -156,7 +162,7 @@ export class ClientRequest implements DispatchController {
     this.method = method
     this.path = path
     this.headers = opts.headers
-    this.body = opts.body
+    this.body = body
     this.bodyKind = kind
     this.bodyLength = length
     this.idempotent = opts.idempotent ?? IDEMPOTENT.has(method)

@@ -45,6 +45,7 @@ export function bodyLength (body: unknown, kind: number): number {
     case BODY_NONE: return 0
     case BODY_BYTES: return typeof body === 'string' ? Buffer.byteLength(body) : (body as ArrayBufferView | ArrayBuffer).byteLength
     case BODY_BLOB: return (body as Blob).size
+    case BODY_READABLE: return endedLength(body)
     default: return -1
   }
 }
@@ -52,4 +53,15 @@ export function bodyLength (body: unknown, kind: number): number {
 /** Whether a body of this kind can be sent a second time (for a retry on a fresh connection). */
 export function isReplayable (kind: number): boolean {
   return kind === BODY_NONE || kind === BODY_BYTES || kind === BODY_BLOB
+}
+
+/**
+ * The length of a Node stream that has already ended (`push(null)`, `end()` on a PassThrough):
+ * all its bytes are buffered, so it is sent with a `content-length` as undici sends it, not
+ * chunked. -1 for a stream still producing, or in object mode.
+ */
+function endedLength (body: unknown): number {
+  const state = (body as { _readableState?: { ended?: unknown, objectMode?: unknown, length?: unknown } })._readableState
+  if (state === undefined || state.ended !== true || state.objectMode !== false || typeof state.length !== 'number') return -1
+  return state.length
 }

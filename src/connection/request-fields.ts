@@ -191,6 +191,13 @@ function addField (fields: string[], name: string, value: unknown, info: Request
   fields.push(name, text)
 }
 
+/** `fields` with `content-type: type` appended, unless `type` is empty or the fields already have a content type. */
+export function withContentType (fields: readonly string[], type: string): readonly string[] {
+  if (type === '') return fields
+  for (let i = 0; i < fields.length; i += 2) if (fields[i]!.toLowerCase() === 'content-type') return fields
+  return [...fields, 'content-type', type]
+}
+
 /**
  * The length a `content-length` field declares, given the one an earlier field declared (-1:
  * none). A list of identical values, or the same value repeated in several fields, is one

@@ -11,6 +11,7 @@
 
 import type { Duplex } from 'node:stream'
 import { BalancedPoolMissingUpstreamError, BodyTimeoutError, HeadersTimeoutError, InvalidArgumentError } from '../errors.js'
+import { LIBRARY_ERROR_CODES, fromUndiciCode } from '../error-codes.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { DecoratorHandler } from '../handlers/decorator-handler.js'
 import { describeValue } from '../validation/describe-value.js'
@@ -54,7 +55,7 @@ interface Upstream extends PoolMember {
   readonly timedOut: () => void
 }
 
-const SOCKET_ERROR_CODE = 'LIB_ERR_SOCKET'
+const SOCKET_ERROR_CODE = LIBRARY_ERROR_CODES.SocketError
 
 /**
  * How many unanswered requests an upstream may hold beyond its share (by weight, measured
@@ -178,7 +179,7 @@ export class BalancedPool extends MemberPool<Upstream> {
     dispatcher.on('connect', () => this.#reweigh(member, +1))
     dispatcher.on('connectionError', () => this.#reweigh(member, -1))
     dispatcher.on('disconnect', (_origin: unknown, _targets: unknown, err?: { code?: unknown }) => {
-      if (err?.code === SOCKET_ERROR_CODE) this.#reweigh(member, -1)
+      if (typeof err?.code === 'string' && fromUndiciCode(err.code) === SOCKET_ERROR_CODE) this.#reweigh(member, -1)
     })
     this.addMember(member)
     for (const m of this.members) m.weight = this.#turns.maxWeight

@@ -11,7 +11,11 @@ import { InvalidArgumentError } from '../errors.js'
 import { failOption } from '../validation/options.js'
 import { DEFAULT_MAX_HEADER_SIZE } from '../connection/connection-config.js'
 import type { ConnectionConfig } from '../connection/connection-config.js'
-import { timerMilliseconds } from '../validation/timer-limit.js'
+import { MAX_TIMER_MS, timerMilliseconds } from '../validation/timer-limit.js'
+import { resolveH2Settings } from './h2-options.js'
+import type { H2ClientOptions, H2Settings } from './h2-options.js'
+
+export type { H2ClientOptions, H2Options } from './h2-options.js'
 
 /** Default idle time of a kept-alive connection when the server gives no hint, in milliseconds. */
 export const DEFAULT_KEEP_ALIVE_TIMEOUT = 4_000
@@ -30,7 +34,7 @@ export const DEFAULT_BODY_TIMEOUT = 300_000
 export const DEFAULT_MAX_INFORMATIONAL_RESPONSES = 16
 
 /** Options of a {@link Client} (and of the clients a Pool or Agent creates). */
-export interface ClientOptions {
+export interface ClientOptions extends H2ClientOptions {
   /**
    * Requests in flight per connection (HTTP/1.1 pipelining); 1 disables pipelining.
    * @defaultValue 1
@@ -86,6 +90,18 @@ export interface ClientOptions {
   maxResponseSize?: number | undefined
   /** TLS and socket options for the built-in connector, or a connector function of your own. */
   connect?: BuildOptions | Connector | null | undefined
+  /**
+   * TLS options for the built-in connector, under `connect` (undici's older spelling, which it
+   * still merges): a field `connect` also sets wins. Ignored with a connector function.
+   */
+  tls?: BuildOptions | null | undefined
+  /**
+   * Try the addresses of both families in turn, IPv6 and IPv4 (RFC 8305 "happy eyeballs"), as
+   * `net.connect` does with this option; unset leaves the runtime's default.
+   */
+  autoSelectFamily?: boolean | undefined
+  /** With `autoSelectFamily`, how long each address may take before the next one is tried (ms). */
+  autoSelectFamilyAttemptTimeout?: number | undefined
   /** Connect to this unix domain socket instead of the origin's host and port. */
   socketPath?: string | null | undefined
   /** Local interface to connect from. */
@@ -107,56 +123,18 @@ export interface ClientOptions {
   maxCachedSessions?: number | undefined
   /**
    * Offer HTTP/2 by ALPN on `https:` connections (`h2`, then `http/1.1`); the server chooses.
-   * @defaultValue false
+   * `false` speaks HTTP/1.1 only.
+   * @defaultValue true
    */
   allowH2?: boolean | undefined
-  /**
-   * Speak HTTP/2 without negotiation ("prior knowledge") on cleartext `http:` connections. Only
-   * for servers known to accept h2c; an HTTP/1.1 server fails every request.
-   * @defaultValue false
-   */
-  h2c?: boolean | undefined
-  /**
-   * Most concurrent streams on one HTTP/2 session (the server's own SETTINGS may lower it).
-   * @defaultValue 100
-   */
-  maxConcurrentStreams?: number | undefined
-  /**
-   * HTTP/2 stream-level flow-control window the client advertises (SETTINGS_INITIAL_WINDOW_SIZE), bytes.
-   * @defaultValue 262144
-   */
-  initialWindowSize?: number | undefined
-  /**
-   * HTTP/2 connection-level flow-control window of the client, bytes.
-   * @defaultValue 524288
-   */
-  connectionWindowSize?: number | undefined
-  /**
-   * Interval between HTTP/2 PING frames that check a session is alive (ms); 0 disables.
-   * @defaultValue 60000
-   */
-  pingInterval?: number | undefined
 }
 
-/** Default most concurrent streams on one HTTP/2 session. */
-export const DEFAULT_MAX_CONCURRENT_STREAMS = 100
-/** Default HTTP/2 stream flow-control window, bytes. */
-export const DEFAULT_INITIAL_WINDOW_SIZE = 262_144
-/** Default HTTP/2 connection flow-control window, bytes. */
-export const DEFAULT_CONNECTION_WINDOW_SIZE = 524_288
-/** Default interval between HTTP/2 PING frames, in milliseconds. */
-export const DEFAULT_PING_INTERVAL = 60_000
-/** Largest flow-control window HTTP/2 allows (RFC 9113 section 6.9.1). */
-const MAX_WINDOW_SIZE = 2 ** 31 - 1
-
 /** Options after validation, with defaults applied: what the connections read, and how the Client connects. */
-export interface ClientConfig extends ConnectionConfig {
+export interface ClientConfig extends ConnectionConfig, H2Settings {
   connector: Connector
   localAddress: string | null
   /** HTTP/2 is offered by ALPN on TLS connections. */
   allowH2: boolean
-  /** HTTP/2 prior knowledge on cleartext connections. */
-  h2c: boolean
 }
 
 function nonNegative (who: string, name: string, value: unknown, fallback: number, integer = false): number {
@@ -193,17 +171,12 @@ export function resolveClientOptions (opts: ClientOptions | undefined, who = 'Cl
   if (o.strictContentLength != null && typeof o.strictContentLength !== 'boolean') {
     failOption(who, 'strictContentLength', 'a boolean', o.strictContentLength)
   }
-  for (const name of ['allowH2', 'h2c'] as const) {
-    if (o[name] != null && typeof o[name] !== 'boolean') {
-      failOption(who, name, 'a boolean', o[name])
-    }
-  }
-  const allowH2 = o.allowH2 === true
-  const maxConcurrentStreams = nonNegative(who, 'maxConcurrentStreams', o.maxConcurrentStreams, DEFAULT_MAX_CONCURRENT_STREAMS, true)
-  if (maxConcurrentStreams === 0) throw new InvalidArgumentError(`${who}: maxConcurrentStreams must be a positive integer, got 0`)
-  const initialWindowSize = windowSize(who, 'initialWindowSize', o.initialWindowSize, DEFAULT_INITIAL_WINDOW_SIZE)
-  const connectionWindowSize = windowSize(who, 'connectionWindowSize', o.connectionWindowSize, DEFAULT_CONNECTION_WINDOW_SIZE)
-  const { connector } = directConnection(o, who, connectTimeout)
+  if (o.allowH2 != null && typeof o.allowH2 !== 'boolean') failOption(who, 'allowH2', 'a boolean', o.allowH2)
+  // As in undici 8: HTTP/2 is offered unless the caller says no (connect's own allowH2 wins, as
+  // undici spreads connect last into its connector's options).
+  const allowH2 = (typeof o.connect === 'object' ? o.connect?.allowH2 : undefined) ?? o.allowH2 ?? true
+  const h2 = resolveH2Settings(o, who)
+  const { connector } = directConnection(o, who, connectTimeout, h2.h2c)
   return {
     pipelining: Math.max(1, pipelining),
     keepAliveTimeout,
@@ -219,21 +192,8 @@ export function resolveClientOptions (opts: ClientOptions | undefined, who = 'Cl
     maxRequestsPerClient: nonNegative(who, 'maxRequestsPerClient', o.maxRequestsPerClient, 0, true),
     strictContentLength: o.strictContentLength ?? true,
     allowH2,
-    h2c: o.h2c === true,
-    maxConcurrentStreams,
-    initialWindowSize,
-    connectionWindowSize,
-    pingInterval: timerMilliseconds(who, 'pingInterval', o.pingInterval, DEFAULT_PING_INTERVAL)
+    ...h2
   }
-}
-
-/** A flow-control window size: an integer HTTP/2 can carry in a WINDOW_UPDATE. */
-function windowSize (who: string, name: string, value: unknown, fallback: number): number {
-  if (value == null) return fallback
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 65_535 || value > MAX_WINDOW_SIZE) {
-    failOption(who, name, `an integer from 65535 to ${MAX_WINDOW_SIZE}`, value)
-  }
-  return value
 }
 
 /**
@@ -241,7 +201,7 @@ function windowSize (who: string, name: string, value: unknown, fallback: number
  * `connectTimeout`. A route (a proxy tunnel) that an Agent opens for an interceptor uses both.
  * @throws InvalidArgumentError when `connect` is neither a function nor an object
  */
-export function directConnection (o: ClientOptions, who: string, connectTimeout = timerMilliseconds(who, 'connectTimeout', o.connectTimeout, DEFAULT_CONNECT_TIMEOUT)): Omit<DirectConnection, 'dispatch'> {
+export function directConnection (o: ClientOptions, who: string, connectTimeout = timerMilliseconds(who, 'connectTimeout', o.connectTimeout, DEFAULT_CONNECT_TIMEOUT), h2c = resolveH2Settings(o, who).h2c): Omit<DirectConnection, 'dispatch'> {
   if (typeof o.connect === 'function') {
     const custom = o.connect
     const socketPath = o.socketPath
@@ -250,17 +210,30 @@ export function directConnection (o: ClientOptions, who: string, connectTimeout 
     return { connector, timeoutMs: connectTimeout }
   }
   if (o.connect == null || typeof o.connect === 'object') {
-    const timeoutMs = o.connect?.timeout ?? connectTimeout
+    if (o.tls != null && (typeof o.tls !== 'object' || Array.isArray(o.tls))) failOption(who, 'tls', 'an object of TLS options', o.tls)
+    checkAutoSelectFamily(o, who)
+    // As undici: `tls`, then the top-level options, then `connect`, each winning over the one before.
+    const options: BuildOptions = { ...(o.tls ?? {}), ...(typeof o.autoSelectFamily === 'boolean' ? { autoSelectFamily: o.autoSelectFamily, autoSelectFamilyAttemptTimeout: o.autoSelectFamilyAttemptTimeout } : {}), ...(o.connect ?? {}) }
+    const timeoutMs = options.timeout ?? connectTimeout
     const connector = buildConnector({
-      ...(o.connect ?? {}),
+      ...options,
       timeout: timeoutMs,
-      socketPath: o.connect?.socketPath ?? o.socketPath ?? null,
-      maxCachedSessions: o.connect?.maxCachedSessions ?? o.maxCachedSessions,
-      allowH2: o.connect?.allowH2 ?? o.allowH2 === true
+      socketPath: options.socketPath ?? o.socketPath ?? null,
+      maxCachedSessions: options.maxCachedSessions ?? o.maxCachedSessions,
+      allowH2: o.connect?.allowH2 ?? o.allowH2 ?? true,
+      useH2c: options.useH2c ?? h2c
     })
     return { connector, timeoutMs }
   }
   failOption(who, 'connect', 'a function or an object of TLS options', o.connect)
+}
+
+function checkAutoSelectFamily (o: ClientOptions, who: string): void {
+  if (o.autoSelectFamily != null && typeof o.autoSelectFamily !== 'boolean') failOption(who, 'autoSelectFamily', 'a boolean', o.autoSelectFamily)
+  const attempt = o.autoSelectFamilyAttemptTimeout
+  if (attempt != null && (typeof attempt !== 'number' || !Number.isInteger(attempt) || attempt < 0 || attempt > MAX_TIMER_MS)) {
+    failOption(who, 'autoSelectFamilyAttemptTimeout', `an integer of milliseconds from 0 to ${MAX_TIMER_MS}`, attempt)
+  }
 }
 
 /**

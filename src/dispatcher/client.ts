@@ -172,7 +172,8 @@ export class Client extends DispatcherBase {
       port: this.#url.port,
       servername: null,
       // Known in advance only for h2c; with allowH2 the server picks by ALPN during the handshake.
-      version: config.h2c && this.#url.protocol === 'http:' ? 'h2' : 'h1'
+      version: config.h2c && this.#url.protocol === 'http:' ? 'h2' : 'h1',
+      localAddress: config.localAddress
     }
   }
 

@@ -24,6 +24,7 @@ import { checkCallback, destroyArguments, settleClose } from './close-arguments.
 import { checkDispatchOptions, closedError } from './dispatch-guards.js'
 import type { CloseCallback } from './close-arguments.js'
 import { describeValue } from '../validation/describe-value.js'
+import { forwardBaseMembers } from './base-members.js'
 
 export type { CloseCallback } from './close-arguments.js'
 
@@ -35,6 +36,16 @@ export type { CloseCallback } from './close-arguments.js'
  * `'connectionError'` (origin, targets, error), `'drain'` (origin, targets).
  */
 export abstract class Dispatcher extends EventEmitter {
+  /**
+   * `composed instanceof X` holds when the dispatcher it was composed on is an `X`, as with
+   * undici's composed dispatchers (`mockAgent.compose(i) instanceof MockAgent`).
+   */
+  static override [Symbol.hasInstance] (value: unknown): boolean {
+    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true
+    const base = ComposedDispatcher.baseOf(value)
+    return base !== undefined && base instanceof this
+  }
+
   /**
    * Starts one request; hooks of `handler` report its progress.
    * Returns false when the dispatcher is busy: the caller should wait for `'drain'`.
@@ -132,7 +143,7 @@ export function composeChain (base: Dispatcher, interceptors: ReadonlyArray<Inte
     if (typeof interceptor !== 'function') {
       throw new TypeError(`compose: interceptor at index ${i} must be a function, got ${describeValue(interceptor)}`)
     }
-    const wrapped: unknown = interceptor(dispatch)
+    const wrapped: unknown = interceptor(acceptingEitherShape(dispatch))
     if (typeof wrapped !== 'function') {
       throw new TypeError(`compose: interceptor at index ${i} must return a dispatch function, got ${describeValue(wrapped)}`)
     }
@@ -142,6 +153,15 @@ export function composeChain (base: Dispatcher, interceptors: ReadonlyArray<Inte
     if ((typeof lifecycle.onClose === 'function' || typeof lifecycle.onDestroy === 'function') && !lifecycles.includes(lifecycle)) lifecycles.push(lifecycle)
   }
   return { dispatch, lifecycles }
+}
+
+/**
+ * `dispatch` for an interceptor to call: an interceptor written for undici 6 or 7 hands on a
+ * handler of the older shape (onConnect/onHeaders/...), which is adapted here; a handler of the
+ * contract, what every other interceptor passes, goes on as it is after one property check.
+ */
+function acceptingEitherShape (dispatch: Dispatch): Dispatch {
+  return (opts, handler) => dispatch(opts, typeof handler.onRequestStart === 'function' || typeof handler.onResponseStart === 'function' ? handler : toDispatchHandler(handler))
 }
 
 /**
@@ -247,6 +267,12 @@ export class ComposedDispatcher extends DispatcherBase {
     this.#base = base
     this.#dispatch = dispatch
     this.#lifecycles = lifecycles
+    forwardBaseMembers(this, base)
+  }
+
+  /** The dispatcher `value` was composed on, when it is a composed dispatcher. */
+  static baseOf (value: unknown): Dispatcher | undefined {
+    return typeof value === 'object' && value !== null && #base in value ? value.#base : undefined
   }
 
   /** The dispatcher this one was composed on. */

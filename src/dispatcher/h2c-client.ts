@@ -11,7 +11,7 @@ import { describeValue } from '../validation/describe-value.js'
 import { describeUrl } from '../observability/redaction.js'
 
 /** Options of an {@link H2CClient}: those of a Client; `h2c` is always on. */
-export type H2CClientOptions = Omit<ClientOptions, 'h2c' | 'allowH2'>
+export type H2CClientOptions = Omit<ClientOptions, 'h2c' | 'useH2c' | 'allowH2'>
 
 function checkCleartext (origin: string | URL): string | URL {
   const url = parseOrigin(origin, 'H2CClient')
@@ -38,6 +38,7 @@ export class H2CClient extends Client {
     if (options !== undefined && (options === null || typeof options !== 'object')) {
       throw new InvalidArgumentError(`H2CClient: options must be an object, got ${describeValue(options)}`)
     }
-    super(checkCleartext(origin), { ...options, h2c: true })
+    const h2Options = options?.h2Options == null ? undefined : { ...options.h2Options, useH2c: true }
+    super(checkCleartext(origin), { ...options, h2c: true, useH2c: true, ...(h2Options === undefined ? {} : { h2Options }) })
   }
 }

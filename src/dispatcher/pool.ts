@@ -93,7 +93,7 @@ export class Pool extends DispatcherBase {
     this.#connections = connections == null || connections === 0 ? Infinity : connections
     this.#factory = factory ?? ((clientOrigin) => clientWithConfig(clientOrigin, config))
     this.#options = clientOptions
-    this.#mayH2 = clientOptions.allowH2 === true || clientOptions.h2c === true
+    this.#mayH2 = (config.allowH2 && this.#url.protocol === 'https:') || (config.h2c && this.#url.protocol === 'http:')
   }
 
   /** Requests waiting in the pool's own queue (all clients busy). */

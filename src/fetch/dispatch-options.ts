@@ -91,7 +91,9 @@ export function dispatchOptionsFor (state: RequestState): DispatchOptions {
     origin: url.origin,
     path: url.pathname + url.search,
     method: state.method,
-    headers: flat,
+    // A record of lower-case names, as undici's fetch hands a dispatcher: a custom dispatcher or
+    // interceptor written for undici reads `opts.headers[name]`.
+    headers: headerRecord(flat),
     body
   }
   tagCaller(opts, FETCH_NAMESPACE)
@@ -112,6 +114,20 @@ function dispatchBody (source: BodySource): DispatchBody {
     case 'multipart': return new Blob(source.data.parts as BlobPart[])
     default: return sourceChunks(source)
   }
+}
+
+/** `[name, value, ...]` as a record; a name given twice (only `set-cookie` can be) gets the list of its values. */
+function headerRecord (flat: readonly string[]): Record<string, string | string[]> {
+  const record: Record<string, string | string[]> = {}
+  for (let i = 0; i < flat.length; i += 2) {
+    const name = flat[i]!
+    const earlier = Object.hasOwn(record, name) ? record[name]! : undefined
+    const value = earlier === undefined ? flat[i + 1]! : [...(Array.isArray(earlier) ? earlier : [earlier]), flat[i + 1]!]
+    // defineProperty, so that a field named `__proto__` is a field and not the record's prototype.
+    if (name === '__proto__') Object.defineProperty(record, name, { value, enumerable: true, writable: true, configurable: true })
+    else record[name] = value
+  }
+  return record
 }
 
 function removeFlat (flat: string[], name: string): void {

@@ -25,6 +25,7 @@ import type { RequestState } from './request-state.js'
 import { createResponse } from './response.js'
 import { watchUnclaimed } from './unclaimed-bodies.js'
 import type { Response } from './response.js'
+import { DualShapeHandler } from '../handlers/dual-shape-handler.js'
 
 /**
  * The response type (Fetch Standard, main fetch): the request's origin is the first URL's, as
@@ -50,7 +51,7 @@ function single (value: string | string[] | undefined): string | undefined {
 }
 
 /** Runs one fetch over `dispatcher`, hop by hop, and settles `resolve`/`reject` exactly once. */
-export class FetchHandler implements DispatchHandler, BodyFlow {
+export class FetchHandler extends DualShapeHandler implements DispatchHandler, BodyFlow {
   // TypeScript-private members, not #private ones: see IncomingBody.
   private readonly state: RequestState
   private readonly dispatcher: Dispatcher
@@ -69,6 +70,7 @@ export class FetchHandler implements DispatchHandler, BodyFlow {
   private onAbort: (() => void) | null = null
 
   constructor (state: RequestState, dispatcher: Dispatcher, resolve: (response: Response) => void, reject: (reason: unknown) => void) {
+    super()
     this.state = state
     this.dispatcher = dispatcher
     this.resolve = resolve

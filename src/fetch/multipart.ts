@@ -1,76 +1,17 @@
 /**
- * `multipart/form-data`: serializing a FormData to a streamable body of known length, and
- * parsing a received body back into a FormData (for `formData()`).
+ * `multipart/form-data`: parsing a received body back into a FormData (for `formData()`); the
+ * serialization, which request bodies share, is in src/connection/multipart-body.ts.
  * @module
  */
 
-import { randomBytes } from 'node:crypto'
-import { File, isBlob } from './file.js'
+import { File } from './file.js'
 import { FormData } from './form-data.js'
-import type { FormDataLike } from './form-data.js'
+
+export { createBoundary, multipartChunks, serializeMultipart } from '../connection/multipart-body.js'
+export type { MultipartBody } from '../connection/multipart-body.js'
 
 const CRLF = Buffer.from('\r\n')
 const HEADER_END = Buffer.from('\r\n\r\n')
-
-function escapeQuoted (text: string): string {
-  return text.replace(/\n/g, '%0A').replace(/\r/g, '%0D').replace(/"/g, '%22')
-}
-
-function normalizeLineBreaks (text: string): string {
-  return text.replace(/\r\n|\r|\n/g, '\r\n')
-}
-
-/** A new random boundary; random enough that it does not occur in the parts. */
-export function createBoundary (): string {
-  return `----conduit-formdata-${randomBytes(12).toString('hex')}`
-}
-
-/** A serialized FormData: its parts (bytes and Blobs, in order) and the total length. */
-export interface MultipartBody {
-  /** The boundary between parts. */
-  boundary: string
-  /** `multipart/form-data; boundary=...`. */
-  contentType: string
-  /** Total length in bytes. */
-  length: number
-  /** The parts in order; Blobs are read only when the body is sent. */
-  parts: Array<Uint8Array | Blob>
-}
-
-/** Lays out `form` as multipart parts without reading any Blob. */
-export function serializeMultipart (form: FormDataLike, boundary: string = createBoundary()): MultipartBody {
-  const parts: Array<Uint8Array | Blob> = []
-  let length = 0
-  const prefix = `--${boundary}\r\nContent-Disposition: form-data; name="`
-  for (const [name, value] of form.entries()) {
-    const escapedName = escapeQuoted(normalizeLineBreaks(name))
-    if (typeof value === 'string') {
-      const chunk = Buffer.from(`${prefix}${escapedName}"\r\n\r\n${normalizeLineBreaks(value)}\r\n`)
-      parts.push(chunk)
-      length += chunk.length
-    } else if (isBlob(value)) {
-      const filename = escapeQuoted((value as File).name ?? 'blob')
-      const head = Buffer.from(`${prefix}${escapedName}"; filename="${filename}"\r\nContent-Type: ${value.type || 'application/octet-stream'}\r\n\r\n`)
-      parts.push(head, value, CRLF)
-      length += head.length + value.size + CRLF.length
-    }
-  }
-  const tail = Buffer.from(`--${boundary}--\r\n`)
-  parts.push(tail)
-  length += tail.length
-  return { boundary, contentType: `multipart/form-data; boundary=${boundary}`, length, parts }
-}
-
-/** Streams the parts of a serialized body; Blob contents are read chunk by chunk, never whole. */
-export async function * multipartChunks (body: MultipartBody): AsyncGenerator<Uint8Array> {
-  for (const part of body.parts) {
-    if (part instanceof Uint8Array) {
-      yield part
-    } else {
-      for await (const chunk of part.stream() as unknown as AsyncIterable<Uint8Array>) yield chunk
-    }
-  }
-}
 
 function fail (reason: string): never {
   throw new TypeError(`Failed to parse body as FormData: ${reason}`)

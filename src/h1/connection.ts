@@ -28,6 +28,7 @@ import { applyTypeOfService } from '../connection/type-of-service.js'
 import type { ClientConnection, ConnectionOwner } from '../connection/client-connection.js'
 import { attachSharedReadSink, detachSharedReadSink } from '../connection/shared-read-buffer.js'
 import type { SharedReadSink } from '../connection/shared-read-buffer.js'
+import { keepAliveIdleMs } from './keep-alive-idle.js'
 
 function noop (): void {}
 
@@ -273,16 +274,19 @@ export class H1Connection implements ClientConnection, ResponseParserSink, Reque
     const req = this.#inflight.shift()!
     this.#served++
     this.#timer.disarm()
-    // The response is complete before the body was: stop sending it and do not reuse the connection.
-    if (this.#writer.stopBodyOf(req)) this.#reset = true
+    // The response is complete before the body was: the connection is not reused, and the body
+    // stops once the response was delivered (as undici does), not before.
+    const cutShort = this.#writer.writing === req
+    if (cutShort) this.#reset = true
     if (!parser.keepAlive) {
       this.#reset = true
     } else if (parser.keepAliveHintMs >= 0) {
-      const hinted = Math.min(parser.keepAliveHintMs - this.#config.keepAliveTimeoutThreshold, this.#config.keepAliveMaxTimeout)
-      if (hinted <= 0) this.#reset = true
+      const hinted = keepAliveIdleMs(parser.keepAliveHintMs, this.#idleMs, this.#config)
+      if (hinted === 0) this.#reset = true
       else this.#idleMs = hinted
     }
     req.end(trailers)
+    if (cutShort) this.#writer.stopBodyOf(req)
     if (this.#dead) return
     const next = this.#inflight[0]
     if (next !== undefined && !parser.keepAlive) {

@@ -38,6 +38,9 @@ export function writeRequestHead (req: RequestHeadSource): string {
   let head = `${req.method} ${req.path} HTTP/1.1\r\nhost: ${req.authority}\r\n`
   if (req.upgrade !== null) head += `connection: upgrade\r\nupgrade: ${req.upgrade}\r\n`
   else if (req.reset) head += 'connection: close\r\n'
+  // Persistence is HTTP/1.1's default (RFC 9112 section 9.3), but undici says it, and servers and
+  // tests written against undici look for it. A CONNECT becomes a tunnel: nothing to keep alive.
+  else if (req.method !== 'CONNECT') head += 'connection: keep-alive\r\n'
   if (req.expectContinue) head += 'expect: 100-continue\r\n'
   const fields = req.fields
   for (let i = 0; i < fields.length; i += 2) head += `${fields[i]}: ${fields[i + 1]}\r\n`

@@ -93,12 +93,16 @@ export class H1RequestWriter implements BodyWriterOwner {
   }
 
   /**
-   * Stops streaming the body of `req` (its response completed first). Returns true when it was
-   * still being written: the connection's framing is then broken.
+   * Stops streaming the body of `req`, whose response completed first (and was delivered): the
+   * body is destroyed only after the caller had a turn to pass that response on, since a proxy's
+   * body is its own incoming request, whose socket goes with it. Returns true when it was still
+   * being written: the connection's framing is then broken.
    */
   stopBodyOf (req: ClientRequest): boolean {
     if (this.#writing !== req) return false
-    this.abort()
+    this.#body?.abort(true)
+    this.#body = null
+    this.#writing = null
     return true
   }
 

@@ -7,6 +7,7 @@
 import type { Duplex } from 'node:stream'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { describeValue } from '../validation/describe-value.js'
+import { DualShapeHandler } from './dual-shape-handler.js'
 
 /**
  * Base class for interceptor authors, and the one every conduit interceptor handler extends:
@@ -20,11 +21,12 @@ import { describeValue } from '../validation/describe-value.js'
  *   override onResponseData (controller, chunk) { this.bytes += chunk.length; super.onResponseData(controller, chunk) }
  * }
  */
-export class DecoratorHandler implements DispatchHandler {
+export class DecoratorHandler extends DualShapeHandler implements DispatchHandler {
   /** The handler every hook is forwarded to. */
   protected readonly handler: DispatchHandler
 
   constructor (handler: DispatchHandler) {
+    super()
     if (typeof handler !== 'object' || handler === null) {
       throw new TypeError(`DecoratorHandler: handler must be an object, got ${describeValue(handler)}`)
     }

@@ -11,6 +11,7 @@ import { RequestAbortedError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
 import { toRawHeaders } from './raw-headers.js'
 import { RawHeadHandler, readsRawHead } from './raw-head-handler.js'
+import { DualShapeHandler } from './dual-shape-handler.js'
 
 export { toRawHeaders }
 
@@ -58,10 +59,11 @@ function contractHook (name: typeof NEW_HOOKS[number], hook: unknown): number {
 }
 
 /** Runs an older-shape handler on the dispatch contract (abort function, raw headers, `false` to pause). */
-export class LegacyHandlerAdapter implements DispatchHandler {
+export class LegacyHandlerAdapter extends DualShapeHandler implements DispatchHandler {
   readonly #handler: LegacyDispatchHandler
 
   constructor (handler: LegacyDispatchHandler) {
+    super()
     this.#handler = handler
   }
 

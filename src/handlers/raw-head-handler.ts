@@ -9,6 +9,7 @@
 import type { Duplex } from 'node:stream'
 import type { DispatchController, DispatchHandler, IncomingHeaders, LegacyDispatchHandler } from '../contracts/dispatch-contract.js'
 import { toRawHeaders } from './raw-headers.js'
+import { DualShapeHandler } from './dual-shape-handler.js'
 
 /**
  * True for a handler that marks itself as undici's fetch: it has the current hooks and also
@@ -39,11 +40,12 @@ class RawHeadController implements DispatchController {
 }
 
 /** Forwards every hook, handing the handler a controller that carries the raw head. */
-export class RawHeadHandler implements DispatchHandler {
+export class RawHeadHandler extends DualShapeHandler implements DispatchHandler {
   readonly #handler: DispatchHandler & LegacyDispatchHandler
   #controller: RawHeadController | null = null
 
   constructor (handler: DispatchHandler) {
+    super()
     this.#handler = handler as DispatchHandler & LegacyDispatchHandler
   }
 

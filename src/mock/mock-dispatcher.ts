@@ -20,7 +20,7 @@ import { MockDispatchList } from './mock-scope.js'
 import type { MockDispatchRecord, MockRequestOptions, RegisteredReply } from './mock-scope.js'
 import { ResponsePlayer, replyBodyChunks } from '../replay/response-player.js'
 import type { PlayedResponse } from '../replay/response-player.js'
-import { bodyText, collectBodyChunks, isBufferedBody } from '../replay/request-body.js'
+import { bodyText, collectBodyChunks, isBufferedBody, replayedChunks } from '../replay/request-body.js'
 import { describeValue } from '../validation/describe-value.js'
 
 /** What a mock pool asks of its agent (kept off the public surface behind a symbol). */
@@ -155,7 +155,7 @@ export class MockDispatcher extends DispatcherBase {
     if (isBufferedBody(opts.body)) return this.#route(withOrigin, h, hooks, opts.body == null ? [] : [opts.body])
     // The chunks are kept apart: the handler hears of each, as from a transport writing them.
     collectBodyChunks(opts.body).then(
-      (chunks) => { this.#route({ ...withOrigin, body: Buffer.concat(chunks) }, h, hooks, chunks) },
+      (chunks) => { this.#route({ ...withOrigin, body: Buffer.concat(chunks) }, h, hooks, chunks, true) },
       (err: Error) => { this.#newReply(h).runError(err) }
     )
     return true
@@ -180,16 +180,20 @@ export class MockDispatcher extends DispatcherBase {
    * Matchers and reply callbacks are user code and may throw; the handler must still get its
    * one `onResponseError`, also when routing runs in a promise callback after a streamed body.
    */
-  #route (opts: DispatchOptions, handler: DispatchHandler, hooks: MockAgentHooks, sentChunks: ReadonlyArray<string | Uint8Array>): boolean {
+  #route (opts: DispatchOptions, handler: DispatchHandler, hooks: MockAgentHooks, sentChunks: ReadonlyArray<string | Uint8Array>, streamed = false): boolean {
     try {
-      return this.#routeOrThrow(opts, handler, hooks, sentChunks)
+      return this.#routeOrThrow(opts, handler, hooks, sentChunks, streamed)
     } catch (err) {
       this.#newReply(handler).runError(err instanceof Error ? err : new Error(String(err)))
       return true
     }
   }
 
-  #routeOrThrow (opts: DispatchOptions, handler: DispatchHandler, hooks: MockAgentHooks, sentChunks: ReadonlyArray<string | Uint8Array>): boolean {
+  /**
+   * A streamed body (a stream, an iterable) is matched by its bytes; the reply callback gets it
+   * as undici gives it, an async iterable of the chunks sent, readable more than once.
+   */
+  #routeOrThrow (opts: DispatchOptions, handler: DispatchHandler, hooks: MockAgentHooks, sentChunks: ReadonlyArray<string | Uint8Array>, streamed: boolean): boolean {
     if (this.destroyed) {
       this.#newReply(handler).runError(new ClientDestroyedError())
       return true
@@ -209,7 +213,7 @@ export class MockDispatcher extends DispatcherBase {
     if (found.match !== undefined) {
       const match = found.match
       lists.find((list) => list.items.includes(match))!.use(match)
-      this.#reply(match, { ...opts, headers: request.headers, body: request.body }, handler, sentChunks)
+      this.#reply(match, { ...opts, headers: request.headers, body: streamed ? replayedChunks(sentChunks) : request.body }, handler, sentChunks)
       return true
     }
     const refusal = hooks.netConnectRefusal(origin)

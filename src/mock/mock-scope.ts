@@ -12,7 +12,11 @@ import { describeValue } from '../validation/describe-value.js'
 /** The request as reply callbacks see it: dispatch options with lower-case headers and the body as text. */
 export interface MockRequestOptions extends DispatchOptions {
   headers: IncomingHeaders
-  body: string | undefined
+  /**
+   * The request body: as text when it was given in memory; a streamed one (a stream, an
+   * iterable) as an async iterable of the chunks sent, as undici gives it.
+   */
+  body: string | AsyncIterable<string | Uint8Array> | undefined
 }
 
 /** A reply as registered: status, body (or a function of the request giving it), headers, trailers. */

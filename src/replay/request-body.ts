@@ -50,3 +50,12 @@ export async function collectBodyChunks (body: DispatchBody | undefined): Promis
   }
   return chunks
 }
+
+/** `chunks` as an async iterable that yields them all on every iteration (a streamed body, replayable). */
+export function replayedChunks (chunks: ReadonlyArray<string | Uint8Array>): AsyncIterable<string | Uint8Array> {
+  return {
+    async * [Symbol.asyncIterator] () {
+      yield * chunks
+    }
+  }
+}

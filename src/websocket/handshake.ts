@@ -23,6 +23,7 @@ import type { DeflateParams } from './permessage-deflate.js'
 import { trimOws } from '../connection/field-syntax.js'
 import { urlBasicAuthorization } from '../connection/url-credentials.js'
 import { queueMicrotask } from '../runtime/timers.js'
+import { DualShapeHandler } from '../handlers/dual-shape-handler.js'
 
 /** What the handshake needs to know. */
 export interface HandshakeRequest {
@@ -165,7 +166,7 @@ export interface HandshakeCallbacks {
 }
 
 /** The dispatch handler of a handshake. */
-export class HandshakeHandler implements DispatchHandler {
+export class HandshakeHandler extends DualShapeHandler implements DispatchHandler {
   readonly #request: HandshakeRequest
   readonly #key: string
   #callbacks: HandshakeCallbacks | null
@@ -173,6 +174,7 @@ export class HandshakeHandler implements DispatchHandler {
   #abortReason: Error | null = null
 
   constructor (request: HandshakeRequest, key: string, callbacks: HandshakeCallbacks) {
+    super()
     this.#request = request
     this.#key = key
     this.#callbacks = callbacks

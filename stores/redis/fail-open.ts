@@ -6,7 +6,7 @@
  * @module
  */
 
-import { StoreTimeoutError } from '../../src/handler.js'
+import { StoreTimeoutError, runtimeTimers } from '../../src/handler.js'
 
 /** What {@link FailOpen} needs from the store. */
 export interface FailOpenOptions {
@@ -45,10 +45,10 @@ export class FailOpen {
   /** Resolves when `pending` settles or `timeoutMs` passes, whichever comes first; never rejects. */
   settle (pending: Promise<unknown>): Promise<void> {
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, this.#options.timeoutMs)
+      const timer = runtimeTimers.setTimeout(resolve, this.#options.timeoutMs)
       timer.unref()
       pending.then(() => {}, () => {}).finally(() => {
-        clearTimeout(timer)
+        runtimeTimers.clearTimeout(timer)
         resolve()
       })
     })
@@ -65,7 +65,7 @@ export class FailOpen {
     const connecting = firstConnection()
     return new Promise<T | undefined>((resolve) => {
       let settled = false
-      const timer = setTimeout(() => {
+      const timer = runtimeTimers.setTimeout(() => {
         if (settled) return
         settled = true
         this.#pausedUntil = now() + pauseMs
@@ -82,12 +82,12 @@ export class FailOpen {
       pending.then((result) => {
         if (settled) return
         settled = true
-        clearTimeout(timer)
+        runtimeTimers.clearTimeout(timer)
         resolve(result)
       }, (err: unknown) => {
         if (settled) return
         settled = true
-        clearTimeout(timer)
+        runtimeTimers.clearTimeout(timer)
         report(err instanceof Error ? err : new Error(String(err)))
         resolve(undefined)
       })

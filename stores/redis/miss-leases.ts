@@ -14,6 +14,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import type { Cluster, Redis } from 'ioredis'
 import type { FailOpen } from './fail-open.js'
 import { runScript } from './scripts.js'
+import { runtimeTimers } from '../../src/handler.js'
 import type { Script } from './scripts.js'
 
 /** How often a waiter checks that the lease it waits on still exists. */
@@ -103,7 +104,7 @@ export class MissLeases {
     if (reply !== 'leased') return reply === 'held' || reply === 'stored' ? reply : undefined
     this.#forget(lease)
     // Past its life the lease is someone else's to take; nothing of it is kept here either.
-    const timer = setTimeout(() => this.#held.delete(lease), this.#settings.leaseMs)
+    const timer = runtimeTimers.setTimeout(() => this.#held.delete(lease), this.#settings.leaseMs)
     timer.unref()
     this.#held.set(lease, { token, timer })
     return 'leased'
@@ -112,7 +113,7 @@ export class MissLeases {
   #forget (lease: string): { token: string } | undefined {
     const held = this.#held.get(lease)
     if (held === undefined) return undefined
-    clearTimeout(held.timer)
+    runtimeTimers.clearTimeout(held.timer)
     this.#held.delete(lease)
     return held
   }
@@ -130,19 +131,19 @@ export class MissLeases {
     return new Promise((resolve) => {
       let group = this.#groups.get(lease)
       if (group === undefined) {
-        const poll = setInterval(() => { void this.#check(lease) }, POLL_MS)
+        const poll = runtimeTimers.setInterval(() => { void this.#check(lease) }, POLL_MS)
         poll.unref()
         this.#groups.set(lease, group = { waiters: new Set(), poll })
       }
       const waiters = group.waiters
-      const timer = setTimeout(() => {
+      const timer = runtimeTimers.setTimeout(() => {
         waiters.delete(done)
         this.#dropIfEmpty(lease)
         resolve('timeout')
       }, ms)
       timer.unref()
       const done = (outcome: WaitOutcome): void => {
-        clearTimeout(timer)
+        runtimeTimers.clearTimeout(timer)
         resolve(outcome)
       }
       waiters.add(done)
@@ -157,7 +158,7 @@ export class MissLeases {
   #wake (lease: string, outcome: WaitOutcome): void {
     const group = this.#groups.get(lease)
     if (group === undefined) return
-    clearInterval(group.poll)
+    runtimeTimers.clearInterval(group.poll)
     this.#groups.delete(lease)
     for (const waiter of group.waiters) waiter(outcome)
   }
@@ -165,7 +166,7 @@ export class MissLeases {
   #dropIfEmpty (lease: string): void {
     const group = this.#groups.get(lease)
     if (group === undefined || group.waiters.size > 0) return
-    clearInterval(group.poll)
+    runtimeTimers.clearInterval(group.poll)
     this.#groups.delete(lease)
   }
 

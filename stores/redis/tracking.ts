@@ -17,7 +17,7 @@
 
 import { debuglog } from 'node:util'
 import type { Redis } from 'ioredis'
-import { StoreTimeoutError } from '../../src/handler.js'
+import { StoreTimeoutError, runtimeTimers } from '../../src/handler.js'
 import type { MemoryTier } from './memory-tier.js'
 
 const log = debuglog('conduit:cache')
@@ -47,7 +47,7 @@ export class Tracking {
     this.#tier = tier
     this.#report = report
     this.#timeoutMs = timing.timeoutMs
-    this.#heartbeat = setInterval(() => this.#beat(), timing.heartbeatMs)
+    this.#heartbeat = runtimeTimers.setInterval(() => this.#beat(), timing.heartbeatMs)
     this.#heartbeat.unref()
     this.#on('ready', () => { void this.#start() })
     this.#on('close', () => this.#lost())
@@ -84,14 +84,14 @@ export class Tracking {
     const finish = (err?: Error): void => {
       if (done) return
       done = true
-      clearTimeout(timer)
+      runtimeTimers.clearTimeout(timer)
       this.#beating = false
       if (err === undefined || epoch !== this.#epoch || this.#stopped) return
       this.#report(err)
       this.#lost()
       this.#connection.disconnect(true)
     }
-    const timer = setTimeout(() => finish(new StoreTimeoutError(
+    const timer = runtimeTimers.setTimeout(() => finish(new StoreTimeoutError(
       `RedisCacheStore: the invalidation connection did not answer PING within ${this.#timeoutMs} ms; memory tier off until it reconnects`
     )), this.#timeoutMs)
     timer.unref()
@@ -119,7 +119,7 @@ export class Tracking {
   /** Detaches from the connection and turns the tier off; the caller closes the connection. */
   stop (): void {
     this.#stopped = true
-    clearInterval(this.#heartbeat)
+    runtimeTimers.clearInterval(this.#heartbeat)
     this.#tier.setActive(false)
     for (const [event, listener] of this.#listeners) this.#connection.off(event, listener)
     this.#listeners = []

@@ -120,6 +120,31 @@ describe('the library sources', () => {
     assert.deepEqual([...new Set(global)], [])
   })
 
+  it('schedule the interceptors\' and stores\' timers on the runtime\'s own, except those meant to follow a fake clock', () => {
+    // I/O deadlines, leases and heartbeats must run under a test's fake clock; retry backoff and
+    // the snapshot flush follow the caller's clock on purpose (docs/transport.md, "Fake clocks").
+    const followsCallerClock = new Map([
+      ['interceptors/retry/retry-wait.ts', ['setTimeout', 'clearTimeout']],
+      ['interceptors/retry/retry-strategy.ts', ['setTimeout']],
+      ['interceptors/snapshot/snapshot-recorder.ts', ['setTimeout', 'clearTimeout']],
+      ['interceptors/snapshot/timed-body.ts', ['setTimeout', 'clearTimeout']]
+    ])
+    // A worker thread has globals of its own, which no fake clock of the main thread replaces.
+    const ownRealm = new Set(['stores/sqlite-writer-worker.ts'])
+    const scheduling = /(?<![.\w])(setTimeout|clearTimeout|setInterval|clearInterval|setImmediate|clearImmediate|queueMicrotask)\s*\(|process\.nextTick\s*\(/g
+    const global: string[] = []
+    for (const path of graph.keys()) {
+      if (!/^(interceptors|stores|presets)\//.test(path) || ownRealm.has(path)) continue
+      const text = readFileSync(join(REPO_ROOT, path), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '')
+      for (const match of text.matchAll(scheduling)) {
+        const name = match[1] ?? 'process.nextTick'
+        if (followsCallerClock.get(path)?.includes(name)) continue
+        global.push(`${path}: ${name}`)
+      }
+    }
+    assert.deepEqual([...new Set(global)], [])
+  })
+
   it('import nothing that does not exist', () => {
     const missing: string[] = []
     for (const file of graph.values()) {

@@ -75,3 +75,25 @@ export function startTcpServer (onSocket: (socket: net.Socket) => void): Promise
 
 /** TLS options that trust the test CA. */
 export const trustTestCa = { ca: caCrt }
+
+/**
+ * A raw server that calls `answer(socket, connection, request)` once per complete request head
+ * it reads (bodies are not expected), numbering connections and requests from 1.
+ */
+export function startScriptedServer (answer: (socket: net.Socket, connection: number, request: number, head: string) => void): Promise<TestServer> {
+  let connections = 0
+  return startTcpServer((socket) => {
+    const connection = ++connections
+    let requests = 0
+    let buffered = ''
+    socket.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('latin1')
+      let end: number
+      while ((end = buffered.indexOf('\r\n\r\n')) !== -1) {
+        const head = buffered.slice(0, end)
+        buffered = buffered.slice(end + 4)
+        answer(socket, connection, ++requests, head)
+      }
+    })
+  })
+}

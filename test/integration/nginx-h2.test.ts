@@ -57,8 +57,8 @@ describe('HTTP/2 against a real nginx (http2 over TLS)', () => {
   })
 
   it('answers 404 for a missing file as over HTTP/1.1', async () => {
-    const h2 = new Client(nginx.origin, { allowH2: true, connect: trustTestCa })
-    const h1 = new Client(nginx.origin, { connect: trustTestCa })
+    const h2 = new Client(nginx.origin, { connect: trustTestCa })
+    const h1 = new Client(nginx.origin, { allowH2: false, connect: trustTestCa })
     after(async () => { await h2.close(); await h1.close() })
     const [a, b] = await Promise.all([h2, h1].map((c) => c.request({ path: '/missing', method: 'GET' })))
     assert.equal(a!.statusCode, 404)

@@ -4,31 +4,9 @@ import assert from 'node:assert/strict'
 import type { Socket } from 'node:net'
 import { Client } from '../../../src/index.js'
 import type { ClientOptions } from '../../../src/index.js'
-import { startTcpServer } from '../../helpers/servers.js'
+import { startScriptedServer, startTcpServer } from '../../helpers/servers.js'
 import type { TestServer } from '../../helpers/servers.js'
 import { RecordingHandler } from './recording-handler.js'
-
-/**
- * A raw server that calls `answer(socket, connection, request)` once per complete request head
- * it reads (bodies are not expected), numbering connections and requests from 1.
- */
-function startScriptedServer (answer: (socket: Socket, connection: number, request: number, head: string) => void): Promise<TestServer> {
-  let connections = 0
-  return startTcpServer((socket) => {
-    const connection = ++connections
-    let requests = 0
-    let buffered = ''
-    socket.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString('latin1')
-      let end: number
-      while ((end = buffered.indexOf('\r\n\r\n')) !== -1) {
-        const head = buffered.slice(0, end)
-        buffered = buffered.slice(end + 4)
-        answer(socket, connection, ++requests, head)
-      }
-    })
-  })
-}
 
 async function useClient (t: TestContext, server: TestServer, options?: ClientOptions): Promise<Client> {
   const client = new Client(server.origin, options)

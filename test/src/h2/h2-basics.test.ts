@@ -26,8 +26,8 @@ describe('HTTP/2: protocol selection', async () => {
     assert.equal(client.pipelining, 100)
   })
 
-  it('stays on HTTP/1.1 without allowH2, against the same server', async () => {
-    const client = new Client(tls.origin, { connect: trustTestCa })
+  it('stays on HTTP/1.1 with allowH2: false, against the same server', async () => {
+    const client = new Client(tls.origin, { allowH2: false, connect: trustTestCa })
     after(() => client.close())
     const res = await client.request({ path: '/', method: 'GET' })
     assert.equal(await res.body.text(), 'h1')

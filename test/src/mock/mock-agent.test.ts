@@ -86,7 +86,7 @@ describe('MockAgent: get() and intercept().reply()', () => {
     t.after(() => agent.close())
     agent.get(ORIGIN).intercept({ path: '/echo', method: 'POST' }).reply((opts) => ({
       statusCode: 201,
-      data: { got: JSON.parse(opts.body ?? 'null'), type: opts.headers['content-type'] },
+      data: { got: JSON.parse(typeof opts.body === 'string' ? opts.body : 'null'), type: opts.headers['content-type'] },
       responseOptions: { headers: { 'x-from': 'callback' } }
     }))
     const res = await req(agent, { origin: ORIGIN, path: '/echo', method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"n":1}' })
