@@ -62,7 +62,15 @@ export interface NodeTestContextLike {
 /** What {@link withSnapshot} reads of a Vitest test context. */
 export interface VitestContextLike {
   /** The running test. */
-  readonly task: { readonly name: string, readonly file?: { readonly filepath?: string | undefined } | undefined }
+  readonly task: {
+    /** The test's own name. */
+    readonly name: string
+    /** The test file Vitest runs it from. */
+    readonly file?: {
+      /** The file's path. */
+      readonly filepath?: string | undefined
+    } | undefined
+  }
   /** Runs `fn` once the test finished. */
   onTestFinished (fn: () => unknown): void
   /** The test's `expect`, whose state names the test with its suites. */
@@ -72,7 +80,12 @@ export interface VitestContextLike {
 /** What the helpers read of `expect` (Jest's global, Vitest's). */
 export interface ExpectLike {
   /** The running test's name (suites included) and file. */
-  getState (): { currentTestName?: string | undefined, testPath?: string | undefined }
+  getState (): {
+    /** The test's name, its suites' names before it. */
+    currentTestName?: string | undefined
+    /** The test file's path. */
+    testPath?: string | undefined
+  }
 }
 
 /** The hooks {@link snapshotHooks} registers on: Jest's globals, or Vitest's imports. */

@@ -7,36 +7,67 @@
 
 /** conduit's code of each error class, by class name. */
 export const LIBRARY_ERROR_CODES = {
+  /** conduit's code of `LibraryError`. */
   LibraryError: 'LIB_ERR',
+  /** conduit's code of `InvalidArgumentError`. */
   InvalidArgumentError: 'LIB_ERR_INVALID_ARG',
+  /** conduit's code of `InvalidReturnValueError`. */
   InvalidReturnValueError: 'LIB_ERR_INVALID_RETURN_VALUE',
+  /** conduit's code of `ConnectTimeoutError`. */
   ConnectTimeoutError: 'LIB_ERR_CONNECT_TIMEOUT',
+  /** conduit's code of `HeadersTimeoutError`. */
   HeadersTimeoutError: 'LIB_ERR_HEADERS_TIMEOUT',
+  /** conduit's code of `HeadersOverflowError`. */
   HeadersOverflowError: 'LIB_ERR_HEADERS_OVERFLOW',
+  /** conduit's code of `BodyTimeoutError`. */
   BodyTimeoutError: 'LIB_ERR_BODY_TIMEOUT',
+  /** conduit's code of `SocketError`. */
   SocketError: 'LIB_ERR_SOCKET',
+  /** conduit's code of `RequestAbortedError`. */
   RequestAbortedError: 'LIB_ERR_ABORTED',
+  /** conduit's code of `ClientDestroyedError`. */
   ClientDestroyedError: 'LIB_ERR_DESTROYED',
+  /** conduit's code of `ClientClosedError`. */
   ClientClosedError: 'LIB_ERR_CLOSED',
+  /** conduit's code of `RequestContentLengthMismatchError`. */
   RequestContentLengthMismatchError: 'LIB_ERR_REQ_CONTENT_LENGTH_MISMATCH',
+  /** conduit's code of `ResponseContentLengthMismatchError`. */
   ResponseContentLengthMismatchError: 'LIB_ERR_RES_CONTENT_LENGTH_MISMATCH',
+  /** conduit's code of `ResponseExceededMaxSizeError`. */
   ResponseExceededMaxSizeError: 'LIB_ERR_RES_EXCEEDED_MAX_SIZE',
+  /** conduit's code of `RequestRetryError`. */
   RequestRetryError: 'LIB_ERR_REQ_RETRY',
+  /** conduit's code of `ResponseError`. */
   ResponseError: 'LIB_ERR_RESPONSE',
+  /** conduit's code of `NotSupportedError`. */
   NotSupportedError: 'LIB_ERR_NOT_SUPPORTED',
+  /** conduit's code of `InformationalError`. */
   InformationalError: 'LIB_ERR_INFO',
+  /** conduit's code of `MaxOriginsReachedError`. */
   MaxOriginsReachedError: 'LIB_ERR_MAX_ORIGINS_REACHED',
+  /** conduit's code of `BalancedPoolMissingUpstreamError`. */
   BalancedPoolMissingUpstreamError: 'LIB_ERR_BPL_MISSING_UPSTREAM',
+  /** conduit's code of `HTTPParserError`. */
   HTTPParserError: 'LIB_ERR_HTTP_PARSER',
+  /** conduit's code of `SecureProxyConnectionError`. */
   SecureProxyConnectionError: 'LIB_ERR_PRX_TLS',
+  /** conduit's code of `ProxyConnectionError`. */
   ProxyConnectionError: 'LIB_ERR_PROXY_CONNECT',
+  /** conduit's code of `MockNotMatchedError`. */
   MockNotMatchedError: 'LIB_MOCK_ERR_MOCK_NOT_MATCHED',
+  /** conduit's code of `StoreTimeoutError`. */
   StoreTimeoutError: 'LIB_ERR_STORE_TIMEOUT',
+  /** conduit's code of `SnapshotFileError`. */
   SnapshotFileError: 'LIB_ERR_SNAPSHOT_FILE',
+  /** conduit's code of `SnapshotNotFoundError`. */
   SnapshotNotFoundError: 'LIB_ERR_SNAPSHOT_NOT_FOUND',
+  /** conduit's code of `RedirectError`. */
   RedirectError: 'LIB_ERR_REDIRECT',
+  /** conduit's code of `WebSocketHandshakeError`. */
   WebSocketHandshakeError: 'LIB_ERR_WEBSOCKET_HANDSHAKE',
+  /** conduit's code of `WebSocketProtocolError`. */
   WebSocketProtocolError: 'LIB_ERR_WEBSOCKET_PROTOCOL',
+  /** conduit's code of `MaxRedirectsError`. */
   MaxRedirectsError: 'LIB_ERR_REDIRECT_MAX'
 } as const
 
@@ -52,29 +83,53 @@ export type LibraryErrorCode = typeof LIBRARY_ERROR_CODES[LibraryErrorName]
  * produce; conduit's own errors (stores, snapshots, WebSocket, redirect loops) have no undici code.
  */
 export const UNDICI_ERROR_CODES = {
+  /** undici's code of `LibraryError`. */
   LibraryError: 'UND_ERR',
+  /** undici's code of `InvalidArgumentError`. */
   InvalidArgumentError: 'UND_ERR_INVALID_ARG',
+  /** undici's code of `InvalidReturnValueError`. */
   InvalidReturnValueError: 'UND_ERR_INVALID_RETURN_VALUE',
+  /** undici's code of `ConnectTimeoutError`. */
   ConnectTimeoutError: 'UND_ERR_CONNECT_TIMEOUT',
+  /** undici's code of `HeadersTimeoutError`. */
   HeadersTimeoutError: 'UND_ERR_HEADERS_TIMEOUT',
+  /** undici's code of `HeadersOverflowError`. */
   HeadersOverflowError: 'UND_ERR_HEADERS_OVERFLOW',
+  /** undici's code of `BodyTimeoutError`. */
   BodyTimeoutError: 'UND_ERR_BODY_TIMEOUT',
+  /** undici's code of `SocketError`. */
   SocketError: 'UND_ERR_SOCKET',
+  /** undici's code of `RequestAbortedError`. */
   RequestAbortedError: 'UND_ERR_ABORTED',
+  /** undici's code of `ClientDestroyedError`. */
   ClientDestroyedError: 'UND_ERR_DESTROYED',
+  /** undici's code of `ClientClosedError`. */
   ClientClosedError: 'UND_ERR_CLOSED',
+  /** undici's code of `RequestContentLengthMismatchError`. */
   RequestContentLengthMismatchError: 'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH',
+  /** undici's code of `ResponseContentLengthMismatchError`. */
   ResponseContentLengthMismatchError: 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+  /** undici's code of `ResponseExceededMaxSizeError`. */
   ResponseExceededMaxSizeError: 'UND_ERR_RES_EXCEEDED_MAX_SIZE',
+  /** undici's code of `RequestRetryError`. */
   RequestRetryError: 'UND_ERR_REQ_RETRY',
+  /** undici's code of `ResponseError`. */
   ResponseError: 'UND_ERR_RESPONSE',
+  /** undici's code of `NotSupportedError`. */
   NotSupportedError: 'UND_ERR_NOT_SUPPORTED',
+  /** undici's code of `InformationalError`. */
   InformationalError: 'UND_ERR_INFO',
+  /** undici's code of `MaxOriginsReachedError`. */
   MaxOriginsReachedError: 'UND_ERR_MAX_ORIGINS_REACHED',
+  /** undici's code of `BalancedPoolMissingUpstreamError`. */
   BalancedPoolMissingUpstreamError: 'UND_ERR_BPL_MISSING_UPSTREAM',
+  /** undici's code of `SecureProxyConnectionError`. */
   SecureProxyConnectionError: 'UND_ERR_PRX_TLS',
+  /** undici's code of `ProxyConnectionError`. */
   ProxyConnectionError: 'UND_ERR_PRX_CONN',
+  /** undici's code of `MockNotMatchedError`. */
   MockNotMatchedError: 'UND_MOCK_ERR_MOCK_NOT_MATCHED',
+  /** undici's code of `MaxRedirectsError`. */
   MaxRedirectsError: 'UND_ERR_REDIRECT_MAX'
 } as const satisfies Partial<Record<LibraryErrorName, string>>
 

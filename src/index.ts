@@ -51,7 +51,7 @@ export type { ApiSignal, EventEmitterSignal } from './api/abort-signal.js'
 export { Client } from './dispatcher/client.js'
 export { H2CClient } from './dispatcher/h2c-client.js'
 export type { H2CClientOptions } from './dispatcher/h2c-client.js'
-export type { ClientOptions } from './dispatcher/client-options.js'
+export type { ClientOptions, H2Options } from './dispatcher/client-options.js'
 export { Pool } from './dispatcher/pool.js'
 export type { PoolOptions, PoolFactory } from './dispatcher/pool.js'
 export { BalancedPool } from './dispatcher/balanced-pool.js'
@@ -77,7 +77,7 @@ export * as interceptors from '../interceptors/index.js'
 export { RetryHandler } from '../interceptors/retry/index.js'
 export { RedirectHandler } from '../interceptors/redirect/index.js'
 export { BoundedCookieStore } from '../interceptors/cookies/index.js'
-export type { BoundedCookieStoreOptions } from '../interceptors/cookies/index.js'
+export type { BoundedCookieStoreOptions, StoredCookie, CookieStoreCallback } from '../interceptors/cookies/index.js'
 export type {
   RetryOptions,
   ResolvedRetryOptions,

@@ -13,10 +13,15 @@ import { MAX_NAME_VALUE_LENGTH, failOption } from '../../src/handler.js'
 
 /** A cookie as tough-cookie hands it to its store: the fields the store indexes and evicts by. */
 export interface StoredCookie {
+  /** The cookie's name. */
   key: string
+  /** The cookie's value. */
   value: string
+  /** The domain it is sent to (canonical, no leading dot). */
   domain: string | null
+  /** The path it is sent under. */
   path: string | null
+  /** Whether it goes over secure connections only. */
   secure: boolean
   /** When the jar last sent or set it. */
   lastAccessed?: Date | 'Infinity' | null | undefined
@@ -26,7 +31,8 @@ export interface StoredCookie {
   expiryTime: (now?: Date) => number | undefined
 }
 
-type Callback<T> = (error: Error | null, result?: T) => void
+/** The Node-style callback tough-cookie's store methods take when they are not awaited. */
+export type CookieStoreCallback<T> = (error: Error | null, result?: T) => void
 
 /** Options of {@link BoundedCookieStore}. */
 export interface BoundedCookieStoreOptions {
@@ -87,7 +93,7 @@ function domainAndParents (domain: string): string[] {
   return found
 }
 
-function answer<T> (result: T, callback: Callback<T> | undefined): Promise<T> | undefined {
+function answer<T> (result: T, callback: CookieStoreCallback<T> | undefined): Promise<T> | undefined {
   if (callback === undefined) return Promise.resolve(result)
   callback(null, result)
   return undefined
@@ -127,13 +133,13 @@ export class BoundedCookieStore {
   }
 
   /** The cookie stored for this domain, path and name, if any. */
-  findCookie (domain: string | null, path: string | null, key: string | null, callback?: Callback<StoredCookie | undefined>): Promise<StoredCookie | undefined> | undefined {
+  findCookie (domain: string | null, path: string | null, key: string | null, callback?: CookieStoreCallback<StoredCookie | undefined>): Promise<StoredCookie | undefined> | undefined {
     const found = domain === null || path === null || key === null ? undefined : this.#index.get(domain)?.get(path)?.get(key)
     return answer(found, callback)
   }
 
   /** The cookies of `domain` and the domains above it whose path matches `path` (every path when null). */
-  findCookies (domain: string | null, path: string | null, allowSpecialUseDomain?: boolean | Callback<StoredCookie[]>, callback?: Callback<StoredCookie[]>): Promise<StoredCookie[]> | undefined {
+  findCookies (domain: string | null, path: string | null, allowSpecialUseDomain?: boolean | CookieStoreCallback<StoredCookie[]>, callback?: CookieStoreCallback<StoredCookie[]>): Promise<StoredCookie[]> | undefined {
     const done = typeof allowSpecialUseDomain === 'function' ? allowSpecialUseDomain : callback
     const results: StoredCookie[] = []
     if (domain !== null && domain !== '') {
@@ -150,26 +156,26 @@ export class BoundedCookieStore {
   }
 
   /** Stores a new cookie, evicting others past a limit; a cookie too large to keep is not stored. */
-  putCookie (cookie: StoredCookie, callback?: Callback<undefined>): Promise<undefined> | undefined {
+  putCookie (cookie: StoredCookie, callback?: CookieStoreCallback<undefined>): Promise<undefined> | undefined {
     this.#put(cookie)
     return answer(undefined, callback)
   }
 
   /** Replaces a stored cookie by a newer one with the same domain, path and name. */
-  updateCookie (oldCookie: StoredCookie, newCookie: StoredCookie, callback?: Callback<undefined>): Promise<undefined> | undefined {
+  updateCookie (oldCookie: StoredCookie, newCookie: StoredCookie, callback?: CookieStoreCallback<undefined>): Promise<undefined> | undefined {
     void oldCookie
     this.#put(newCookie)
     return answer(undefined, callback)
   }
 
   /** Removes the cookie of this domain, path and name. */
-  removeCookie (domain: string | null, path: string | null, key: string | null, callback?: Callback<undefined>): Promise<undefined> | undefined {
+  removeCookie (domain: string | null, path: string | null, key: string | null, callback?: CookieStoreCallback<undefined>): Promise<undefined> | undefined {
     if (domain !== null && path !== null && key !== null) this.#remove(domain, path, key)
     return answer(undefined, callback)
   }
 
   /** Removes the cookies of a domain, of one path in it or of all. */
-  removeCookies (domain: string, path: string | null, callback?: Callback<undefined>): Promise<undefined> | undefined {
+  removeCookies (domain: string, path: string | null, callback?: CookieStoreCallback<undefined>): Promise<undefined> | undefined {
     const paths = this.#index.get(domain)
     if (paths !== undefined) {
       for (const [cookiePath, cookies] of [...paths]) {
@@ -181,7 +187,7 @@ export class BoundedCookieStore {
   }
 
   /** Removes every cookie. */
-  removeAllCookies (callback?: Callback<undefined>): Promise<undefined> | undefined {
+  removeAllCookies (callback?: CookieStoreCallback<undefined>): Promise<undefined> | undefined {
     this.#index.clear()
     this.#perDomain.clear()
     this.#count = 0
@@ -189,7 +195,7 @@ export class BoundedCookieStore {
   }
 
   /** Every cookie, oldest first (what the jar serializes). */
-  getAllCookies (callback?: Callback<StoredCookie[]>): Promise<StoredCookie[]> | undefined {
+  getAllCookies (callback?: CookieStoreCallback<StoredCookie[]>): Promise<StoredCookie[]> | undefined {
     return answer(this.#all().sort((a, b) => (a.creationIndex ?? 0) - (b.creationIndex ?? 0)), callback)
   }
 

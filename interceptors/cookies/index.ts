@@ -18,7 +18,7 @@ import { requestUrl, withJarCookies } from './request-cookies.js'
 export type { CookieJarLike, CookieStoreLike, GetCookieOptions, SetCookieOptions } from './cookie-jar.js'
 export type { SameSiteContext } from './site-context.js'
 export { BoundedCookieStore, DEFAULT_MAX_COOKIES, DEFAULT_MAX_COOKIES_PER_DOMAIN } from './bounded-cookie-store.js'
-export type { BoundedCookieStoreOptions } from './bounded-cookie-store.js'
+export type { BoundedCookieStoreOptions, StoredCookie, CookieStoreCallback } from './bounded-cookie-store.js'
 
 /** Options of {@link cookies}. */
 export interface CookiesInterceptorOptions {

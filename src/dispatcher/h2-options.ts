@@ -51,7 +51,11 @@ export interface H2Options {
    */
   initialWindowSize?: number | undefined
   /** SETTINGS the client sends; `initialWindowSize` is the one conduit reads. */
-  settings?: { initialWindowSize?: number | undefined, [setting: string]: unknown } | undefined
+  settings?: {
+    /** The stream-level window to advertise, bytes. */
+    initialWindowSize?: number | undefined
+    [setting: string]: unknown
+  } | undefined
   [option: string]: unknown
 }
 
