@@ -1,0 +1,51 @@
+/**
+ * The error of the HPACK codec: a header block that breaks RFC 7541 or the limits the client set.
+ * Its message names the problem and never a header value (a value may be a credential).
+ * @module
+ */
+
+import { LibraryError } from '../../errors.js'
+
+/** The stable code of every {@link HpackError}. */
+export const HPACK_ERROR_CODE = 'LIB_ERR_HPACK'
+
+/** HTTP/2 error code COMPRESSION_ERROR (RFC 9113 section 7): the connection's HPACK state is lost. */
+export const H2_COMPRESSION_ERROR = 0x9
+
+/** HTTP/2 error code PROTOCOL_ERROR (RFC 9113 section 7): here a malformed field on one stream. */
+export const H2_PROTOCOL_ERROR = 0x1
+
+/** What was wrong with a header block, in a word a caller can switch on. */
+export type HpackProblem =
+  | 'INTEGER_OVERFLOW'
+  | 'TRUNCATED'
+  | 'BAD_INDEX'
+  | 'BAD_HUFFMAN'
+  | 'TABLE_SIZE_UPDATE'
+  | 'STRING_TOO_LONG'
+  | 'HEADER_LIST_TOO_LARGE'
+  | 'MALFORMED_FIELD'
+  | 'DECODER_FAILED'
+
+/**
+ * A header block could not be decoded. `h2Code` is the HTTP/2 error code to end with:
+ * COMPRESSION_ERROR ends the connection (the decoder's table can no longer follow the peer's),
+ * PROTOCOL_ERROR with `streamOnly` only the stream whose block held a malformed field (the block
+ * was decoded to its end, so the table is intact).
+ */
+export class HpackError extends LibraryError {
+  /** Which rule the block broke. */
+  problem: HpackProblem
+  /** The HTTP/2 error code (RFC 9113 section 7) the session should send. */
+  h2Code: number
+  /** True when only the stream is malformed and the connection's HPACK state is intact. */
+  streamOnly: boolean
+  constructor (problem: HpackProblem, message: string) {
+    super(`HPACK: ${message}`)
+    this.name = 'HpackError'
+    this.code = HPACK_ERROR_CODE
+    this.problem = problem
+    this.streamOnly = problem === 'MALFORMED_FIELD'
+    this.h2Code = this.streamOnly ? H2_PROTOCOL_ERROR : H2_COMPRESSION_ERROR
+  }
+}
