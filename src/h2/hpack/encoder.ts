@@ -3,8 +3,8 @@
  * header list as a header block. A field the static or dynamic table holds costs one index; a new
  * field worth remembering is inserted into the dynamic table, so a hot path's repeated
  * `:authority`, `user-agent`, `accept`... cost a byte each from the second request on;
- * credentials go as never-indexed literals (section 7.1.3); each string is Huffman-coded when
- * that is shorter.
+ * credentials go as never-indexed literals (section 7.1.3); each string is Huffman-coded unless
+ * that is longer.
  * @module
  */
 
@@ -20,7 +20,12 @@ export interface HpackEncoderOptions {
    * table is the smaller of this and the peer's SETTINGS_HEADER_TABLE_SIZE.
    */
   maxTableSize?: number | undefined
-  /** Whether strings are Huffman-coded when shorter so (default true). */
+  /**
+   * The peer's SETTINGS_HEADER_TABLE_SIZE when known before the first block (default 4096, the
+   * protocol's initial value); later changes go through {@link HpackEncoder.setPeerMaxTableSize}.
+   */
+  peerMaxTableSize?: number | undefined
+  /** Whether strings are Huffman-coded when that is not longer (default true). */
   huffman?: boolean | undefined
   /** Names always sent as never-indexed literals (default {@link NEVER_INDEXED}). */
   neverIndexed?: ReadonlySet<string> | undefined
@@ -68,7 +73,8 @@ export class HpackEncoder {
     this.huffman = options.huffman ?? true
     this.neverIndexed = options.neverIndexed ?? NEVER_INDEXED
     this.notIndexed = options.notIndexed ?? NOT_INDEXED
-    this.table = new DynamicTable(Math.min(this.ownLimit, DEFAULT_TABLE_SIZE), (name, value, insertion) => {
+    const peerLimit = options.peerMaxTableSize ?? DEFAULT_TABLE_SIZE
+    this.table = new DynamicTable(Math.min(this.ownLimit, peerLimit), (name, value, insertion) => {
       const values = this.pairs.get(name)
       if (values?.get(value) === insertion) {
         values.delete(value)
@@ -76,8 +82,8 @@ export class HpackEncoder {
       }
       if (this.names.get(name) === insertion) this.names.delete(name)
     })
-    // The peer's decoder starts at the protocol's size: a smaller own limit must be announced.
-    if (this.ownLimit < DEFAULT_TABLE_SIZE) this.smallestPending = this.lastPending = this.ownLimit
+    // The peer's decoder starts at its own limit: a smaller one of ours must be announced.
+    if (this.ownLimit < peerLimit) this.smallestPending = this.lastPending = this.ownLimit
   }
 
   /** Octets the dynamic table holds now (section 4.1). */
@@ -186,7 +192,8 @@ export class HpackEncoder {
   private writeString (text: string, out: Buffer, offset: number): number {
     if (this.huffman) {
       const coded = huffmanLength(text)
-      if (coded < text.length) return huffmanEncode(text, out, writeInteger(out, offset, 0x80, 7, coded))
+      // Ties go to Huffman, as in RFC 7541 Appendix C.6 (`307` is 3 octets either way).
+      if (coded <= text.length) return huffmanEncode(text, out, writeInteger(out, offset, 0x80, 7, coded))
     }
     const at = writeInteger(out, offset, 0x00, 7, text.length)
     return at + out.write(text, at, 'latin1')
