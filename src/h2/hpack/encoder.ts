@@ -74,7 +74,7 @@ export class HpackEncoder {
     this.neverIndexed = options.neverIndexed ?? NEVER_INDEXED
     this.notIndexed = options.notIndexed ?? NOT_INDEXED
     const peerLimit = options.peerMaxTableSize ?? DEFAULT_TABLE_SIZE
-    this.table = new DynamicTable(Math.min(this.ownLimit, peerLimit), (name, value, insertion) => {
+    this.table = new DynamicTable(peerLimit, (name, value, insertion) => {
       const values = this.pairs.get(name)
       if (values?.get(value) === insertion) {
         values.delete(value)
