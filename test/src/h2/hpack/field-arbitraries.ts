@@ -20,10 +20,15 @@ export const fieldValue = fc.oneof(
   fc.string({ maxLength: 40 }).map((text) => text.replace(/[\0\r\n\u0080-\uffff]/g, 'x'))
 )
 
+/** A flat [name, value...] list of up to `maxLength` fields from `name` and `value`, some of them repeated. */
+export function repeatingList (name: fc.Arbitrary<string>, value: fc.Arbitrary<string>, maxLength: number): fc.Arbitrary<string[]> {
+  return fc.array(fc.tuple(name, value), { maxLength })
+    .chain((pairs) => fc.array(fc.nat(Math.max(pairs.length - 1, 0)), { maxLength: pairs.length === 0 ? 0 : 6 })
+      .map((repeats) => [...pairs, ...repeats.map((i) => pairs[i]!)].flat()))
+}
+
 /** A flat [name, value...] list, with its fields often repeated. */
-export const fieldList = fc.array(fc.tuple(fieldName, fieldValue), { maxLength: 20 })
-  .chain((pairs) => fc.array(fc.nat(Math.max(pairs.length - 1, 0)), { maxLength: pairs.length === 0 ? 0 : 6 })
-    .map((repeats) => [...pairs, ...repeats.map((i) => pairs[i]!)].flat()))
+export const fieldList = repeatingList(fieldName, fieldValue, 20)
 
 /** `block` cut at the given points (taken modulo its length) into fragments. */
 export function splitAt (block: Buffer, cuts: number[]): Buffer[] {
