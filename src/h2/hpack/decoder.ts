@@ -67,7 +67,8 @@ export class HpackDecoder {
     this.maxHeaderListSize = options.maxHeaderListSize
     this.maxStringLength = options.maxStringLength ?? options.maxHeaderListSize
     this.settingsLimit = options.maxTableSize ?? DEFAULT_TABLE_SIZE
-    this.table = new DynamicTable(this.settingsLimit)
+    // The peer's encoder starts at the protocol's initial size and may grow only by an update.
+    this.table = new DynamicTable(Math.min(this.settingsLimit, DEFAULT_TABLE_SIZE))
   }
 
   /** Octets the dynamic table holds now (section 4.1). */

@@ -146,3 +146,20 @@ describe('HPACK decoder limits', () => {
     assert.deepEqual(decoder().decode(literal(':status', '200')), [':status', '200'])
   })
 })
+
+describe('HPACK decoder table size', () => {
+  it('starts its table at 4096 when it advertised more, and grows it on the peer\'s update only', () => {
+    const d = new HpackDecoder({ maxHeaderListSize: 1 << 20, maxTableSize: 8192 })
+    const value = 'v'.repeat(3000)
+    d.decode(Buffer.concat([literalWithIndexing('x-a', value), literalWithIndexing('x-b', value)]))
+    assert.deepEqual(d.tableEntries().map(([name]) => name), ['x-b'])
+    d.decode(Buffer.concat([Buffer.from([0x3f, 0xe1, 0x3f]), literalWithIndexing('x-c', value)]))
+    assert.deepEqual(d.tableEntries().map(([name]) => name), ['x-c', 'x-b'])
+  })
+})
+
+/** A literal with incremental indexing and a new name, raw strings, the value's length in two octets. */
+function literalWithIndexing (name: string, value: string): Buffer {
+  const length = value.length - 127
+  return Buffer.concat([Buffer.from([0x40, name.length]), Buffer.from(name), Buffer.from([0x7f, (length & 0x7f) | 0x80, length >> 7]), Buffer.from(value)])
+}
