@@ -3,7 +3,8 @@
  * CONTINUATION payloads it arrives in, into a flat `[name, value, name, value...]` list of latin1
  * strings. The header list size (RFC 9113 section 6.5.2: name + value + 32 per field) and the
  * length of each string are checked as soon as a length prefix is read, before the string is
- * waited for or allocated.
+ * waited for or allocated. A list past its limit costs the stream, not the connection: the rest
+ * of its block is read without keeping fields, only what the dynamic table needs.
  * @module
  */
 
@@ -34,9 +35,10 @@ const INCOMPLETE = -1
 const MIN_HUFFMAN_BITS_PER_OCTET = 30
 
 /**
- * One connection's HPACK decoder. A block is fed with {@link decodeFragment} (or whole with
- * {@link decode}); the list comes back when its last fragment has been fed. After an error with
- * COMPRESSION_ERROR the decoder refuses further blocks: its table no longer matches the peer's.
+ * One connection's HPACK decoder. A block is fed with {@link HpackDecoder.decodeFragment} (or
+ * whole with {@link HpackDecoder.decode}); the list comes back when its last fragment has been
+ * fed. After an error with COMPRESSION_ERROR the decoder refuses further blocks: its table no
+ * longer matches the peer's.
  */
 export class HpackDecoder {
   private readonly table: DynamicTable
@@ -54,6 +56,9 @@ export class HpackDecoder {
   private listSize = 0
   private fieldSeen = false
   private malformed: string | null = null
+  /** Set when the list outgrew its limit: the rest of the block is read only to keep the table in step. */
+  private overflow: HpackError | null = null
+  private overflowReported = false
   /** Octets of a representation split across fragments, copied, until `need` octets of it are here. */
   private held: Buffer[] = []
   private heldLength = 0
@@ -62,6 +67,8 @@ export class HpackDecoder {
   // Cursor of the representation being read.
   private pos = 0
   private nameHolder = ''
+  /** Whether the last string read was stepped over (past an overflow) rather than kept in `nameHolder`. */
+  private skipped = false
 
   constructor (options: HpackDecoderOptions) {
     this.maxHeaderListSize = options.maxHeaderListSize
@@ -99,6 +106,10 @@ export class HpackDecoder {
    * Feeds the next fragment of the block (a HEADERS or CONTINUATION payload, padding removed).
    * Returns the decoded list after the last fragment (`endOfBlock`), null before. The fragment is
    * not kept: the few octets of a representation it splits are copied.
+   *
+   * A header list past `maxHeaderListSize` throws HEADER_LIST_TOO_LARGE (`streamOnly`) from the
+   * fragment where it shows, once. The rest of that block must still be fed: it is read without
+   * keeping any field, only what the dynamic table needs, and its fragments return null.
    */
   decodeFragment (fragment: Uint8Array, endOfBlock: boolean): string[] | null {
     if (this.failed !== null) throw new HpackError('DECODER_FAILED', `the decoder failed earlier (${this.failed.problem}); the connection must end`)
@@ -118,14 +129,29 @@ export class HpackDecoder {
         this.held.push(Buffer.from(input.subarray(stop)))
         this.heldLength = input.length - stop
         this.need -= stop
-        return null
       }
+      if (this.overflow !== null) return this.discarded(endOfBlock)
       return endOfBlock ? this.finishBlock() : null
     } catch (err) {
+      // The overflow notice leaves the block open, to be read to its end.
+      if (err === this.overflow && !endOfBlock) throw err
       this.resetBlock()
       if (err instanceof HpackError && !err.streamOnly) this.failed = err
       throw err
     }
+  }
+
+  /** Ends a fragment of a block past its size limit: reports the overflow once, then nothing. */
+  private discarded (endOfBlock: boolean): null {
+    const overflow = this.overflow!
+    const report = !this.overflowReported
+    this.overflowReported = true
+    if (endOfBlock) {
+      if (this.requiredUpdate !== -1) throw this.missingUpdate()
+      this.resetBlock()
+    }
+    if (report) throw overflow
+    return null
   }
 
   private finishBlock (): string[] {
@@ -142,6 +168,8 @@ export class HpackDecoder {
     this.listSize = 0
     this.fieldSeen = false
     this.malformed = null
+    this.overflow = null
+    this.overflowReported = false
     this.held = []
     this.heldLength = 0
   }
@@ -212,9 +240,11 @@ export class HpackDecoder {
     if (nameIndex === INCOMPLETE) return false
     this.startField()
     let name: string
+    let nameSkipped = false
     if (nameIndex === 0) {
-      if (!this.readString(input, end, 0, true)) return false
+      if (!this.readString(input, end, 0, true, indexing)) return false
       name = this.nameHolder
+      nameSkipped = this.skipped
     } else if (nameIndex <= STATIC_LENGTH) {
       name = STATIC_TABLE[nameIndex - 1]![0]
     } else {
@@ -223,8 +253,15 @@ export class HpackDecoder {
       name = this.table.nameAt(at)
       this.checkName(name)
     }
-    if (!this.readString(input, end, name.length, false)) return false
+    // A skipped name is not known: stepping over the value is all that is left to do.
+    if (!this.readString(input, end, nameSkipped ? this.table.maxSize : name.length, false, indexing && !nameSkipped)) return false
     const value = this.nameHolder
+    if (nameSkipped || this.skipped) {
+      // Skipped, past an overflow, because the entry could not fit the table (or was not to be
+      // indexed): inserting it would have emptied the table.
+      if (indexing) this.table.clear()
+      return true
+    }
     if (indexing) this.table.add(name, value)
     this.emit(name, value)
     return true
@@ -245,9 +282,11 @@ export class HpackDecoder {
 
   /**
    * Reads a string literal at `pos` (section 5.2) into `nameHolder`; false when the fragment ends
-   * first. `nameLength` is the length of the field's name when this is its value, for the list size.
+   * first. `nameLength` is the length of the field's name when this is its value, for the list
+   * size. Past an overflow a string is only stepped over (`skipped` is set) unless the
+   * dynamic table needs it: a name or value of a field to be indexed that can fit the table.
    */
-  private readString (input: Buffer, end: number, nameLength: number, isName: boolean): boolean {
+  private readString (input: Buffer, end: number, nameLength: number, isName: boolean, indexing: boolean): boolean {
     if (this.pos >= end) { this.need = end + 1; return false }
     const huffman = input[this.pos]! >= 0x80
     const length = this.readInteger(input, end, 7)
@@ -258,6 +297,8 @@ export class HpackDecoder {
     if (stringEnd > end) { this.need = stringEnd; return false }
     const start = this.pos
     this.pos = stringEnd
+    this.skipped = this.overflow !== null && !(indexing && nameLength + least + ENTRY_OVERHEAD <= this.table.maxSize)
+    if (this.skipped) return true
     if (!huffman) {
       this.checkOctets(input, start, stringEnd, isName)
       this.nameHolder = input.toString('latin1', start, stringEnd)
@@ -275,8 +316,15 @@ export class HpackDecoder {
 
   private checkLength (length: number, nameLength: number, isName: boolean): void {
     if (length > this.maxStringLength) throw new HpackError('STRING_TOO_LONG', `a ${isName ? 'name' : 'value'} of ${length} octets or more, past the limit of ${this.maxStringLength}`)
+    if (this.overflow !== null) return
     const size = this.listSize + (isName ? length : nameLength + length) + ENTRY_OVERHEAD
-    if (size > this.maxHeaderListSize) throw new HpackError('HEADER_LIST_TOO_LARGE', `the header list grows to ${size} octets or more, past the limit of ${this.maxHeaderListSize} (RFC 9113 section 6.5.2)`)
+    if (size > this.maxHeaderListSize) this.overflowAt(size, ' or more')
+  }
+
+  /** Notes that the list outgrew its limit and stops keeping fields; the notice is thrown at the fragment's end. */
+  private overflowAt (size: number, bound: string): void {
+    this.overflow = new HpackError('HEADER_LIST_TOO_LARGE', `the header list grows to ${size} octets${bound}, past the limit of ${this.maxHeaderListSize} (RFC 9113 section 6.5.2)`)
+    this.fields = []
   }
 
   private checkOctets (bytes: Uint8Array, start: number, end: number, isName: boolean): void {
@@ -289,8 +337,9 @@ export class HpackDecoder {
   }
 
   private emit (name: string, value: string): void {
+    if (this.overflow !== null) return
     const size = this.listSize + name.length + value.length + ENTRY_OVERHEAD
-    if (size > this.maxHeaderListSize) throw new HpackError('HEADER_LIST_TOO_LARGE', `the header list grows to ${size} octets, past the limit of ${this.maxHeaderListSize} (RFC 9113 section 6.5.2)`)
+    if (size > this.maxHeaderListSize) return this.overflowAt(size, '')
     this.listSize = size
     this.fields.push(name, value)
   }

@@ -65,7 +65,7 @@ export class DynamicTable {
   add (name: string, value: string): boolean {
     const size = entrySize(name, value)
     if (size > this.maxSize) {
-      this.evictTo(0)
+      this.clear()
       return false
     }
     this.evictTo(this.maxSize - size)
@@ -77,6 +77,11 @@ export class DynamicTable {
     this.inserted++
     this.size += size
     return true
+  }
+
+  /** Evicts every entry, as inserting an entry larger than the table does (section 4.4). */
+  clear (): void {
+    this.evictTo(0)
   }
 
   /** Applies a new maximum size, evicting the oldest entries until the table fits (section 4.3). */

@@ -15,6 +15,9 @@ export const H2_COMPRESSION_ERROR = 0x9
 /** HTTP/2 error code PROTOCOL_ERROR (RFC 9113 section 7): here a malformed field on one stream. */
 export const H2_PROTOCOL_ERROR = 0x1
 
+/** HTTP/2 error code CANCEL (RFC 9113 section 7): the client gives up a stream it no longer wants. */
+export const H2_CANCEL = 0x8
+
 /** What was wrong with a header block, in a word a caller can switch on. */
 export type HpackProblem =
   | 'INTEGER_OVERFLOW'
@@ -28,10 +31,20 @@ export type HpackProblem =
   | 'DECODER_FAILED'
 
 /**
+ * The problems that leave the connection's HPACK state intact, with the code that resets the
+ * stream: a malformed field, and a header list past its limit (the rest of its block was read
+ * to keep the table in step, RFC 9113 section 4.3).
+ */
+const STREAM_ERRORS: Partial<Record<HpackProblem, number>> = {
+  MALFORMED_FIELD: H2_PROTOCOL_ERROR,
+  HEADER_LIST_TOO_LARGE: H2_CANCEL
+}
+
+/**
  * A header block could not be decoded. `h2Code` is the HTTP/2 error code to end with:
- * COMPRESSION_ERROR ends the connection (the decoder's table can no longer follow the peer's),
- * PROTOCOL_ERROR with `streamOnly` only the stream whose block held a malformed field (the block
- * was decoded to its end, so the table is intact).
+ * COMPRESSION_ERROR ends the connection (the decoder's table can no longer follow the peer's);
+ * with `streamOnly` the code resets only the stream whose block held a malformed field
+ * (PROTOCOL_ERROR) or outgrew the header list limit (CANCEL), and the table is intact.
  */
 export class HpackError extends LibraryError {
   /** Which rule the block broke. */
@@ -45,7 +58,8 @@ export class HpackError extends LibraryError {
     this.name = 'HpackError'
     this.code = HPACK_ERROR_CODE
     this.problem = problem
-    this.streamOnly = problem === 'MALFORMED_FIELD'
-    this.h2Code = this.streamOnly ? H2_PROTOCOL_ERROR : H2_COMPRESSION_ERROR
+    const streamCode = STREAM_ERRORS[problem]
+    this.streamOnly = streamCode !== undefined
+    this.h2Code = streamCode ?? H2_COMPRESSION_ERROR
   }
 }

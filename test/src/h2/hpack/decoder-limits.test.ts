@@ -163,3 +163,56 @@ function literalWithIndexing (name: string, value: string): Buffer {
   const length = value.length - 127
   return Buffer.concat([Buffer.from([0x40, name.length]), Buffer.from(name), Buffer.from([0x7f, (length & 0x7f) | 0x80, length >> 7]), Buffer.from(value)])
 }
+
+describe('HPACK decoder past the header list limit', () => {
+  /** Feeds `fragments`, noting the overflow notice and going on to the block's end, as a session does. */
+  function feedPastOverflow (d: HpackDecoder, fragments: Buffer[]): { fields: string[] | null, thrownAt: number[] } {
+    const thrownAt: number[] = []
+    let fields: string[] | null = null
+    fragments.forEach((fragment, i) => {
+      try {
+        fields = d.decodeFragment(fragment, i === fragments.length - 1)
+      } catch (err) {
+        assert.ok(hpackError('HEADER_LIST_TOO_LARGE')(err))
+        assert.equal((err as HpackError).streamOnly, true)
+        assert.equal((err as HpackError).h2Code, 0x8)
+        thrownAt.push(i)
+      }
+    })
+    return { fields, thrownAt }
+  }
+
+  it('reports the overflow once, part-way, then reads the rest of the block so the table stays in step with the encoder', () => {
+    const encoder = new HpackEncoder({ huffman: false })
+    const fields: string[] = []
+    for (let i = 0; i < 40; i++) fields.push(`x-field-${i}`, SECRET)
+    const block = encoder.encode(fields)
+    const d = decoder(600)
+    const { fields: decoded, thrownAt } = feedPastOverflow(d, [block.subarray(0, 400), block.subarray(400, 800), block.subarray(800)])
+    assert.deepEqual(thrownAt, [0])
+    assert.equal(decoded, null)
+    assert.deepEqual(d.tableEntries(), encoder.tableEntries())
+    const next = ['x-field-39', SECRET, 'x-field-0', SECRET]
+    assert.deepEqual(d.decode(encoder.encode(next)), next)
+  })
+
+  it('reports an overflow in the last fragment at the block\'s end, and decodes the next block', () => {
+    const encoder = new HpackEncoder()
+    const d = decoder(100)
+    const { thrownAt } = feedPastOverflow(d, [encoder.encode(['x-one', 'a'.repeat(40), 'x-two', 'b'.repeat(40)])])
+    assert.deepEqual(thrownAt, [0])
+    assert.deepEqual(d.tableEntries(), encoder.tableEntries())
+    assert.deepEqual(d.decode(encoder.encode(['x-two', 'b'.repeat(40)])), ['x-two', 'b'.repeat(40)])
+  })
+
+  it('past the limit, empties the table for an indexed entry too large for it without reading its value', () => {
+    const d = decoder(200, undefined, 1 << 20)
+    const block = Buffer.concat([literalWithIndexing('x-a', 'a'.repeat(150)), literalWithIndexing('x-b', 'b'.repeat(5000))])
+    const { thrownAt } = feedPastOverflow(d, [block.subarray(0, 10), block.subarray(10)])
+    assert.deepEqual(thrownAt, [1])
+    assert.deepEqual(d.tableEntries(), [])
+    const small = Buffer.concat([literalWithIndexing('x-a', 'a'.repeat(150)), literalWithIndexing('x-c', 'c'.repeat(130)), Buffer.from([0xbf])])
+    feedPastOverflow(d, [small])
+    assert.deepEqual(d.tableEntries().map(([name]) => name), ['x-c', 'x-a'])
+  })
+})

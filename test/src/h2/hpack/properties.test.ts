@@ -48,6 +48,31 @@ describe('HPACK properties', () => {
     }), { seed: 9113, numRuns: 300 })
   })
 
+  it('keeps the tables in step when lists outgrow the decoder\'s limit and their blocks are read past the overflow', () => {
+    fc.assert(fc.property(fc.array(fc.tuple(fieldList, fc.array(fc.nat(), { maxLength: 4 })), { minLength: 1, maxLength: 8 }), fc.integer({ min: 40, max: 800 }), (blocks, limit) => {
+      const encoder = new HpackEncoder()
+      const decoder = new HpackDecoder({ maxHeaderListSize: limit, maxStringLength: 1 << 20 })
+      for (const [fields, cuts] of blocks) {
+        const fragments = splitAt(encoder.encode(fields), cuts)
+        let decoded: string[] | null = null
+        let overflows = 0
+        fragments.forEach((fragment, i) => {
+          try {
+            decoded = decoder.decodeFragment(fragment, i === fragments.length - 1)
+          } catch (err) {
+            if (!(err instanceof HpackError) || err.problem !== 'HEADER_LIST_TOO_LARGE') throw err
+            overflows++
+          }
+        })
+        let size = 0
+        for (let i = 0; i < fields.length; i += 2) size += fields[i]!.length + fields[i + 1]!.length + 32
+        if (size > limit) assert.equal(overflows, 1)
+        else assert.deepEqual(decoded, fields)
+        assert.deepEqual(decoder.tableEntries(), encoder.tableEntries())
+      }
+    }), { seed: 6552, numRuns: 300 })
+  })
+
   it('decodes random octets only to a list or an HpackError, never another error, and never hangs', () => {
     fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), fc.array(fc.nat(), { maxLength: 3 }), (bytes, cuts) => {
       const decoder = new HpackDecoder({ maxHeaderListSize: 4096, maxTableSize: 256 })
