@@ -93,12 +93,24 @@ export class HpackDecoder {
     this.settingsLimit = limit
   }
 
-  /** Decodes a whole block, given as one buffer or as its fragments in order. */
+  /**
+   * Decodes a whole block, given as one buffer or as its fragments in order. A list past its
+   * limit throws HEADER_LIST_TOO_LARGE after the whole block was read, so the next block decodes.
+   */
   decode (block: Uint8Array | readonly Uint8Array[]): string[] {
-    if (block instanceof Uint8Array) return this.decodeFragment(block, true)!
-    if (block.length === 0) return this.decodeFragment(new Uint8Array(0), true)!
+    const fragments = block instanceof Uint8Array ? [block] : block.length === 0 ? [new Uint8Array(0)] : block
     let fields: string[] | null = null
-    for (let i = 0; i < block.length; i++) fields = this.decodeFragment(block[i]!, i === block.length - 1)
+    let overflow: HpackError | null = null
+    for (let i = 0; i < fragments.length; i++) {
+      const last = i === fragments.length - 1
+      try {
+        fields = this.decodeFragment(fragments[i]!, last)
+      } catch (err) {
+        if (last || !(err instanceof HpackError) || err.problem !== 'HEADER_LIST_TOO_LARGE') throw err
+        overflow = err
+      }
+    }
+    if (overflow !== null) throw overflow
     return fields!
   }
 

@@ -196,6 +196,15 @@ describe('HPACK decoder past the header list limit', () => {
     assert.deepEqual(d.decode(encoder.encode(next)), next)
   })
 
+  it('decode() of a block in fragments reads it to its end before reporting the overflow, so the next block decodes', () => {
+    const encoder = new HpackEncoder()
+    const d = decoder(100)
+    const block = encoder.encode(['x-one', 'a'.repeat(40), 'x-two', 'b'.repeat(40), 'x-three', 'c'])
+    assert.throws(() => d.decode([block.subarray(0, 5), block.subarray(5, 60), block.subarray(60)]), hpackError('HEADER_LIST_TOO_LARGE'))
+    assert.deepEqual(d.tableEntries(), encoder.tableEntries())
+    assert.deepEqual(d.decode(encoder.encode(['x-three', 'c'])), ['x-three', 'c'])
+  })
+
   it('reports an overflow in the last fragment at the block\'s end, and decodes the next block', () => {
     const encoder = new HpackEncoder()
     const d = decoder(100)
