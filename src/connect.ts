@@ -233,3 +233,17 @@ export function buildConnector (options: BuildOptions = {}): Connector {
 function abortReason (signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new RequestAbortedError('connection attempt aborted')
 }
+
+/** undici's names for the connector's types (`buildConnector.Options`). */
+export declare namespace buildConnector {
+  /** The options of `buildConnector()`. */
+  export type BuildOptions = NonNullable<Parameters<typeof buildConnector>[0]>
+  /** What a connector is called with ({@link ConnectOptions}). */
+  export type Options = ConnectOptions
+  /** {@link ConnectCallback}. */
+  export type Callback = ConnectCallback
+  /** The arguments a connector calls back with. */
+  export type CallbackArgs = Parameters<ConnectCallback>
+  /** {@link Connector}. */
+  export type connector = Connector
+}

@@ -11,6 +11,12 @@ import type { IncomingHttpHeaders } from 'node:http'
 /** Response or trailer headers: lower-case name to value (repeated headers as an array). */
 export type IncomingHeaders = Record<string, string | string[]>
 
+/**
+ * A request method: the registered ones by name, any other token as a string (undici's
+ * `Dispatcher.HttpMethod`; `string & {}` keeps the names offered by editors).
+ */
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'CONNECT' | 'OPTIONS' | 'TRACE' | 'PATCH' | 'QUERY' | (string & {})
+
 /** Request headers as callers may give them: a record, a flat `[name, value, ...]` array, or pairs. */
 export type OutgoingHeaders =
   | Record<string, string | string[] | number | undefined | null>
@@ -18,8 +24,15 @@ export type OutgoingHeaders =
   | Iterable<readonly [string, string]>
   | IncomingHttpHeaders
 
+/** A FormData (conduit's, the runtime's or undici's), sent as `multipart/form-data`: what the transport reads of it. */
+export interface FormDataBody {
+  /** The entries, in order: a string value or a Blob (a File). */
+  entries (): Iterable<[string, unknown]>
+}
+
 /** A request body as the transport accepts it. */
 export type DispatchBody =
+  | FormDataBody
   | string
   | Buffer
   | Uint8Array

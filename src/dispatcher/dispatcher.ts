@@ -25,6 +25,12 @@ import { checkDispatchOptions, closedError } from './dispatch-guards.js'
 import type { CloseCallback } from './close-arguments.js'
 import { describeValue } from '../validation/describe-value.js'
 import { forwardBaseMembers } from './base-members.js'
+import type * as contract from '../contracts/dispatch-contract.js'
+import type * as requestApi from '../api/request.js'
+import type * as streamApi from '../api/stream.js'
+import type * as pipelineApi from '../api/pipeline.js'
+import type * as upgradeApi from '../api/upgrade.js'
+import type { BodyReadable } from '../api/body-readable.js'
 
 export type { CloseCallback } from './close-arguments.js'
 
@@ -119,6 +125,55 @@ export abstract class Dispatcher extends EventEmitter {
   }
 }
 
+
+/**
+ * undici's names for the types of the dispatch contract and the request APIs, reachable where
+ * undici's users write them: `Dispatcher.DispatchOptions`, `Dispatcher.DispatchHandler`...
+ */
+export declare namespace Dispatcher {
+  /** A dispatcher wrapped in interceptors by `compose()`. */
+  export type ComposedDispatcher = InstanceType<typeof ComposedDispatcher>
+  /** {@link contract.Dispatch}. */
+  export type Dispatch = contract.Dispatch
+  /** An interceptor as `compose()` takes it: {@link contract.Interceptor}. */
+  export type DispatcherComposeInterceptor = contract.Interceptor
+  /** {@link contract.Interceptor}. */
+  export type DispatchInterceptor = contract.Interceptor
+  /** {@link contract.DispatchOptions}. */
+  export type DispatchOptions = contract.DispatchOptions
+  /** {@link contract.DispatchHandler}. */
+  export type DispatchHandler = contract.DispatchHandler
+  /** {@link contract.DispatchController}. */
+  export type DispatchController = contract.DispatchController
+  /** {@link contract.HttpMethod}. */
+  export type HttpMethod = contract.HttpMethod
+  /** The body-reading methods of a response body ({@link BodyReadable}). */
+  export type BodyMixin = Pick<BodyReadable, 'bodyUsed' | 'arrayBuffer' | 'blob' | 'bytes' | 'json' | 'text'>
+  /** {@link requestApi.RequestOptions}. */
+  export type RequestOptions = requestApi.RequestOptions
+  /** {@link requestApi.ResponseData}. */
+  export type ResponseData = requestApi.ResponseData
+  /** {@link streamApi.StreamFactory}. */
+  export type StreamFactory = streamApi.StreamFactory
+  /** {@link streamApi.StreamFactoryData}. */
+  export type StreamFactoryData = streamApi.StreamFactoryData
+  /** {@link streamApi.StreamData}. */
+  export type StreamData = streamApi.StreamData
+  /** {@link pipelineApi.PipelineOptions}. */
+  export type PipelineOptions = pipelineApi.PipelineOptions
+  /** {@link pipelineApi.PipelineHandlerData}. */
+  export type PipelineHandlerData = pipelineApi.PipelineHandlerData
+  /** {@link pipelineApi.PipelineHandlerFunction}. */
+  export type PipelineHandler = pipelineApi.PipelineHandlerFunction
+  /** The options of `connect()`: {@link upgradeApi.UpgradeOptions}. */
+  export type ConnectOptions = upgradeApi.UpgradeOptions
+  /** What `connect()` settles with: {@link upgradeApi.UpgradeData}. */
+  export type ConnectData = upgradeApi.UpgradeData
+  /** {@link upgradeApi.UpgradeOptions}. */
+  export type UpgradeOptions = upgradeApi.UpgradeOptions
+  /** {@link upgradeApi.UpgradeData}. */
+  export type UpgradeData = upgradeApi.UpgradeData
+}
 
 /** A dispatch chain built by {@link composeChain}: its entry and the lifecycles of its interceptors. */
 export interface ComposedChain {
