@@ -5,8 +5,8 @@
  * @module
  */
 
-import net from 'node:net'
-import tls from 'node:tls'
+import * as net from 'node:net'
+import * as tls from 'node:tls'
 import type { Duplex } from 'node:stream'
 import { ConnectTimeoutError, InvalidArgumentError, RequestAbortedError } from './errors.js'
 import { describeValue } from './validation/describe-value.js'

@@ -27,7 +27,8 @@ export type {
   DispatchLifecycle,
   DispatchTarget,
   HttpMethod,
-  FormDataBody
+  FormDataBody,
+  HookHeaders
 } from './contracts/dispatch-contract.js'
 export { SimpleController } from './handlers/simple-controller.js'
 export { DecoratorHandler } from './handlers/decorator-handler.js'

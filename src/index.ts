@@ -24,7 +24,8 @@ export type {
   OutgoingHeaders,
   AbortSignalLike,
   HttpMethod,
-  FormDataBody
+  FormDataBody,
+  HookHeaders
 } from './handler.js'
 export { ForwardingController } from './handlers/forwarding-controller.js'
 export type { ForwardingControllerOptions } from './handlers/forwarding-controller.js'
@@ -143,7 +144,7 @@ export { MockPool } from './mock/mock-pool.js'
 export { MockClient } from './mock/mock-client.js'
 export type { MockPoolOptions } from './mock/mock-dispatcher.js'
 export { MockInterceptor } from './mock/mock-interceptor.js'
-export type { MockInterceptOptions, MockReplyOptions, MockReplyHeaders, MockReplyCallbackResult, MockReplyData, ReplyCallback } from './mock/mock-interceptor.js'
+export type { MockInterceptOptions, MockReplyOptions, MockReplyHeaders, MockReplyCallbackResult, MockReplyData, MockReplyDataCallback, ReplyCallback } from './mock/mock-interceptor.js'
 export { MockScope } from './mock/mock-scope.js'
 export type { MockRequestOptions } from './mock/mock-scope.js'
 export { MockCallHistory, MockCallHistoryLog } from './mock/mock-call-history.js'

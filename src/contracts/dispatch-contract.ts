@@ -12,6 +12,13 @@ import type { IncomingHttpHeaders } from 'node:http'
 export type IncomingHeaders = Record<string, string | string[]>
 
 /**
+ * Headers as a handler's hooks take them: {@link IncomingHeaders} or Node's `IncomingHttpHeaders`
+ * (whose values may be `undefined`), so a handler may pass on headers it got from `node:http`.
+ * conduit itself always calls the hooks with {@link IncomingHeaders}.
+ */
+export type HookHeaders = Record<string, string | string[] | undefined>
+
+/**
  * A request method: the registered ones by name, any other token as a string (undici's
  * `Dispatcher.HttpMethod`; `string & {}` keeps the names offered by editors).
  */
@@ -116,18 +123,18 @@ export interface DispatchHandler {
   /** The request is about to be sent; `context` carries per-dispatch data (e.g. retry state). */
   onRequestStart?(controller: DispatchController, context: unknown): void
   /** The server switched protocols (101 or CONNECT 2xx); the socket now belongs to the handler. */
-  onRequestUpgrade?(controller: DispatchController, statusCode: number, headers: IncomingHeaders, socket: Duplex): void
+  onRequestUpgrade?(controller: DispatchController, statusCode: number, headers: HookHeaders, socket: Duplex): void
   /**
    * An informational (1xx) response arrived, such as 103 Early Hints; the final response follows.
    * Kept apart from `onResponseStart` so that hook still runs at most once per dispatch.
    */
-  onResponseInformation?(controller: DispatchController, statusCode: number, headers: IncomingHeaders): void
+  onResponseInformation?(controller: DispatchController, statusCode: number, headers: HookHeaders): void
   /** The response head arrived. */
-  onResponseStart?(controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void
+  onResponseStart?(controller: DispatchController, statusCode: number, headers: HookHeaders, statusMessage?: string): void
   /** A chunk of the response body arrived. */
   onResponseData?(controller: DispatchController, chunk: Buffer): void
   /** The response completed; trailers are empty unless the server sent some. */
-  onResponseEnd?(controller: DispatchController, trailers: IncomingHeaders): void
+  onResponseEnd?(controller: DispatchController, trailers: HookHeaders): void
   /** The dispatch failed. */
   onResponseError?(controller: DispatchController, error: Error): void
   /**

@@ -10,7 +10,7 @@ import { EventEmitter } from 'node:events'
 import type { Dispatch, DispatchHandler, DispatchLifecycle, DispatchOptions, Interceptor, LegacyDispatchHandler } from '../contracts/dispatch-contract.js'
 import { toDispatchHandler } from '../handlers/legacy-handler.js'
 import { failDispatch } from '../handlers/fail-dispatch.js'
-import { ClientDestroyedError } from '../errors.js'
+import { ClientDestroyedError, NotSupportedError } from '../errors.js'
 import type { Duplex } from 'node:stream'
 import { request } from '../api/request.js'
 import type { RequestCallback, RequestOptions, ResponseData } from '../api/request.js'
@@ -36,12 +36,13 @@ export type { CloseCallback } from './close-arguments.js'
 
 /**
  * Anything that can dispatch requests. Subclasses implement `dispatch`, `close` and `destroy`;
- * `compose` and `request` come from here.
+ * `compose` and `request` come from here. As in undici, the class is not abstract: a subclass
+ * may leave out what it never uses, and the base fails it with `NotSupportedError`.
  *
  * Events: `'connect'` (origin, targets), `'disconnect'` (origin, targets, error),
  * `'connectionError'` (origin, targets, error), `'drain'` (origin, targets).
  */
-export abstract class Dispatcher extends EventEmitter {
+export class Dispatcher extends EventEmitter {
   /**
    * `composed instanceof X` holds when the dispatcher it was composed on is an `X`, as with
    * undici's composed dispatchers (`mockAgent.compose(i) instanceof MockAgent`).
@@ -56,7 +57,9 @@ export abstract class Dispatcher extends EventEmitter {
    * Starts one request; hooks of `handler` report its progress.
    * Returns false when the dispatcher is busy: the caller should wait for `'drain'`.
    */
-  abstract dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean
+  dispatch (_opts: DispatchOptions, _handler: DispatchHandler | LegacyDispatchHandler): boolean {
+    throw notImplemented('dispatch')
+  }
 
   /**
    * The origin a request goes to when it names none: a Client's or Pool's own, undefined for
@@ -68,13 +71,19 @@ export abstract class Dispatcher extends EventEmitter {
   }
 
   /** Stops taking requests and resolves once those in flight have finished. */
-  abstract close (): Promise<void>
-  abstract close (callback: CloseCallback): void
+  close (): Promise<void>
+  close (callback: CloseCallback): void
+  close (_callback?: CloseCallback): Promise<void> | void {
+    throw notImplemented('close')
+  }
 
   /** Fails every request in flight or queued with `err` (default `ClientDestroyedError`) and closes at once. */
-  abstract destroy (err?: Error | null): Promise<void>
-  abstract destroy (callback: CloseCallback): void
-  abstract destroy (err: Error | null, callback: CloseCallback): void
+  destroy (err?: Error | null): Promise<void>
+  destroy (callback: CloseCallback): void
+  destroy (err: Error | null, callback: CloseCallback): void
+  destroy (_errOrCallback?: Error | null | CloseCallback, _callback?: CloseCallback): Promise<void> | void {
+    throw notImplemented('destroy')
+  }
 
   /**
    * Wraps this dispatcher in interceptors. `compose(a, b)` dispatches through `b(a(base))`:
@@ -125,6 +134,11 @@ export abstract class Dispatcher extends EventEmitter {
   }
 }
 
+
+/** What the base class's `dispatch`, `close` and `destroy` throw when a subclass did not implement them. */
+function notImplemented (method: string): NotSupportedError {
+  return new NotSupportedError(`Dispatcher: ${method}() is not implemented by this subclass`)
+}
 
 /**
  * undici's names for the types of the dispatch contract and the request APIs, reachable where
