@@ -28,7 +28,7 @@ export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'CONNECT' 
 export type OutgoingHeaders =
   | Record<string, string | string[] | number | undefined | null>
   | string[]
-  | Iterable<readonly [string, string]>
+  | Iterable<readonly [string, string | string[] | undefined]>
   | IncomingHttpHeaders
 
 /** A FormData (conduit's, the runtime's or undici's), sent as `multipart/form-data`: what the transport reads of it. */
