@@ -28,3 +28,9 @@ export class EnvHttpProxyAgent extends ProxiedDispatcher {
     super({ ...options, ...readProxyEnv(options) })
   }
 }
+
+/** undici's names for the EnvHttpProxyAgent's types (`EnvHttpProxyAgent.Options`). */
+export declare namespace EnvHttpProxyAgent {
+  /** {@link EnvHttpProxyAgentOptions}. */
+  export type Options = EnvHttpProxyAgentOptions
+}

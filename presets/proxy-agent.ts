@@ -34,3 +34,9 @@ export class ProxyAgent extends ProxiedDispatcher {
     super(opts)
   }
 }
+
+/** undici's names for the ProxyAgent's types (`ProxyAgent.Options`). */
+export declare namespace ProxyAgent {
+  /** {@link ProxyAgentOptions}. */
+  export type Options = ProxyAgentOptions
+}

@@ -86,3 +86,9 @@ export class SnapshotAgent extends MockAgent {
     return super.destroyNow(err)
   }
 }
+
+/** undici's names for the SnapshotAgent's types (`SnapshotAgent.Options`). */
+export declare namespace SnapshotAgent {
+  /** {@link SnapshotAgentOptions}. */
+  export type Options = SnapshotAgentOptions
+}

@@ -55,3 +55,9 @@ function withCredentials (uri: string | URL, username: unknown, password: unknow
   if (typeof password === 'string') url.password = password
   return url
 }
+
+/** undici's names for the Socks5ProxyAgent's types (`Socks5ProxyAgent.Options`). */
+export declare namespace Socks5ProxyAgent {
+  /** {@link Socks5ProxyAgentOptions}. */
+  export type Options = Socks5ProxyAgentOptions
+}

@@ -5,8 +5,8 @@
  * @module
  */
 
-import net from 'node:net'
-import tls from 'node:tls'
+import * as net from 'node:net'
+import * as tls from 'node:tls'
 import type { Duplex } from 'node:stream'
 import { ConnectTimeoutError, InvalidArgumentError, RequestAbortedError } from './errors.js'
 import { describeValue } from './validation/describe-value.js'
@@ -232,4 +232,18 @@ export function buildConnector (options: BuildOptions = {}): Connector {
 
 function abortReason (signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new RequestAbortedError('connection attempt aborted')
+}
+
+/** undici's names for the connector's types (`buildConnector.Options`). */
+export declare namespace buildConnector {
+  /** The options of `buildConnector()`. */
+  export type BuildOptions = NonNullable<Parameters<typeof buildConnector>[0]>
+  /** What a connector is called with ({@link ConnectOptions}). */
+  export type Options = ConnectOptions
+  /** {@link ConnectCallback}. */
+  export type Callback = ConnectCallback
+  /** The arguments a connector calls back with. */
+  export type CallbackArgs = Parameters<ConnectCallback>
+  /** {@link Connector}. */
+  export type connector = Connector
 }

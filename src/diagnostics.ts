@@ -30,7 +30,7 @@
  * @module
  */
 
-import diagnosticsChannel from 'node:diagnostics_channel'
+import * as diagnosticsChannel from 'node:diagnostics_channel'
 
 /** Every channel the core publishes, by short name. */
 export const channels = {

@@ -133,6 +133,15 @@ export const UNDICI_ERROR_CODES = {
   MaxRedirectsError: 'UND_ERR_REDIRECT_MAX'
 } as const satisfies Partial<Record<LibraryErrorName, string>>
 
+/**
+ * The codes an error of class `N` may carry: conduit's, and undici's where undici has the error
+ * (`setErrorCodeStyle('undici')` switches at run time, so both are possible), so that a
+ * `switch (err.code)` over either spelling narrows.
+ */
+export type ErrorCodeOf<N extends LibraryErrorName> =
+  | typeof LIBRARY_ERROR_CODES[N]
+  | (N extends keyof typeof UNDICI_ERROR_CODES ? typeof UNDICI_ERROR_CODES[N] : never)
+
 /** A code undici gives the same error. */
 export type UndiciErrorCode = typeof UNDICI_ERROR_CODES[keyof typeof UNDICI_ERROR_CODES]
 

@@ -7,7 +7,7 @@
 import type { IncomingHeaders } from './contracts/dispatch-contract.js'
 
 import { LIBRARY_ERROR_CODES, UNDICI_ERROR_CODES } from './error-codes.js'
-import type { LibraryErrorName } from './error-codes.js'
+import type { ErrorCodeOf, LibraryErrorName } from './error-codes.js'
 import { onErrorCodeStyle } from './error-code-style.js'
 
 export { fromUndiciCode } from './error-codes.js'
@@ -15,8 +15,8 @@ export { fromUndiciCode } from './error-codes.js'
 let undiciStyle = false
 
 /** The code of error class `name` in the style in force (src/error-code-style.ts). */
-function styledCode (name: LibraryErrorName): string {
-  if (undiciStyle) return (UNDICI_ERROR_CODES as Partial<Record<LibraryErrorName, string>>)[name] ?? LIBRARY_ERROR_CODES[name]
+function styledCode<N extends LibraryErrorName> (name: N): ErrorCodeOf<N> {
+  if (undiciStyle) return ((UNDICI_ERROR_CODES as Partial<Record<LibraryErrorName, string>>)[name] ?? LIBRARY_ERROR_CODES[name]) as ErrorCodeOf<N>
   return LIBRARY_ERROR_CODES[name]
 }
 
@@ -33,6 +33,10 @@ export class LibraryError extends Error {
 
 /** An argument (option, header, URL, body) was invalid; the message names the value. */
 export class InvalidArgumentError extends LibraryError {
+  /** Always `'InvalidArgumentError'`. */
+  declare name: 'InvalidArgumentError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'InvalidArgumentError'>
   constructor (message?: string, options?: { cause?: unknown }) {
     super(message ?? 'Invalid argument', options)
     this.name = 'InvalidArgumentError'
@@ -42,6 +46,10 @@ export class InvalidArgumentError extends LibraryError {
 
 /** A value returned by user code (a handler, a callback) was invalid. */
 export class InvalidReturnValueError extends LibraryError {
+  /** Always `'InvalidReturnValueError'`. */
+  declare name: 'InvalidReturnValueError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'InvalidReturnValueError'>
   constructor (message?: string) {
     super(message ?? 'Invalid return value')
     this.name = 'InvalidReturnValueError'
@@ -51,6 +59,10 @@ export class InvalidReturnValueError extends LibraryError {
 
 /** The TCP or TLS connection could not be set up within `connectTimeout`. */
 export class ConnectTimeoutError extends LibraryError {
+  /** Always `'ConnectTimeoutError'`. */
+  declare name: 'ConnectTimeoutError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'ConnectTimeoutError'>
   constructor (message?: string) {
     super(message ?? 'Connect Timeout Error')
     this.name = 'ConnectTimeoutError'
@@ -60,6 +72,10 @@ export class ConnectTimeoutError extends LibraryError {
 
 /** The response head did not arrive within `headersTimeout`. */
 export class HeadersTimeoutError extends LibraryError {
+  /** Always `'HeadersTimeoutError'`. */
+  declare name: 'HeadersTimeoutError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'HeadersTimeoutError'>
   constructor (message?: string) {
     super(message ?? 'Headers Timeout Error')
     this.name = 'HeadersTimeoutError'
@@ -69,6 +85,10 @@ export class HeadersTimeoutError extends LibraryError {
 
 /** The response head was larger than `maxHeaderSize`. */
 export class HeadersOverflowError extends LibraryError {
+  /** Always `'HeadersOverflowError'`. */
+  declare name: 'HeadersOverflowError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'HeadersOverflowError'>
   constructor (message?: string) {
     super(message ?? 'Headers Overflow Error')
     this.name = 'HeadersOverflowError'
@@ -78,6 +98,10 @@ export class HeadersOverflowError extends LibraryError {
 
 /** No body bytes arrived for `bodyTimeout` milliseconds. */
 export class BodyTimeoutError extends LibraryError {
+  /** Always `'BodyTimeoutError'`. */
+  declare name: 'BodyTimeoutError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'BodyTimeoutError'>
   constructor (message?: string) {
     super(message ?? 'Body Timeout Error')
     this.name = 'BodyTimeoutError'
@@ -107,6 +131,10 @@ export interface SocketInfo {
 
 /** The socket closed or failed while a request was in flight. */
 export class SocketError extends LibraryError {
+  /** Always `'SocketError'`. */
+  declare name: 'SocketError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'SocketError'>
   /** Addresses and byte counts of the failed socket, when known. */
   socket: SocketInfo | null
   constructor (message?: string, socket?: SocketInfo | null, options?: { cause?: unknown }) {
@@ -119,6 +147,10 @@ export class SocketError extends LibraryError {
 
 /** The request was aborted, by a signal or by `controller.abort()`. */
 export class RequestAbortedError extends LibraryError {
+  /** Always `'AbortError'`. */
+  declare name: 'AbortError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'RequestAbortedError'>
   constructor (message?: string, options?: { cause?: unknown }) {
     super(message ?? 'Request aborted', options)
     this.name = 'AbortError'
@@ -128,6 +160,10 @@ export class RequestAbortedError extends LibraryError {
 
 /** The dispatcher was destroyed; requests on it fail with this error. */
 export class ClientDestroyedError extends LibraryError {
+  /** Always `'ClientDestroyedError'`. */
+  declare name: 'ClientDestroyedError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'ClientDestroyedError'>
   constructor (message?: string) {
     super(message ?? 'The client is destroyed')
     this.name = 'ClientDestroyedError'
@@ -137,6 +173,10 @@ export class ClientDestroyedError extends LibraryError {
 
 /** The dispatcher was closed; new requests on it fail with this error. */
 export class ClientClosedError extends LibraryError {
+  /** Always `'ClientClosedError'`. */
+  declare name: 'ClientClosedError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'ClientClosedError'>
   constructor (message?: string) {
     super(message ?? 'The client is closed')
     this.name = 'ClientClosedError'
@@ -146,6 +186,10 @@ export class ClientClosedError extends LibraryError {
 
 /** The request body sent did not match the declared `content-length`. */
 export class RequestContentLengthMismatchError extends LibraryError {
+  /** Always `'RequestContentLengthMismatchError'`. */
+  declare name: 'RequestContentLengthMismatchError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'RequestContentLengthMismatchError'>
   constructor (message?: string) {
     super(message ?? 'Request body length does not match content-length header')
     this.name = 'RequestContentLengthMismatchError'
@@ -155,6 +199,10 @@ export class RequestContentLengthMismatchError extends LibraryError {
 
 /** The response body received did not match its `content-length`. */
 export class ResponseContentLengthMismatchError extends LibraryError {
+  /** Always `'ResponseContentLengthMismatchError'`. */
+  declare name: 'ResponseContentLengthMismatchError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'ResponseContentLengthMismatchError'>
   constructor (message?: string) {
     super(message ?? 'Response body length does not match content-length header')
     this.name = 'ResponseContentLengthMismatchError'
@@ -164,6 +212,10 @@ export class ResponseContentLengthMismatchError extends LibraryError {
 
 /** The response body exceeded a configured size limit. */
 export class ResponseExceededMaxSizeError extends LibraryError {
+  /** Always `'ResponseExceededMaxSizeError'`. */
+  declare name: 'ResponseExceededMaxSizeError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'ResponseExceededMaxSizeError'>
   constructor (message?: string) {
     super(message ?? 'Response content exceeded max size')
     this.name = 'ResponseExceededMaxSizeError'
@@ -173,6 +225,10 @@ export class ResponseExceededMaxSizeError extends LibraryError {
 
 /** Retrying failed: retries ran out, or the request cannot be re-sent (a stateful body). */
 export class RequestRetryError extends LibraryError {
+  /** Always `'RequestRetryError'`. */
+  declare name: 'RequestRetryError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'RequestRetryError'>
   /** Status code of the last response, when there was one. */
   statusCode: number
   /** Headers of the last response, when there was one; credential values (`set-cookie`...) show as `[redacted]`. */
@@ -194,6 +250,10 @@ export class RequestRetryError extends LibraryError {
 
 /** A response status was treated as an error (for example by `throwOnError`). */
 export class ResponseError extends LibraryError {
+  /** Always `'ResponseError'`. */
+  declare name: 'ResponseError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'ResponseError'>
   /** Status code of the response. */
   statusCode: number
   /** Headers of the response, as the layer that raised the error shows them (conduit's redact credentials such as `set-cookie`). */
@@ -212,6 +272,10 @@ export class ResponseError extends LibraryError {
 
 /** The operation or option is not supported by this dispatcher. */
 export class NotSupportedError extends LibraryError {
+  /** Always `'NotSupportedError'`. */
+  declare name: 'NotSupportedError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'NotSupportedError'>
   constructor (message?: string) {
     super(message ?? 'Not supported error')
     this.name = 'NotSupportedError'
@@ -221,6 +285,10 @@ export class NotSupportedError extends LibraryError {
 
 /** The server sent an informational condition the client could not accept (e.g. an unexpected 101). */
 export class InformationalError extends LibraryError {
+  /** Always `'InformationalError'`. */
+  declare name: 'InformationalError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'InformationalError'>
   constructor (message?: string) {
     super(message ?? 'Request information')
     this.name = 'InformationalError'
@@ -230,6 +298,10 @@ export class InformationalError extends LibraryError {
 
 /** An Agent already serves its `maxOrigins` origins and was asked for another one. */
 export class MaxOriginsReachedError extends LibraryError {
+  /** Always `'MaxOriginsReachedError'`. */
+  declare name: 'MaxOriginsReachedError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'MaxOriginsReachedError'>
   constructor (message?: string) {
     super(message ?? 'Maximum allowed origins reached')
     this.name = 'MaxOriginsReachedError'
@@ -239,6 +311,10 @@ export class MaxOriginsReachedError extends LibraryError {
 
 /** No connection could be balanced to (all upstreams unavailable). */
 export class BalancedPoolMissingUpstreamError extends LibraryError {
+  /** Always `'MissingUpstreamError'`. */
+  declare name: 'MissingUpstreamError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'BalancedPoolMissingUpstreamError'>
   constructor (message?: string) {
     super(message ?? 'No upstream has been added to the BalancedPool')
     this.name = 'MissingUpstreamError'
@@ -248,10 +324,12 @@ export class BalancedPoolMissingUpstreamError extends LibraryError {
 
 /** The response bytes broke HTTP/1.1 framing; `data` holds the offending bytes, when useful. */
 export class HTTPParserError extends LibraryError {
+  /** Always `'HTTPParserError'`. */
+  declare name: 'HTTPParserError'
   /** Offending bytes or token, as text. */
   data: string | undefined
-  constructor (message: string, code: string = LIBRARY_ERROR_CODES.HTTPParserError, data?: string) {
-    super(message)
+  constructor (message?: string, code: string = LIBRARY_ERROR_CODES.HTTPParserError, data?: string) {
+    super(message ?? 'HTTP parser error')
     this.name = 'HTTPParserError'
     this.code = code
     this.data = data
@@ -260,6 +338,10 @@ export class HTTPParserError extends LibraryError {
 
 /** The TLS connection to an `https:` proxy failed (for example a certificate mismatch). */
 export class SecureProxyConnectionError extends LibraryError {
+  /** Always `'SecureProxyConnectionError'`. */
+  declare name: 'SecureProxyConnectionError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'SecureProxyConnectionError'>
   constructor (cause?: unknown, message?: string) {
     super(message ?? 'Secure Proxy Connection failed', { cause })
     this.name = 'SecureProxyConnectionError'
@@ -269,6 +351,10 @@ export class SecureProxyConnectionError extends LibraryError {
 
 /** The proxy refused a tunnel or a SOCKS handshake; `statusCode` is the proxy's answer when HTTP. */
 export class ProxyConnectionError extends LibraryError {
+  /** Always `'ProxyConnectionError'`. */
+  declare name: 'ProxyConnectionError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'ProxyConnectionError'>
   /** HTTP status of a refused CONNECT, or undefined for SOCKS failures. */
   statusCode: number | undefined
   constructor (message: string, options: { statusCode?: number, cause?: unknown } = {}) {
@@ -281,6 +367,10 @@ export class ProxyConnectionError extends LibraryError {
 
 /** A mock agent found no interceptor for a request and real network access is disabled. */
 export class MockNotMatchedError extends LibraryError {
+  /** Always `'MockNotMatchedError'`. */
+  declare name: 'MockNotMatchedError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'MockNotMatchedError'>
   constructor (message?: string) {
     super(message ?? 'The request does not match any registered mock dispatches')
     this.name = 'MockNotMatchedError'
@@ -290,6 +380,10 @@ export class MockNotMatchedError extends LibraryError {
 
 /** A cache store's backend (e.g. Redis) did not answer within its time bound; the store failed open. */
 export class StoreTimeoutError extends LibraryError {
+  /** Always `'StoreTimeoutError'`. */
+  declare name: 'StoreTimeoutError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'StoreTimeoutError'>
   constructor (message?: string) {
     super(message ?? 'Cache store operation timed out')
     this.name = 'StoreTimeoutError'
@@ -299,6 +393,10 @@ export class StoreTimeoutError extends LibraryError {
 
 /** A snapshot file could not be read or written (corrupt JSON, a foreign layout, a failed write); the message names the file. */
 export class SnapshotFileError extends LibraryError {
+  /** Always `'SnapshotFileError'`. */
+  declare name: 'SnapshotFileError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'SnapshotFileError'>
   /** The snapshot file concerned. */
   path: string
   /** The entry at fault (its index in the file, or its key in undici's older object layout), when one is. */
@@ -317,6 +415,10 @@ export class SnapshotFileError extends LibraryError {
 
 /** A snapshot agent in playback found no recorded response for a request; the message begins with `No snapshot found`. */
 export class SnapshotNotFoundError extends LibraryError {
+  /** Always `'SnapshotNotFoundError'`. */
+  declare name: 'SnapshotNotFoundError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'SnapshotNotFoundError'>
   /** Fields in which the closest recorded request differs (empty when nothing was recorded). */
   differences: string[]
   constructor (message: string, differences: string[] = []) {
@@ -332,6 +434,10 @@ export class SnapshotNotFoundError extends LibraryError {
  * token, an AWS key...); the message names the file, the entries and the fields, never the value.
  */
 export class SnapshotSecretError extends LibraryError {
+  /** Always `'SnapshotSecretError'`. */
+  declare name: 'SnapshotSecretError'
+  /** This error's code, in the style in force. */
+  declare code: 'LIB_ERR_SNAPSHOT_SECRET'
   /** The file that was not written. */
   path: string
   /** Where each suspected secret is, e.g. `entry 2 (GET https://api.example.org/me) response body: a bearer token`. */
@@ -347,6 +453,10 @@ export class SnapshotSecretError extends LibraryError {
 
 /** A recorded response older than the snapshot agent's `maxAge` was asked for while stale entries fail (`onStale: 'fail'`). */
 export class SnapshotStaleError extends LibraryError {
+  /** Always `'SnapshotStaleError'`. */
+  declare name: 'SnapshotStaleError'
+  /** This error's code, in the style in force. */
+  declare code: 'LIB_ERR_SNAPSHOT_STALE'
   /** When the entry was recorded (ISO 8601). */
   recordedAt: string
   constructor (message: string, recordedAt: string) {
@@ -368,6 +478,10 @@ export class RedirectError extends LibraryError {
 
 /** The WebSocket opening handshake failed: the server's answer was not a valid switch to WebSocket. */
 export class WebSocketHandshakeError extends LibraryError {
+  /** Always `'WebSocketHandshakeError'`. */
+  declare name: 'WebSocketHandshakeError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'WebSocketHandshakeError'>
   constructor (message?: string, options?: { cause?: unknown }) {
     super(message ?? 'WebSocket handshake failed', options)
     this.name = 'WebSocketHandshakeError'
@@ -377,6 +491,10 @@ export class WebSocketHandshakeError extends LibraryError {
 
 /** An open WebSocket connection failed: the peer broke RFC 6455/7692, a limit was hit, or the socket failed. */
 export class WebSocketProtocolError extends LibraryError {
+  /** Always `'WebSocketProtocolError'`. */
+  declare name: 'WebSocketProtocolError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'WebSocketProtocolError'>
   /** The close code the client sent or reported for the failure (1002, 1006, 1007, 1009, ...). */
   closeCode: number
   constructor (message: string, closeCode: number, options?: { cause?: unknown }) {
@@ -392,6 +510,10 @@ export class WebSocketProtocolError extends LibraryError {
  * own code, as undici's `MaxRedirectsError` (`UND_ERR_REDIRECT_MAX`).
  */
 export class MaxRedirectsError extends RedirectError {
+  /** Always `'MaxRedirectsError'`. */
+  declare name: 'MaxRedirectsError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'MaxRedirectsError'>
   constructor (message?: string) {
     super(message ?? 'max redirects')
     this.name = 'MaxRedirectsError'
@@ -405,6 +527,8 @@ export class MaxRedirectsError extends RedirectError {
  * `undefined` in conduit's own style.
  */
 export let UndiciError: typeof LibraryError | undefined
+/** undici's name for the type of every error conduit raises: {@link LibraryError}. */
+export type UndiciError = LibraryError
 
 const classes: Record<string, { prototype: object }> = {
   LibraryError, InvalidArgumentError, InvalidReturnValueError, ConnectTimeoutError, HeadersTimeoutError, HeadersOverflowError,

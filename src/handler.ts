@@ -25,7 +25,10 @@ export type {
   Dispatch,
   Interceptor,
   DispatchLifecycle,
-  DispatchTarget
+  DispatchTarget,
+  HttpMethod,
+  FormDataBody,
+  HookHeaders
 } from './contracts/dispatch-contract.js'
 export { SimpleController } from './handlers/simple-controller.js'
 export { DecoratorHandler } from './handlers/decorator-handler.js'

@@ -22,7 +22,10 @@ export type {
   DispatchTarget,
   LegacyDispatchHandler,
   OutgoingHeaders,
-  AbortSignalLike
+  AbortSignalLike,
+  HttpMethod,
+  FormDataBody,
+  HookHeaders
 } from './handler.js'
 export { ForwardingController } from './handlers/forwarding-controller.js'
 export type { ForwardingControllerOptions } from './handlers/forwarding-controller.js'
@@ -37,7 +40,7 @@ export { LibraryError } from './errors.js'
 export { setErrorCodeStyle, errorCodeStyle } from './set-error-code-style.js'
 export type { ErrorCodeStyle } from './set-error-code-style.js'
 export { LIBRARY_ERROR_CODES, UNDICI_ERROR_CODES } from './error-codes.js'
-export type { LibraryErrorCode, LibraryErrorName, UndiciErrorCode } from './error-codes.js'
+export type { LibraryErrorCode, LibraryErrorName, UndiciErrorCode, ErrorCodeOf } from './error-codes.js'
 
 // --- request API -------------------------------------------------------------------------
 export { BodyReadable, DEFAULT_DUMP_LIMIT, DEFAULT_BODY_HIGH_WATER_MARK } from './api/body-readable.js'
@@ -119,7 +122,7 @@ export type { CacheStorage } from './cache-api/cache-storage.js'
 export type { Cache } from './cache-api/cache.js'
 export type { CacheQueryOptions, MultiCacheQueryOptions } from './cache-api/entries.js'
 export type {
-  ReferrerPolicy, RequestCache, RequestCredentials, RequestDuplex, RequestMode, RequestPriority, RequestRedirect, ResponseType
+  ReferrerPolicy, RequestCache, RequestCredentials, RequestDestination, RequestDuplex, RequestMode, RequestPriority, RequestRedirect, ResponseRedirectStatus, ResponseType
 } from './fetch/constants.js'
 
 // --- WebSocket ------------------------------------------------------------------------------
@@ -132,15 +135,16 @@ export { WebSocketError } from './websocket/websocket-error.js'
 export type { WebSocketCloseInfo } from './websocket/websocket-error.js'
 export { MessageEvent, CloseEvent, ErrorEvent } from './websocket/events.js'
 export type { MessageEventInit, CloseEventInit, ErrorEventInit } from './websocket/events.js'
+export type { EventInit, BufferSource } from './websocket/dom-types.js'
 
 // --- mock and snapshots --------------------------------------------------------------------
 export { MockAgent } from './mock/mock-agent.js'
-export type { MockAgentOptions, MockOrigin } from './mock/mock-agent.js'
+export type { MockAgentOptions, MockOrigin, Interceptable } from './mock/mock-agent.js'
 export { MockPool } from './mock/mock-pool.js'
 export { MockClient } from './mock/mock-client.js'
 export type { MockPoolOptions } from './mock/mock-dispatcher.js'
 export { MockInterceptor } from './mock/mock-interceptor.js'
-export type { MockInterceptOptions, MockReplyOptions, MockReplyHeaders, MockReplyCallbackResult, MockReplyData, ReplyCallback } from './mock/mock-interceptor.js'
+export type { MockInterceptOptions, MockReplyOptions, MockReplyHeaders, MockReplyCallbackResult, MockReplyData, MockReplyDataCallback, ReplyCallback } from './mock/mock-interceptor.js'
 export { MockScope } from './mock/mock-scope.js'
 export type { MockRequestOptions } from './mock/mock-scope.js'
 export { MockCallHistory, MockCallHistoryLog } from './mock/mock-call-history.js'
@@ -171,3 +175,4 @@ export type { TestSnapshotOptions, TestFileOptions, NodeTestContextLike, VitestC
 // --- server-sent events ----------------------------------------------------------------------
 export { EventSource } from './eventsource/event-source.js'
 export type { EventSourceInit, EventSourceHandler } from './eventsource/event-source.js'
+

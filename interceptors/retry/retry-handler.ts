@@ -20,6 +20,7 @@ import type { RestartPoint } from './restart.js'
 import { isStatefulBody, statefulBodyError } from './stateful-body.js'
 import { RetryWait } from './retry-wait.js'
 import { HeldResponse } from './held-response.js'
+import type * as retryOptions from './retry-options.js'
 
 const debug = debuglog('conduit:retry')
 
@@ -402,4 +403,20 @@ export class RetryHandler extends DecoratorHandler {
   #log (message: string): void {
     if (debug.enabled) debug(message)
   }
+}
+
+/** undici's names for the retry types (`RetryHandler.RetryCallback`). */
+export declare namespace RetryHandler {
+  /** {@link retryOptions.RetryOptions}. */
+  export type RetryOptions = retryOptions.RetryOptions
+  /** {@link retryOptions.RetryCallback}. */
+  export type RetryCallback = retryOptions.RetryCallback
+  /** What a retry callback calls back: no error to retry, an error to stop. */
+  export type OnRetryCallback = Parameters<retryOptions.RetryCallback>[2]
+  /** {@link retryOptions.RetryContext}. */
+  export type RetryContext = retryOptions.RetryContext
+  /** {@link retryOptions.RetryHandlers}. */
+  export type RetryHandlers = retryOptions.RetryHandlers
+  /** {@link retryOptions.RetryState}. */
+  export type RetryState = retryOptions.RetryState
 }

@@ -11,15 +11,35 @@ import type { IncomingHttpHeaders } from 'node:http'
 /** Response or trailer headers: lower-case name to value (repeated headers as an array). */
 export type IncomingHeaders = Record<string, string | string[]>
 
+/**
+ * Headers as a handler's hooks take them: {@link IncomingHeaders} or Node's `IncomingHttpHeaders`
+ * (whose values may be `undefined`), so a handler may pass on headers it got from `node:http`.
+ * conduit itself always calls the hooks with {@link IncomingHeaders}.
+ */
+export type HookHeaders = Record<string, string | string[] | undefined>
+
+/**
+ * A request method: the registered ones by name, any other token as a string (undici's
+ * `Dispatcher.HttpMethod`; `string & {}` keeps the names offered by editors).
+ */
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'CONNECT' | 'OPTIONS' | 'TRACE' | 'PATCH' | 'QUERY' | (string & {})
+
 /** Request headers as callers may give them: a record, a flat `[name, value, ...]` array, or pairs. */
 export type OutgoingHeaders =
   | Record<string, string | string[] | number | undefined | null>
   | string[]
-  | Iterable<readonly [string, string]>
+  | Iterable<readonly [string, string | string[] | undefined]>
   | IncomingHttpHeaders
+
+/** A FormData (conduit's, the runtime's or undici's), sent as `multipart/form-data`: what the transport reads of it. */
+export interface FormDataBody {
+  /** The entries, in order: a string value or a Blob (a File). */
+  entries (): Iterable<[string, unknown]>
+}
 
 /** A request body as the transport accepts it. */
 export type DispatchBody =
+  | FormDataBody
   | string
   | Buffer
   | Uint8Array
@@ -103,18 +123,18 @@ export interface DispatchHandler {
   /** The request is about to be sent; `context` carries per-dispatch data (e.g. retry state). */
   onRequestStart?(controller: DispatchController, context: unknown): void
   /** The server switched protocols (101 or CONNECT 2xx); the socket now belongs to the handler. */
-  onRequestUpgrade?(controller: DispatchController, statusCode: number, headers: IncomingHeaders, socket: Duplex): void
+  onRequestUpgrade?(controller: DispatchController, statusCode: number, headers: HookHeaders, socket: Duplex): void
   /**
    * An informational (1xx) response arrived, such as 103 Early Hints; the final response follows.
    * Kept apart from `onResponseStart` so that hook still runs at most once per dispatch.
    */
-  onResponseInformation?(controller: DispatchController, statusCode: number, headers: IncomingHeaders): void
+  onResponseInformation?(controller: DispatchController, statusCode: number, headers: HookHeaders): void
   /** The response head arrived. */
-  onResponseStart?(controller: DispatchController, statusCode: number, headers: IncomingHeaders, statusMessage?: string): void
+  onResponseStart?(controller: DispatchController, statusCode: number, headers: HookHeaders, statusMessage?: string): void
   /** A chunk of the response body arrived. */
   onResponseData?(controller: DispatchController, chunk: Buffer): void
   /** The response completed; trailers are empty unless the server sent some. */
-  onResponseEnd?(controller: DispatchController, trailers: IncomingHeaders): void
+  onResponseEnd?(controller: DispatchController, trailers: HookHeaders): void
   /** The dispatch failed. */
   onResponseError?(controller: DispatchController, error: Error): void
   /**

@@ -17,6 +17,7 @@ import type { PoolOptions } from './pool.js'
 import { checkClientOptions, directConnection } from './client-options.js'
 import { routeConnector } from './route.js'
 import type { DirectConnection, DispatchRoute } from './route.js'
+import type * as contract from '../contracts/dispatch-contract.js'
 
 /** Builds the dispatcher of one origin. */
 export type AgentFactory = (origin: string, opts: PoolOptions) => Dispatcher
@@ -178,4 +179,12 @@ export class Agent extends DispatcherBase {
   protected override destroyNow (error: Error): Promise<void> {
     return Promise.all([...this.#byOrigin.values()].map((d) => d.destroy(error))).then(() => undefined)
   }
+}
+
+/** undici's names for the Agent's types (`Agent.Options`). */
+export declare namespace Agent {
+  /** {@link AgentOptions}. */
+  export type Options = AgentOptions
+  /** The options of one dispatch ({@link contract.DispatchOptions}). */
+  export type DispatchOptions = contract.DispatchOptions
 }

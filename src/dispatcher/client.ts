@@ -29,6 +29,8 @@ import { toUrl } from '../connection/url-like.js'
 import type { UrlLike } from '../connection/url-like.js'
 import { emitSafely } from '../connection/user-callback.js'
 import type { ClientStats } from './stats.js'
+import type * as clientOptions from './client-options.js'
+import type * as errorTypes from '../errors.js'
 
 installDebugLog()
 
@@ -394,4 +396,14 @@ export class Client extends DispatcherBase {
     this.#finishClose()
     return Promise.resolve()
   }
+}
+
+/** undici's names for the Client's types (`Client.Options`). */
+export declare namespace Client {
+  /** {@link clientOptions.ClientOptions}. */
+  export type Options = clientOptions.ClientOptions
+  /** {@link clientOptions.H2Options}. */
+  export type H2Options = clientOptions.H2Options
+  /** What a `SocketError` tells of its socket ({@link errorTypes.SocketInfo}). */
+  export type SocketInfo = errorTypes.SocketInfo
 }

@@ -10,7 +10,7 @@ import { EventEmitter } from 'node:events'
 import type { Dispatch, DispatchHandler, DispatchLifecycle, DispatchOptions, Interceptor, LegacyDispatchHandler } from '../contracts/dispatch-contract.js'
 import { toDispatchHandler } from '../handlers/legacy-handler.js'
 import { failDispatch } from '../handlers/fail-dispatch.js'
-import { ClientDestroyedError } from '../errors.js'
+import { ClientDestroyedError, NotSupportedError } from '../errors.js'
 import type { Duplex } from 'node:stream'
 import { request } from '../api/request.js'
 import type { RequestCallback, RequestOptions, ResponseData } from '../api/request.js'
@@ -25,17 +25,24 @@ import { checkDispatchOptions, closedError } from './dispatch-guards.js'
 import type { CloseCallback } from './close-arguments.js'
 import { describeValue } from '../validation/describe-value.js'
 import { forwardBaseMembers } from './base-members.js'
+import type * as contract from '../contracts/dispatch-contract.js'
+import type * as requestApi from '../api/request.js'
+import type * as streamApi from '../api/stream.js'
+import type * as pipelineApi from '../api/pipeline.js'
+import type * as upgradeApi from '../api/upgrade.js'
+import type { BodyReadable } from '../api/body-readable.js'
 
 export type { CloseCallback } from './close-arguments.js'
 
 /**
  * Anything that can dispatch requests. Subclasses implement `dispatch`, `close` and `destroy`;
- * `compose` and `request` come from here.
+ * `compose` and `request` come from here. As in undici, the class is not abstract: a subclass
+ * may leave out what it never uses, and the base fails it with `NotSupportedError`.
  *
  * Events: `'connect'` (origin, targets), `'disconnect'` (origin, targets, error),
  * `'connectionError'` (origin, targets, error), `'drain'` (origin, targets).
  */
-export abstract class Dispatcher extends EventEmitter {
+export class Dispatcher extends EventEmitter {
   /**
    * `composed instanceof X` holds when the dispatcher it was composed on is an `X`, as with
    * undici's composed dispatchers (`mockAgent.compose(i) instanceof MockAgent`).
@@ -50,7 +57,9 @@ export abstract class Dispatcher extends EventEmitter {
    * Starts one request; hooks of `handler` report its progress.
    * Returns false when the dispatcher is busy: the caller should wait for `'drain'`.
    */
-  abstract dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean
+  dispatch (_opts: DispatchOptions, _handler: DispatchHandler | LegacyDispatchHandler): boolean {
+    throw notImplemented('dispatch')
+  }
 
   /**
    * The origin a request goes to when it names none: a Client's or Pool's own, undefined for
@@ -62,13 +71,19 @@ export abstract class Dispatcher extends EventEmitter {
   }
 
   /** Stops taking requests and resolves once those in flight have finished. */
-  abstract close (): Promise<void>
-  abstract close (callback: CloseCallback): void
+  close (): Promise<void>
+  close (callback: CloseCallback): void
+  close (_callback?: CloseCallback): Promise<void> | void {
+    throw notImplemented('close')
+  }
 
   /** Fails every request in flight or queued with `err` (default `ClientDestroyedError`) and closes at once. */
-  abstract destroy (err?: Error | null): Promise<void>
-  abstract destroy (callback: CloseCallback): void
-  abstract destroy (err: Error | null, callback: CloseCallback): void
+  destroy (err?: Error | null): Promise<void>
+  destroy (callback: CloseCallback): void
+  destroy (err: Error | null, callback: CloseCallback): void
+  destroy (_errOrCallback?: Error | null | CloseCallback, _callback?: CloseCallback): Promise<void> | void {
+    throw notImplemented('destroy')
+  }
 
   /**
    * Wraps this dispatcher in interceptors. `compose(a, b)` dispatches through `b(a(base))`:
@@ -119,6 +134,60 @@ export abstract class Dispatcher extends EventEmitter {
   }
 }
 
+
+/** What the base class's `dispatch`, `close` and `destroy` throw when a subclass did not implement them. */
+function notImplemented (method: string): NotSupportedError {
+  return new NotSupportedError(`Dispatcher: ${method}() is not implemented by this subclass`)
+}
+
+/**
+ * undici's names for the types of the dispatch contract and the request APIs, reachable where
+ * undici's users write them: `Dispatcher.DispatchOptions`, `Dispatcher.DispatchHandler`...
+ */
+export declare namespace Dispatcher {
+  /** A dispatcher wrapped in interceptors by `compose()`. */
+  export type ComposedDispatcher = InstanceType<typeof ComposedDispatcher>
+  /** {@link contract.Dispatch}. */
+  export type Dispatch = contract.Dispatch
+  /** An interceptor as `compose()` takes it: {@link contract.Interceptor}. */
+  export type DispatcherComposeInterceptor = contract.Interceptor
+  /** {@link contract.Interceptor}. */
+  export type DispatchInterceptor = contract.Interceptor
+  /** {@link contract.DispatchOptions}. */
+  export type DispatchOptions = contract.DispatchOptions
+  /** {@link contract.DispatchHandler}. */
+  export type DispatchHandler = contract.DispatchHandler
+  /** {@link contract.DispatchController}. */
+  export type DispatchController = contract.DispatchController
+  /** {@link contract.HttpMethod}. */
+  export type HttpMethod = contract.HttpMethod
+  /** The body-reading methods of a response body ({@link BodyReadable}). */
+  export type BodyMixin = Pick<BodyReadable, 'bodyUsed' | 'arrayBuffer' | 'blob' | 'bytes' | 'json' | 'text'>
+  /** {@link requestApi.RequestOptions}. */
+  export type RequestOptions = requestApi.RequestOptions
+  /** {@link requestApi.ResponseData}. */
+  export type ResponseData = requestApi.ResponseData
+  /** {@link streamApi.StreamFactory}. */
+  export type StreamFactory = streamApi.StreamFactory
+  /** {@link streamApi.StreamFactoryData}. */
+  export type StreamFactoryData = streamApi.StreamFactoryData
+  /** {@link streamApi.StreamData}. */
+  export type StreamData = streamApi.StreamData
+  /** {@link pipelineApi.PipelineOptions}. */
+  export type PipelineOptions = pipelineApi.PipelineOptions
+  /** {@link pipelineApi.PipelineHandlerData}. */
+  export type PipelineHandlerData = pipelineApi.PipelineHandlerData
+  /** {@link pipelineApi.PipelineHandlerFunction}. */
+  export type PipelineHandler = pipelineApi.PipelineHandlerFunction
+  /** The options of `connect()`: {@link upgradeApi.UpgradeOptions}. */
+  export type ConnectOptions = upgradeApi.UpgradeOptions
+  /** What `connect()` settles with: {@link upgradeApi.UpgradeData}. */
+  export type ConnectData = upgradeApi.UpgradeData
+  /** {@link upgradeApi.UpgradeOptions}. */
+  export type UpgradeOptions = upgradeApi.UpgradeOptions
+  /** {@link upgradeApi.UpgradeData}. */
+  export type UpgradeData = upgradeApi.UpgradeData
+}
 
 /** A dispatch chain built by {@link composeChain}: its entry and the lifecycles of its interceptors. */
 export interface ComposedChain {

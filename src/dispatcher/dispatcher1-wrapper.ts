@@ -41,23 +41,23 @@ export class Dispatcher1Wrapper extends Dispatcher {
   }
 
   /** Sends the request through the wrapped dispatcher over HTTP/1.1. */
-  dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
+  override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
     const options = (opts as { allowH2?: boolean }).allowH2 === false ? opts : { ...opts, allowH2: false }
     return this.#dispatcher.dispatch(options, Dispatcher1Wrapper.wrapHandler(handler))
   }
 
   /** Closes the wrapped dispatcher. */
-  close (): Promise<void>
-  close (callback: CloseCallback): void
-  close (callback?: CloseCallback): Promise<void> | void {
+  override close (): Promise<void>
+  override close (callback: CloseCallback): void
+  override close (callback?: CloseCallback): Promise<void> | void {
     return callback === undefined ? this.#dispatcher.close() : this.#dispatcher.close(callback)
   }
 
   /** Destroys the wrapped dispatcher. */
-  destroy (err?: Error | null): Promise<void>
-  destroy (callback: CloseCallback): void
-  destroy (err: Error | null, callback: CloseCallback): void
-  destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
+  override destroy (err?: Error | null): Promise<void>
+  override destroy (callback: CloseCallback): void
+  override destroy (err: Error | null, callback: CloseCallback): void
+  override destroy (errOrCallback?: Error | null | CloseCallback, callback?: CloseCallback): Promise<void> | void {
     const target = this.#dispatcher as unknown as { destroy: (...args: unknown[]) => Promise<void> | void }
     return callback !== undefined ? target.destroy(errOrCallback, callback) : target.destroy(errOrCallback)
   }

@@ -42,3 +42,9 @@ export class H2CClient extends Client {
     super(checkCleartext(origin), { ...options, h2c: true, useH2c: true, ...(h2Options === undefined ? {} : { h2Options }) })
   }
 }
+
+/** undici's names for the H2CClient's types (`H2CClient.Options`). */
+export declare namespace H2CClient {
+  /** {@link H2CClientOptions}. */
+  export type Options = H2CClientOptions
+}

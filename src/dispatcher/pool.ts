@@ -17,6 +17,7 @@ import { describeValue } from '../validation/describe-value.js'
 import { Client, clientWithConfig, parseOrigin } from './client.js'
 import { resolveClientOptions } from './client-options.js'
 import type { ClientOptions } from './client-options.js'
+import type * as stats from './stats.js'
 
 /** Builds the dispatcher for one connection of a pool. */
 export type PoolFactory = (origin: URL, opts: ClientOptions) => Dispatcher
@@ -241,4 +242,12 @@ export class Pool extends DispatcherBase {
     this.#queue.failAll(error)
     return Promise.all(this.#clients.map((c) => c.destroy(error))).then(() => undefined)
   }
+}
+
+/** undici's names for the Pool's types (`Pool.Options`). */
+export declare namespace Pool {
+  /** {@link PoolOptions}. */
+  export type Options = PoolOptions
+  /** {@link stats.PoolStats}. */
+  export type PoolStats = stats.PoolStats
 }

@@ -14,6 +14,7 @@ import { Client, parseOrigin } from './client.js'
 import { checkClientOptions } from './client-options.js'
 import type { ClientOptions } from './client-options.js'
 import type { PoolOptions } from './pool.js'
+import type * as stats from './stats.js'
 
 /** Options of a {@link RoundRobinPool}: pool options plus `clientTtl`. */
 export interface RoundRobinPoolOptions extends PoolOptions {
@@ -124,4 +125,12 @@ export class RoundRobinPool extends MemberPool<Connection> {
     this.addMember(member)
     return member
   }
+}
+
+/** undici's names for the RoundRobinPool's types (`RoundRobinPool.Options`). */
+export declare namespace RoundRobinPool {
+  /** {@link RoundRobinPoolOptions}. */
+  export type Options = RoundRobinPoolOptions
+  /** {@link stats.PoolStats}. */
+  export type RoundRobinPoolStats = stats.PoolStats
 }

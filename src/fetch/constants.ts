@@ -14,6 +14,12 @@ export type RequestMode = 'navigate' | 'same-origin' | 'no-cors' | 'cors'
 export type RequestRedirect = 'follow' | 'error' | 'manual'
 /** `RequestInit.duplex` value. */
 export type RequestDuplex = 'half'
+/** What a request's body is for (`request.destination`); always `''` outside a browser. */
+export type RequestDestination =
+  | '' | 'audio' | 'audioworklet' | 'document' | 'embed' | 'font' | 'image' | 'manifest' | 'object'
+  | 'paintworklet' | 'report' | 'script' | 'sharedworker' | 'style' | 'track' | 'video' | 'worker' | 'xslt'
+/** The statuses `Response.redirect()` takes. */
+export type ResponseRedirectStatus = 301 | 302 | 303 | 307 | 308
 /** `RequestInit.priority` value: a hint to the fetch, without effect here but checked as the standard's enum. */
 export type RequestPriority = 'high' | 'low' | 'auto'
 /** `RequestInit.referrerPolicy` value. */

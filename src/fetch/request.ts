@@ -5,7 +5,7 @@
 
 import { enumerableMembers } from './webidl.js'
 import { BodyMixin, bodyInternals } from './body.js'
-import type { ReferrerPolicy, RequestCache, RequestCredentials, RequestDuplex, RequestMode, RequestRedirect } from './constants.js'
+import type { ReferrerPolicy, RequestCache, RequestCredentials, RequestDuplex, RequestDestination, RequestMode, RequestRedirect } from './constants.js'
 import { Headers, headersInternals } from './headers.js'
 import { buildRequestState } from './request-state.js'
 import type { RequestInit, RequestState } from './request-state.js'
@@ -75,7 +75,7 @@ export class Request extends BodyMixin {
   /** The request headers (mutable, guarded as request headers). */
   get headers (): Headers { return this.#state.headers }
   /** The destination; always `''` outside a browser. */
-  get destination (): string { return this.#constant('') }
+  get destination (): RequestDestination { return this.#constant('') }
   /** `'about:client'`, `''` for no referrer, or the referrer URL. */
   get referrer (): string {
     const referrer = this.#state.referrer

@@ -11,7 +11,7 @@ import { BodyMixin, bodyInternals, extractBody } from './body.js'
 import type { BodyInit, BodySource } from './body.js'
 import { NULL_BODY_STATUSES } from './constants.js'
 import { REDIRECT_STATUSES } from '../redirect/rules.js'
-import type { ResponseType } from './constants.js'
+import type { ResponseRedirectStatus, ResponseType } from './constants.js'
 import { Headers, headersInternals } from './headers.js'
 import type { HeadersGuard, HeadersInit } from './headers.js'
 import { describeValue } from '../validation/describe-value.js'
@@ -128,7 +128,7 @@ export class Response extends BodyMixin {
   }
 
   /** A redirect to `url` with status 301, 302 (default), 303, 307 or 308. */
-  static redirect (url: string | URL, status = 302): Response {
+  static redirect (url: string | URL, status: ResponseRedirectStatus = 302): Response {
     let parsed: URL
     try {
       parsed = new URL(String(url), getGlobalOrigin())

@@ -26,6 +26,13 @@ export function isHeadersIterable (headers: object): boolean {
   return proto !== null && proto !== Object.prototype && typeof (headers as Partial<Iterable<unknown>>)[Symbol.iterator] === 'function'
 }
 
+/** Adds one header's value as the transport reads it: dropped when absent, one field per array item. */
+function addValue (out: IncomingHeaders, name: string, value: unknown): void {
+  if (value === undefined || value === null) return
+  if (Array.isArray(value)) for (const v of value) add(out, name, String(v))
+  else add(out, name, String(value))
+}
+
 /**
  * Returns the headers as a fresh record with lower-case names; repeated names become arrays.
  * `undefined` and `null` values are dropped. Throws {@link InvalidArgumentError} on an odd flat array.
@@ -45,14 +52,11 @@ export function normalizeHeaders (headers: OutgoingHeaders | null | undefined): 
     return out
   }
   if (isHeadersIterable(headers)) {
-    for (const [name, value] of headers as Iterable<readonly [string, string]>) add(out, String(name), String(value))
+    for (const [name, value] of headers as Iterable<readonly [string, unknown]>) addValue(out, String(name), value)
     return out
   }
   for (const name of Object.keys(headers)) {
-    const value = (headers as Record<string, unknown>)[name]
-    if (value === undefined || value === null) continue
-    if (Array.isArray(value)) for (const v of value) add(out, name, String(v))
-    else add(out, name, String(value))
+    addValue(out, name, (headers as Record<string, unknown>)[name])
   }
   return out
 }

@@ -20,6 +20,7 @@ import { PendingInterceptorsFormatter } from './pending-table.js'
 import type { PendingInterceptor, PendingReplyData } from './pending-table.js'
 import { ResponsePlayer } from '../replay/response-player.js'
 import type { MockDispatchList, MockReplySpec } from './mock-scope.js'
+import type * as pendingTable from './pending-table.js'
 
 /** The registered reply in the shape undici's `pendingInterceptors()` entries carry as `data`. */
 function pendingReplyData (reply: MockReplySpec): PendingReplyData {
@@ -57,6 +58,9 @@ export interface MockAgentOptions {
   /** Options of the real agent. */
   [option: string]: unknown
 }
+
+/** undici's name for what `MockAgent.get()` returns: a mock dispatcher that takes `intercept()`. */
+export type Interceptable = MockPool | MockClient
 
 /** An origin given to `get()`: exact (string or URL), a RegExp, or a predicate. */
 export type MockOrigin = string | URL | RegExp | ((origin: string) => boolean)
@@ -319,4 +323,14 @@ export class MockAgent extends DispatcherBase {
     this.#pools.clear()
     await this.#real?.destroy(err)
   }
+}
+
+/** undici's names for the MockAgent's types (`MockAgent.Options`). */
+export declare namespace MockAgent {
+  /** {@link MockAgentOptions}. */
+  export type Options = MockAgentOptions
+  /** {@link pendingTable.PendingInterceptor}. */
+  export type PendingInterceptor = pendingTable.PendingInterceptor
+  /** {@link pendingTable.PendingInterceptorsFormatter}. */
+  export type PendingInterceptorsFormatter = InstanceType<typeof pendingTable.PendingInterceptorsFormatter>
 }

@@ -10,30 +10,16 @@ import { normalizeHeaders } from '../handlers/request-headers.js'
 import { bodyText, isBufferedBody } from '../replay/request-body.js'
 import { serializePathWithQuery } from '../replay/path-with-query.js'
 import { describeValue } from '../validation/describe-value.js'
+import type * as filters from './mock-call-filters.js'
+import type { FilterCallsObjectCriteria, FilterCallsOptions, FilterCallsParameter, MockCallHistoryFilterField } from './mock-call-filters.js'
+
+export type { FilterCallsObjectCriteria, FilterCallsOptions, FilterCallsParameter, MockCallHistoryFilterField } from './mock-call-filters.js'
 
 /** The properties a log exposes through `toMap()`, in order. */
 export type MockCallHistoryLogProperty = 'protocol' | 'host' | 'port' | 'origin' | 'path' | 'hash' | 'searchParams' | 'fullUrl' | 'method' | 'body' | 'headers'
 
-/** One of the URL fields a filter can select on. */
-export type MockCallHistoryFilterField = 'protocol' | 'host' | 'port' | 'origin' | 'path' | 'hash' | 'fullUrl' | 'method'
-
 /** The URL fields a filter can select on, in the order object criteria apply them. */
 const FILTERABLE: readonly MockCallHistoryFilterField[] = ['protocol', 'host', 'port', 'origin', 'path', 'hash', 'fullUrl', 'method']
-
-/** A filter value: exact string (or null/undefined to match an absent value) or a RegExp. */
-export type FilterCallsParameter = string | RegExp | null | undefined
-
-/** Select logs by several fields; combined with OR unless `operator: 'AND'`. */
-export type FilterCallsObjectCriteria = Partial<Record<MockCallHistoryFilterField, FilterCallsParameter>>
-
-/** Options of `filterCalls`. */
-export interface FilterCallsOptions {
-  /**
-   * How object criteria combine (case-insensitive).
-   * @defaultValue `'OR'`
-   */
-  operator?: 'AND' | 'OR' | 'and' | 'or'
-}
 
 /** One request as the mock agent saw it. */
 export class MockCallHistoryLog {
@@ -209,4 +195,24 @@ export class MockCallHistory {
   * [Symbol.iterator] (): Iterator<MockCallHistoryLog> {
     yield * this.logs
   }
+}
+
+/** undici's names for the call history's types (`MockCallHistory.FilterCallsOptions`). */
+export declare namespace MockCallHistory {
+  /** A filter of logs by a predicate. */
+  export type FilterCallsFunctionCriteria = (log: MockCallHistoryLog) => boolean
+  /** {@link filters.FilterCallsObjectCriteria}. */
+  export type FilterCallsObjectCriteria = filters.FilterCallsObjectCriteria
+  /** How the criteria of one filter combine. */
+  export type FilterCallsOperator = 'AND' | 'OR'
+  /** {@link filters.FilterCallsOptions}. */
+  export type FilterCallsOptions = filters.FilterCallsOptions
+  /** {@link filters.FilterCallsParameter}. */
+  export type FilterCallsParameter = filters.FilterCallsParameter
+}
+
+/** undici's names for a call log's types. */
+export declare namespace MockCallHistoryLog {
+  /** {@link MockCallHistoryLogProperty}. */
+  export type MockCallHistoryLogProperties = MockCallHistoryLogProperty
 }

@@ -4,6 +4,7 @@
  */
 
 import { MockDispatcher } from './mock-dispatcher.js'
+import type { MockPoolOptions } from './mock-dispatcher.js'
 
 /**
  * Intercepts requests to one origin; `mockAgent.get()` returns one when the agent was built
@@ -14,3 +15,9 @@ import { MockDispatcher } from './mock-dispatcher.js'
  * client.intercept({ path: '/ping' }).reply(200, 'pong')
  */
 export class MockClient extends MockDispatcher {}
+
+/** undici's names for the MockClient's types (`MockClient.Options`). */
+export declare namespace MockClient {
+  /** {@link MockPoolOptions}. */
+  export type Options = MockPoolOptions
+}

@@ -53,6 +53,9 @@ export interface MockReplyOptions {
  */
 export type MockReplyData = unknown
 
+/** A reply body made per request: gets the request, returns the body (see {@link MockReplyData}). */
+export type MockReplyDataCallback = (opts: MockRequestOptions) => unknown
+
 /** What a reply callback returns. */
 export interface MockReplyCallbackResult {
   /** Response status code. */
@@ -179,6 +182,7 @@ export class MockInterceptor {
    * Registers the reply: `reply(statusCode, data?, options?)`, or `reply(callback)` where the
    * callback gets the request and returns `{ statusCode, data, responseOptions }`.
    */
+  reply (statusCode: number, data: MockReplyDataCallback, options?: MockReplyOptions): MockScope
   reply (statusCode: number, data?: MockReplyData, options?: MockReplyOptions): MockScope
   reply (callback: ReplyCallback): MockScope
   reply (statusOrCallback: number | ReplyCallback, data?: MockReplyData, options?: MockReplyOptions): MockScope {

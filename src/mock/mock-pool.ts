@@ -4,6 +4,7 @@
  */
 
 import { MockDispatcher } from './mock-dispatcher.js'
+import type { MockPoolOptions } from './mock-dispatcher.js'
 
 /**
  * Intercepts requests to one origin. Get one from `mockAgent.get(origin)`, or build one with
@@ -13,3 +14,9 @@ import { MockDispatcher } from './mock-dispatcher.js'
  * pool.intercept({ path: '/ping' }).reply(200, 'pong')
  */
 export class MockPool extends MockDispatcher {}
+
+/** undici's names for the MockPool's types (`MockPool.Options`). */
+export declare namespace MockPool {
+  /** {@link MockPoolOptions}. */
+  export type Options = MockPoolOptions
+}

@@ -8,6 +8,7 @@
  */
 
 import { describeValue } from '../validation/describe-value.js'
+import type { EventInit } from './dom-types.js'
 import { defineToStringTag, dictionaryArgument, enumerableMembers, requireArguments, toDOMString, toUSVString, toUnsignedInteger } from '../fetch/webidl.js'
 
 /** Init dictionary of {@link MessageEvent}. */

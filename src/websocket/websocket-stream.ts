@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { BufferSource } from './dom-types.js'
 import { WebSocketHandshakeError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
 import { CLOSE_ABNORMAL } from './constants.js'

@@ -9,6 +9,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { undici } from '../helpers/undici-reference.js'
 import * as conduit from '../../src/index.js'
+import conduitDefault, * as packageEntry from '../../src/package-entry.js'
 
 // The reference is undici's CommonJS module seen through an ES import, whose namespace adds
 // `default` (and, from Node 24, `module.exports`): neither is one of undici's names.
@@ -37,5 +38,12 @@ describe("conduit's export names", () => {
       undiciNames.filter((name) => name in conduit).map((name) => [name, typeof lib[name]])
     )
     assert.deepEqual(kinds(conduit as Record<string, unknown>), kinds(undici))
+  })
+
+  it("give the package's default export every name, the same values, as undici's default export does", () => {
+    const names = Object.keys(conduit)
+    assert.deepEqual(names.filter((name) => (conduitDefault as Record<string, unknown>)[name] !== (conduit as Record<string, unknown>)[name]), [])
+    assert.deepEqual(Object.keys(packageEntry).filter((name) => name !== 'default').sort(), [...names].sort())
+    assert.equal(typeof undici.default, 'object')
   })
 })

@@ -13,7 +13,7 @@ function repoRoot (): string {
 }
 
 describe('public types', () => {
-  it('compile in a strict consumer project with a custom interceptor and a custom store', () => {
+  it('compile in a strict consumer project with a custom interceptor and a custom store, and keep the asserted shapes of the surface', () => {
     const root = repoRoot()
     const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc')
     const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'test/types/tsconfig.json')], { encoding: 'utf8' })

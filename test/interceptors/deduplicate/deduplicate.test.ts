@@ -30,7 +30,8 @@ function collector (onStart?: (controller: DispatchController) => void): { handl
     done,
     handler: {
       onRequestStart: (controller) => onStart?.(controller),
-      onResponseStart: (_c, s, h) => { status = s; headers = h },
+      // conduit calls the hooks with IncomingHeaders; the hook's type also admits Node's IncomingHttpHeaders.
+      onResponseStart: (_c, s, h) => { status = s; headers = h as IncomingHeaders },
       onResponseData: (_c, chunk) => { chunks.push(chunk) },
       onResponseEnd: () => resolve({ status, headers, body: Buffer.concat(chunks).toString() }),
       onResponseError: (_c, err) => reject(err)

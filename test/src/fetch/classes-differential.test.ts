@@ -81,7 +81,8 @@ describe('fetch classes match the runtime classes', () => {
       [() => Response.json('x', { status: 202, headers: { 'content-type': 'text/x' } }), () => globalThis.Response.json('x', { status: 202, headers: { 'content-type': 'text/x' } })],
       [() => Response.redirect('http://127.0.0.1:3999/a'), () => globalThis.Response.redirect('http://127.0.0.1:3999/a')],
       [() => Response.redirect('http://127.0.0.1:3999/a', 308), () => globalThis.Response.redirect('http://127.0.0.1:3999/a', 308)],
-      [() => Response.redirect('http://127.0.0.1:3999/a', 200), () => globalThis.Response.redirect('http://127.0.0.1:3999/a', 200)],
+      // 200 is refused by the type too; cast to reach the run-time check.
+      [() => Response.redirect('http://127.0.0.1:3999/a', 200 as 302), () => globalThis.Response.redirect('http://127.0.0.1:3999/a', 200)],
       [() => Response.error(), () => globalThis.Response.error()]
     ]
     for (const [mine, theirs] of pairs) {

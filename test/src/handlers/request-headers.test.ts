@@ -17,6 +17,11 @@ describe('normalizeHeaders', () => {
     assert.deepEqual(normalizeHeaders(null), {})
   })
 
+  it('reads an iterable of pairs as a record: array values repeat the field, undefined ones are dropped', () => {
+    const pairs = new Map<string, string | string[] | undefined>([['Accept', ['a', 'b']], ['X-Gone', undefined], ['X-One', '1']])
+    assert.deepEqual(normalizeHeaders(pairs), { accept: ['a', 'b'], 'x-one': '1' })
+  })
+
   it('rejects a flat array with an odd length, naming the length', () => {
     assert.throws(() => normalizeHeaders(['a', 'b', 'c']), { code: 'LIB_ERR_INVALID_ARG', message: /got 3/ })
   })
