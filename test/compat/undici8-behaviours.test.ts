@@ -11,7 +11,7 @@ import { PassThrough } from 'node:stream'
 import diagnosticsChannel from 'node:diagnostics_channel'
 import { both } from './harness.js'
 import type { Lib } from './harness.js'
-import { UNDICI_MAJOR, undici } from '../helpers/undici-reference.js'
+import { NODE_MAJOR, UNDICI_MAJOR, undici } from '../helpers/undici-reference.js'
 import { startHttpServer, startScriptedServer, startTcpServer } from '../helpers/servers.js'
 import type { TestServer } from '../helpers/servers.js'
 import { startHttpProxy } from '../helpers/http-proxy.js'
@@ -42,6 +42,13 @@ async function json (lib: Lib, url: string, opts: Record<string, unknown>): Prom
   return await body.json() as Record<string, unknown>
 }
 
+/**
+ * undici 8 on Node 24 and later takes the runtime's FormData for its own and fails a body of its
+ * own class (a `TypeError` from inside on Node 24, an `InvalidArgumentError` on Node 26), as the
+ * runtime's bundled undici shares its brand checks (docs/undici-differences.md).
+ */
+const UNDICI_TAKES_RUNTIME_FORM_DATA = UNDICI_MAJOR === 8 && NODE_MAJOR >= 24
+
 async function dispatcherJson (dispatcher: Lib, opts: Record<string, unknown>): Promise<Record<string, unknown>> {
   const { body } = await dispatcher.request(opts)
   return await body.json() as Record<string, unknown>
@@ -50,8 +57,8 @@ async function dispatcherJson (dispatcher: Lib, opts: Record<string, unknown>): 
 describe('undici 8 behaviours, differential', () => {
   it('sends a FormData body as multipart/form-data with its length, as undici does', async (t) => {
     const server = await echoServer(t)
-    const { undici: theirs, conduit: ours } = await both(async (lib) => {
-      const form = new lib.FormData()
+    const { undici: theirs, conduit: ours } = await both(async (lib, name) => {
+      const form = name === 'undici' && UNDICI_TAKES_RUNTIME_FORM_DATA ? new globalThis.FormData() : new lib.FormData()
       form.append('name', 'conduit')
       form.append('file', new Blob(['file bytes'], { type: 'text/plain' }), 'a.txt')
       const seen = await json(lib, `${server.origin}/upload`, { method: 'POST', body: form })
@@ -70,15 +77,25 @@ describe('undici 8 behaviours, differential', () => {
     assert.match(ours.body, /name="file"; filename="a.txt"\r\nContent-Type: text\/plain\r\n\r\nfile bytes\r\n/)
   })
 
-  it('sends the runtime\'s own FormData too, which undici refuses', async (t) => {
+  it('sends the runtime\'s own FormData and undici\'s, where undici takes one of them', async (t) => {
     const server = await echoServer(t)
     const form = new globalThis.FormData()
     form.append('k', 'v')
     const seen = await json(conduit, `${server.origin}/`, { method: 'POST', body: form })
     assert.match(String(seen.contentType), /^multipart\/form-data; boundary=/)
     assert.match(String(seen.body), /name="k"\r\n\r\nv\r\n/)
-    // undici 8 refuses it with an InvalidArgumentError, undici 7 fails inside with a TypeError.
-    await assert.rejects(json(undici as unknown as Lib, `${server.origin}/`, { method: 'POST', body: form }))
+    const own = new undici.FormData()
+    own.append('k', 'v')
+    if (UNDICI_TAKES_RUNTIME_FORM_DATA) {
+      // undici 8 on Node 24 and later sends the runtime's FormData and fails its own.
+      assert.match(String((await json(undici as unknown as Lib, `${server.origin}/`, { method: 'POST', body: form })).body), /name="k"\r\n\r\nv\r\n/)
+      await assert.rejects(json(undici as unknown as Lib, `${server.origin}/`, { method: 'POST', body: own }))
+    } else {
+      // undici 8 refuses it with an InvalidArgumentError, undici 7 fails inside with a TypeError.
+      await assert.rejects(json(undici as unknown as Lib, `${server.origin}/`, { method: 'POST', body: form }))
+    }
+    const sent = await json(conduit, `${server.origin}/`, { method: 'POST', body: own })
+    assert.match(String(sent.body), /name="k"\r\n\r\nv\r\n/)
   })
 
   it('sends a stream body that has already ended with its content-length, not chunked, as undici does', async (t) => {
