@@ -8,6 +8,7 @@ import type { TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
 import { PassThrough } from 'node:stream'
+import { once } from 'node:events'
 import diagnosticsChannel from 'node:diagnostics_channel'
 import { both } from './harness.js'
 import type { Lib } from './harness.js'
@@ -15,6 +16,8 @@ import { NODE_MAJOR, UNDICI_MAJOR, undici } from '../helpers/undici-reference.js
 import { startHttpServer, startScriptedServer, startTcpServer } from '../helpers/servers.js'
 import type { TestServer } from '../helpers/servers.js'
 import { startHttpProxy } from '../helpers/http-proxy.js'
+import { startH2sServer } from '../helpers/h2-server.js'
+import { caCrt } from '../helpers/certs.js'
 import * as conduit from '../../src/index.js'
 
 /** A server that answers with what it received: method, framing headers, content type and body. */
@@ -111,6 +114,70 @@ describe('undici 8 behaviours, differential', () => {
     })
     assert.deepEqual(ours, theirs)
     assert.deepEqual(ours, [['0', null, ''], ['3', null, 'abc']])
+  })
+
+  it('sends a stream body that was read from, paused or read to its end before the request as undici does', async (t) => {
+    const server = await echoServer(t)
+    const bodies: Record<string, () => Promise<PassThrough>> = {
+      'read(0), then ended': async () => {
+        const s = new PassThrough()
+        s.write('abc')
+        s.read(0)
+        s.end('def')
+        return s
+      },
+      'read(0) on an ended empty stream': async () => {
+        const s = new PassThrough()
+        s.end()
+        s.read(0)
+        return s
+      },
+      'paused, with its data written and ended': async () => {
+        const s = new PassThrough()
+        s.pause()
+        s.write('abc')
+        s.end('d')
+        return s
+      },
+      'read to its end (end emitted, destroyed since)': async () => {
+        const s = new PassThrough()
+        s.end('abc')
+        s.resume()
+        await once(s, 'end')
+        return s
+      },
+      'read to its end, not destroying itself': async () => {
+        const s = new PassThrough({ autoDestroy: false })
+        s.end('abc')
+        s.resume()
+        await once(s, 'end')
+        return s
+      }
+    }
+    const { undici: theirs, conduit: ours } = await both(async (lib) => {
+      const seen: Record<string, unknown> = {}
+      for (const [name, make] of Object.entries(bodies)) {
+        const echoed = await json(lib, `${server.origin}/`, { method: 'POST', body: await make() })
+        seen[name] = [echoed.contentLength, echoed.transferEncoding, echoed.body]
+      }
+      return seen
+    })
+    assert.deepEqual(ours, theirs)
+    assert.deepEqual(ours, {
+      'read(0), then ended': ['6', null, 'abcdef'],
+      'read(0) on an ended empty stream': ['0', null, ''],
+      'paused, with its data written and ended': ['4', null, 'abcd'],
+      'read to its end (end emitted, destroyed since)': ['0', null, ''],
+      'read to its end, not destroying itself': ['0', null, '']
+    })
+  })
+
+  it('fails a stream body that has a \'readable\' listener with InvalidArgumentError, where undici never sends it', async (t) => {
+    const server = await echoServer(t)
+    const body = new PassThrough()
+    body.on('readable', () => {})
+    body.end('abc')
+    await assert.rejects(json(conduit, `${server.origin}/`, { method: 'POST', body }), (err: Error) => err instanceof conduit.errors.InvalidArgumentError && /'readable' listener/.test(err.message))
   })
 
   it('gives a dispatcher the headers of fetch and EventSource as an object, as undici does', async (t) => {
@@ -243,37 +310,60 @@ describe('undici 8 behaviours, differential', () => {
       res.end('too large')
     })
     t.after(() => origin.close())
+    const { undici: theirs, conduit: ours } = await both((lib) => proxiedUpload((req) => lib.request(`${origin.origin}${req.url ?? '/'}`, { method: 'POST', body: req, headers: { 'content-type': 'application/octet-stream' } })))
+    assert.deepEqual(ours, theirs)
+    assert.deepEqual(ours, { status: 413, body: 'too large' })
+  })
+
+  it('delivers an early answer over HTTP/2 too, so a proxy forwarding its own request passes it on, as undici does', async (t) => {
+    const origin = await startH2sServer((stream) => {
+      stream.respond({ ':status': 413, 'content-type': 'text/plain' })
+      stream.end('too large')
+    })
+    t.after(() => origin.close())
     const { undici: theirs, conduit: ours } = await both(async (lib) => {
-      // A reverse proxy sending its incoming request on as the body, and the answer back.
-      const proxy = await startHttpServer((req, res) => {
-        lib.request(`${origin.origin}${req.url ?? '/'}`, { method: 'POST', body: req, headers: { 'content-type': 'application/octet-stream' } })
-          .then(async ({ statusCode, body }: { statusCode: number, body: { text: () => Promise<string> } }) => {
-            const text = await body.text()
-            res.writeHead(statusCode)
-            res.end(text)
-          }, (err: Error) => { res.writeHead(502); res.end(err.message) })
-      })
+      const client = new lib.Client(origin.origin, { allowH2: true, connect: { ca: caCrt } })
       try {
-        return await new Promise<{ status: number | undefined, body: string }>((resolve, reject) => {
-          const upload = http.request(`${proxy.origin}/upload`, { method: 'POST', headers: { 'transfer-encoding': 'chunked' } }, (res) => {
-            let body = ''
-            res.setEncoding('utf8').on('data', (c: string) => { body += c }).on('end', () => {
-              resolve({ status: res.statusCode, body })
-              upload.destroy()
-            })
-          })
-          upload.on('error', reject)
-          // The upload never completes: only an answer given before its end reaches the client.
-          upload.write('x'.repeat(64 * 1024))
-        })
+        return await proxiedUpload((req) => client.request({ path: req.url ?? '/', method: 'POST', body: req, headers: { 'content-type': 'application/octet-stream' } }))
       } finally {
-        await proxy.close()
+        await client.close()
       }
     })
     assert.deepEqual(ours, theirs)
     assert.deepEqual(ours, { status: 413, body: 'too large' })
+    assert.equal(origin.sessions, 2, 'both went over HTTP/2')
   })
 })
+
+/**
+ * Runs a reverse proxy that sends its incoming request on as the body (through `forward`) and
+ * the answer back, and uploads through it a body that never completes: only an answer given
+ * before the body's end reaches the client.
+ */
+async function proxiedUpload (forward: (req: http.IncomingMessage) => Promise<{ statusCode: number, body: { text: () => Promise<string> } }>): Promise<{ status: number | undefined, body: string }> {
+  const proxy = await startHttpServer((req, res) => {
+    forward(req).then(async ({ statusCode, body }) => {
+      const text = await body.text()
+      res.writeHead(statusCode)
+      res.end(text)
+    }, (err: Error) => { res.writeHead(502); res.end(err.message) })
+  })
+  try {
+    return await new Promise<{ status: number | undefined, body: string }>((resolve, reject) => {
+      const upload = http.request(`${proxy.origin}/upload`, { method: 'POST', headers: { 'transfer-encoding': 'chunked' } }, (res) => {
+        let body = ''
+        res.setEncoding('utf8').on('data', (c: string) => { body += c }).on('end', () => {
+          resolve({ status: res.statusCode, body })
+          upload.destroy()
+        })
+      })
+      upload.on('error', reject)
+      upload.write('x'.repeat(64 * 1024))
+    })
+  } finally {
+    await proxy.close()
+  }
+}
 
 describe('interceptors written for undici 6 and 7', () => {
   /** An interceptor that calls only the older hooks on the handler it wraps, as undici 6's did. */
