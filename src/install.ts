@@ -13,6 +13,7 @@ import { FormData } from './fetch/form-data.js'
 import { WebSocket } from './websocket/websocket.js'
 import { CloseEvent, ErrorEvent, MessageEvent } from './websocket/events.js'
 import { EventSource } from './eventsource/event-source.js'
+import { keepRuntimeRequest } from './fetch/foreign-body.js'
 
 /** The globals {@link install} sets, by name, each to conduit's own implementation. */
 export const INSTALLED_GLOBALS: Readonly<Record<string, unknown>> = Object.freeze({
@@ -38,6 +39,8 @@ export const INSTALLED_GLOBALS: Readonly<Record<string, unknown>> = Object.freez
  * const res = await fetch('http://127.0.0.1:3000/') // conduit's fetch
  */
 export function install (): void {
+  // A Request of the runtime's class made before (or kept past) the switch still needs the runtime's class to be told apart.
+  keepRuntimeRequest()
   const slots = globalThis as unknown as Record<string, unknown>
   for (const [name, value] of Object.entries(INSTALLED_GLOBALS)) slots[name] = value
 }

@@ -149,6 +149,19 @@ export class BodyWriter {
   }
 
   #pipeReadable (body: Source): void {
+    // A stream whose 'end' was emitted before the request (read to its end, or read(0) on an
+    // ended empty one) has nothing left to send, whether or not it destroyed itself since: it
+    // is an empty body, as undici sends it.
+    if (body.readableEnded === true && (body as { errored?: Error | null }).errored == null) {
+      this.#finish()
+      return
+    }
+    if (body.listenerCount('readable') > 0) {
+      // A 'readable' listener keeps the stream out of flowing mode: its bytes go to whoever
+      // calls read() there, never to 'data', so the request would wait for a body that never comes.
+      this.#fail(new InvalidArgumentError('request body stream has a \'readable\' listener, which takes its data: remove it, or pass the data instead of the stream'))
+      return
+    }
     if (body.destroyed === true) {
       const errored = (body as { errored?: Error | null }).errored
       this.#fail(errored ?? new RequestAbortedError('request body stream was destroyed before it was sent'))

@@ -262,14 +262,15 @@ defineToStringTag(EventSource.prototype, 'EventSource')
 
 /**
  * The `Last-Event-ID` value for `id`: its UTF-8 bytes, as the standard says (a header value is
- * bytes, carried here as a latin1 string), or null when there is none or those bytes cannot be a
- * header value (a control character, white space at either end): then the header is left out,
- * as undici does, and the stream keeps reconnecting.
+ * bytes, carried here as a latin1 string) without white space at either end, as a header value
+ * is normalized when it is set (an id of spaces alone is an empty value); null when there is no
+ * id or the bytes cannot be a header value (a control character): then the header is left out,
+ * as undici 8 does, and the stream keeps reconnecting.
  */
 export function lastEventIdField (id: string): string | null {
   if (id === '') return null
-  const bytes = Buffer.from(id, 'utf8').toString('latin1')
-  return hasInvalidValueChar(bytes) || trimOws(bytes) !== bytes ? null : bytes
+  const bytes = trimOws(Buffer.from(id, 'utf8').toString('latin1'))
+  return hasInvalidValueChar(bytes) ? null : bytes
 }
 
 /** What `new EventSource(url, init)` accepts. */

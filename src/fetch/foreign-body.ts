@@ -26,21 +26,40 @@ export interface ForeignBodyOwner {
 const unmeasured = new WeakMap<ExtractedBody, ForeignBodyOwner>()
 
 /**
- * A global as it was when conduit loaded, read only when needed: a later replacement (a test's
- * mock of fetch, conduit's own install()) must never receive the probe, and reading the
- * runtime's lazy getter at load would load the runtime's bundled undici for every importer.
+ * The runtime's `fetch` as it was when conduit loaded: a later replacement (a test's mock of
+ * fetch, conduit's own install()) must never receive the probe. It is a plain function on every
+ * supported runtime, so reading it loads nothing.
  */
-function globalAtLoad<T> (name: 'fetch' | 'Request'): () => T | undefined {
-  const descriptor = Object.getOwnPropertyDescriptor(globalThis, name)
-  const get = descriptor?.get
-  if (get !== undefined) return () => get.call(globalThis) as T
-  const value = descriptor?.value as T | undefined
-  return () => value
-}
+const runtimeFetchAtLoad = Object.getOwnPropertyDescriptor(globalThis, 'fetch')?.value as RuntimeFetch | undefined
 
 type RuntimeFetch = (input: unknown, init: { dispatcher: unknown }) => Promise<unknown>
-const runtimeFetchAtLoad = globalAtLoad<RuntimeFetch>('fetch')
-const runtimeRequestAtLoad = globalAtLoad<abstract new (...args: never[]) => unknown>('Request')
+type RequestClass = abstract new (...args: never[]) => unknown
+
+/** Not read yet: {@link runtimeRequestClass} reads the global on first use. */
+const UNREAD = Symbol('unread')
+let runtimeRequest: RequestClass | undefined | typeof UNREAD = UNREAD
+
+/**
+ * The runtime's `Request` class. It is a lazy global, and from Node 22 on any read of it, even of
+ * its property descriptor, loads the runtime's bundled undici (over 1 MB of live heap), so it is
+ * read only when a foreign body is first measured, or by {@link keepRuntimeRequest} before
+ * install() replaces it. On Node 20 the descriptor holds the runtime's own lazy getter, which
+ * keeps answering the runtime's class after the global is replaced.
+ */
+function runtimeRequestClass (): RequestClass | undefined {
+  if (runtimeRequest === UNREAD) {
+    const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'Request')
+    const get = descriptor?.get
+    const value: unknown = get !== undefined ? get.call(globalThis) : descriptor?.value
+    runtimeRequest = typeof value === 'function' ? value as RequestClass : undefined
+  }
+  return runtimeRequest
+}
+
+/** Takes note of the runtime's `Request` class; called before the global is replaced by conduit's. */
+export function keepRuntimeRequest (): void {
+  runtimeRequestClass()
+}
 
 /** Marks `body` (a stream taken from `request`, another implementation's Request) for {@link measureForeignBody}. */
 export function markForeignBody (body: ExtractedBody, request: ForeignBodyOwner): ExtractedBody {
@@ -63,8 +82,8 @@ export async function measureForeignBody (body: ExtractedBody): Promise<void> {
   unmeasured.delete(body)
   // A same-origin Request is refused by the runtime's fetch (there is no origin to be same with)
   // after it took the body: it is left to the read-ahead.
-  const RuntimeRequest = request === undefined ? undefined : runtimeRequestAtLoad()
-  const runtimeFetch = RuntimeRequest === undefined ? undefined : runtimeFetchAtLoad()
+  const RuntimeRequest = request === undefined ? undefined : runtimeRequestClass()
+  const runtimeFetch = RuntimeRequest === undefined ? undefined : runtimeFetchAtLoad
   if (request !== undefined && typeof runtimeFetch === 'function' && typeof RuntimeRequest === 'function' && request instanceof RuntimeRequest && request.mode !== 'same-origin') {
     const sent = await bodyAsTheRuntimeSendsIt(runtimeFetch, request)
     body.source = sent.source

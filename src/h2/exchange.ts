@@ -208,7 +208,9 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     this.#timer.clear()
     if (!this.#bodyDone) {
       // The answer is complete before the body was sent: stop sending it (RFC 9113 section 8.1).
-      this.#body?.abort()
+      // A stream body is destroyed a turn after the response is delivered: it may be a proxy's
+      // own incoming request, whose socket must still carry that response back.
+      this.#body?.abort(true)
       this.#body = null
       if (!stream.closed) stream.close(NGHTTP2_NO_ERROR)
     }

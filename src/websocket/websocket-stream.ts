@@ -92,10 +92,10 @@ export class WebSocketStream {
     const request = { url: this.#url, protocols: this.#options.protocols, headers: this.#options.headers, offerDeflate: this.#options.perMessageDeflate }
     signal?.addEventListener('abort', () => {
       if (this.#handshake === null) return
-      // As undici: the connection failed before it opened, so both promises get a WebSocketError.
+      // The standard's abort steps (as undici 8): both promises reject with the signal's reason.
       this.#done = true
-      this.#opened.reject(WebSocketError.fromConnection(`the handshake with ${this.#shownUrl} was aborted: the socket never opened`, null, ''))
-      this.#closed.reject(WebSocketError.fromConnection(`the handshake with ${this.#shownUrl} was aborted before the connection opened`, CLOSE_ABNORMAL, ''))
+      this.#opened.reject(signal.reason)
+      this.#closed.reject(signal.reason)
       this.#handshake.abort(new WebSocketHandshakeError(`the handshake with ${this.#shownUrl} was aborted`))
     }, { once: true })
     this.#handshake = new Handshake(request, this.#options.dispatcher, {

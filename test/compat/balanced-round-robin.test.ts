@@ -64,6 +64,39 @@ describe('BalancedPool compared with undici', () => {
     assert.ok(refused > 0 && refused < 40 / 3, `refused ${refused} of 40`)
   })
 
+  it('lowers the weight of an upstream that breaks its connections and picks the next in the same order', async (t) => {
+    // Sockets destroyed under a request are socket errors: each one costs the upstream a penalty,
+    // and every upstream's next turn follows from the weights, in both libraries.
+    const resetting = await startHttpServer((req) => { req.socket.destroy() })
+    t.after(() => resetting.close())
+    const seen = await both(async (lib) => {
+      const pool = new lib.BalancedPool([origins[0], resetting.origin, origins[1]])
+      try { return await sequence(pool, 40) } finally { await pool.close() }
+    })
+    assert.deepEqual(seen.conduit, seen.undici)
+    const failed = seen.conduit.filter((outcome) => typeof outcome === 'object')
+    assert.ok(failed.length > 0 && failed.length < 40 / 3, `failed ${failed.length} of 40`)
+    assert.deepEqual(failed[0], { error: 'SocketError', code: 'LIB_ERR_SOCKET' })
+  })
+
+  it('gives an upstream that recovers from connection errors its turns back in the same order', async (t) => {
+    let broken = 0
+    const recovering = await startHttpServer((req, res) => {
+      // The first four requests of each run break their connections, the others are answered.
+      if (++broken <= 4) req.socket.destroy()
+      else res.end('recovered')
+    })
+    t.after(() => recovering.close())
+    const seen = await both(async (lib) => {
+      broken = 0
+      const pool = new lib.BalancedPool([origins[0], recovering.origin, origins[1]], { errorPenalty: 30 })
+      try { return await sequence(pool, 30) } finally { await pool.close() }
+    })
+    assert.deepEqual(seen.conduit, seen.undici)
+    assert.equal(seen.conduit.filter((outcome) => typeof outcome === 'object').length, 4)
+    assert.ok(seen.conduit.slice(-6).includes('recovered'), 'the recovered upstream takes turns again')
+  })
+
   it('adds, finds and removes upstreams the same way', async () => {
     const seen = await both(async (lib) => {
       const pool = new lib.BalancedPool(origins[0])

@@ -69,6 +69,65 @@ describe('retry(): the error when retries run out, conduit and undici agree', ()
   })
 })
 
+/** Sends one GET through a RetryHandler given to Agent#dispatch, as undici's docs show it; settles with the status or the error's shape. */
+async function getThroughRetryHandler (lib: Lib, origin: string, maxRetries: number): Promise<{ statusCode: number } | { error: Record<string, unknown> }> {
+  const agent = new lib.Agent()
+  try {
+    return await new Promise((resolve) => {
+      const opts = { origin, path: '/file', method: 'GET' }
+      let statusCode = 0
+      const handler = new lib.RetryHandler({ ...opts, retryOptions: { minTimeout: 1, maxTimeout: 1, maxRetries } }, {
+        dispatch: (o: unknown, h: unknown) => agent.dispatch(o, h),
+        handler: {
+          onRequestStart () {},
+          onResponseStart (_controller: unknown, status: number) { statusCode = status },
+          onResponseData () {},
+          onResponseEnd () { resolve({ statusCode }) },
+          onResponseError (_controller: unknown, err: Error) { resolve({ error: retryErrorShape(err) }) }
+        }
+      })
+      agent.dispatch(opts, handler)
+    })
+  } finally {
+    await agent.close()
+  }
+}
+
+const FAILING_500 = 'HTTP/1.1 500 Internal Server Error\r\ncontent-length: 0\r\n\r\n'
+
+describe('retry() and RetryHandler: data.count and the error once retries are exhausted, conduit and undici agree', () => {
+  const scenarios: Array<[string, (socket: net.Socket, n: number) => void]> = [
+    ['a 429 with retry-after: 0 every time', (socket) => socket.write('HTTP/1.1 429 Too Many Requests\r\nretry-after: 0\r\ncontent-length: 0\r\n\r\n')],
+    ['a 500, then connections that break', (socket, n) => { if (n === 1) socket.write(FAILING_500); else socket.destroy() }],
+    ['a broken connection, then 500s', (socket, n) => { if (n === 1) socket.destroy(); else socket.write(FAILING_500) }],
+    ['a body cut short behind a strong ETag every time', (socket) => { socket.write('HTTP/1.1 200 OK\r\netag: "v1"\r\ncontent-length: 10\r\n\r\nhello'); setImmediate(() => socket.destroy()) }]
+  ]
+  for (const [label, answer] of scenarios) {
+    it(`after ${label}, through the interceptor and a RetryHandler, with and without retries`, async (t) => {
+      let n = 0
+      const server = await serve((socket, _head) => answer(socket, ++n))
+      t.after(() => server.close())
+      const outcomes = await both(async (lib) => {
+        const seen: unknown[] = []
+        for (const maxRetries of [2, 0]) {
+          n = 0
+          seen.push(await get(lib, server.origin, maxRetries))
+          n = 0
+          seen.push(await getThroughRetryHandler(lib, server.origin, maxRetries))
+        }
+        return seen
+      })
+      assert.deepEqual(outcomes.conduit, outcomes.undici)
+      // Each outcome is an error: a RequestRetryError carries how many attempts were made.
+      for (const outcome of outcomes.conduit) {
+        const error = (outcome as { error?: Record<string, unknown> }).error
+        assert.ok(error !== undefined, JSON.stringify(outcome))
+        if (error.name === 'RequestRetryError') assert.equal(typeof (error.data as { count?: unknown }).count, 'number')
+      }
+    })
+  }
+})
+
 describe('retry(): a 200 cut mid-body without a strong ETag (intended difference)', () => {
   for (const validator of ['etag: W/"v1"\r\n', '']) {
     const label = validator === '' ? 'no validator' : 'a weak ETag'

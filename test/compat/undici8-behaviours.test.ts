@@ -8,13 +8,16 @@ import type { TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
 import { PassThrough } from 'node:stream'
+import { once } from 'node:events'
 import diagnosticsChannel from 'node:diagnostics_channel'
 import { both } from './harness.js'
 import type { Lib } from './harness.js'
-import { UNDICI_MAJOR, undici } from '../helpers/undici-reference.js'
+import { NODE_MAJOR, UNDICI_MAJOR, undici } from '../helpers/undici-reference.js'
 import { startHttpServer, startScriptedServer, startTcpServer } from '../helpers/servers.js'
 import type { TestServer } from '../helpers/servers.js'
 import { startHttpProxy } from '../helpers/http-proxy.js'
+import { startH2sServer } from '../helpers/h2-server.js'
+import { caCrt } from '../helpers/certs.js'
 import * as conduit from '../../src/index.js'
 
 /** A server that answers with what it received: method, framing headers, content type and body. */
@@ -42,6 +45,13 @@ async function json (lib: Lib, url: string, opts: Record<string, unknown>): Prom
   return await body.json() as Record<string, unknown>
 }
 
+/**
+ * undici 8 on Node 24 and later takes the runtime's FormData for its own and fails a body of its
+ * own class (a `TypeError` from inside on Node 24, an `InvalidArgumentError` on Node 26), as the
+ * runtime's bundled undici shares its brand checks (docs/undici-differences.md).
+ */
+const UNDICI_TAKES_RUNTIME_FORM_DATA = UNDICI_MAJOR === 8 && NODE_MAJOR >= 24
+
 async function dispatcherJson (dispatcher: Lib, opts: Record<string, unknown>): Promise<Record<string, unknown>> {
   const { body } = await dispatcher.request(opts)
   return await body.json() as Record<string, unknown>
@@ -50,8 +60,8 @@ async function dispatcherJson (dispatcher: Lib, opts: Record<string, unknown>): 
 describe('undici 8 behaviours, differential', () => {
   it('sends a FormData body as multipart/form-data with its length, as undici does', async (t) => {
     const server = await echoServer(t)
-    const { undici: theirs, conduit: ours } = await both(async (lib) => {
-      const form = new lib.FormData()
+    const { undici: theirs, conduit: ours } = await both(async (lib, name) => {
+      const form = name === 'undici' && UNDICI_TAKES_RUNTIME_FORM_DATA ? new globalThis.FormData() : new lib.FormData()
       form.append('name', 'conduit')
       form.append('file', new Blob(['file bytes'], { type: 'text/plain' }), 'a.txt')
       const seen = await json(lib, `${server.origin}/upload`, { method: 'POST', body: form })
@@ -70,15 +80,25 @@ describe('undici 8 behaviours, differential', () => {
     assert.match(ours.body, /name="file"; filename="a.txt"\r\nContent-Type: text\/plain\r\n\r\nfile bytes\r\n/)
   })
 
-  it('sends the runtime\'s own FormData too, which undici refuses', async (t) => {
+  it('sends the runtime\'s own FormData and undici\'s, where undici takes one of them', async (t) => {
     const server = await echoServer(t)
     const form = new globalThis.FormData()
     form.append('k', 'v')
     const seen = await json(conduit, `${server.origin}/`, { method: 'POST', body: form })
     assert.match(String(seen.contentType), /^multipart\/form-data; boundary=/)
     assert.match(String(seen.body), /name="k"\r\n\r\nv\r\n/)
-    // undici 8 refuses it with an InvalidArgumentError, undici 7 fails inside with a TypeError.
-    await assert.rejects(json(undici as unknown as Lib, `${server.origin}/`, { method: 'POST', body: form }))
+    const own = new undici.FormData()
+    own.append('k', 'v')
+    if (UNDICI_TAKES_RUNTIME_FORM_DATA) {
+      // undici 8 on Node 24 and later sends the runtime's FormData and fails its own.
+      assert.match(String((await json(undici as unknown as Lib, `${server.origin}/`, { method: 'POST', body: form })).body), /name="k"\r\n\r\nv\r\n/)
+      await assert.rejects(json(undici as unknown as Lib, `${server.origin}/`, { method: 'POST', body: own }))
+    } else {
+      // undici 8 refuses it with an InvalidArgumentError, undici 7 fails inside with a TypeError.
+      await assert.rejects(json(undici as unknown as Lib, `${server.origin}/`, { method: 'POST', body: form }))
+    }
+    const sent = await json(conduit, `${server.origin}/`, { method: 'POST', body: own })
+    assert.match(String(sent.body), /name="k"\r\n\r\nv\r\n/)
   })
 
   it('sends a stream body that has already ended with its content-length, not chunked, as undici does', async (t) => {
@@ -94,6 +114,70 @@ describe('undici 8 behaviours, differential', () => {
     })
     assert.deepEqual(ours, theirs)
     assert.deepEqual(ours, [['0', null, ''], ['3', null, 'abc']])
+  })
+
+  it('sends a stream body that was read from, paused or read to its end before the request as undici does', async (t) => {
+    const server = await echoServer(t)
+    const bodies: Record<string, () => Promise<PassThrough>> = {
+      'read(0), then ended': async () => {
+        const s = new PassThrough()
+        s.write('abc')
+        s.read(0)
+        s.end('def')
+        return s
+      },
+      'read(0) on an ended empty stream': async () => {
+        const s = new PassThrough()
+        s.end()
+        s.read(0)
+        return s
+      },
+      'paused, with its data written and ended': async () => {
+        const s = new PassThrough()
+        s.pause()
+        s.write('abc')
+        s.end('d')
+        return s
+      },
+      'read to its end (end emitted, destroyed since)': async () => {
+        const s = new PassThrough()
+        s.end('abc')
+        s.resume()
+        await once(s, 'end')
+        return s
+      },
+      'read to its end, not destroying itself': async () => {
+        const s = new PassThrough({ autoDestroy: false })
+        s.end('abc')
+        s.resume()
+        await once(s, 'end')
+        return s
+      }
+    }
+    const { undici: theirs, conduit: ours } = await both(async (lib) => {
+      const seen: Record<string, unknown> = {}
+      for (const [name, make] of Object.entries(bodies)) {
+        const echoed = await json(lib, `${server.origin}/`, { method: 'POST', body: await make() })
+        seen[name] = [echoed.contentLength, echoed.transferEncoding, echoed.body]
+      }
+      return seen
+    })
+    assert.deepEqual(ours, theirs)
+    assert.deepEqual(ours, {
+      'read(0), then ended': ['6', null, 'abcdef'],
+      'read(0) on an ended empty stream': ['0', null, ''],
+      'paused, with its data written and ended': ['4', null, 'abcd'],
+      'read to its end (end emitted, destroyed since)': ['0', null, ''],
+      'read to its end, not destroying itself': ['0', null, '']
+    })
+  })
+
+  it('fails a stream body that has a \'readable\' listener with InvalidArgumentError, where undici never sends it', async (t) => {
+    const server = await echoServer(t)
+    const body = new PassThrough()
+    body.on('readable', () => {})
+    body.end('abc')
+    await assert.rejects(json(conduit, `${server.origin}/`, { method: 'POST', body }), (err: Error) => err instanceof conduit.errors.InvalidArgumentError && /'readable' listener/.test(err.message))
   })
 
   it('gives a dispatcher the headers of fetch and EventSource as an object, as undici does', async (t) => {
@@ -226,37 +310,60 @@ describe('undici 8 behaviours, differential', () => {
       res.end('too large')
     })
     t.after(() => origin.close())
+    const { undici: theirs, conduit: ours } = await both((lib) => proxiedUpload((req) => lib.request(`${origin.origin}${req.url ?? '/'}`, { method: 'POST', body: req, headers: { 'content-type': 'application/octet-stream' } })))
+    assert.deepEqual(ours, theirs)
+    assert.deepEqual(ours, { status: 413, body: 'too large' })
+  })
+
+  it('delivers an early answer over HTTP/2 too, so a proxy forwarding its own request passes it on, as undici does', async (t) => {
+    const origin = await startH2sServer((stream) => {
+      stream.respond({ ':status': 413, 'content-type': 'text/plain' })
+      stream.end('too large')
+    })
+    t.after(() => origin.close())
     const { undici: theirs, conduit: ours } = await both(async (lib) => {
-      // A reverse proxy sending its incoming request on as the body, and the answer back.
-      const proxy = await startHttpServer((req, res) => {
-        lib.request(`${origin.origin}${req.url ?? '/'}`, { method: 'POST', body: req, headers: { 'content-type': 'application/octet-stream' } })
-          .then(async ({ statusCode, body }: { statusCode: number, body: { text: () => Promise<string> } }) => {
-            const text = await body.text()
-            res.writeHead(statusCode)
-            res.end(text)
-          }, (err: Error) => { res.writeHead(502); res.end(err.message) })
-      })
+      const client = new lib.Client(origin.origin, { allowH2: true, connect: { ca: caCrt } })
       try {
-        return await new Promise<{ status: number | undefined, body: string }>((resolve, reject) => {
-          const upload = http.request(`${proxy.origin}/upload`, { method: 'POST', headers: { 'transfer-encoding': 'chunked' } }, (res) => {
-            let body = ''
-            res.setEncoding('utf8').on('data', (c: string) => { body += c }).on('end', () => {
-              resolve({ status: res.statusCode, body })
-              upload.destroy()
-            })
-          })
-          upload.on('error', reject)
-          // The upload never completes: only an answer given before its end reaches the client.
-          upload.write('x'.repeat(64 * 1024))
-        })
+        return await proxiedUpload((req) => client.request({ path: req.url ?? '/', method: 'POST', body: req, headers: { 'content-type': 'application/octet-stream' } }))
       } finally {
-        await proxy.close()
+        await client.close()
       }
     })
     assert.deepEqual(ours, theirs)
     assert.deepEqual(ours, { status: 413, body: 'too large' })
+    assert.equal(origin.sessions, 2, 'both went over HTTP/2')
   })
 })
+
+/**
+ * Runs a reverse proxy that sends its incoming request on as the body (through `forward`) and
+ * the answer back, and uploads through it a body that never completes: only an answer given
+ * before the body's end reaches the client.
+ */
+async function proxiedUpload (forward: (req: http.IncomingMessage) => Promise<{ statusCode: number, body: { text: () => Promise<string> } }>): Promise<{ status: number | undefined, body: string }> {
+  const proxy = await startHttpServer((req, res) => {
+    forward(req).then(async ({ statusCode, body }) => {
+      const text = await body.text()
+      res.writeHead(statusCode)
+      res.end(text)
+    }, (err: Error) => { res.writeHead(502); res.end(err.message) })
+  })
+  try {
+    return await new Promise<{ status: number | undefined, body: string }>((resolve, reject) => {
+      const upload = http.request(`${proxy.origin}/upload`, { method: 'POST', headers: { 'transfer-encoding': 'chunked' } }, (res) => {
+        let body = ''
+        res.setEncoding('utf8').on('data', (c: string) => { body += c }).on('end', () => {
+          resolve({ status: res.statusCode, body })
+          upload.destroy()
+        })
+      })
+      upload.on('error', reject)
+      upload.write('x'.repeat(64 * 1024))
+    })
+  } finally {
+    await proxy.close()
+  }
+}
 
 describe('interceptors written for undici 6 and 7', () => {
   /** An interceptor that calls only the older hooks on the handler it wraps, as undici 6's did. */

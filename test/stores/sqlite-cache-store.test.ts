@@ -177,6 +177,8 @@ for (const driver of AVAILABLE_SQLITE_DRIVERS) {
       const location = join(dir, 'persist.db')
       const first = new SqliteCacheStore({ location, driver })
       first.set(key('/kept'), { ...value(), body: Buffer.from('persisted') })
+      // The writer thread commits on its own time: another connection sees the write once it has.
+      await first.flush()
       first.close()
       const second = new SqliteCacheStore({ location, driver })
       t.after(() => second.close())

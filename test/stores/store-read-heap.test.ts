@@ -62,7 +62,9 @@ describe('stores and replays handing out large bodies settle the read buffer hea
   })
 
   it('RedisCacheStore: on the first hit with a large body, not on a small one', async () => {
-    const options = JSON.stringify({ clientOptions: redis.url, keyPrefix: `heap:${process.pid}:`, memoryTier: false })
+    // A generous timeout: a fresh process on a loaded machine may take longer than the default
+    // 250 ms for its first commands, and the store would then fail open and take no writes.
+    const options = JSON.stringify({ clientOptions: redis.url, keyPrefix: `heap:${process.pid}:`, memoryTier: false, timeoutMs: 10_000 })
     const seen = await settledAfterGets(`import(${JSON.stringify(redisUrl)}).then((m) => new m.RedisCacheStore(${options}))`, 'store.close()')
     assert.deepEqual(seen, [false, 1000, false, 1024 * 1024, true])
   })
