@@ -111,7 +111,7 @@ export class FrameReader {
     this.#flags = bytes[at + 4]!
     this.#streamId = bytes.readUInt32BE(at + 5) & STREAM_ID_MASK
     if (length > this.maxFrameSize) {
-      throw connectionError(ErrorCode.FRAME_SIZE_ERROR, `frame of ${length} bytes is over SETTINGS_MAX_FRAME_SIZE ${this.maxFrameSize} (RFC 9113 section 4.2)`, 'maxFrameSize')
+      throw connectionError(ErrorCode.FRAME_SIZE_ERROR, `frame of ${length} bytes is over SETTINGS_MAX_FRAME_SIZE ${this.maxFrameSize} (RFC 9113 section 4.2; limit maxFrameSize)`, 'maxFrameSize')
     }
     this.#length = length
   }
