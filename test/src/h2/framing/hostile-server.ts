@@ -19,6 +19,8 @@ const PREFACE_LENGTH = 24
 /** One client connection as a script drives it. */
 export class HostileConnection {
   readonly frames: ClientFrame[] = []
+  /** True once the client's first 24 bytes were the connection preface (RFC 9113 section 3.4). */
+  prefaceValid = false
   readonly socket: net.Socket
   /** Resolves once the client ended or closed the connection. */
   readonly ended: Promise<void>
@@ -84,6 +86,7 @@ export class HostileConnection {
     this.#buffer = Buffer.concat([this.#buffer, chunk])
     if (!this.#prefaceSeen) {
       if (this.#buffer.length < PREFACE_LENGTH) return
+      this.prefaceValid = this.#buffer.toString('latin1', 0, PREFACE_LENGTH) === 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'
       this.#buffer = this.#buffer.subarray(PREFACE_LENGTH)
       this.#prefaceSeen = true
     }
