@@ -6,7 +6,7 @@
  */
 
 import { DEFAULT_MAX_HEADER_SIZE } from '../../connection/connection-config.js'
-import { InvalidArgumentError } from '../../errors.js'
+import { failOption } from '../../validation/options.js'
 import { DEFAULT_MAX_FRAME_SIZE, DEFAULT_WINDOW_SIZE, MAX_ALLOWED_FRAME_SIZE, MAX_WINDOW_SIZE } from './protocol.js'
 
 /** What a peer may send within one flood window before the session ends the connection. */
@@ -59,6 +59,9 @@ export interface H2SessionOptions {
   floods: FloodLimits
 }
 
+/** What a caller passes: any option, and any flood limit, left out takes its default. */
+export type H2SessionInit = Partial<Omit<H2SessionOptions, 'floods'>> & { floods?: Partial<FloodLimits> }
+
 /** The flood limits in force unless a session is given others. */
 export const DEFAULT_FLOOD_LIMITS: Readonly<FloodLimits> = Object.freeze({
   windowMs: 1000,
@@ -91,7 +94,7 @@ export const DEFAULT_SESSION_OPTIONS: Readonly<H2SessionOptions> = Object.freeze
 })
 
 /** `options` over the defaults; `maxHeaderBlockBytes` follows a changed `maxHeaderListSize` unless given. */
-export function sessionOptions (options: Partial<H2SessionOptions> = {}): H2SessionOptions {
+export function sessionOptions (options: H2SessionInit = {}): H2SessionOptions {
   const merged = { ...DEFAULT_SESSION_OPTIONS, ...options, floods: { ...DEFAULT_FLOOD_LIMITS, ...options.floods } }
   if (options.maxHeaderBlockBytes === undefined) merged.maxHeaderBlockBytes = 2 * merged.maxHeaderListSize
   checkOptions(merged)
@@ -99,13 +102,13 @@ export function sessionOptions (options: Partial<H2SessionOptions> = {}): H2Sess
 }
 
 function checkOptions (o: H2SessionOptions): void {
-  if (o.initialWindowSize < DEFAULT_WINDOW_SIZE || o.initialWindowSize > MAX_WINDOW_SIZE) {
-    throw new InvalidArgumentError(`HTTP/2 initialWindowSize must be ${DEFAULT_WINDOW_SIZE}..${MAX_WINDOW_SIZE}, got ${o.initialWindowSize}`)
-  }
-  if (o.connectionWindowSize < DEFAULT_WINDOW_SIZE || o.connectionWindowSize > MAX_WINDOW_SIZE) {
-    throw new InvalidArgumentError(`HTTP/2 connectionWindowSize must be ${DEFAULT_WINDOW_SIZE}..${MAX_WINDOW_SIZE}, got ${o.connectionWindowSize}`)
-  }
-  if (o.maxFrameSize < DEFAULT_MAX_FRAME_SIZE || o.maxFrameSize > MAX_ALLOWED_FRAME_SIZE) {
-    throw new InvalidArgumentError(`HTTP/2 maxFrameSize must be 16384..16777215, got ${o.maxFrameSize}`)
+  const ranges: Array<[keyof H2SessionOptions, number, number]> = [
+    ['initialWindowSize', DEFAULT_WINDOW_SIZE, MAX_WINDOW_SIZE],
+    ['connectionWindowSize', DEFAULT_WINDOW_SIZE, MAX_WINDOW_SIZE],
+    ['maxFrameSize', DEFAULT_MAX_FRAME_SIZE, MAX_ALLOWED_FRAME_SIZE]
+  ]
+  for (const [name, min, max] of ranges) {
+    const value = o[name]
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) failOption('H2Session', name, `an integer from ${min} to ${max}`, value)
   }
 }

@@ -26,7 +26,7 @@ import {
   DEFAULT_MAX_FRAME_SIZE, DEFAULT_WINDOW_SIZE, ErrorCode, MAX_STREAM_ID, MAX_WINDOW_SIZE, SettingId
 } from './protocol.js'
 import { sessionOptions } from './session-options.js'
-import type { H2SessionOptions } from './session-options.js'
+import type { H2SessionInit, H2SessionOptions } from './session-options.js'
 import { RemoteSettings } from './remote-settings.js'
 import { classifyHead } from './response-head.js'
 
@@ -87,7 +87,7 @@ export class H2Session {
   #closed = false
   #flushScheduled = false
 
-  constructor (socket: Duplex, codec: HeaderBlockCodec, listener: SessionListener, options: Partial<H2SessionOptions> = {}) {
+  constructor (socket: Duplex, codec: HeaderBlockCodec, listener: SessionListener, options: H2SessionInit = {}) {
     this.#socket = socket
     this.#codec = codec
     this.#listener = listener

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { H2ProtocolError } from '../../../../src/h2/framing/protocol-error.js'
 import { ErrorCode as E, Flag as F, FrameType as T } from '../../../../src/h2/framing/protocol.js'
-import type { H2SessionOptions } from '../../../../src/h2/framing/session-options.js'
+import type { H2SessionInit } from '../../../../src/h2/framing/session-options.js'
 import type { HostileConnection, HostileOptions } from './hostile-server.js'
 import { startHostileServer } from './hostile-server.js'
 import { GET, OK, StreamRecorder, openSession } from './session-harness.js'
@@ -18,7 +18,7 @@ interface Case {
   name: string
   script: (c: HostileConnection) => unknown
   expect: Expect
-  options?: Partial<H2SessionOptions>
+  options?: H2SessionInit
   server?: HostileOptions
   /** Keep the request body open (stream 1 stays half-closed only on the server's side). */
   bodyOpen?: boolean

@@ -6,7 +6,7 @@
 import net from 'node:net'
 import { once } from 'node:events'
 import { H2Session } from '../../../../src/h2/framing/session.js'
-import type { H2SessionOptions } from '../../../../src/h2/framing/session-options.js'
+import type { H2SessionInit } from '../../../../src/h2/framing/session-options.js'
 import type { HeaderList } from '../../../../src/h2/framing/header-codec.js'
 import type { HeadKind, StreamListener } from '../../../../src/h2/framing/h2-stream.js'
 import type { LibraryError } from '../../../../src/errors.js'
@@ -25,7 +25,7 @@ export interface OpenSession {
 }
 
 /** Connects to `port` and starts a session with the test codec. */
-export async function openSession (port: number, options: Partial<H2SessionOptions> = {}): Promise<OpenSession> {
+export async function openSession (port: number, options: H2SessionInit = {}): Promise<OpenSession> {
   const socket = net.connect(port, '127.0.0.1')
   await once(socket, 'connect')
   const socketClosed = new Promise<void>((resolve) => { socket.once('close', () => { resolve() }) })
