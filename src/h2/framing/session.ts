@@ -83,6 +83,8 @@ export class H2Session {
   #pingCounter = 0
   #repliesWhileBlocked = 0
   #goawayLastStreamId = -1
+  /** The server's GOAWAY with an error code, which a socket closing after it ends the session with. */
+  #goawayError: H2ProtocolError | null = null
   #goawaySent = false
   #closed = false
   #flushScheduled = false
@@ -105,7 +107,7 @@ export class H2Session {
     socket.on('data', this.#onData)
     socket.on('drain', () => { this.#repliesWhileBlocked = 0 })
     socket.on('error', (error: Error) => { this.#shutdown(new SocketError(`HTTP/2 socket failed: ${error.message}`, null, { cause: error })) })
-    socket.on('close', () => { this.#shutdown(new SocketError('HTTP/2 connection closed before the session ended')) })
+    socket.on('close', () => { this.#shutdown(this.#goawayError ?? new SocketError('HTTP/2 connection closed before the session ended')) })
     if (o.pingInterval > 0) this.#scheduleKeepAlive()
     this.#flush()
   }
@@ -408,6 +410,7 @@ export class H2Session {
     const last = this.#goawayLastStreamId === -1 ? frame.lastStreamId : Math.min(frame.lastStreamId, this.#goawayLastStreamId)
     this.#goawayLastStreamId = last
     const error = new H2ProtocolError(frame.errorCode, 0, `the server sent GOAWAY with last stream ${last}`, null, true)
+    if (frame.errorCode !== ErrorCode.NO_ERROR) this.#goawayError = error
     for (const stream of [...this.#streams.values()]) {
       if (stream.id <= last) continue
       const notProcessed = new H2ProtocolError(frame.errorCode, stream.id, `the server sent GOAWAY (last stream ${last}) before processing the stream; it may be sent again (RFC 9113 section 6.8)`, null, true)
@@ -516,7 +519,7 @@ export class H2Session {
       stream.trailers = null
       this.#localEnded(stream)
     }
-    if (stream.blocked) {
+    if (stream.blocked && this.#streams.has(stream.id)) {
       stream.blocked = false
       stream.listener.onWritable?.()
     }

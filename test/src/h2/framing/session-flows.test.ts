@@ -251,6 +251,25 @@ describe('H2Session', { timeout: 20_000 }, () => {
     })
   })
 
+  it('after a GOAWAY with an error, ends the streams it kept with that error when the server closes (section 6.8)', async () => {
+    await withServer(async (c) => {
+      await c.waitFor(isHeaders(1))
+      c.send(T.GOAWAY, 0, 0, Buffer.concat([u32(1), u32(E.INTERNAL_ERROR), Buffer.from('restarting')]))
+      c.socket.end()
+    }, async (port) => {
+      const opened = await openSession(port)
+      const stream = StreamRecorder.open(opened.session)
+      const closed = await stream.closed
+      assert.equal(closed.notProcessed, false)
+      assert.equal((closed.error as { errorCode?: number }).errorCode, E.INTERNAL_ERROR)
+      const error = await opened.closed
+      assert.equal((error as { errorCode?: number, remote?: boolean }).errorCode, E.INTERNAL_ERROR)
+      assert.equal((error as { remote?: boolean }).remote, true)
+      assert.deepEqual(opened.goaways, [[E.INTERNAL_ERROR, 1]])
+      await opened.socketClosed
+    })
+  })
+
   it('discards frames the server sent on a stream before it heard this side\'s RST_STREAM (section 5.1, closed)', async () => {
     await withServer(async (c) => {
       await c.waitFor((frame) => frame.type === T.RST_STREAM)
