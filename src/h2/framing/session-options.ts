@@ -73,6 +73,11 @@ export const DEFAULT_FLOOD_LIMITS: Readonly<FloodLimits> = Object.freeze({
   maxStreamErrors: 100
 })
 
+/** Default stream receive window (SETTINGS_INITIAL_WINDOW_SIZE), bytes: undici 8's. */
+export const DEFAULT_INITIAL_WINDOW_SIZE = 262_144
+/** Default connection receive window, bytes: undici 8's. */
+export const DEFAULT_CONNECTION_WINDOW_SIZE = 524_288
+
 /** The defaults; undici 8's HTTP/2 windows (256 KiB per stream, 512 KiB per connection). */
 export const DEFAULT_SESSION_OPTIONS: Readonly<H2SessionOptions> = Object.freeze({
   maxHeaderListSize: DEFAULT_MAX_HEADER_SIZE,
@@ -81,8 +86,8 @@ export const DEFAULT_SESSION_OPTIONS: Readonly<H2SessionOptions> = Object.freeze
   maxHeaderBlockBytes: 2 * DEFAULT_MAX_HEADER_SIZE,
   maxContinuationFrames: 64,
   maxFrameSize: DEFAULT_MAX_FRAME_SIZE,
-  initialWindowSize: 262_144,
-  connectionWindowSize: 524_288,
+  initialWindowSize: DEFAULT_INITIAL_WINDOW_SIZE,
+  connectionWindowSize: DEFAULT_CONNECTION_WINDOW_SIZE,
   adaptiveWindow: true,
   maxAdaptiveWindow: 16 * 1024 * 1024,
   settingsTimeout: 10_000,
