@@ -142,11 +142,13 @@ export class H2Session {
       const method = headers.find(([name]) => name === ':method')?.[1]
       if (method !== 'CONNECT') throw new InvalidArgumentError(`HTTP/2 :protocol goes with :method CONNECT only, got ${String(method)} (RFC 8441 section 4)`)
     }
+    // Encoded first: a codec that refuses the list leaves no stream behind.
+    const block = this.#codec.encode(headers)
     const id = this.#nextStreamId
     this.#nextStreamId += 2
     const stream = new H2Stream(id, listener, this.remoteSettings.initialWindowSize, this.#streamReceiveTarget, endStream)
     this.#streams.set(id, stream)
-    this.#writer.headers(id, this.#codec.encode(headers), endStream)
+    this.#writer.headers(id, block, endStream)
     this.#scheduleFlush()
     return id
   }
