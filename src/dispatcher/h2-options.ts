@@ -7,17 +7,13 @@
 
 import { failOption } from '../validation/options.js'
 import { timerMilliseconds } from '../validation/timer-limit.js'
+import { DEFAULT_CONNECTION_WINDOW_SIZE, DEFAULT_INITIAL_WINDOW_SIZE } from '../h2/framing/session-options.js'
+import { DEFAULT_WINDOW_SIZE, MAX_WINDOW_SIZE } from '../h2/framing/protocol.js'
 
 /** Default most concurrent streams on one HTTP/2 session. */
 export const DEFAULT_MAX_CONCURRENT_STREAMS = 100
-/** Default HTTP/2 stream flow-control window, bytes. */
-export const DEFAULT_INITIAL_WINDOW_SIZE = 262_144
-/** Default HTTP/2 connection flow-control window, bytes. */
-export const DEFAULT_CONNECTION_WINDOW_SIZE = 524_288
 /** Default interval between HTTP/2 PING frames, in milliseconds. */
 export const DEFAULT_PING_INTERVAL = 60_000
-/** Largest flow-control window HTTP/2 allows (RFC 9113 section 6.9.1). */
-const MAX_WINDOW_SIZE = 2 ** 31 - 1
 
 /**
  * HTTP/2 options in one object, as undici 8 takes them; each one wins over its top-level
@@ -136,8 +132,8 @@ function positiveInteger (who: string, name: string, value: unknown, fallback: n
 /** A flow-control window size: an integer HTTP/2 can carry in a WINDOW_UPDATE. */
 function windowSize (who: string, name: string, value: unknown, fallback: number): number {
   if (value == null) return fallback
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 65_535 || value > MAX_WINDOW_SIZE) {
-    failOption(who, name, `an integer from 65535 to ${MAX_WINDOW_SIZE}`, value)
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < DEFAULT_WINDOW_SIZE || value > MAX_WINDOW_SIZE) {
+    failOption(who, name, `an integer from ${DEFAULT_WINDOW_SIZE} to ${MAX_WINDOW_SIZE}`, value)
   }
   return value
 }
