@@ -171,3 +171,7 @@ export type { TestSnapshotOptions, TestFileOptions, NodeTestContextLike, VitestC
 // --- server-sent events ----------------------------------------------------------------------
 export { EventSource } from './eventsource/event-source.js'
 export type { EventSourceInit, EventSourceHandler } from './eventsource/event-source.js'
+
+// --- resilience ------------------------------------------------------------------------------
+export type { DeadlineInterceptorOptions } from '../interceptors/deadline/index.js'
+export type { DeadlinePhase } from './errors.js'

@@ -20,6 +20,7 @@ import type { RestartPoint } from './restart.js'
 import { isStatefulBody, statefulBodyError } from './stateful-body.js'
 import { RetryWait } from './retry-wait.js'
 import { HeldResponse } from './held-response.js'
+import { deadlineBudgetOf } from '../deadline/deadline-budget.js'
 
 const debug = debuglog('conduit:retry')
 
@@ -283,6 +284,12 @@ export class RetryHandler extends DecoratorHandler {
       this.#giveUp(err, `the retry would start after deadlineMs (${deadline}ms)`)
       return
     }
+    // A deadline composed outside bounds every attempt: a wait it would outlast is not begun.
+    const budget = deadlineBudgetOf(this.#opts)
+    if (budget !== undefined && !budget.allows(wait ? delayMs : 0)) {
+      this.#giveUp(budget.retryRefused(wait ? delayMs : 0, err), `the deadline (${budget.timeoutMs}ms) has ${Math.floor(budget.leftMs())}ms left, not enough for the wait and an attempt`)
+      return
+    }
     try {
       this.#options.onRetry?.(err, { counter, delayMs })
     } catch (thrown) {
@@ -300,6 +307,7 @@ export class RetryHandler extends DecoratorHandler {
       this.#maybeNext()
       return
     }
+    if (budget !== undefined) budget.phase = 'retry-wait'
     this.#wait!.sleep(wait ? delayMs : 0, () => {
       this.#ready = true
       this.#maybeNext()
@@ -357,7 +365,9 @@ export class RetryHandler extends DecoratorHandler {
     }
     this.#dispatching = true
     try {
-      this.#dispatch(this.#opts, this)
+      const accepted = this.#dispatch(this.#opts, this)
+      const budget = deadlineBudgetOf(this.#opts)
+      if (budget !== undefined && budget.phase === 'retry-wait') budget.phase = accepted ? 'connect' : 'queue'
     } catch (err) {
       if (this.#current()) {
         this.#attemptOpen = false
