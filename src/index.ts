@@ -175,3 +175,4 @@ export type { EventSourceInit, EventSourceHandler } from './eventsource/event-so
 // --- resilience ------------------------------------------------------------------------------
 export type { DeadlineInterceptorOptions } from '../interceptors/deadline/index.js'
 export type { DeadlinePhase } from './errors.js'
+export type { CircuitBreakerOptions, CircuitState, CircuitStateChange } from '../interceptors/circuit-breaker/index.js'
