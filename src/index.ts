@@ -176,3 +176,4 @@ export type { EventSourceInit, EventSourceHandler } from './eventsource/event-so
 export type { DeadlineInterceptorOptions } from '../interceptors/deadline/index.js'
 export type { DeadlinePhase } from './errors.js'
 export type { CircuitBreakerOptions, CircuitState, CircuitStateChange } from '../interceptors/circuit-breaker/index.js'
+export type { RetryBudget, RetryBudgetOptions, ResolvedRetryBudget, IdempotencyKeyFactory } from '../interceptors/retry/index.js'

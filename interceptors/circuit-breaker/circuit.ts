@@ -7,7 +7,7 @@
  */
 
 import type { ResolvedCircuitBreakerOptions } from './options.js'
-import { RollingWindow } from './rolling-window.js'
+import { RollingWindow } from '../rolling-window.js'
 
 /** The states of a circuit. */
 export type CircuitState = 'closed' | 'open' | 'half-open'
@@ -100,7 +100,7 @@ export class Circuit {
       this.#open(now, `${this.#consecutive} consecutive failures, the last ${what}`)
       return
     }
-    const { total, failed } = this.#window.counts(now)
+    const { total, marked: failed } = this.#window.counts(now)
     if (total >= minimumRequests && failed / total >= failureRate) {
       this.#open(now, `${failed} of ${total} requests failed in ${windowMs}ms (failureRate ${failureRate}), the last ${what}`)
     }

@@ -21,6 +21,7 @@ import { isStatefulBody, statefulBodyError } from './stateful-body.js'
 import { RetryWait } from './retry-wait.js'
 import { HeldResponse } from './held-response.js'
 import { deadlineBudgetOf } from '../deadline/deadline-budget.js'
+import type { RetryBudget } from './retry-budget.js'
 
 const debug = debuglog('conduit:retry')
 
@@ -66,6 +67,7 @@ export class RetryHandler extends DecoratorHandler {
   #wait: RetryWait | null = null
   #done = false
   readonly #onSettled: (() => void) | undefined
+  readonly #budget: RetryBudget | undefined
 
   /**
    * @param opts - dispatch options; `opts.retryOptions` configures this request
@@ -73,8 +75,9 @@ export class RetryHandler extends DecoratorHandler {
    * @param defaults - resolved options used when `opts.retryOptions` is absent (what an interceptor resolved once)
    * @param onSettled - called once, just before the caller's handler hears the end of the dispatch
    * (its end, error or upgrade): the interceptor keeps track of retried dispatches with it
+   * @param budget - the retry budget of the interceptor, which every retry is taken from
    */
-  constructor (opts: RetryHandlerOptions, handlers: RetryHandlers, defaults?: ResolvedRetryOptions, onSettled?: () => void) {
+  constructor (opts: RetryHandlerOptions, handlers: RetryHandlers, defaults?: ResolvedRetryOptions, onSettled?: () => void, budget?: RetryBudget) {
     checkRetryHandlerArgs(opts, handlers)
     super(handlers.handler)
     const retryOptions = opts.retryOptions
@@ -90,6 +93,7 @@ export class RetryHandler extends DecoratorHandler {
     this.#opts = rest
     this.#controller = new ForwardingController({ onAbort: (reason) => this.#abort(reason) })
     this.#onSettled = onSettled
+    this.#budget = budget
   }
 
   /** Ends the retried dispatch now: a pending wait is cancelled, a running attempt aborted. */
@@ -288,6 +292,12 @@ export class RetryHandler extends DecoratorHandler {
     const budget = deadlineBudgetOf(this.#opts)
     if (budget !== undefined && !budget.allows(wait ? delayMs : 0)) {
       this.#giveUp(budget.retryRefused(wait ? delayMs : 0, err), `the deadline (${budget.timeoutMs}ms) has ${Math.floor(budget.leftMs())}ms left, not enough for the wait and an attempt`)
+      return
+    }
+    // Taken last, so a retry refused for another reason spends nothing.
+    const spent = this.#budget?.withdraw(Date.now())
+    if (spent != null) {
+      this.#giveUp(err, spent)
       return
     }
     try {

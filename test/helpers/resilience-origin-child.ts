@@ -10,7 +10,7 @@
  * A second listener (`silent`) accepts connections and never writes, so a TLS handshake stalls.
  *
  * IPC: sends `{ type: 'ports', http, silent }` once listening; answers `'counts'` with the
- * requests seen per path, `'fail'` and `'recover'` switch `/flaky` (acknowledged with `'ok'`),
+ * requests seen per path (and the `Idempotency-Key` headers they carried), `'fail'` and `'recover'` switch `/flaky` (acknowledged with `'ok'`),
  * `'reset'` clears the counts. Exits when the IPC channel closes.
  */
 
@@ -21,15 +21,19 @@ import type { AddressInfo } from 'node:net'
 /** Messages the child sends over IPC. */
 export type ResilienceChildMessage =
   | { type: 'ports', http: number, silent: number }
-  | { type: 'counts', counts: Record<string, number> }
+  | { type: 'counts', counts: Record<string, number>, keys: Record<string, string[]> }
   | { type: 'ok' }
 
 let counts: Record<string, number> = {}
+// The Idempotency-Key header of each request, per path.
+let keys: Record<string, string[]> = {}
 let failing = true
 
 function answer (req: http.IncomingMessage, res: http.ServerResponse): void {
   const path = req.url ?? '/'
   counts[path] = (counts[path] ?? 0) + 1
+  const key = req.headers['idempotency-key']
+  if (typeof key === 'string') (keys[path] ??= []).push(key)
   const [, kind = '', a = '', b = ''] = path.split('/')
   switch (kind) {
     case 'ok':
@@ -83,8 +87,8 @@ const silent = net.createServer((socket) => {
 })
 
 process.on('message', (message: string) => {
-  if (message === 'counts') process.send!({ type: 'counts', counts })
-  else if (message === 'reset') { counts = {}; process.send!({ type: 'ok' }) }
+  if (message === 'counts') process.send!({ type: 'counts', counts, keys })
+  else if (message === 'reset') { counts = {}; keys = {}; process.send!({ type: 'ok' }) }
   else if (message === 'fail') { failing = true; process.send!({ type: 'ok' }) }
   else if (message === 'recover') { failing = false; process.send!({ type: 'ok' }) }
 })

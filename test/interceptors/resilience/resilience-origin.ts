@@ -18,6 +18,8 @@ export interface ResilienceOrigin {
   silentOrigin: string
   /** Requests seen per path since the last reset. */
   counts: () => Promise<Record<string, number>>
+  /** The `Idempotency-Key` headers seen per path since the last reset. */
+  keys: () => Promise<Record<string, string[]>>
   /** Sends `'fail'`, `'recover'` or `'reset'` and waits for the acknowledgement. */
   tell: (command: 'fail' | 'recover' | 'reset') => Promise<void>
   stop: () => Promise<void>
@@ -40,6 +42,10 @@ export async function startResilienceOrigin (): Promise<ResilienceOrigin> {
     counts: async () => {
       const reply = await ask(child, 'counts')
       return reply.type === 'counts' ? reply.counts : {}
+    },
+    keys: async () => {
+      const reply = await ask(child, 'counts')
+      return reply.type === 'counts' ? reply.keys : {}
     },
     tell: async (command) => { await ask(child, command) },
     stop: async () => {
