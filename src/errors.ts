@@ -435,6 +435,18 @@ export class CircuitOpenError extends LibraryError {
   }
 }
 
+/** The rate limiter (`interceptors.rateLimit()`) already holds `maxQueued` requests for the key: this one is refused, unsent. */
+export class RateLimitQueueFullError extends LibraryError {
+  /** The key whose queue is full (the origin, unless a key function chose another). */
+  key: string
+  constructor (message: string, key: string) {
+    super(message)
+    this.name = 'RateLimitQueueFullError'
+    this.code = styledCode('RateLimitQueueFullError')
+    this.key = key
+  }
+}
+
 /**
  * `errors.UndiciError` under undici's code style: an alias of {@link LibraryError}, the base class
  * of every error conduit raises, for code that checks `err instanceof errors.UndiciError`;

@@ -177,3 +177,4 @@ export type { DeadlineInterceptorOptions } from '../interceptors/deadline/index.
 export type { DeadlinePhase } from './errors.js'
 export type { CircuitBreakerOptions, CircuitState, CircuitStateChange } from '../interceptors/circuit-breaker/index.js'
 export type { RetryBudget, RetryBudgetOptions, ResolvedRetryBudget, IdempotencyKeyFactory } from '../interceptors/retry/index.js'
+export type { RateLimitOptions } from '../interceptors/rate-limit/index.js'
