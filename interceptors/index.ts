@@ -62,3 +62,9 @@ export type DNSStorage = DnsStorage
 export type DeduplicateInterceptorOpts = DeduplicateInterceptorOptions
 /** The methods `deduplicate()` may share a response for. */
 export type DeduplicateMethods = 'GET' | 'HEAD' | 'OPTIONS' | 'TRACE'
+export { deadline } from './deadline/index.js'
+export type { DeadlineInterceptorOptions } from './deadline/index.js'
+export { circuitBreaker } from './circuit-breaker/index.js'
+export type { CircuitBreakerOptions, CircuitState, CircuitStateChange } from './circuit-breaker/index.js'
+export { rateLimit } from './rate-limit/index.js'
+export type { RateLimitOptions } from './rate-limit/index.js'

@@ -12,6 +12,8 @@
  * - `conduit:request:trailers`: `{ request, trailers }`; `conduit:request:error`: `{ request, error }`
  *
  * - `conduit:proxy:connected`: `{ socket, proxy, target, via }`, once per proxy tunnel
+ * - `conduit:circuitBreaker:stateChange`: `{ key, from, to, reason }`, each time a circuit of
+ *   `interceptors.circuitBreaker()` changes state (`closed`, `open`, `half-open`)
  *
  * WebSocket events, each also published under undici's name (`undici:websocket:open`, ...)
  * with undici's message shapes, so tools written for undici's WebSocket see conduit's:
@@ -64,6 +66,15 @@ export const channels = {
   websocketPing: diagnosticsChannel.channel('conduit:websocket:ping'),
   /** A WebSocket received a pong. */
   websocketPong: diagnosticsChannel.channel('conduit:websocket:pong')
+} as const
+
+/**
+ * The channels interceptors publish their decisions on. Kept apart from {@link channels}, which
+ * every request through the core exercises: these speak only when an interceptor decides.
+ */
+export const interceptorChannels = {
+  /** A circuit of the circuit breaker changed state: `{ key, from, to, reason }`. */
+  circuitStateChange: diagnosticsChannel.channel('conduit:circuitBreaker:stateChange')
 } as const
 
 /** The WebSocket channels under undici's names, published with the same messages as conduit's. */

@@ -68,7 +68,13 @@ export const LIBRARY_ERROR_CODES = {
   /** conduit's code of `WebSocketProtocolError`. */
   WebSocketProtocolError: 'LIB_ERR_WEBSOCKET_PROTOCOL',
   /** conduit's code of `MaxRedirectsError`. */
-  MaxRedirectsError: 'LIB_ERR_REDIRECT_MAX'
+  MaxRedirectsError: 'LIB_ERR_REDIRECT_MAX',
+  /** conduit's code of `DeadlineExceededError`. */
+  DeadlineExceededError: 'LIB_ERR_DEADLINE_EXCEEDED',
+  /** conduit's code of `CircuitOpenError`. */
+  CircuitOpenError: 'LIB_ERR_CIRCUIT_OPEN',
+  /** conduit's code of `RateLimitQueueFullError`. */
+  RateLimitQueueFullError: 'LIB_ERR_RATE_LIMIT_QUEUE_FULL'
 } as const
 
 /** The name of an error class conduit raises. */

@@ -521,6 +521,54 @@ export class MaxRedirectsError extends RedirectError {
   }
 }
 
+/** Where a request's deadline ran out: waiting for a connection, connecting, waiting for the head, reading the body, or between retries. */
+export type DeadlinePhase = 'queue' | 'connect' | 'headers' | 'body' | 'retry-wait'
+
+/**
+ * A request's whole-exchange budget (`interceptors.deadline()`, the `deadlineMs` request option)
+ * ran out, or a retry could not be waited for and sent within it; names the budget and the phase.
+ */
+export class DeadlineExceededError extends LibraryError {
+  /** The budget of the whole exchange, in milliseconds. */
+  timeoutMs: number
+  /** What the request was doing when the budget ran out. */
+  phase: DeadlinePhase
+  constructor (message: string, timeoutMs: number, phase: DeadlinePhase, options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = 'DeadlineExceededError'
+    this.code = styledCode('DeadlineExceededError')
+    this.timeoutMs = timeoutMs
+    this.phase = phase
+  }
+}
+
+/** A circuit breaker (`interceptors.circuitBreaker()`) is open for the request's origin: it failed fast, unsent. */
+export class CircuitOpenError extends LibraryError {
+  /** The key of the open circuit (the origin, unless a key function chose another). */
+  key: string
+  /** Milliseconds until the circuit lets a probe through. */
+  retryAfterMs: number
+  constructor (message: string, key: string, retryAfterMs: number) {
+    super(message)
+    this.name = 'CircuitOpenError'
+    this.code = styledCode('CircuitOpenError')
+    this.key = key
+    this.retryAfterMs = retryAfterMs
+  }
+}
+
+/** The rate limiter (`interceptors.rateLimit()`) already holds `maxQueued` requests for the key: this one is refused, unsent. */
+export class RateLimitQueueFullError extends LibraryError {
+  /** The key whose queue is full (the origin, unless a key function chose another). */
+  key: string
+  constructor (message: string, key: string) {
+    super(message)
+    this.name = 'RateLimitQueueFullError'
+    this.code = styledCode('RateLimitQueueFullError')
+    this.key = key
+  }
+}
+
 /**
  * `errors.UndiciError` under undici's code style: an alias of {@link LibraryError}, the base class
  * of every error conduit raises, for code that checks `err instanceof errors.UndiciError`;

@@ -67,7 +67,7 @@ export { FETCH_USER_AGENT } from './fetch/dispatch-options.js'
 export { INVALID_VALUE_RE, TOKEN_RE, trimOws } from './connection/field-syntax.js'
 
 // --- observability and how values are shown in messages ---------------------------------------
-export { channels, undiciChannels } from './diagnostics.js'
+export { channels, interceptorChannels, undiciChannels } from './diagnostics.js'
 export { activeUndiciChannel } from './observability/undici-channels.js'
 export { CORE_NAMESPACE, lines, requestUrl } from './observability/debug-log.js'
 export { REDACTED, SENSITIVE_HEADERS, describeUrl, hrefWithoutCredentials, isCredentialHeader, isSecretQueryParameter, redactHeaders, redactUserinfo, sensitiveHeaderNames, showHeaderValue, showOrigin, showRequest, showUrl } from './observability/redaction.js'

@@ -176,3 +176,9 @@ export type { TestSnapshotOptions, TestFileOptions, NodeTestContextLike, VitestC
 export { EventSource } from './eventsource/event-source.js'
 export type { EventSourceInit, EventSourceHandler } from './eventsource/event-source.js'
 
+// --- resilience ------------------------------------------------------------------------------
+export type { DeadlineInterceptorOptions } from '../interceptors/deadline/index.js'
+export type { DeadlinePhase } from './errors.js'
+export type { CircuitBreakerOptions, CircuitState, CircuitStateChange } from '../interceptors/circuit-breaker/index.js'
+export type { RetryBudget, RetryBudgetOptions, ResolvedRetryBudget, IdempotencyKeyFactory } from '../interceptors/retry/index.js'
+export type { RateLimitOptions } from '../interceptors/rate-limit/index.js'

@@ -10,6 +10,7 @@ import { AttemptSpanningHandler, InvalidArgumentError, MaxRedirectsError, Redire
 import type { Dispatch, DispatchBody, DispatchController, DispatchHandler, DispatchOptions, DispatchTarget, IncomingHeaders, FollowedRedirect } from '../../src/handler.js'
 
 import { nextHopHeaders, readStripHeaders } from './hop-headers.js'
+import { deadlineBudgetOf } from '../deadline/deadline-budget.js'
 
 /** Writes one line when `NODE_DEBUG` lists `conduit:redirect`. */
 export const log = debuglog('conduit:redirect')
@@ -269,8 +270,15 @@ export class RedirectHandler extends AttemptSpanningHandler {
     }
     this.#next = null
     this.#opts = next
+    // A deadline composed outside bounds the whole chain: a hop is not begun once it is spent.
+    const budget = deadlineBudgetOf(next)
+    if (budget !== undefined && budget.leftMs() === 0) {
+      super.onResponseError(controller, budget.exceeded())
+      return
+    }
     try {
-      this.#dispatch(next, this)
+      const accepted = this.#dispatch(next, this)
+      if (budget !== undefined) budget.phase = accepted ? 'connect' : 'queue'
     } catch (err) {
       super.onResponseError(controller, err as Error)
     }

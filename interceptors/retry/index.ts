@@ -12,10 +12,14 @@ import { resolveRetryOptions } from './retry-options.js'
 import type { ResolvedRetryOptions, RetryOptions } from './retry-options.js'
 import { defaultRetry } from './retry-strategy.js'
 import { RetryTracker } from './retry-tracker.js'
+import { RetryBudget } from './retry-budget.js'
+import { withIdempotencyKey } from './idempotency-key.js'
 
 export { RetryHandler } from './retry-handler.js'
 export type { RetryDispatchContext, RetryHandlerOptions } from './retry-options.js'
 export { RETRY_DEFAULTS } from './retry-options.js'
+export type { RetryBudget, RetryBudgetOptions, ResolvedRetryBudget } from './retry-budget.js'
+export type { IdempotencyKeyFactory } from './idempotency-key.js'
 export type {
   ResolvedRetryOptions,
   RetryCallback,
@@ -31,7 +35,7 @@ export type {
  * options with its own `retryOptions`; upgrades and CONNECT tunnels are passed through untouched.
  * Every retried dispatch is tracked until it ends, and none starts once the tracker is closed.
  */
-function retryDispatch (dispatch: Dispatch, options: ResolvedRetryOptions, tracker: RetryTracker): Dispatch {
+function retryDispatch (dispatch: Dispatch, options: ResolvedRetryOptions, tracker: RetryTracker, budget: RetryBudget | undefined): Dispatch {
   return function dispatchWithRetry (opts: DispatchOptions, handler: DispatchHandler): boolean {
     const refusal = tracker.refusal()
     if (refusal != null) {
@@ -50,7 +54,19 @@ function retryDispatch (dispatch: Dispatch, options: ResolvedRetryOptions, track
       resolved = resolveRetryOptions({ ...options, ...perRequest }, defaultRetry, 'retry()')
       opts = { ...opts, retryOptions: undefined }
     }
-    const retryHandler: RetryHandler = new RetryHandler(opts, { dispatch, handler }, resolved, () => tracker.forget(retryHandler))
+    const keyFor = resolved.idempotencyKey
+    const method = opts.method ?? 'GET'
+    if (keyFor !== undefined && !resolved.methods.includes(method)) {
+      // The key makes this request safe to repeat: its method joins the retried ones, for it alone.
+      try {
+        opts = withIdempotencyKey(opts, keyFor)
+      } catch (err) {
+        return failDispatch(handler, err as Error)
+      }
+      resolved = resolveRetryOptions({ ...resolved, methods: [...resolved.methods, method] }, defaultRetry, 'retry()')
+    }
+    budget?.requested(Date.now())
+    const retryHandler: RetryHandler = new RetryHandler(opts, { dispatch, handler }, resolved, () => tracker.forget(retryHandler), budget)
     tracker.track(retryHandler)
     try {
       return dispatch(opts, retryHandler)
@@ -81,7 +97,8 @@ export function retryWithOptions (resolved: ResolvedRetryOptions): Interceptor {
     // One tracker per composed dispatcher: its close() waits for requests between attempts,
     // and its destroy() ends their backoff waits at once, so no timer outlives it.
     const tracker = new RetryTracker()
-    return Object.assign(retryDispatch(dispatch, resolved, tracker), {
+    const budget = resolved.budget === undefined ? undefined : new RetryBudget(resolved.budget)
+    return Object.assign(retryDispatch(dispatch, resolved, tracker, budget), {
       onClose: () => tracker.close(),
       onDestroy: (reason: Error) => tracker.destroy(reason)
     })

@@ -21,6 +21,8 @@ import { isStatefulBody, statefulBodyError } from './stateful-body.js'
 import { RetryWait } from './retry-wait.js'
 import { HeldResponse } from './held-response.js'
 import type * as retryOptions from './retry-options.js'
+import { deadlineBudgetOf } from '../deadline/deadline-budget.js'
+import type { RetryBudget } from './retry-budget.js'
 
 const debug = debuglog('conduit:retry')
 
@@ -66,6 +68,7 @@ export class RetryHandler extends DecoratorHandler {
   #wait: RetryWait | null = null
   #done = false
   readonly #onSettled: (() => void) | undefined
+  readonly #budget: RetryBudget | undefined
 
   /**
    * @param opts - dispatch options; `opts.retryOptions` configures this request
@@ -73,8 +76,9 @@ export class RetryHandler extends DecoratorHandler {
    * @param defaults - resolved options used when `opts.retryOptions` is absent (what an interceptor resolved once)
    * @param onSettled - called once, just before the caller's handler hears the end of the dispatch
    * (its end, error or upgrade): the interceptor keeps track of retried dispatches with it
+   * @param budget - the retry budget of the interceptor, which every retry is taken from
    */
-  constructor (opts: RetryHandlerOptions, handlers: RetryHandlers, defaults?: ResolvedRetryOptions, onSettled?: () => void) {
+  constructor (opts: RetryHandlerOptions, handlers: RetryHandlers, defaults?: ResolvedRetryOptions, onSettled?: () => void, budget?: RetryBudget) {
     checkRetryHandlerArgs(opts, handlers)
     super(handlers.handler)
     const retryOptions = opts.retryOptions
@@ -90,6 +94,7 @@ export class RetryHandler extends DecoratorHandler {
     this.#opts = rest
     this.#controller = new ForwardingController({ onAbort: (reason) => this.#abort(reason) })
     this.#onSettled = onSettled
+    this.#budget = budget
   }
 
   /** Ends the retried dispatch now: a pending wait is cancelled, a running attempt aborted. */
@@ -284,6 +289,18 @@ export class RetryHandler extends DecoratorHandler {
       this.#giveUp(err, `the retry would start after deadlineMs (${deadline}ms)`)
       return
     }
+    // A deadline composed outside bounds every attempt: a wait it would outlast is not begun.
+    const budget = deadlineBudgetOf(this.#opts)
+    if (budget !== undefined && !budget.allows(wait ? delayMs : 0)) {
+      this.#giveUp(budget.retryRefused(wait ? delayMs : 0, err), `the deadline (${budget.timeoutMs}ms) has ${Math.floor(budget.leftMs())}ms left, not enough for the wait and an attempt`)
+      return
+    }
+    // Taken last, so a retry refused for another reason spends nothing.
+    const spent = this.#budget?.withdraw(Date.now())
+    if (spent != null) {
+      this.#giveUp(err, spent)
+      return
+    }
     try {
       this.#options.onRetry?.(err, { counter, delayMs })
     } catch (thrown) {
@@ -301,6 +318,7 @@ export class RetryHandler extends DecoratorHandler {
       this.#maybeNext()
       return
     }
+    if (budget !== undefined) budget.phase = 'retry-wait'
     this.#wait!.sleep(wait ? delayMs : 0, () => {
       this.#ready = true
       this.#maybeNext()
@@ -358,7 +376,9 @@ export class RetryHandler extends DecoratorHandler {
     }
     this.#dispatching = true
     try {
-      this.#dispatch(this.#opts, this)
+      const accepted = this.#dispatch(this.#opts, this)
+      const budget = deadlineBudgetOf(this.#opts)
+      if (budget !== undefined && budget.phase === 'retry-wait') budget.phase = accepted ? 'connect' : 'queue'
     } catch (err) {
       if (this.#current()) {
         this.#attemptOpen = false

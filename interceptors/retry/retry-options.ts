@@ -5,6 +5,10 @@
 
 import { describeValueWithItems, failOption, fromUndiciCode, MAX_TIMER_MS } from '../../src/handler.js'
 import type { DispatchHandler, DispatchOptions, Dispatch, InvalidArgumentError, OptionFailure } from '../../src/handler.js'
+import { RETRY_BUDGET_DEFAULTS } from './retry-budget.js'
+import type { ResolvedRetryBudget, RetryBudgetOptions } from './retry-budget.js'
+import { randomIdempotencyKey } from './idempotency-key.js'
+import type { IdempotencyKeyFactory } from './idempotency-key.js'
 
 /** State of the retry loop handed to a `retry` callback. */
 export interface RetryState {
@@ -108,6 +112,23 @@ export interface RetryOptions {
    * @defaultValue none (no budget)
    */
   deadlineMs?: number | undefined
+  /**
+   * A retry budget shared by every request through the interceptor: over a rolling window, at
+   * most `minRetries` plus `ratio` times the requests made are retried, so a failing upstream
+   * meets that many extra requests at most instead of a retry storm. `true` takes the defaults
+   * (`{ ratio: 0.2, minRetries: 10, windowMs: 10000 }`). The window follows the caller's clock.
+   * Set on the interceptor (or `RetryAgent`); a request's own `retryOptions` cannot change it.
+   * @defaultValue none (no budget)
+   */
+  budget?: boolean | RetryBudgetOptions | undefined
+  /**
+   * Sends an `Idempotency-Key` header (IETF httpapi draft) with requests whose method is not in
+   * `methods` (POST, PATCH...), the same key on every attempt, and lets them be retried: a server
+   * that honours the header applies the request once. A request that already has the header keeps
+   * it. `true` makes random UUIDs; a function `(opts) => string` makes keys of its own.
+   * @defaultValue none (such methods are not retried)
+   */
+  idempotencyKey?: boolean | IdempotencyKeyFactory | undefined
 }
 
 /** {@link RetryOptions} with every default filled in, as a `retry` callback sees them (frozen). */
@@ -138,6 +159,10 @@ export interface ResolvedRetryOptions {
   readonly onRetry: ((err: Error, event: RetryEvent) => void) | undefined
   /** See {@link RetryOptions.deadlineMs}. */
   readonly deadlineMs: number | undefined
+  /** See {@link RetryOptions.budget}. */
+  readonly budget: ResolvedRetryBudget | undefined
+  /** See {@link RetryOptions.idempotencyKey}. */
+  readonly idempotencyKey: IdempotencyKeyFactory | undefined
 }
 
 /** Second constructor argument of {@link RetryHandler}. */
@@ -193,6 +218,25 @@ const RESOLVED = new WeakSet<object>()
 const isTimerDelay = (n: number): boolean => Number.isFinite(n) && n >= 0 && n <= MAX_TIMER_MS
 const TIMER_DELAY = `a non-negative number of milliseconds up to ${MAX_TIMER_MS}`
 
+function resolveBudget (where: string, value: unknown): ResolvedRetryBudget | undefined {
+  if (value === undefined || value === false) return undefined
+  if (value === true) return RETRY_BUDGET_DEFAULTS
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) failOption(where, 'budget', 'a boolean or { ratio, minRetries, windowMs }', value, SHOWN_WITH_ITEMS)
+  const b = value as RetryBudgetOptions
+  return Object.freeze({
+    ratio: number(where, 'budget.ratio', pick<unknown>(b.ratio, RETRY_BUDGET_DEFAULTS.ratio), 'a number from 0 to 1', (n) => n >= 0 && n <= 1),
+    minRetries: number(where, 'budget.minRetries', pick<unknown>(b.minRetries, RETRY_BUDGET_DEFAULTS.minRetries), 'a non-negative integer', (n) => Number.isSafeInteger(n) && n >= 0),
+    windowMs: number(where, 'budget.windowMs', pick<unknown>(b.windowMs, RETRY_BUDGET_DEFAULTS.windowMs), 'a positive number of milliseconds', (n) => Number.isFinite(n) && n > 0)
+  })
+}
+
+function resolveIdempotencyKey (where: string, value: unknown): IdempotencyKeyFactory | undefined {
+  if (value === undefined || value === false) return undefined
+  if (value === true) return randomIdempotencyKey
+  if (typeof value !== 'function') failOption(where, 'idempotencyKey', 'a boolean or a function (opts) => string', value, SHOWN_WITH_ITEMS)
+  return value as IdempotencyKeyFactory
+}
+
 /**
  * Fills in the defaults and validates every option; `where` names the caller in error messages
  * (`retry()`, `RetryHandler`, `RetryAgent`). Throws {@link InvalidArgumentError} naming the bad value.
@@ -213,6 +257,8 @@ export function resolveRetryOptions (
   const deadlineMs: unknown = o.deadlineMs
   if (deadlineMs !== undefined) number(where, 'deadlineMs', deadlineMs, 'a positive number of milliseconds', (n) => n > 0 && !Number.isNaN(n))
   const resolved: ResolvedRetryOptions = Object.freeze({
+    budget: resolveBudget(where, o.budget),
+    idempotencyKey: resolveIdempotencyKey(where, o.idempotencyKey),
     throwOnError: boolean(where, 'throwOnError', pick<unknown>(o.throwOnError, RETRY_DEFAULTS.throwOnError)),
     retry: retry as RetryCallback,
     maxRetries: number(where, 'maxRetries', pick<unknown>(o.maxRetries, RETRY_DEFAULTS.maxRetries), 'a non-negative integer', (n) => Number.isInteger(n) && n >= 0),

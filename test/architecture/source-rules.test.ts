@@ -126,6 +126,7 @@ describe('the library sources', () => {
     const followsCallerClock = new Map([
       ['interceptors/retry/retry-wait.ts', ['setTimeout', 'clearTimeout']],
       ['interceptors/retry/retry-strategy.ts', ['setTimeout']],
+      ['interceptors/rate-limit/limiter.ts', ['setTimeout']],
       ['interceptors/snapshot/snapshot-recorder.ts', ['setTimeout', 'clearTimeout']],
       ['interceptors/snapshot/timed-body.ts', ['setTimeout', 'clearTimeout']]
     ])
