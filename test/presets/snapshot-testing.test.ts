@@ -23,10 +23,15 @@ async function workDir (t: { after: (fn: () => unknown) => void }): Promise<stri
   return dir
 }
 
-/** Runs `args` with node in `cwd`; CI is set only when `ci` is true, CONDUIT_SNAPSHOT_MODE never. */
+/**
+ * Runs `args` with node in `cwd`; CI is set only when `ci` is true, CONDUIT_SNAPSHOT_MODE never.
+ * The runners get no NODE_V8_COVERAGE: Jest and Vitest load conduit's modules transformed under
+ * their own file URLs, and that coverage, merged with the untransformed modules' of every other
+ * process, would scramble the suite's coverage report.
+ */
 function run (args: string[], cwd: string, ci: boolean): Promise<{ status: number | null, output: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env }
-  for (const name of ['CI', 'CONDUIT_SNAPSHOT_MODE', 'NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'VITEST', 'JEST_WORKER_ID']) delete env[name]
+  for (const name of ['CI', 'CONDUIT_SNAPSHOT_MODE', 'NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'VITEST', 'JEST_WORKER_ID', 'NODE_V8_COVERAGE']) delete env[name]
   if (ci) env.CI = 'true'
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 })
