@@ -12,9 +12,15 @@ import { abortReason, watchSignal } from './abort-signal.js'
 import { checkApiOptions } from './api-options.js'
 import type { ApiOptions } from './api-options.js'
 import { DualShapeHandler } from '../handlers/dual-shape-handler.js'
+import { checkProgressOptions, chunkByteLength, downloadTotal, TransferProgress, uploadTotal } from './transfer-progress.js'
+import type { TransferProgressOptions } from './transfer-progress.js'
 
 /** Options every request-level handler reads. */
-export interface ApiHandlerOptions extends ApiOptions {
+export interface ApiHandlerOptions extends ApiOptions, TransferProgressOptions {
+  /** The request body, measured for upload progress. */
+  body?: unknown
+  /** The request headers, read for a declared `content-length` when the body's size is unknown. */
+  headers?: unknown
   /** Handed back to the caller. */
   opaque?: unknown
   /** Called for each informational (1xx) response. */
@@ -35,6 +41,9 @@ export abstract class ApiHandler extends DualShapeHandler implements DispatchHan
   private readonly who: string
   private abortedEarly: Error | null = null
   private readonly stopWatching: () => void
+  /** Upload and download progress; null (and never looked at again) unless the caller asked. */
+  private readonly upload: TransferProgress | null = null
+  private readonly download: TransferProgress | null = null
 
   /**
    * @param who - names the API in error messages, e.g. `stream()`
@@ -45,6 +54,11 @@ export abstract class ApiHandler extends DualShapeHandler implements DispatchHan
     checkApiOptions(who, opts)
     this.who = who
     this.opts = opts
+    if (opts.onUploadProgress != null || opts.onDownloadProgress != null) {
+      checkProgressOptions(who, opts)
+      if (opts.onUploadProgress != null) this.upload = new TransferProgress(opts.onUploadProgress, uploadTotal(opts.body, opts.headers))
+      if (opts.onDownloadProgress != null) this.download = new TransferProgress(opts.onDownloadProgress)
+    }
     const signal = opts.signal
     if (signal == null) {
       // Most requests have no signal: no listener closure for them.
@@ -78,6 +92,61 @@ export abstract class ApiHandler extends DualShapeHandler implements DispatchHan
     this.controller = controller
     this.context = context
     if (this.abortedEarly !== null) controller.abort(this.abortedEarly)
+  }
+
+  onBodySent (chunk: Uint8Array | string): void {
+    const upload = this.upload
+    if (upload === null) return
+    try {
+      upload.add(chunkByteLength(chunk))
+    } catch (err) {
+      this.controller?.abort(err as Error)
+    }
+  }
+
+  onRequestSent (): void {
+    const upload = this.upload
+    if (upload === null) return
+    try {
+      upload.finish()
+    } catch (err) {
+      this.controller?.abort(err as Error)
+    }
+  }
+
+  /** The final response head arrived: the download's total is its `content-length`, when it has a body. */
+  protected startDownload (statusCode: number, headers: IncomingHeaders): void {
+    const download = this.download
+    if (download === null) return
+    // RFC 9110 §6.4.1: these responses have no content.
+    const hasBody = (this.opts as { method?: string }).method !== 'HEAD' && statusCode !== 204 && statusCode !== 304
+    download.start(downloadTotal(hasBody, headers['content-length']))
+  }
+
+  /** Counts a body chunk for the download's progress; false when the caller's callback threw (the request was aborted). */
+  protected countDownload (controller: DispatchController, bytes: number): boolean {
+    const download = this.download
+    if (download === null) return true
+    try {
+      download.add(bytes)
+      return true
+    } catch (err) {
+      controller.abort(err as Error)
+      return false
+    }
+  }
+
+  /** The body ended: the download's last report; false when the caller's callback threw (the request was aborted). */
+  protected finishDownload (controller: DispatchController): boolean {
+    const download = this.download
+    if (download === null) return true
+    try {
+      download.finish()
+      return true
+    } catch (err) {
+      controller.abort(err as Error)
+      return false
+    }
   }
 
   onRequestUpgrade (controller: DispatchController, statusCode: number, _headers: IncomingHeaders, socket: Duplex): void {

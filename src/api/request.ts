@@ -15,12 +15,13 @@ import { ApiHandler } from './api-handler.js'
 import { destroyRequestBody } from './request-body.js'
 import { callUserCode } from '../connection/user-callback.js'
 import { queueMicrotask } from '../runtime/timers.js'
+import type { TransferProgressOptions } from './transfer-progress.js'
 
 /** Dispatch options without `signal`, which the request-level APIs accept in more shapes (an index signature defeats `Omit`). */
 export type DispatchOptionsWithoutSignal = { [K in keyof DispatchOptions as K extends 'signal' ? never : K]: DispatchOptions[K] }
 
 /** Options of `request()`: dispatch options plus what only the promise API needs. */
-export interface RequestOptions extends DispatchOptionsWithoutSignal {
+export interface RequestOptions extends DispatchOptionsWithoutSignal, TransferProgressOptions {
   /** Any value, handed back as `opaque` on the response (and on errors in the callback form). */
   opaque?: unknown
   /**
@@ -113,6 +114,7 @@ export class RequestHandler extends ApiHandler {
       this.onResponseInformation(controller, statusCode, headers)
       return
     }
+    this.startDownload(statusCode, headers)
     const contentType = headers['content-type']
     const body = new BodyReadable(controller, typeof contentType === 'string' ? contentType : '', this.opts.highWaterMark)
     this.body = body
@@ -137,10 +139,12 @@ export class RequestHandler extends ApiHandler {
   }
 
   onResponseData (controller: DispatchController, chunk: Buffer): void {
+    if (!this.countDownload(controller, chunk.length)) return
     if (this.body !== null && !this.body.push(chunk)) controller.pause()
   }
 
-  onResponseEnd (_controller: DispatchController, trailers: IncomingHeaders): void {
+  onResponseEnd (controller: DispatchController, trailers: IncomingHeaders): void {
+    if (!this.finishDownload(controller)) return
     this.stopWatchingSignal()
     if (trailers !== null && typeof trailers === 'object') Object.assign(this.trailers, trailers)
     this.body?.push(null)

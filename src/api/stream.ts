@@ -88,6 +88,7 @@ class StreamHandler extends ApiHandler {
     const factory = this.#factory
     this.#factory = null
     if (factory === null) return
+    this.startDownload(statusCode, headers)
     let writable: unknown
     try {
       writable = factory({ statusCode, headers, opaque: this.opaque, context: this.context })
@@ -115,11 +116,13 @@ class StreamHandler extends ApiHandler {
   }
 
   onResponseData (controller: DispatchController, chunk: Buffer): void {
+    if (!this.countDownload(controller, chunk.length)) return
     const writable = this.#writable
     if (writable !== null && !writable.write(chunk)) controller.pause()
   }
 
-  onResponseEnd (_controller: DispatchController, trailers: IncomingHeaders): void {
+  onResponseEnd (controller: DispatchController, trailers: IncomingHeaders): void {
+    if (!this.finishDownload(controller)) return
     if (trailers !== null && typeof trailers === 'object') Object.assign(this.#trailers, trailers)
     if (this.#writable !== null) this.#writable.end()
     else {

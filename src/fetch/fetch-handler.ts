@@ -26,6 +26,8 @@ import { createResponse } from './response.js'
 import { watchUnclaimed } from './unclaimed-bodies.js'
 import type { Response } from './response.js'
 import { DualShapeHandler } from '../handlers/dual-shape-handler.js'
+import { chunkByteLength, downloadTotal, TransferProgress } from '../api/transfer-progress.js'
+import type { TransferProgressOptions } from '../api/transfer-progress.js'
 
 /**
  * The response type (Fetch Standard, main fetch): the request's origin is the first URL's, as
@@ -68,13 +70,21 @@ export class FetchHandler extends DualShapeHandler implements DispatchHandler, B
   private bodyPaused = false
   private decoderPaused = false
   private onAbort: (() => void) | null = null
+  /** Upload and download progress, one each for the whole fetch (every hop); null unless asked for. */
+  private readonly upload: TransferProgress | null = null
+  private readonly download: TransferProgress | null = null
 
-  constructor (state: RequestState, dispatcher: Dispatcher, resolve: (response: Response) => void, reject: (reason: unknown) => void) {
+  /** @param progress - the `onUploadProgress` / `onDownloadProgress` members of the init, already checked */
+  constructor (state: RequestState, dispatcher: Dispatcher, resolve: (response: Response) => void, reject: (reason: unknown) => void, progress: TransferProgressOptions | null = null) {
     super()
     this.state = state
     this.dispatcher = dispatcher
     this.resolve = resolve
     this.reject = reject
+    if (progress !== null) {
+      if (progress.onUploadProgress != null) this.upload = new TransferProgress(progress.onUploadProgress, state.body === null ? 0 : state.body.length)
+      if (progress.onDownloadProgress != null) this.download = new TransferProgress(progress.onDownloadProgress)
+    }
   }
 
   /** Starts the first hop (or fails at once when the signal is already aborted). */
@@ -300,6 +310,7 @@ export class FetchHandler extends DualShapeHandler implements DispatchHandler, B
       }
     }
     const hasBody = state.method !== 'HEAD' && !NULL_BODY_STATUSES.has(statusCode)
+    this.download?.start(downloadTotal(hasBody, headers['content-length']))
     let body: IncomingBody | null = null
     if (hasBody) {
       body = new IncomingBody(this)
@@ -338,8 +349,35 @@ export class FetchHandler extends DualShapeHandler implements DispatchHandler, B
     if (!controller.aborted) controller.abort(err instanceof Error ? err : new Error(String(err)))
   }
 
+  onBodySent (chunk: Uint8Array | string): void {
+    const upload = this.upload
+    if (upload === null || this.done) return
+    this.reportProgress(() => upload.add(chunkByteLength(chunk)))
+  }
+
+  onRequestSent (): void {
+    const upload = this.upload
+    if (upload === null || this.done) return
+    this.reportProgress(() => upload.finish())
+  }
+
+  /** Runs a progress report; a callback that throws fails the fetch with what it threw. */
+  private reportProgress (report: () => void): boolean {
+    try {
+      report()
+      return true
+    } catch (err) {
+      const controller = this.controller
+      if (controller !== null) this.failDispatch(controller, err, false)
+      else this.fail(err, false)
+      return false
+    }
+  }
+
   onResponseData (_controller: DispatchController, chunk: Buffer): void {
     if (this.done || this.following) return
+    const download = this.download
+    if (download !== null && !this.reportProgress(() => download.add(chunk.length))) return
     const decoder = this.decoder
     if (decoder !== null) {
       if (!decoder.write(chunk) && !this.decoderPaused) {
@@ -361,6 +399,8 @@ export class FetchHandler extends DualShapeHandler implements DispatchHandler, B
       this.hop()
       return
     }
+    const download = this.download
+    if (download !== null && !this.reportProgress(() => download.finish())) return
     this.finish()
     if (this.decoder !== null) this.decoder.end()
     else this.body?.end()

@@ -10,6 +10,8 @@ import { requestStateFor } from './request.js'
 import type { RequestInfo } from './request.js'
 import type { RequestInit, RequestState } from './request-state.js'
 import type { Response } from './response.js'
+import { checkProgressOptions } from '../api/transfer-progress.js'
+import type { TransferProgressOptions } from '../api/transfer-progress.js'
 
 /**
  * Fetches `input`. Resolves once the response head arrives (an HTTP error status still resolves;
@@ -29,13 +31,22 @@ export function fetch (input: RequestInfo, init: RequestInit | undefined = undef
   } catch (err) {
     return Promise.reject(err)
   }
+  let progress: TransferProgressOptions | null = null
+  if (init != null && (init.onUploadProgress != null || init.onDownloadProgress != null)) {
+    try {
+      checkProgressOptions('fetch', init, true)
+    } catch (err) {
+      return Promise.reject(err)
+    }
+    progress = { onUploadProgress: init.onUploadProgress, onDownloadProgress: init.onDownloadProgress }
+  }
   const promise = new Promise<Response>(takeSettlers)
   const resolve = pendingResolve!
   const reject = pendingReject!
   pendingResolve = null
   pendingReject = null
   try {
-    const handler = new FetchHandler(state, state.dispatcher ?? getGlobalDispatcher(), resolve, reject)
+    const handler = new FetchHandler(state, state.dispatcher ?? getGlobalDispatcher(), resolve, reject, progress)
     if (!isUnmeasuredForeignBody(state.body) || state.signal?.aborted === true) {
       handler.start()
     } else {

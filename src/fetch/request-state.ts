@@ -5,6 +5,7 @@
  */
 
 import type { Dispatcher } from '../dispatcher/dispatcher.js'
+import type { TransferProgressCallback } from '../api/transfer-progress.js'
 import { bodyInternals, extractBody, isStreamSource } from './body.js'
 import type { BodyInit, BodyMixin, ExtractedBody } from './body.js'
 import {
@@ -33,6 +34,10 @@ export interface RequestInit {
   dispatcher?: Dispatcher
   /** Must be `'half'` when the body is a stream. */
   duplex?: RequestDuplex
+  /** Called as the request body is written, throttled, and once at its end (fetch only; not kept by `new Request()`). */
+  onUploadProgress?: TransferProgressCallback | null
+  /** Called as the response body arrives, throttled, and once at its end (fetch only; not kept by `new Request()`). */
+  onDownloadProgress?: TransferProgressCallback | null
   /** Request headers. */
   headers?: HeadersInit
   /** Subresource integrity metadata, e.g. `sha256-<base64>`. @defaultValue `''` */
