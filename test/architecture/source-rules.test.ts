@@ -91,6 +91,17 @@ describe('the library sources', () => {
     assert.deepEqual(importers, [])
   })
 
+  it('let only the connection and replay layers settle the read heap (src/runtime/heap-settling.ts)', () => {
+    // A store, a snapshot or a handler face that settled it would leave out every store a user
+    // writes; the readers of sockets and the player of bodies in memory see every large body.
+    const allowed = new Set(['src/h1', 'src/h2', 'src/websocket', 'src/connection', 'src/replay'])
+    const offending = [...graph.values()]
+      .filter((file) => file.imports.includes('src/runtime/heap-settling.ts') && !allowed.has(roomOf(file.path)))
+      .map((file) => file.path)
+    assert.deepEqual(offending, [])
+    assert.ok(graph.get('src/replay/response-player.ts')?.imports.includes('src/runtime/heap-settling.ts'))
+  })
+
   it('word every bad option through the one validation module, in every options file that checks one', () => {
     const handWritten = [...graph.keys()]
       .filter((path) => /options\.ts$/.test(path) && path !== 'src/validation/options.ts')
