@@ -126,7 +126,7 @@ export class SqliteCacheStore implements CacheStore {
     this.#maxCount = options.maxCount === Infinity ? Infinity : assertNonNegativeInteger('SqliteCacheStore', 'maxCount', options.maxCount, Infinity)
     this.#maxEntrySize = assertNonNegativeInteger('SqliteCacheStore', 'maxEntrySize', options.maxEntrySize, SQLITE_STORE_MAX_ENTRY_SIZE)
     if (this.#maxEntrySize > SQLITE_STORE_MAX_ENTRY_SIZE) {
-      throw new TypeError(`SqliteCacheStore: maxEntrySize must be at most ${SQLITE_STORE_MAX_ENTRY_SIZE} (2 GB), got ${this.#maxEntrySize}`)
+      failOption('SqliteCacheStore', 'maxEntrySize', `at most ${SQLITE_STORE_MAX_ENTRY_SIZE} (2 GB)`, this.#maxEntrySize, STORE_OPTION_FAILURE)
     }
 
     assertDriverName('SqliteCacheStore', options.driver)
