@@ -11,7 +11,7 @@ import type { Dispatch, DispatchBody, DispatchController, DispatchHandler, Dispa
 
 import { nextHopHeaders, readStripHeaders } from './hop-headers.js'
 import { checkMaxRedirections, checkThrowOnMaxRedirect } from './redirect-options.js'
-import { deadlineBudgetOf } from '../deadline/deadline-budget.js'
+import { deadlineBudgetOf } from '../deadline/index.js'
 
 /** Writes one line when `NODE_DEBUG` lists `conduit:redirect`. */
 export const log = debuglog('conduit:redirect')

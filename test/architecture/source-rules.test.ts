@@ -84,6 +84,19 @@ describe('the library sources', () => {
     assert.deepEqual(offending, [])
   })
 
+  it('let a file reach another interceptor only through its front file (interceptors/<name>/index.ts)', () => {
+    // What several interceptors share and none owns is a module of its own at interceptors/ (request-identity.ts).
+    const offending: string[] = []
+    for (const file of graph.values()) {
+      for (const target of file.imports) {
+        const folder = /^(interceptors\/[^/]+)\//.exec(target)?.[1]
+        if (folder === undefined || file.path.startsWith(`${folder}/`) || target === `${folder}/index.ts`) continue
+        offending.push(`${file.path} -> ${target}`)
+      }
+    }
+    assert.deepEqual(offending, [])
+  })
+
   it('keep src/handler.ts on top of the core: no core file but the public index imports it', () => {
     const importers = [...graph.values()]
       .filter((file) => file.path.startsWith('src/') && file.path !== 'src/index.ts' && file.imports.includes('src/handler.ts'))
