@@ -15,7 +15,7 @@ import type { ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { median } from './stats.js'
+import { median } from './report/stats.js'
 
 const here = (name: string): string => fileURLToPath(new URL(name, import.meta.url))
 
@@ -28,7 +28,7 @@ const PATH = '/small'
 const WARM_UP_REQUESTS = 5000
 
 async function startOrigin (): Promise<{ origin: string, process: ChildProcess }> {
-  const server = spawn(process.execPath, [here('./server.js')], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const server = spawn(process.execPath, [here('./origins/h1-origin.js')], { stdio: ['pipe', 'pipe', 'inherit'] })
   const [data] = await once(server.stdout!, 'data') as [Buffer]
   return { origin: `http://127.0.0.1:${data.toString().trim()}`, process: server }
 }

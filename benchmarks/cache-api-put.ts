@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
 import { undici } from '../test/helpers/undici-reference.js'
 import { Response, caches } from '../src/index.js'
-import { median } from './stats.js'
+import { median } from './report/stats.js'
 
 const ROUNDS = 3
 

@@ -16,7 +16,7 @@ import { Agent as UndiciAgent, interceptors as undiciInterceptors, cacheStores a
 import { Agent, interceptors } from '../src/index.js'
 import type { Dispatcher } from '../src/index.js'
 import { MemoryCacheStore } from '../stores/memory-cache-store.js'
-import { median } from './stats.js'
+import { median } from './report/stats.js'
 
 const BODY = JSON.stringify({ id: 1, name: 'cached', tags: ['a', 'b', 'c'], text: 'x'.repeat(200) })
 

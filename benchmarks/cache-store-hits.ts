@@ -5,7 +5,7 @@
  * trip per hit). Each store holds `keys` responses; hits are issued one after another (awaited)
  * and the figures are medians of `runs` runs.
  *
- * Runs on its own: `node dist/benchmarks/cache-store-hits.js [bodyBytes]`. It starts a private
+ * Runs on its own: `node dist/benchmarks/cache-store-hits.js [bodyBytes] [hits]`. It starts a private
  * `redis-server` on a free loopback port, or uses `REDIS_URL` (loopback only) when set.
  * @module
  */
@@ -19,7 +19,7 @@ import { MemoryCacheStore } from '../stores/memory-cache-store.js'
 import { SqliteCacheStore } from '../stores/sqlite-cache-store.js'
 import { RedisCacheStore } from '../stores/redis-cache-store.js'
 import { startRedisServer } from '../test/helpers/redis-server.js'
-import { median } from './stats.js'
+import { median } from './report/stats.js'
 
 /** Options of {@link runCacheStoreHitsBenchmark}. */
 export interface CacheStoreHitsOptions {
@@ -151,6 +151,8 @@ export function formatCacheStoreHits (results: CacheStoreHitsResult[], bodyBytes
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const bodyBytes = process.argv[2] === undefined ? 1024 : Number(process.argv[2])
   if (!Number.isInteger(bodyBytes) || bodyBytes < 1) throw new Error(`body size must be a positive integer, got ${process.argv[2]}`)
-  const results = await runCacheStoreHitsBenchmark({ bodyBytes })
+  const hits = process.argv[3] === undefined ? 20_000 : Number(process.argv[3])
+  if (!Number.isInteger(hits) || hits < 1) throw new Error(`hits must be a positive integer, got ${process.argv[3]}`)
+  const results = await runCacheStoreHitsBenchmark({ bodyBytes, hits })
   console.log(formatCacheStoreHits(results, bodyBytes))
 }

@@ -14,7 +14,7 @@ import { cacheStores as undiciStores } from '../test/helpers/undici-reference.js
 import type { CacheKey, CacheStore, CacheValue } from '../src/contracts/cache-store.js'
 import { MemoryCacheStore } from '../stores/memory-cache-store.js'
 import { SqliteCacheStore } from '../stores/sqlite-cache-store.js'
-import { median } from './stats.js'
+import { median } from './report/stats.js'
 
 const KEYS = 500
 const ROUNDS = 5

@@ -17,9 +17,9 @@ import { Cluster, Redis } from 'ioredis'
 import { RedisCacheStore } from '../stores/redis-cache-store.js'
 import { startRedisServer } from '../test/helpers/redis-server.js'
 import { startRedisCluster } from '../test/helpers/redis-cluster.js'
-import { benchKey, benchValue } from './cluster-keys.js'
+import { benchKey, benchValue } from './clients/cluster-keys.js'
 
-const clientScript = fileURLToPath(new URL('./cluster-client.js', import.meta.url))
+const clientScript = fileURLToPath(new URL('./clients/cluster-client.js', import.meta.url))
 
 interface Settings { hits: number, keys: number, clients: number, concurrency: number, body: number }
 

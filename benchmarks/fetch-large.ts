@@ -2,7 +2,7 @@
  * Large-body figures for fetch: reading a big response with `arrayBuffer()` against
  * `request()`'s `body.arrayBuffer()`, and the peak memory of 200 MiB uploads (a FormData holding
  * a file opened from disk, and a ReadableStream) to show neither is buffered whole.
- * Run on its own (`node dist/benchmarks/fetch-large.js`) or call {@link runFetchLargeBenchmark}.
+ * Run on its own (`node dist/benchmarks/fetch-large.js [downloadMiB] [uploadMiB] [runs]`) or call {@link runFetchLargeBenchmark}.
  * @module
  */
 
@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url'
 import { Agent } from '../src/dispatcher/agent.js'
 import { fetch } from '../src/fetch/fetch.js'
 import { FormData } from '../src/fetch/form-data.js'
-import { median } from './stats.js'
+import { median } from './report/stats.js'
 
 const MiB = 1024 * 1024
 
@@ -63,7 +63,7 @@ export async function runFetchLargeBenchmark (options: { downloadBytes?: number,
   const downloadBytes = options.downloadBytes ?? 64 * MiB
   const uploadBytes = options.uploadBytes ?? 200 * MiB
   const runs = options.runs ?? 3
-  const server = spawn(process.execPath, [fileURLToPath(new URL('./fetch-server.js', import.meta.url))], {
+  const server = spawn(process.execPath, [fileURLToPath(new URL('./origins/fetch-origin.js', import.meta.url))], {
     stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, FETCH_BENCH_LARGE: String(downloadBytes) }
   })
   const dir = await mkdtemp(path.join(os.tmpdir(), 'conduit-fetch-bench-'))
@@ -137,7 +137,16 @@ export function formatFetchLargeResult (r: FetchLargeResult): string {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  runFetchLargeBenchmark().then((result) => {
+  // Optional sizes in MiB and a run count, for a quick look: `fetch-large.js 1 1 1`.
+  const [download, upload, runs] = process.argv.slice(2).map(Number)
+  for (const n of [download, upload, runs]) {
+    if (n !== undefined && !(Number.isInteger(n) && n > 0)) throw new TypeError(`sizes and runs must be positive integers, got ${process.argv.slice(2).join(' ')}`)
+  }
+  runFetchLargeBenchmark({
+    downloadBytes: download === undefined ? undefined : download * MiB,
+    uploadBytes: upload === undefined ? undefined : upload * MiB,
+    runs
+  }).then((result) => {
     process.stdout.write(formatFetchLargeResult(result) + '\n')
   }, (err: unknown) => {
     process.stderr.write(`${String((err as Error)?.stack ?? err)}\n`)

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { once } from 'node:events'
 import type { ChildProcess } from 'node:child_process'
-import { median } from './stats.js'
+import { median } from './report/stats.js'
 
 /** Options of {@link runFetchBenchmark}. */
 export interface FetchBenchmarkOptions {
@@ -32,13 +32,13 @@ export interface FetchBenchmarkResult {
 const here = (name: string): string => fileURLToPath(new URL(name, import.meta.url))
 
 async function startServer (): Promise<{ origin: string, child: ChildProcess }> {
-  const child = spawn(process.execPath, [here('./fetch-server.js')], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, [here('./origins/fetch-origin.js')], { stdio: ['pipe', 'pipe', 'inherit'] })
   const [data] = await once(child.stdout!, 'data') as [Buffer]
   return { origin: `http://127.0.0.1:${data.toString().trim()}`, child }
 }
 
 async function clientRun (impl: string, origin: string, requests: number, concurrency: number): Promise<FetchBenchmarkResult> {
-  const child = spawn(process.execPath, [here('./fetch-client.js'), impl, origin, String(requests), String(concurrency)], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, [here('./clients/fetch-client.js'), impl, origin, String(requests), String(concurrency)], { stdio: ['ignore', 'pipe', 'inherit'] })
   let output = ''
   child.stdout!.on('data', (chunk: Buffer) => { output += chunk.toString() })
   const [code] = await once(child, 'exit') as [number]

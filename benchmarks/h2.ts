@@ -4,22 +4,24 @@
  * process per round, 50 streams in flight on one session, for GET 1 KiB and GET 1 MiB. Rounds
  * alternate the clients; the report gives conduit ÷ undici ratios (median and spread), and the
  * same ratio for a bare node:http2 session (`node-http2`): the ceiling of any client built on
- * node:http2, since both clients are.
+ * node:http2, since both clients are. `BENCH_H2_ROUNDS` sets the rounds, `BENCH_H2_SCALE` multiplies the request counts.
  * @module
  */
 
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
-import { median } from './stats.js'
+import { median } from './report/stats.js'
 
 const here = (name: string): string => fileURLToPath(new URL(name, import.meta.url))
 
 interface Figures { reqPerSec: number, cpuUsPerReq: number }
 
+/** Multiplies every scenario's request count (`BENCH_H2_SCALE=0.01` for a smoke run). */
+const SCALE = Number(process.env.BENCH_H2_SCALE ?? 1)
 const SCENARIOS = [
-  { name: 'GET 1 KiB', path: '/1k', requests: 20_000 },
-  { name: 'GET 1 MiB', path: '/1m', requests: 600 }
+  { name: 'GET 1 KiB', path: '/1k', requests: Math.max(1, Math.round(20_000 * SCALE)) },
+  { name: 'GET 1 MiB', path: '/1m', requests: Math.max(1, Math.round(600 * SCALE)) }
 ] as const
 const CONCURRENCY = 50
 const ROUNDS = Number(process.env.BENCH_H2_ROUNDS ?? 3)
@@ -41,7 +43,8 @@ function spread (values: number[]): string {
 
 async function main (): Promise<void> {
   if (!Number.isInteger(ROUNDS) || ROUNDS < 1 || ROUNDS > 20) throw new TypeError(`BENCH_H2_ROUNDS must be an integer from 1 to 20, got ${process.env.BENCH_H2_ROUNDS}`)
-  const server = spawn(process.execPath, [here('./clients/h2-server.js')], { stdio: ['pipe', 'pipe', 'inherit'] })
+  if (!(SCALE > 0 && SCALE <= 10)) throw new TypeError(`BENCH_H2_SCALE must be a number above 0 and at most 10, got ${process.env.BENCH_H2_SCALE}`)
+  const server = spawn(process.execPath, [here('./origins/h2-origin.js')], { stdio: ['pipe', 'pipe', 'inherit'] })
   const [data] = await once(server.stdout!, 'data') as [Buffer]
   const origin = `https://localhost:${data.toString().trim()}`
   try {

@@ -1,9 +1,9 @@
 /**
- * Entry of `npm run bench`. Without a name it runs the transport comparison and the HTTP/2 rows; with names it runs
- * those suites instead: `transport`, or any other benchmark file in this directory by the start
- * of its name (`npm run bench -- cache fetch`). A file counts as a suite when it runs itself as a
- * program (it compares `process.argv[1]` with its own URL); helpers such as servers and client
- * processes do not, and are left to the suite that starts them. Each suite runs in its own process.
+ * Entry of `npm run bench`. Without a name it runs the suites of {@link DEFAULT_SUITES} (the
+ * transport comparison and the HTTP/2 rows); with names it runs the suites of `suites.ts` they
+ * select (`npm run bench -- cache fetch`, or `all`), each in its own process. `--smoke` runs each
+ * selected suite with its tiny bounded arguments instead: a check that it still runs, not a
+ * measurement.
  *
  * Transport options: `--runs=N` (whole runs, fresh processes each, medians of them), `--rounds=N`, `--scale=F`, `--only=small,medium,large,post,cache`,
  * `--clients=conduit-request,...`, `--cpu-prof=conduit-request,...`, `--cpu-prof-dir=DIR`, `--json`,
@@ -16,28 +16,21 @@
 
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { runTransportBenchmark } from './transport.js'
-import { combineRuns, formatHeadline, formatSummary, summarize } from './transport-report.js'
-import type { ScenarioSummary } from './transport-report.js'
-import { transportChart } from './transport-chart.js'
+import { combineRuns, formatHeadline, formatSummary, summarize } from './report/transport-report.js'
+import type { ScenarioSummary } from './report/transport-report.js'
+import { transportChart } from './report/transport-chart.js'
+import { DEFAULT_SUITES, selectSuites } from './suites.js'
+import type { Suite } from './suites.js'
 
 const dir = fileURLToPath(new URL('.', import.meta.url))
-const SELF_RUNNING = /process\.argv\[1\] === fileURLToPath\(import\.meta\.url\)/
 
 function list (value: string | undefined): string[] | undefined {
   return value === undefined ? undefined : value.split(',').map((s) => s.trim()).filter((s) => s.length > 0)
-}
-
-/** Benchmark files (compiled) whose name starts with `name` and that run themselves. */
-function suiteFiles (name: string): string[] {
-  return readdirSync(dir)
-    .filter((file) => file.endsWith('.js') && file.startsWith(name) && file !== 'run.js' && !file.startsWith('transport'))
-    .filter((file) => SELF_RUNNING.test(readFileSync(dir + file, 'utf8')))
-    .sort()
 }
 
 async function runTransport (values: Record<string, string | boolean | undefined>): Promise<void> {
@@ -79,7 +72,8 @@ async function runTransport (values: Record<string, string | boolean | undefined
 function writeCharts (summaries: ScenarioSummary[], runs: number, values: Record<string, string | boolean | undefined>): void {
   const outDir = typeof values['chart-dir'] === 'string' ? values['chart-dir'] : fileURLToPath(new URL('../../benchmarks/results/', import.meta.url))
   const first = summaries[0]
-  if (first === undefined) return
+  // A smoke run measures nothing, so it must not replace the charts the README shows.
+  if (first === undefined || values.smoke === true) return
   const kind = first.memory ? 'in-memory sockets' : 'loopback TCP'
   const traced = values.otel === true
   const note = `${new Date().toISOString().slice(0, 10)}, ${kind}${traced ? ', traced by OpenTelemetry' : ''}, median of ${runs} run(s) of ${first.rounds} round(s)${values.scale !== undefined ? `, scale ${String(values.scale)} (a smoke run, not a measurement)` : ''}`
@@ -93,11 +87,14 @@ function writeCharts (summaries: ScenarioSummary[], runs: number, values: Record
   }
 }
 
-async function runFile (file: string): Promise<void> {
-  process.stdout.write(`\n== ${file}\n`)
-  const child = spawn(process.execPath, [dir + file], { stdio: ['ignore', 'inherit', 'inherit'] })
+async function runSuite (suite: Suite & { file: string }, smoke: boolean): Promise<void> {
+  process.stdout.write(`\n== ${suite.name}: ${suite.measures}\n`)
+  const child = spawn(process.execPath, [dir + suite.file, ...(smoke ? suite.smokeArgs : [])], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: smoke ? { ...process.env, ...suite.smokeEnv } : process.env
+  })
   const [code] = await once(child, 'exit') as [number | null]
-  if (code !== 0) throw new Error(`${file} exited with code ${String(code)}`)
+  if (code !== 0) throw new Error(`${suite.file} exited with code ${String(code)}`)
 }
 
 async function main (): Promise<void> {
@@ -115,22 +112,30 @@ async function main (): Promise<void> {
       memory: { type: 'boolean' },
       origin: { type: 'string' },
       'chart-dir': { type: 'string' },
-      otel: { type: 'boolean' }
+      otel: { type: 'boolean' },
+      smoke: { type: 'boolean' }
     }
   })
+  const smoke = values.smoke === true
   // Client processes inherit the environment: with --otel each registers OpenTelemetry's undici instrumentation.
   if (values.otel === true) process.env.BENCH_OTEL = '1'
-  // The default run: the HTTP/1.1 transport sequence, then the HTTP/2 rows.
-  const names = positionals.length === 0 ? ['transport', 'h2'] : positionals
+  const names = positionals.length === 0 ? DEFAULT_SUITES : positionals
   for (const name of names) {
-    if (name === 'transport') {
-      await runTransport(values)
-      continue
+    const suites = selectSuites(name)
+    if (suites.length === 0) throw new TypeError(`no benchmark suite named ${JSON.stringify(name)} (the suites are listed in benchmarks/suites.ts)`)
+    for (const suite of suites) {
+      if (suite.file === undefined) await runTransport(smoke ? { ...values, ...transportSmokeValues(suite) } : values)
+      else await runSuite({ ...suite, file: suite.file }, smoke)
     }
-    const files = suiteFiles(name)
-    if (files.length === 0) throw new TypeError(`no benchmark suite named ${JSON.stringify(name)} (no self-running file benchmarks/${name}*.ts)`)
-    for (const file of files) await runFile(file)
   }
+}
+
+/** The transport suite's smoke arguments (`--name=value`) as the parsed option values they stand for. */
+function transportSmokeValues (suite: Suite): Record<string, string> {
+  return Object.fromEntries(suite.smokeArgs.map((arg) => {
+    const [key = '', value = ''] = arg.replace(/^--/, '').split('=')
+    return [key, value]
+  }))
 }
 
 main().catch((err: unknown) => {

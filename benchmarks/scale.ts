@@ -1,7 +1,7 @@
 /**
  * Scale benchmark (`npm run bench -- scale`): what conduit costs per idle keep-alive connection,
  * per queued request, per origin and per HTTP/2 stream, against undici. One origin process
- * (`clients/scale-origin.ts`) serves every scenario; each scenario runs each library in a fresh
+ * (`origins/scale-origin.ts`) serves every scenario; each scenario runs each library in a fresh
  * client process (`clients/scale-client.ts`, with `--expose-gc`), `--repeats` times, alternating
  * which goes first, and the report gives medians and conduit ÷ undici ratios (median of the
  * per-repeat ratios, with their spread).
@@ -17,7 +17,7 @@ import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import type { ScaleFigures } from './clients/scale-client.js'
-import { median } from './stats.js'
+import { median } from './report/stats.js'
 
 const here = (name: string): string => fileURLToPath(new URL(name, import.meta.url))
 
@@ -96,7 +96,7 @@ async function main (): Promise<void> {
   const only = values.only?.split(',').map((s) => s.trim())
   const unknown = only?.filter((name) => !SCENARIOS.some((s) => s.name === name)) ?? []
   if (unknown.length > 0) throw new TypeError(`--only: unknown scenario ${unknown.join(', ')} (idle, queued, origins, h2)`)
-  const origin = spawn(process.execPath, [here('./clients/scale-origin.js')], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const origin = spawn(process.execPath, [here('./origins/scale-origin.js')], { stdio: ['pipe', 'pipe', 'inherit'] })
   try {
     const [data] = await once(origin.stdout!, 'data') as [Buffer]
     const originJson = data.toString().trim()

@@ -133,7 +133,7 @@ interface Running {
 }
 
 async function startServer (kind: 'net' | 'http'): Promise<{ origin: string, child: ChildProcess }> {
-  const child = spawn(process.execPath, [here('./server.js'), kind], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, [here('./origins/h1-origin.js'), kind], { stdio: ['pipe', 'pipe', 'inherit'] })
   // A server that dies before printing its port must fail the run, not leave it waiting.
   const port = await new Promise<string>((resolve, reject) => {
     child.stdout!.once('data', (data: Buffer) => resolve(data.toString().trim()))

@@ -13,7 +13,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
-import { median } from './stats.js'
+import { median } from './report/stats.js'
 
 const dir = fileURLToPath(new URL('.', import.meta.url))
 const LIBRARIES = ['conduit', 'undici', 'ws'] as const
@@ -30,7 +30,7 @@ function messagesFor (size: number, connections: number, base: number): number {
 
 async function runClient (library: string, url: string, size: number, connections: number, messages: number): Promise<ClientResult> {
   const warmup = Math.max(1, Math.round(messages / 5))
-  const child = spawn(process.execPath, [`${dir}websocket-client.js`, library, url, String(size), String(connections), String(messages), String(warmup)], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, [`${dir}clients/websocket-client.js`, library, url, String(size), String(connections), String(messages), String(warmup)], { stdio: ['ignore', 'pipe', 'inherit'] })
   let out = ''
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => { out += chunk })
   const [code] = await once(child, 'exit') as [number | null]
@@ -51,7 +51,7 @@ async function main (): Promise<void> {
   const base = Number(process.env.BENCH_WS_MESSAGES ?? 5000)
   const rounds = Number(process.env.BENCH_WS_ROUNDS ?? 3)
   if (!Number.isInteger(rounds) || rounds < 1 || rounds > 20) throw new TypeError(`BENCH_WS_ROUNDS must be an integer from 1 to 20, got ${process.env.BENCH_WS_ROUNDS}`)
-  const server = spawn(process.execPath, [`${dir}websocket-server.js`], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const server = spawn(process.execPath, [`${dir}origins/websocket-origin.js`], { stdio: ['ignore', 'pipe', 'inherit'] })
   try {
     const [port] = await once(server.stdout.setEncoding('utf8'), 'data') as [string]
     const url = `ws://127.0.0.1:${port.trim()}/`

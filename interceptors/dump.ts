@@ -6,7 +6,7 @@
  */
 
 import { debuglog } from 'node:util'
-import { SimpleController, InterposedControllerHandler, InvalidArgumentError, RequestAbortedError, describeValue, failOption } from '../src/handler.js'
+import { SimpleController, InterposedControllerHandler, RequestAbortedError, failOption } from '../src/handler.js'
 import type { Dispatch, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders, Interceptor } from '../src/handler.js'
 
 const log = debuglog('conduit:dump')
@@ -24,10 +24,8 @@ export interface DumpInterceptorOptions {
   maxSize?: number | undefined
 }
 
-function checkMaxSize (value: unknown, who: string): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new InvalidArgumentError(`${who} must be a positive integer (bytes), got ${describeValue(value)}`)
-  }
+function checkMaxSize (value: unknown, name: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) failOption('dump()', name, 'a positive integer (bytes)', value)
   return value
 }
 
@@ -94,10 +92,10 @@ export function dump (options: DumpInterceptorOptions = {}): Interceptor {
   if (options === null || typeof options !== 'object') {
     failOption('dump()', 'options', 'an object', options)
   }
-  const defaultMax = options.maxSize === undefined ? DEFAULT_DUMP_MAX_SIZE : checkMaxSize(options.maxSize, 'dump(): maxSize')
+  const defaultMax = options.maxSize === undefined ? DEFAULT_DUMP_MAX_SIZE : checkMaxSize(options.maxSize, 'maxSize')
   return (dispatch: Dispatch): Dispatch => function dumpingDispatch (opts: DispatchOptions, handler: DispatchHandler): boolean {
     if (typeof opts !== 'object' || opts === null || opts.upgrade != null) return dispatch(opts, handler)
-    const max = opts.dumpMaxSize == null ? defaultMax : checkMaxSize(opts.dumpMaxSize, 'dump(): dumpMaxSize')
+    const max = opts.dumpMaxSize == null ? defaultMax : checkMaxSize(opts.dumpMaxSize, 'dumpMaxSize')
     return dispatch(opts, new DumpHandler(handler, max))
   }
 }

@@ -5,9 +5,8 @@
  */
 
 import { ProxiedDispatcher } from './proxy-dispatcher.js'
-import { readProxyEnv } from '../interceptors/proxy/proxy-env.js'
-import type { ProxyEnvOptions } from '../interceptors/proxy/proxy-env.js'
-import type { ProxyOptions } from '../interceptors/proxy/index.js'
+import { readProxyEnv } from '../interceptors/proxy/index.js'
+import type { ProxyEnvOptions, ProxyOptions } from '../interceptors/proxy/index.js'
 import type { AgentOptions } from '../src/dispatcher/agent.js'
 
 /**

@@ -7,9 +7,8 @@
 import { Agent } from '../src/dispatcher/agent.js'
 import type { AgentOptions } from '../src/dispatcher/agent.js'
 import { ComposedDispatcher, composeChain } from '../src/dispatcher/dispatcher.js'
-import { agentOptionsOf, proxy } from '../interceptors/proxy/index.js'
+import { FORWARDED_EVENTS, agentOptionsOf, proxy } from '../interceptors/proxy/index.js'
 import type { ProxyInterceptorOptions } from '../interceptors/proxy/index.js'
-import { FORWARDED_EVENTS } from '../interceptors/proxy/proxy-route.js'
 
 /** Options of {@link ProxiedDispatcher}: `connect` applies to direct routes only (tunnels bring their own). */
 export interface ProxiedDispatcherOptions extends ProxyInterceptorOptions {

@@ -5,10 +5,8 @@
  */
 
 import { ComposedDispatcher, Dispatcher, composeChain } from '../src/dispatcher/dispatcher.js'
-import { retryWithOptions } from '../interceptors/retry/index.js'
+import { defaultRetry, resolveRetryOptions, retryWithOptions } from '../interceptors/retry/index.js'
 import type { RetryOptions } from '../interceptors/retry/index.js'
-import { resolveRetryOptions } from '../interceptors/retry/retry-options.js'
-import { defaultRetry } from '../interceptors/retry/retry-strategy.js'
 import { failOption } from '../src/validation/options.js'
 
 /**

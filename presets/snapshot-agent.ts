@@ -6,9 +6,8 @@
 import { MockAgent } from '../src/mock/mock-agent.js'
 import type { MockAgentOptions } from '../src/mock/mock-agent.js'
 import type { Dispatch, DispatchHandler, DispatchOptions } from '../src/handler.js'
-import { snapshot, SnapshotRecorder } from '../interceptors/snapshot/index.js'
+import { resolveSnapshotOptions, snapshot, SNAPSHOT_OPTION_NAMES, SnapshotRecorder } from '../interceptors/snapshot/index.js'
 import type { SnapshotInfo, SnapshotMode, SnapshotOptions } from '../interceptors/snapshot/index.js'
-import { resolveSnapshotOptions, SNAPSHOT_OPTION_NAMES } from '../interceptors/snapshot/snapshot-options.js'
 import type { SnapshotRecord } from '../stores/snapshot-file-store.js'
 
 /** Options of {@link SnapshotAgent}: the mock agent options plus the snapshot options. */

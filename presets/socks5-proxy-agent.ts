@@ -5,7 +5,7 @@
  */
 
 import { ProxiedDispatcher } from './proxy-dispatcher.js'
-import { parseProxyUri } from '../interceptors/proxy/proxy-options.js'
+import { parseProxyUri } from '../interceptors/proxy/index.js'
 import type { BuildOptions, Connector } from '../src/connect.js'
 import type { AgentOptions } from '../src/dispatcher/agent.js'
 import { InvalidArgumentError } from '../src/errors.js'

@@ -135,8 +135,8 @@ export { WebSocketStream } from './websocket/websocket-stream.js'
 export type { WebSocketStreamOptions, WebSocketOpenInfo } from './websocket/websocket-stream.js'
 export { WebSocketError } from './websocket/websocket-error.js'
 export type { WebSocketCloseInfo } from './websocket/websocket-error.js'
-export { MessageEvent, CloseEvent, ErrorEvent } from './websocket/events.js'
-export type { MessageEventInit, CloseEventInit, ErrorEventInit } from './websocket/events.js'
+export { MessageEvent, CloseEvent, ErrorEvent } from './websocket/dom-events.js'
+export type { MessageEventInit, CloseEventInit, ErrorEventInit } from './websocket/dom-events.js'
 export type { EventInit, BufferSource } from './websocket/dom-types.js'
 
 // --- mock and snapshots --------------------------------------------------------------------

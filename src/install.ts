@@ -11,7 +11,7 @@ import { Request } from './fetch/request.js'
 import { Response } from './fetch/response.js'
 import { FormData } from './fetch/form-data.js'
 import { WebSocket } from './websocket/websocket.js'
-import { CloseEvent, ErrorEvent, MessageEvent } from './websocket/events.js'
+import { CloseEvent, ErrorEvent, MessageEvent } from './websocket/dom-events.js'
 import { EventSource } from './eventsource/event-source.js'
 import { keepRuntimeRequest } from './fetch/foreign-body.js'
 

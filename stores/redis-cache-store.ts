@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto'
 import { debuglog } from 'node:util'
 import type { Writable } from 'node:stream'
 import type { Cluster, Redis } from 'ioredis'
-import { LARGE_READ_BYTES, STORE_OPTION_FAILURE, failOption, keepReadBuffersInHeap } from '../src/handler.js'
+import { STORE_OPTION_FAILURE, failOption } from '../src/handler.js'
 import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/handler.js'
 import { assertCacheValue, assertKey, describeValue } from './store-arguments.js'
 import { varyMatches } from './vary-match.js'
@@ -34,8 +34,6 @@ export type { RedisMemoryTierOptions } from './redis/memory-tier.js'
 const log = debuglog('conduit:cache')
 
 function toResult (meta: StoredMeta, body: Buffer): GetResult {
-  // Large bodies come from large socket reads (a fresh buffer each): freed in batches like conduit's own.
-  if (body.length >= LARGE_READ_BYTES) keepReadBuffersInHeap()
   // The metadata object may be held by the memory tier: hand out copies the caller may change.
   return { ...meta.value, headers: { ...meta.value.headers }, body }
 }

@@ -8,7 +8,7 @@
 
 import { debuglog } from 'node:util'
 import type { Writable } from 'node:stream'
-import { InvalidArgumentError, LARGE_READ_BYTES, STORE_OPTION_FAILURE, failOption, keepReadBuffersInHeap } from '../src/handler.js'
+import { InvalidArgumentError, STORE_OPTION_FAILURE, failOption } from '../src/handler.js'
 import type { CacheKey, CacheStore, CacheValue, GetResult } from '../src/handler.js'
 import { assertCacheValue, assertKey, assertNonNegativeInteger, describeValue } from './store-arguments.js'
 import { urlOf, varyMatches } from './vary-match.js'
@@ -126,7 +126,7 @@ export class SqliteCacheStore implements CacheStore {
     this.#maxCount = options.maxCount === Infinity ? Infinity : assertNonNegativeInteger('SqliteCacheStore', 'maxCount', options.maxCount, Infinity)
     this.#maxEntrySize = assertNonNegativeInteger('SqliteCacheStore', 'maxEntrySize', options.maxEntrySize, SQLITE_STORE_MAX_ENTRY_SIZE)
     if (this.#maxEntrySize > SQLITE_STORE_MAX_ENTRY_SIZE) {
-      throw new TypeError(`SqliteCacheStore: maxEntrySize must be at most ${SQLITE_STORE_MAX_ENTRY_SIZE} (2 GB), got ${this.#maxEntrySize}`)
+      failOption('SqliteCacheStore', 'maxEntrySize', `at most ${SQLITE_STORE_MAX_ENTRY_SIZE} (2 GB)`, this.#maxEntrySize, STORE_OPTION_FAILURE)
     }
 
     assertDriverName('SqliteCacheStore', options.driver)
@@ -196,18 +196,12 @@ export class SqliteCacheStore implements CacheStore {
     const url = urlOf(key)
     const now = Date.now()
     const pending = this.#pending.answer(url, key, now)
-    if (pending.decided) {
-      // A copy of the pending body, freed in batches like a row's.
-      if (((pending.result?.body as Buffer | undefined)?.length ?? 0) >= LARGE_READ_BYTES) keepReadBuffersInHeap()
-      return pending.result
-    }
+    if (pending.decided) return pending.result
     for (const row of this.#select.all(url, key.method, now)) {
       const vary = parseJson<Record<string, string | string[] | null>>(row.vary)
       if (!varyMatches(vary, key.headers)) continue
       // A write on its way replaces this row: until it lands, the row is as good as gone.
       if (this.#pending.count > 0 && this.#pending.replaces(url, key.method, vary)) continue
-      // Each hit hands out a fresh copy of the body: large ones are freed in batches like socket reads.
-      if (row.body !== null && row.body.length >= LARGE_READ_BYTES) keepReadBuffersInHeap()
       return {
         statusCode: row.statusCode,
         statusMessage: row.statusMessage,

@@ -8,7 +8,7 @@
 
 import type { Readable } from 'node:stream'
 import { DispatchSink } from './dispatch-sink.js'
-import { MEMORY_ORIGIN } from './memory-socket.js'
+import { MEMORY_ORIGIN } from '../origins/memory-socket.js'
 import { drainBody, iterateBody } from './measure.js'
 import type { BenchClient, RequestDone } from './measure.js'
 import { SMALL_BODY } from '../transport-scenarios.js'

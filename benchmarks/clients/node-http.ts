@@ -8,7 +8,7 @@
 
 import http from 'node:http'
 import { drainBody, serveRounds } from './measure.js'
-import { MEMORY_ORIGIN, MemorySocket } from './memory-socket.js'
+import { MEMORY_ORIGIN, MemorySocket } from '../origins/memory-socket.js'
 import type { BenchClient } from './measure.js'
 import type { Scenario } from '../transport-scenarios.js'
 

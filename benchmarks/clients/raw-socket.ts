@@ -11,7 +11,7 @@
 
 import net from 'node:net'
 import type { Duplex } from 'node:stream'
-import { MEMORY_ORIGIN, MemorySocket } from './memory-socket.js'
+import { MEMORY_ORIGIN, MemorySocket } from '../origins/memory-socket.js'
 import { serveRounds } from './measure.js'
 import type { BenchClient, RequestDone } from './measure.js'
 import type { Scenario } from '../transport-scenarios.js'

@@ -1,7 +1,7 @@
 /**
  * One scale-suite client process:
  * `node --expose-gc scale-client.js <conduit|undici> <idle|queued|origins|h2> <size> <origin-json>`.
- * Runs one scenario once with one library against the scale origin (`scale-origin.ts`) and prints
+ * Runs one scenario once with one library against the scale origin (`origins/scale-origin.ts`) and prints
  * its figures as one JSON line: memory per unit (connection, queued request, origin or stream)
  * from fully collected heaps before and after, and CPU microseconds per unit.
  * @module

@@ -8,7 +8,7 @@
 
 import './tracing.js'
 import { Agent, cacheStores, fetch, interceptors } from '../../test/helpers/undici-reference.js'
-import { memoryConnector } from './memory-socket.js'
+import { memoryConnector } from '../origins/memory-socket.js'
 import { serveRounds } from './measure.js'
 import { COMPOSED_MAX_REDIRECTIONS, agentClient, readAgentClientArgs } from './agent-client.js'
 import type { BenchFetch, BenchRequester } from './agent-client.js'

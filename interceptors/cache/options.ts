@@ -6,9 +6,7 @@
 import { InvalidArgumentError, describeValue, failOption } from '../../src/handler.js'
 import type { CacheKey, CacheStore, DispatchOptions } from '../../src/handler.js'
 import { MemoryCacheStore } from '../../stores/memory-cache-store.js'
-
-/** Methods whose responses may be cached: the safe methods (RFC 9110 §9.2.1). */
-export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE'])
+import { SAFE_METHODS } from '../request-identity.js'
 
 /** Default of {@link CacheInterceptorOptions.methods}. */
 export const DEFAULT_CACHE_METHODS: readonly string[] = ['GET']

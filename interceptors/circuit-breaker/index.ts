@@ -9,7 +9,7 @@
 
 import { CircuitOpenError, InvalidReturnValueError, describeValue, failDispatch, showRequest } from '../../src/handler.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
-import { normalizeOrigin } from '../cache/cache-key.js'
+import { normalizeOrigin } from '../request-identity.js'
 import { CircuitHandler } from './circuit-handler.js'
 import { CircuitRegistry } from './circuit-registry.js'
 import { resolveCircuitBreakerOptions } from './options.js'

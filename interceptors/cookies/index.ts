@@ -84,7 +84,7 @@ function readFailure (url: string, cause: unknown): LibraryError {
  */
 export function cookies (options: CookiesInterceptorOptions = {}): CookiesInterceptor {
   if (options === null || typeof options !== 'object') {
-    throw new InvalidArgumentError(`cookies(): options must be an object, got ${describeValue(options)}`)
+    failOption('cookies()', 'options', 'an object', options)
   }
   const jar = options.jar === undefined ? newToughCookieJar() : checkJar(options.jar)
   const topLevelNavigation = options.topLevelNavigation ?? false

@@ -7,6 +7,8 @@
  * @module
  */
 
+import { SAFE_METHODS } from '../request-identity.js'
+
 /** tough-cookie's names for the three contexts: `strict` sends every cookie, `lax` all but Strict ones, `none` only SameSite=None. */
 export type SameSiteContext = 'strict' | 'lax' | 'none'
 
@@ -20,7 +22,6 @@ export interface RequestSiteContext {
 }
 
 const SAME_SITE: RequestSiteContext = Object.freeze({ send: 'strict', store: 'strict' })
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE'])
 
 function siteOf (origin: URL, registrable: RegistrableDomain): string {
   const host = origin.hostname

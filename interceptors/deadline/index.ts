@@ -10,6 +10,9 @@ import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '..
 import { DEADLINE_BUDGET_OPTION, DeadlineBudget, deadlineBudgetOf } from './deadline-budget.js'
 import { DeadlineHandler } from './deadline-handler.js'
 
+// What the interceptors below a deadline read of it (retry, redirect and rate limit spend its budget).
+export { deadlineBudgetOf } from './deadline-budget.js'
+
 
 /** Options of {@link deadline}. */
 export interface DeadlineInterceptorOptions {

@@ -7,7 +7,7 @@
 import { debuglog } from 'node:util'
 import { normalizeHeaders, showRequest } from '../../src/handler.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, IncomingHeaders, Interceptor } from '../../src/handler.js'
-import { normalizeOrigin, overriddenHost, pathWithQuery } from '../cache/cache-key.js'
+import { normalizeOrigin, overriddenHost, pathWithQuery } from '../request-identity.js'
 import { resolveDeduplicateOptions } from './options.js'
 import type { DeduplicateInterceptorOptions, ResolvedDeduplicateOptions } from './options.js'
 import { SharedResponse } from './shared-response.js'

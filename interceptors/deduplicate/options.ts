@@ -4,7 +4,7 @@
  */
 
 import { InvalidArgumentError, describeValue, failOption } from '../../src/handler.js'
-import { SAFE_METHODS } from '../cache/options.js'
+import { SAFE_METHODS } from '../request-identity.js'
 
 /** Options of `interceptors.deduplicate()`; all optional. */
 export interface DeduplicateInterceptorOptions {

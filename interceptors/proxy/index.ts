@@ -28,6 +28,8 @@ export type { ProxyEnvOptions, ResolvedProxyEnv } from './proxy-env.js'
 export { PROXY_CONNECTED_CHANNEL, PROXY_DEBUG_NAMESPACE } from './proxy-log.js'
 export type { ProxyConnectedMessage, ProxyConnectParams } from './proxy-log.js'
 export type { ProxyClientFactory, ProxyOptions, ProxyTlsOptions } from './proxy-options.js'
+export { parseProxyUri } from './proxy-options.js'
+export { FORWARDED_EVENTS } from './proxy-route.js'
 
 /**
  * Options of {@link proxy}: the proxy options, per-protocol proxies and a NO_PROXY list, and the

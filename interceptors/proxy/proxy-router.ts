@@ -5,7 +5,7 @@
  */
 
 import type { EventEmitter } from 'node:events'
-import { InvalidArgumentError, describeUrl, describeValue } from '../../src/handler.js'
+import { InvalidArgumentError, describeUrl, describeValue, failOption } from '../../src/handler.js'
 import type { AgentOptions, DispatchOptions } from '../../src/handler.js'
 import { parseNoProxy } from './no-proxy.js'
 import type { NoProxyMatcher } from './no-proxy.js'
@@ -38,7 +38,7 @@ function targetOf (opts: DispatchOptions): URL {
       return new URL(origin)
     } catch {
       // The parser's error keeps the whole input (a password included): it is not passed on as the cause.
-      throw new InvalidArgumentError(`proxy(): origin must be a valid URL, got ${describeUrl(origin)}`)
+      failOption('proxy()', 'origin', 'a valid URL', origin, { show: (value) => describeUrl(String(value)) })
     }
   }
   throw new InvalidArgumentError(`proxy(): dispatch options need an origin, got ${describeValue(origin)}`)

@@ -7,7 +7,7 @@
 import type { Duplex } from 'node:stream'
 import { DecoratorHandler } from '../../src/handler.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
-import { retryAfterMs } from '../retry/retry-after.js'
+import { retryAfterMs } from '../retry/index.js'
 import type { Limiter } from './limiter.js'
 import { parseRateLimit, parseRateLimitPolicy } from './ratelimit-fields.js'
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { CROSS_ORIGIN_STRIPPED_HEADERS, InvalidArgumentError, describeValue } from '../../src/handler.js'
+import { CROSS_ORIGIN_STRIPPED_HEADERS, InvalidArgumentError, describeValue, failOption } from '../../src/handler.js'
 import type { IncomingHeaders } from '../../src/handler.js'
 
 /** What a hop changes about the request. */
@@ -46,7 +46,7 @@ export function nextHopHeaders (headers: IncomingHeaders, change: HopChange): In
  */
 export function readStripHeaders (value: unknown, option: string, who: string): ReadonlySet<string> | null {
   if (value == null) return null
-  if (!Array.isArray(value)) throw new InvalidArgumentError(`${who}: ${option} must be an array of header names, got ${describeValue(value)}`)
+  if (!Array.isArray(value)) failOption(who, option, 'an array of header names', value)
   const names = new Set<string>()
   for (const name of value as unknown[]) {
     if (typeof name !== 'string') throw new InvalidArgumentError(`${who}: ${option} must contain header names, got ${describeValue(name)}`)

@@ -8,6 +8,7 @@ import { failOption } from '../../src/handler.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
 import { RedirectHandler } from './redirect-handler.js'
 import { readStripHeaders } from './hop-headers.js'
+import { checkMaxRedirections, checkThrowOnMaxRedirect } from './redirect-options.js'
 
 export { RedirectHandler } from './redirect-handler.js'
 export type { RedirectLimits } from './redirect-handler.js'
@@ -41,20 +42,6 @@ export interface RedirectInterceptorOptions {
   stripHeadersOnCrossOriginRedirect?: readonly string[] | undefined
 }
 
-function checkMax (value: unknown, who: string): number | undefined {
-  if (value === undefined || value === null) return undefined
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    failOption(who, 'maxRedirections', 'a non-negative integer', value)
-  }
-  return value
-}
-
-function checkThrow (value: unknown, who: string): boolean | undefined {
-  if (value === undefined || value === null) return undefined
-  if (typeof value !== 'boolean') failOption(who, 'throwOnMaxRedirect', 'a boolean', value)
-  return value
-}
-
 /**
  * The redirect interceptor: 301, 302, 303, 307 and 308 (and 300 with a Location) are followed
  * up to `maxRedirections` times. POST after 301/302 and anything but GET/HEAD after 303 become
@@ -72,16 +59,16 @@ export function redirect (options: RedirectInterceptorOptions = {}): Interceptor
   if (options === null || typeof options !== 'object') {
     failOption('redirect()', 'options', 'an object', options)
   }
-  const defaultMax = checkMax(options.maxRedirections, 'redirect()')
-  const defaultThrow = checkThrow(options.throwOnMaxRedirect, 'redirect()') ?? false
+  const defaultMax = checkMaxRedirections(options.maxRedirections, 'redirect()')
+  const defaultThrow = checkThrowOnMaxRedirect(options.throwOnMaxRedirect, 'redirect()') ?? false
   const defaultStrip = options.stripHeadersOnRedirect
   const defaultStripCrossOrigin = options.stripHeadersOnCrossOriginRedirect
   readStripHeaders(defaultStrip, 'stripHeadersOnRedirect', 'redirect()')
   readStripHeaders(defaultStripCrossOrigin, 'stripHeadersOnCrossOriginRedirect', 'redirect()')
   return (dispatch: Dispatch): Dispatch => function redirectingDispatch (opts: DispatchOptions, handler: DispatchHandler): boolean {
     if (typeof opts !== 'object' || opts === null) return dispatch(opts, handler)
-    const max = opts.maxRedirections === undefined ? defaultMax : checkMax(opts.maxRedirections, 'redirect()')
-    const throwOnMaxRedirect = checkThrow(opts.throwOnMaxRedirect, 'redirect()') ?? defaultThrow
+    const max = opts.maxRedirections === undefined ? defaultMax : checkMaxRedirections(opts.maxRedirections, 'redirect()')
+    const throwOnMaxRedirect = checkThrowOnMaxRedirect(opts.throwOnMaxRedirect, 'redirect()') ?? defaultThrow
     // An upgrade request is followed too (as undici does); a CONNECT answer is a tunnel or a refusal.
     if (max === undefined || max === 0 || opts.method === 'CONNECT') return dispatch(opts, handler)
     const strip = opts.stripHeadersOnRedirect ?? defaultStrip

@@ -6,11 +6,12 @@
  */
 
 import { debuglog } from 'node:util'
-import { AttemptSpanningHandler, InvalidArgumentError, MaxRedirectsError, RedirectError, describeValue, hrefWithoutCredentials, normalizeHeaders, FOLLOWED_REDIRECTS, REDIRECT_STATUSES, redirectLocation, redirectedFrom, redirectsToGet, withRedirectedFrom } from '../../src/handler.js'
+import { AttemptSpanningHandler, MaxRedirectsError, RedirectError, hrefWithoutCredentials, normalizeHeaders, FOLLOWED_REDIRECTS, REDIRECT_STATUSES, redirectLocation, redirectedFrom, redirectsToGet, withRedirectedFrom } from '../../src/handler.js'
 import type { Dispatch, DispatchBody, DispatchController, DispatchHandler, DispatchOptions, DispatchTarget, IncomingHeaders, FollowedRedirect } from '../../src/handler.js'
 
 import { nextHopHeaders, readStripHeaders } from './hop-headers.js'
-import { deadlineBudgetOf } from '../deadline/deadline-budget.js'
+import { checkMaxRedirections, checkThrowOnMaxRedirect } from './redirect-options.js'
+import { deadlineBudgetOf } from '../deadline/index.js'
 
 /** Writes one line when `NODE_DEBUG` lists `conduit:redirect`. */
 export const log = debuglog('conduit:redirect')
@@ -24,12 +25,6 @@ export interface RedirectLimits {
   maxRedirections: number
   /** Fail with a `RedirectError` instead of delivering the redirect beyond the limit. */
   throwOnMaxRedirect: boolean
-}
-
-function checkMaxRedirections (value: unknown, who: string): void {
-  if (value != null && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)) {
-    throw new InvalidArgumentError(`${who}: maxRedirections must be a non-negative integer, got ${describeValue(value)}`)
-  }
 }
 
 /** Bodies held in memory can be sent again on the next hop; streams and iterables were consumed. */
@@ -139,10 +134,7 @@ export class RedirectHandler extends AttemptSpanningHandler {
   constructor (dispatch: Dispatch, maxRedirections: number | null | undefined, opts: DispatchOptions, handler: DispatchHandler) {
     super(handler)
     checkMaxRedirections(maxRedirections, 'RedirectHandler')
-    const throwOnMaxRedirect: unknown = opts.throwOnMaxRedirect
-    if (throwOnMaxRedirect != null && typeof throwOnMaxRedirect !== 'boolean') {
-      throw new InvalidArgumentError(`RedirectHandler: throwOnMaxRedirect must be a boolean, got ${describeValue(throwOnMaxRedirect)}`)
-    }
+    const throwOnMaxRedirect = checkThrowOnMaxRedirect(opts.throwOnMaxRedirect, 'RedirectHandler')
     this.#strip = readStripHeaders(opts.stripHeadersOnRedirect, 'stripHeadersOnRedirect', 'RedirectHandler')
     this.#stripCrossOrigin = readStripHeaders(opts.stripHeadersOnCrossOriginRedirect, 'stripHeadersOnCrossOriginRedirect', 'RedirectHandler')
     this.#dispatch = dispatch

@@ -17,7 +17,10 @@ import { withIdempotencyKey } from './idempotency-key.js'
 
 export { RetryHandler } from './retry-handler.js'
 export type { RetryDispatchContext, RetryHandlerOptions } from './retry-options.js'
-export { RETRY_DEFAULTS } from './retry-options.js'
+export { RETRY_DEFAULTS, resolveRetryOptions } from './retry-options.js'
+export { defaultRetry } from './retry-strategy.js'
+// The Retry-After reading the rate limiter shares.
+export { retryAfterMs } from './retry-after.js'
 export type { RetryBudget, RetryBudgetOptions, ResolvedRetryBudget } from './retry-budget.js'
 export type { IdempotencyKeyFactory } from './idempotency-key.js'
 export type {

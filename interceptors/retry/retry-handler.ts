@@ -21,7 +21,7 @@ import { isStatefulBody, statefulBodyError } from './stateful-body.js'
 import { RetryWait } from './retry-wait.js'
 import { HeldResponse } from './held-response.js'
 import type * as retryOptions from './retry-options.js'
-import { deadlineBudgetOf } from '../deadline/deadline-budget.js'
+import { deadlineBudgetOf } from '../deadline/index.js'
 import type { RetryBudget } from './retry-budget.js'
 
 const debug = debuglog('conduit:retry')

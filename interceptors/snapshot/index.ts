@@ -11,7 +11,7 @@ import { dispatchWithSnapshots } from './snapshot-dispatch.js'
 
 export { SnapshotRecorder } from './snapshot-recorder.js'
 export type { SnapshotInfo, CapturedResponse, ClosestSnapshot, SnapshotMatch } from './snapshot-recorder.js'
-export { SNAPSHOT_MODES, SNAPSHOT_MODE_VARIABLE, STALE_SNAPSHOT_ACTIONS, DEFAULT_FLUSH_INTERVAL_MS } from './snapshot-options.js'
+export { SNAPSHOT_MODES, SNAPSHOT_MODE_VARIABLE, SNAPSHOT_OPTION_NAMES, STALE_SNAPSHOT_ACTIONS, DEFAULT_FLUSH_INTERVAL_MS, resolveSnapshotOptions } from './snapshot-options.js'
 export type { SnapshotMode, SnapshotOptions, ResolvedSnapshotOptions, StaleSnapshotAction } from './snapshot-options.js'
 
 /** Options of {@link snapshot}: the snapshot options, or a recorder to share. */

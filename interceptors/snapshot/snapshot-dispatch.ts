@@ -5,7 +5,7 @@
  */
 
 import { debuglog } from 'node:util'
-import { LARGE_READ_BYTES, SnapshotNotFoundError, SnapshotStaleError, ResponsePlayer, collectBody, isBufferedBody, keepReadBuffersInHeap } from '../../src/handler.js'
+import { SnapshotNotFoundError, SnapshotStaleError, ResponsePlayer, collectBody, isBufferedBody } from '../../src/handler.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, PlayedResponse } from '../../src/handler.js'
 import type { SnapshotResponse } from '../../stores/snapshot-file-store.js'
 import { RecordingHandler } from './snapshot-handler.js'
@@ -13,9 +13,6 @@ import type { SnapshotMatch, SnapshotRecorder } from './snapshot-recorder.js'
 import { TimedBody } from './timed-body.js'
 
 const log = debuglog('conduit:snapshot')
-
-/** Base64 length of a body of LARGE_READ_BYTES. */
-const LARGE_BODY_BASE64_CHARS = Math.ceil(LARGE_READ_BYTES / 3) * 4
 
 /**
  * A recorded response as the hooks deliver it: the recorded chunks one by one, or the body
@@ -25,8 +22,6 @@ export function toMockResponse (response: SnapshotResponse, replaySpeed = 0): Pl
   const chunks = response.chunks !== undefined
     ? response.chunks.map((c) => Buffer.from(c, 'base64'))
     : response.body === '' ? [] : [Buffer.from(response.body, 'base64')]
-  // Each replay decodes a fresh copy: large ones are freed in batches, like large socket reads.
-  if (response.body.length >= LARGE_BODY_BASE64_CHARS) keepReadBuffersInHeap()
   const delays = replaySpeed > 0 ? response.chunkDelaysMs?.map((ms) => ms / replaySpeed) : undefined
   const body = delays !== undefined && delays.some((ms) => ms > 0) ? new TimedBody(chunks, delays) : chunks
   return { statusCode: response.statusCode, headers: { ...response.headers }, body, trailers: { ...(response.trailers ?? {}) } }

@@ -18,6 +18,8 @@ import { checkClientOptions, directConnection } from './client-options.js'
 import { routeConnector } from './route.js'
 import type { DirectConnection, DispatchRoute } from './route.js'
 import type * as contract from '../contracts/dispatch-contract.js'
+import { failOption } from '../validation/options.js'
+import { checkConnections, checkFunctionOption, checkOptionsObject } from './pool-options.js'
 
 /** Builds the dispatcher of one origin. */
 export type AgentFactory = (origin: string, opts: PoolOptions) => Dispatcher
@@ -66,21 +68,15 @@ export class Agent extends DispatcherBase {
   /** @param options - see {@link AgentOptions} */
   constructor (options: AgentOptions = {}) {
     super()
-    if (options === null || typeof options !== 'object') {
-      throw new InvalidArgumentError(`Agent: options must be an object, got ${describeValue(options)}`)
-    }
+    checkOptionsObject('Agent', options)
     const { factory, maxOrigins, ...poolOptions } = options
     if (maxOrigins !== undefined && (typeof maxOrigins !== 'number' || Number.isNaN(maxOrigins) || maxOrigins <= 0)) {
-      throw new InvalidArgumentError(`Agent: maxOrigins must be a number greater than 0, got ${describeValue(maxOrigins)}`)
+      failOption('Agent', 'maxOrigins', 'a number greater than 0', maxOrigins)
     }
     this.#maxOrigins = maxOrigins ?? Infinity
-    if (factory !== undefined && typeof factory !== 'function') {
-      throw new InvalidArgumentError(`Agent: factory must be a function, got ${describeValue(factory)}`)
-    }
+    checkFunctionOption('Agent', 'factory', factory)
     const { connections, ...clientOptions } = poolOptions
-    if (connections != null && (!Number.isInteger(connections) || connections < 0)) {
-      throw new InvalidArgumentError(`Agent: connections must be a non-negative integer or null, got ${describeValue(connections)}`)
-    }
+    checkConnections('Agent', connections)
     checkClientOptions(clientOptions, 'Agent')
     this.#factory = factory ?? defaultFactory
     this.#options = poolOptions

@@ -10,11 +10,10 @@
  */
 
 import type { Duplex } from 'node:stream'
-import { BalancedPoolMissingUpstreamError, BodyTimeoutError, HeadersTimeoutError, InvalidArgumentError } from '../errors.js'
+import { BalancedPoolMissingUpstreamError, BodyTimeoutError, HeadersTimeoutError } from '../errors.js'
 import { LIBRARY_ERROR_CODES, fromUndiciCode } from '../error-codes.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { DecoratorHandler } from '../handlers/decorator-handler.js'
-import { describeValue } from '../validation/describe-value.js'
 import type { Dispatcher } from './dispatcher.js'
 import { MemberPool } from './member-pool.js'
 import type { PoolMember } from './member-pool.js'
@@ -23,6 +22,8 @@ import type { PoolOptions } from './pool.js'
 import { parseOrigin } from './client.js'
 import { nextWeightedTurn } from './weighted-turns.js'
 import type { WeightedTurns } from './weighted-turns.js'
+import { failOption } from '../validation/options.js'
+import { checkFunctionOption, checkOptionsObject } from './pool-options.js'
 
 /** Builds the dispatcher of one upstream. */
 export type BalancedPoolFactory = (origin: string, opts: PoolOptions) => Dispatcher
@@ -118,7 +119,7 @@ function defaultFactory (origin: string, opts: PoolOptions): Dispatcher {
 function positiveOption (value: unknown, name: string, fallback: number): number {
   if (value == null || value === 0) return fallback
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new InvalidArgumentError(`BalancedPool: ${name} must be a positive integer, got ${describeValue(value)}`)
+    failOption('BalancedPool', name, 'a positive integer', value)
   }
   return value
 }
@@ -145,13 +146,9 @@ export class BalancedPool extends MemberPool<Upstream> {
    */
   constructor (upstreams: string | URL | ReadonlyArray<string | URL> = [], options: BalancedPoolOptions = {}) {
     super()
-    if (options === null || typeof options !== 'object') {
-      throw new InvalidArgumentError(`BalancedPool: options must be an object, got ${describeValue(options)}`)
-    }
+    checkOptionsObject('BalancedPool', options)
     const { factory, maxWeightPerServer, errorPenalty, ...poolOptions } = options
-    if (factory !== undefined && typeof factory !== 'function') {
-      throw new InvalidArgumentError(`BalancedPool: factory must be a function, got ${describeValue(factory)}`)
-    }
+    checkFunctionOption('BalancedPool', 'factory', factory)
     this.#factory = factory ?? defaultFactory
     this.#options = poolOptions
     const maxWeight = positiveOption(maxWeightPerServer, 'maxWeightPerServer', 100)

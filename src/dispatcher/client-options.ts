@@ -156,7 +156,7 @@ export function resolveClientOptions (opts: ClientOptions | undefined, who = 'Cl
   const o = opts ?? {}
   const pipelining = nonNegative(who, 'pipelining', o.pipelining, 1, true)
   const maxHeaderSize = nonNegative(who, 'maxHeaderSize', o.maxHeaderSize, DEFAULT_MAX_HEADER_SIZE, true)
-  if (maxHeaderSize === 0) throw new InvalidArgumentError(`${who}: maxHeaderSize must be a positive integer, got 0`)
+  if (maxHeaderSize === 0) failOption(who, 'maxHeaderSize', 'a positive integer', 0)
   const keepAliveTimeout = timerMilliseconds(who, 'keepAliveTimeout', o.keepAliveTimeout, DEFAULT_KEEP_ALIVE_TIMEOUT)
   const connectTimeout = timerMilliseconds(who, 'connectTimeout', o.connectTimeout, DEFAULT_CONNECT_TIMEOUT)
   if (o.socketPath != null && (typeof o.socketPath !== 'string' || o.socketPath === '')) {

@@ -4,8 +4,7 @@
  * @module
  */
 
-import { InvalidArgumentError } from '../errors.js'
-import { describeValue } from '../validation/describe-value.js'
+import { failOption } from '../validation/options.js'
 
 /** Callback form of `close()` / `destroy()`. */
 export type CloseCallback = (err?: Error | null) => void
@@ -34,7 +33,7 @@ export function destroyArguments (errOrCallback: Error | null | undefined | Clos
  */
 export function checkCallback (callback: unknown, method: 'close' | 'destroy'): CloseCallback | undefined {
   if (callback !== undefined && typeof callback !== 'function') {
-    throw new InvalidArgumentError(`${method}: callback must be a function, got ${describeValue(callback)}`)
+    failOption(method, 'callback', 'a function', callback)
   }
   return callback as CloseCallback | undefined
 }

@@ -4,8 +4,8 @@
  * @module
  */
 
-import { ClientClosedError, ClientDestroyedError, InvalidArgumentError } from '../errors.js'
-import { describeValue } from '../validation/describe-value.js'
+import { ClientClosedError, ClientDestroyedError } from '../errors.js'
+import { failOption } from '../validation/options.js'
 
 /**
  * Throws when dispatch options are not an object, or carry a signal that cannot be listened to,
@@ -15,11 +15,11 @@ import { describeValue } from '../validation/describe-value.js'
  */
 export function checkDispatchOptions (opts: unknown): void {
   if (opts === null || typeof opts !== 'object') {
-    throw new InvalidArgumentError(`dispatch: options must be an object, got ${describeValue(opts)}`)
+    failOption('dispatch', 'options', 'an object', opts)
   }
   const signal = (opts as { signal?: unknown }).signal
   if (signal != null && typeof (signal as { addEventListener?: unknown }).addEventListener !== 'function') {
-    throw new InvalidArgumentError(`signal must be an AbortSignal or an object with addEventListener, got ${describeValue(signal)}`)
+    failOption('dispatch', 'signal', 'an AbortSignal or an object with addEventListener', signal)
   }
 }
 

@@ -31,6 +31,7 @@ import type * as streamApi from '../api/stream.js'
 import type * as pipelineApi from '../api/pipeline.js'
 import type * as upgradeApi from '../api/upgrade.js'
 import type { BodyReadable } from '../api/body-readable.js'
+import { failOption } from '../validation/options.js'
 
 export type { CloseCallback } from './close-arguments.js'
 
@@ -210,7 +211,7 @@ export function composeChain (base: Dispatcher, interceptors: ReadonlyArray<Inte
     // As with undici, null and undefined entries are skipped (a conditional `cond && interceptor`).
     if (interceptor == null) continue
     if (typeof interceptor !== 'function') {
-      throw new TypeError(`compose: interceptor at index ${i} must be a function, got ${describeValue(interceptor)}`)
+      failOption('compose', `interceptor at index ${i}`, 'a function', interceptor, { error: TypeError })
     }
     const wrapped: unknown = interceptor(acceptingEitherShape(dispatch))
     if (typeof wrapped !== 'function') {

@@ -13,6 +13,7 @@ import type { DispatchHandler, DispatchOptions, LegacyDispatchHandler } from '..
 import { InvalidArgumentError } from '../errors.js'
 import { toDispatchHandler } from '../handlers/legacy-handler.js'
 import { describeValue } from '../validation/describe-value.js'
+import { failOption } from '../validation/options.js'
 
 /** Serves handlers of the first handler API through a dispatcher of today's. */
 export class Dispatcher1Wrapper extends Dispatcher {
@@ -30,7 +31,7 @@ export class Dispatcher1Wrapper extends Dispatcher {
   /** `handler` as a handler of today's API: returned as it is when it already is one. */
   static wrapHandler (handler: DispatchHandler | LegacyDispatchHandler): DispatchHandler {
     if (handler === null || typeof handler !== 'object') {
-      throw new InvalidArgumentError(`Dispatcher1Wrapper: handler must be an object, got ${describeValue(handler)}`)
+      failOption('Dispatcher1Wrapper', 'handler', 'an object', handler)
     }
     return toDispatchHandler(handler)
   }

@@ -6,9 +6,9 @@
 
 import { Client, parseOrigin } from './client.js'
 import type { ClientOptions } from './client-options.js'
-import { InvalidArgumentError } from '../errors.js'
-import { describeValue } from '../validation/describe-value.js'
 import { describeUrl } from '../observability/redaction.js'
+import { failOption } from '../validation/options.js'
+import { checkOptionsObject } from './pool-options.js'
 
 /** Options of an {@link H2CClient}: those of a Client; `h2c` is always on. */
 export type H2CClientOptions = Omit<ClientOptions, 'h2c' | 'useH2c' | 'allowH2'>
@@ -16,7 +16,7 @@ export type H2CClientOptions = Omit<ClientOptions, 'h2c' | 'useH2c' | 'allowH2'>
 function checkCleartext (origin: string | URL): string | URL {
   const url = parseOrigin(origin, 'H2CClient')
   if (url.protocol !== 'http:') {
-    throw new InvalidArgumentError(`H2CClient: origin must be an http: URL (h2c is HTTP/2 without TLS; use allowH2 for https:), got ${describeUrl(String(origin))}`)
+    failOption('H2CClient', 'origin', 'an http: URL (h2c is HTTP/2 without TLS; use allowH2 for https:)', String(origin), { show: (value) => describeUrl(String(value)) })
   }
   return origin
 }
@@ -35,9 +35,7 @@ export class H2CClient extends Client {
    * @param options - see {@link ClientOptions}
    */
   constructor (origin: string | URL, options?: H2CClientOptions) {
-    if (options !== undefined && (options === null || typeof options !== 'object')) {
-      throw new InvalidArgumentError(`H2CClient: options must be an object, got ${describeValue(options)}`)
-    }
+    if (options !== undefined) checkOptionsObject('H2CClient', options)
     const h2Options = options?.h2Options == null ? undefined : { ...options.h2Options, useH2c: true }
     super(checkCleartext(origin), { ...options, h2c: true, useH2c: true, ...(h2Options === undefined ? {} : { h2Options }) })
   }

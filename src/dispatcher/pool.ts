@@ -11,13 +11,12 @@ import { DispatcherBase } from './dispatcher.js'
 import type { Dispatcher } from './dispatcher.js'
 import type { DispatchHandler, DispatchOptions } from '../contracts/dispatch-contract.js'
 import { failDispatch } from '../handlers/fail-dispatch.js'
-import { InvalidArgumentError } from '../errors.js'
 import { DispatchQueue } from './dispatch-queue.js'
-import { describeValue } from '../validation/describe-value.js'
 import { Client, clientWithConfig, parseOrigin } from './client.js'
 import { resolveClientOptions } from './client-options.js'
 import type { ClientOptions } from './client-options.js'
 import type * as stats from './stats.js'
+import { checkConnections, checkFunctionOption, checkOptionsObject } from './pool-options.js'
 
 /** Builds the dispatcher for one connection of a pool. */
 export type PoolFactory = (origin: URL, opts: ClientOptions) => Dispatcher
@@ -79,16 +78,10 @@ export class Pool extends DispatcherBase {
   constructor (origin: string | URL, options: PoolOptions = {}) {
     super()
     this.#url = parseOrigin(origin, 'Pool')
-    if (options === null || typeof options !== 'object') {
-      throw new InvalidArgumentError(`Pool: options must be an object, got ${describeValue(options)}`)
-    }
+    checkOptionsObject('Pool', options)
     const { connections, factory, ...clientOptions } = options
-    if (connections != null && (!Number.isInteger(connections) || connections < 0)) {
-      throw new InvalidArgumentError(`Pool: connections must be a non-negative integer or null, got ${describeValue(connections)}`)
-    }
-    if (factory !== undefined && typeof factory !== 'function') {
-      throw new InvalidArgumentError(`Pool: factory must be a function, got ${describeValue(factory)}`)
-    }
+    checkConnections('Pool', connections)
+    checkFunctionOption('Pool', 'factory', factory)
     // Resolved here, where a bad option should fail, and shared by every client the default factory builds.
     const config = resolveClientOptions(clientOptions, 'Pool')
     this.#connections = connections == null || connections === 0 ? Infinity : connections

@@ -5,8 +5,6 @@
  * @module
  */
 
-import { InvalidArgumentError } from '../errors.js'
-import { describeValue } from '../validation/describe-value.js'
 import type { Dispatcher } from './dispatcher.js'
 import { MemberPool } from './member-pool.js'
 import type { PoolMember } from './member-pool.js'
@@ -15,6 +13,8 @@ import { checkClientOptions } from './client-options.js'
 import type { ClientOptions } from './client-options.js'
 import type { PoolOptions } from './pool.js'
 import type * as stats from './stats.js'
+import { failOption } from '../validation/options.js'
+import { checkConnections, checkFunctionOption, checkOptionsObject } from './pool-options.js'
 
 /** Options of a {@link RoundRobinPool}: pool options plus `clientTtl`. */
 export interface RoundRobinPoolOptions extends PoolOptions {
@@ -64,22 +64,14 @@ export class RoundRobinPool extends MemberPool<Connection> {
   constructor (origin: string | URL, options: RoundRobinPoolOptions = {}) {
     super()
     this.#url = parseOrigin(origin, 'RoundRobinPool')
-    if (options === null || typeof options !== 'object') {
-      throw new InvalidArgumentError(`RoundRobinPool: options must be an object, got ${describeValue(options)}`)
-    }
+    checkOptionsObject('RoundRobinPool', options)
     const { connections, factory, clientTtl, now, ...clientOptions } = options
-    if (connections != null && (!Number.isInteger(connections) || connections < 0)) {
-      throw new InvalidArgumentError(`RoundRobinPool: connections must be a non-negative integer or null, got ${describeValue(connections)}`)
-    }
-    if (factory !== undefined && typeof factory !== 'function') {
-      throw new InvalidArgumentError(`RoundRobinPool: factory must be a function, got ${describeValue(factory)}`)
-    }
+    checkConnections('RoundRobinPool', connections)
+    checkFunctionOption('RoundRobinPool', 'factory', factory)
     if (clientTtl != null && (typeof clientTtl !== 'number' || Number.isNaN(clientTtl) || clientTtl < 0)) {
-      throw new InvalidArgumentError(`RoundRobinPool: clientTtl must be a non-negative number of milliseconds or null, got ${describeValue(clientTtl)}`)
+      failOption('RoundRobinPool', 'clientTtl', 'a non-negative number of milliseconds or null', clientTtl)
     }
-    if (now !== undefined && typeof now !== 'function') {
-      throw new InvalidArgumentError(`RoundRobinPool: now must be a function, got ${describeValue(now)}`)
-    }
+    checkFunctionOption('RoundRobinPool', 'now', now)
     checkClientOptions(clientOptions, 'RoundRobinPool')
     this.#connections = connections == null || connections === 0 ? Infinity : connections
     this.#factory = factory ?? defaultFactory

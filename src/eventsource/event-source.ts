@@ -19,7 +19,7 @@ import { defineConstants, defineToStringTag, enumerableMembers, toDOMString } fr
 import { hasInvalidValueChar, trimOws } from '../connection/field-syntax.js'
 import { EventStreamParser, EventTooLargeError } from './event-stream-parser.js'
 import type { StreamEvent } from './event-stream-parser.js'
-import { MessageEvent } from '../websocket/events.js'
+import { MessageEvent } from '../websocket/dom-events.js'
 import { readEventSourceInit } from './event-source-init.js'
 import { ReconnectionDelay } from './reconnection-delay.js'
 import { describeUrl } from '../observability/redaction.js'

@@ -15,6 +15,7 @@ import { reasonPhrase } from './reason-phrases.js'
 import { chunkToBuffer, inMemoryChunks } from './played-body.js'
 import type { PlayedBody } from './played-body.js'
 import { queueMicrotask } from '../runtime/timers.js'
+import { LARGE_READ_BYTES, keepPlayedBuffersInHeap, keepReadBuffersInHeap } from '../runtime/heap-settling.js'
 
 export { replyBodyChunks } from './played-body.js'
 export type { PlayedBody } from './played-body.js'
@@ -227,6 +228,9 @@ export class ResponsePlayer {
         this.#source = (body as AsyncIterable<unknown>)[Symbol.asyncIterator]()
       } else {
         this.#chunks = chunks
+        // Once per process: a large body in memory (a cache hit, a snapshot) is the large read
+        // no socket made here; see src/runtime/heap-settling.ts.
+        keepPlayedBuffersInHeap(chunks)
       }
     } catch (err) {
       this.fail(toError(err))
@@ -278,7 +282,11 @@ export class ResponsePlayer {
       if (this.#ended) return
       try {
         if (step.done === true) this.#sourceDone = true
-        else this.#held = chunkToBuffer(step.value)
+        else {
+          this.#held = chunkToBuffer(step.value)
+          // A streamed body (a store reading from disk, a timed snapshot) hands out fresh buffers too.
+          if (this.#held.length >= LARGE_READ_BYTES) keepReadBuffersInHeap()
+        }
       } catch (err) {
         // A chunk whose text cannot be had (its toString throws) must not become an unhandled rejection.
         this.fail(toError(err))

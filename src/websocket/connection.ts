@@ -13,7 +13,7 @@ import {
   OP_CLOSE, OP_CONTINUATION, OP_PING, OP_PONG, OP_TEXT, isValidReceivedCloseCode
 } from './constants.js'
 import { attachSharedReadSink, copyBytes, detachSharedReadSink } from '../connection/shared-read-buffer.js'
-import { LARGE_READ_BYTES, keepReadBuffersInHeap } from '../connection/read-buffer-heap.js'
+import { LARGE_READ_BYTES, keepReadBuffersInHeap } from '../runtime/heap-settling.js'
 import type { SharedReadSink } from '../connection/shared-read-buffer.js'
 import { FRAME, FrameParser, NEED_MORE } from './frame-parser.js'
 import { encodeCloseFrame, encodeFrame } from './frame-writer.js'

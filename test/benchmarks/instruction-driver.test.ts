@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { startOrigin } from './net-origin.js'
 
-const DRIVER = fileURLToPath(new URL('../../benchmarks/instruction-driver.js', import.meta.url))
+const DRIVER = fileURLToPath(new URL('../../benchmarks/drivers/instruction-driver.js', import.meta.url))
 
 describe('instruction driver', () => {
   it('with a warm-up, says ready, runs the counted round on a line of stdin, says done and exits when stdin ends', { timeout: 120_000 }, async () => {

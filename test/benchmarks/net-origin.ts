@@ -7,7 +7,7 @@
 import { once } from 'node:events'
 import net from 'node:net'
 import type { AddressInfo } from 'node:net'
-import { RequestReader, responseFor } from '../../benchmarks/clients/wire-answers.js'
+import { RequestReader, responseFor } from '../../benchmarks/origins/wire-answers.js'
 
 /** Starts the origin; `close` destroys its connections and stops it. */
 export async function startOrigin (): Promise<{ origin: string, close: () => void }> {

@@ -5,7 +5,7 @@ import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { startOrigin } from './net-origin.js'
 
-const TOOL = fileURLToPath(new URL('../../benchmarks/thread-steady.js', import.meta.url))
+const TOOL = fileURLToPath(new URL('../../benchmarks/drivers/thread-steady.js', import.meta.url))
 
 /** Runs the tool to its end; its exit code and what it printed. */
 async function run (args: string[]): Promise<{ code: number | null, stdout: string, stderr: string }> {

@@ -9,7 +9,7 @@
 import { EventSource } from '../../src/eventsource/event-source.js'
 import { WebSocket } from '../../src/websocket/websocket.js'
 import { WebSocketStream } from '../../src/websocket/websocket-stream.js'
-import type { CloseEvent, ErrorEvent } from '../../src/websocket/events.js'
+import type { CloseEvent, ErrorEvent } from '../../src/websocket/dom-events.js'
 
 /** What a scenario reports. */
 export interface ChildReport {

@@ -11,39 +11,64 @@ import { startRedisServer } from '../helpers/redis-server.js'
 import type { TestRedis } from '../helpers/redis-server.js'
 
 const run = promisify(execFile)
-const heapUrl = new URL('../../src/connection/read-buffer-heap.js', import.meta.url).href
+const heapUrl = new URL('../../src/runtime/heap-settling.js', import.meta.url).href
+const indexUrl = new URL('../../src/index.js', import.meta.url).href
 const sqliteUrl = new URL('../../stores/sqlite-cache-store.js', import.meta.url).href
 const redisUrl = new URL('../../stores/redis-cache-store.js', import.meta.url).href
 const presetsUrl = new URL('../../presets/snapshot-agent.js', import.meta.url).href
 
 /**
  * In a fresh process (nothing settled yet): stores a small and a large body in the store the
- * script's `open()` makes, gets the small one, then the large one, and reports whether glibc's
- * limits were settled after each get.
+ * script's `open()` makes, then asks for the small one and the large one through the cache
+ * interceptor (hits: the origin is a closed port, so no socket read settles anything), and reports
+ * whether glibc's limits were settled after each. The store itself knows nothing of the heap: the
+ * cache's response player settles it when it plays a large body from memory.
  */
-async function settledAfterGets (open: string, close: string): Promise<unknown> {
+async function settledAfterHits (open: string, close: string): Promise<unknown> {
   const script = `
 const heap = await import(${JSON.stringify(heapUrl)})
+const { Agent, interceptors } = await import(${JSON.stringify(indexUrl)})
 const store = await ${open}
-const key = (path) => ({ origin: 'http://127.0.0.1:1', method: 'GET', path, headers: {} })
+const origin = 'http://127.0.0.1:1'
+const key = (path) => ({ origin, method: 'GET', path, headers: {} })
 const now = Date.now()
 const value = { statusCode: 200, statusMessage: 'OK', headers: {}, cachedAt: now, staleAt: now + 60000, deleteAt: now + 60000 }
 for (const [path, size] of [['/small', 1000], ['/large', 1024 * 1024]]) {
   const stream = store.createWriteStream(key(path), value)
   await new Promise((resolve, reject) => { stream.once('finish', resolve); stream.once('error', reject); stream.end(Buffer.alloc(size, 'x')) })
 }
+const agent = new Agent().compose(interceptors.cache({ store }))
 const seen = [heap.readBuffersSettled()]
 for (const path of ['/small', '/large']) {
-  const hit = await store.get(key(path))
-  seen.push(hit.body.length, heap.readBuffersSettled())
+  const { body } = await agent.request({ origin, path, method: 'GET' })
+  seen.push((await body.arrayBuffer()).byteLength, heap.readBuffersSettled())
 }
+await agent.close()
 await ${close}
 console.log(JSON.stringify(seen))`
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script])
   return JSON.parse(stdout)
 }
 
-describe('stores and replays handing out large bodies settle the read buffer heap', () => {
+/** A store a user might write: bodies kept whole in a Map, handed out as one Buffer. */
+const USER_STORE = `(async () => {
+  const { Writable } = await import('node:stream')
+  const entries = new Map()
+  const id = (key) => key.method + ' ' + key.origin + key.path
+  return {
+    get: (key) => entries.get(id(key)),
+    createWriteStream (key, value) {
+      const chunks = []
+      return new Writable({
+        write (chunk, _encoding, callback) { chunks.push(chunk); callback() },
+        final (callback) { entries.set(id(key), { ...value, body: Buffer.concat(chunks) }); callback() }
+      })
+    },
+    delete (key) { entries.delete(id(key)) }
+  }
+})()`
+
+describe('cache hits and replays of large bodies settle the read buffer heap, whatever the store', () => {
   let dir: string
   let redis: TestRedis
   before(async () => {
@@ -57,7 +82,7 @@ describe('stores and replays handing out large bodies settle the read buffer hea
 
   it('SqliteCacheStore: on the first hit with a large body, not on a small one', async () => {
     const file = path.join(dir, 'cache.db')
-    const seen = await settledAfterGets(`import(${JSON.stringify(sqliteUrl)}).then((m) => new m.SqliteCacheStore({ location: ${JSON.stringify(file)} }))`, 'store.close()')
+    const seen = await settledAfterHits(`import(${JSON.stringify(sqliteUrl)}).then((m) => new m.SqliteCacheStore({ location: ${JSON.stringify(file)} }))`, 'store.close()')
     assert.deepEqual(seen, [false, 1000, false, 1024 * 1024, true])
   })
 
@@ -65,7 +90,12 @@ describe('stores and replays handing out large bodies settle the read buffer hea
     // A generous timeout: a fresh process on a loaded machine may take longer than the default
     // 250 ms for its first commands, and the store would then fail open and take no writes.
     const options = JSON.stringify({ clientOptions: redis.url, keyPrefix: `heap:${process.pid}:`, memoryTier: false, timeoutMs: 10_000 })
-    const seen = await settledAfterGets(`import(${JSON.stringify(redisUrl)}).then((m) => new m.RedisCacheStore(${options}))`, 'store.close()')
+    const seen = await settledAfterHits(`import(${JSON.stringify(redisUrl)}).then((m) => new m.RedisCacheStore(${options}))`, 'store.close()')
+    assert.deepEqual(seen, [false, 1000, false, 1024 * 1024, true])
+  })
+
+  it('a store written by a user: on the first hit with a large body, not on a small one', async () => {
+    const seen = await settledAfterHits(USER_STORE, 'undefined')
     assert.deepEqual(seen, [false, 1000, false, 1024 * 1024, true])
   })
 

@@ -15,7 +15,7 @@ const BAD_DISPATCH_OPTIONS: Array<[string, Record<string, unknown>, string]> = [
   ['a header pair without a value', { headers: [['x-a']] }, 'headers pairs must each be [name, value], got a pair of 1 items'],
   ['a header pair with three items', { headers: [['x-a', '1', '2']] }, 'headers pairs must each be [name, value], got a pair of 3 items'],
   ['a flat entry among header pairs', { headers: [['x-a', '1'], 'x-b'] }, 'headers pairs must each be [name, value], got "x-b"'],
-  ['a signal that is not an AbortSignal', { signal: 5 }, 'signal must be an AbortSignal or an object with addEventListener, got 5'],
+  ['a signal that is not an AbortSignal', { signal: 5 }, 'dispatch: signal must be an AbortSignal or an object with addEventListener, got 5'],
   ['an infinite headersTimeout', { headersTimeout: Infinity }, 'headersTimeout must be a number of milliseconds from 0 to 2147483647, got Infinity']
 ]
 

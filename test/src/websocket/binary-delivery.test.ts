@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { Agent } from '../../../src/dispatcher/agent.js'
 import { WebSocket } from '../../../src/websocket/websocket.js'
 import { WebSocketStream } from '../../../src/websocket/websocket-stream.js'
-import type { CloseEvent, MessageEvent } from '../../../src/websocket/events.js'
+import type { CloseEvent, MessageEvent } from '../../../src/websocket/dom-events.js'
 import { closeFrame, frame, startHostileServer } from '../../helpers/hostile-websocket-server.js'
 import type { HostileServer } from '../../helpers/hostile-websocket-server.js'
 

@@ -4,7 +4,7 @@ import { once } from 'node:events'
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises'
 import { Agent } from '../../../src/dispatcher/agent.js'
 import { WebSocket } from '../../../src/websocket/websocket.js'
-import type { CloseEvent } from '../../../src/websocket/events.js'
+import type { CloseEvent } from '../../../src/websocket/dom-events.js'
 import { closeFrame, startHostileServer } from '../../helpers/hostile-websocket-server.js'
 import type { HostileConnection, HostileServer } from '../../helpers/hostile-websocket-server.js'
 

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { WebSocket } from '../../../src/websocket/websocket.js'
-import type { CloseEvent, ErrorEvent, MessageEvent } from '../../../src/websocket/events.js'
+import type { CloseEvent, ErrorEvent, MessageEvent } from '../../../src/websocket/dom-events.js'
 import { Agent } from '../../../src/dispatcher/agent.js'
 import { closeFrame, startHostileServer } from '../../helpers/hostile-websocket-server.js'
 import type { HostileConnection, HostileServer } from '../../helpers/hostile-websocket-server.js'

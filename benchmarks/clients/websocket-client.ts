@@ -8,8 +8,8 @@
  * @module
  */
 
-import { Agent } from '../src/index.js'
-import { echoRoundTrips, openEchoSocket } from './clients/websocket-echo.js'
+import { Agent } from '../../src/index.js'
+import { echoRoundTrips, openEchoSocket } from './websocket-echo.js'
 
 const [library, url, sizeText, connectionsText, messagesText, warmupText = '0'] = process.argv.slice(2)
 const size = Number(sizeText)

@@ -3,7 +3,7 @@
  * @module
  */
 
-import type { CacheKey, CacheValue } from '../src/contracts/cache-store.js'
+import type { CacheKey, CacheValue } from '../../src/contracts/cache-store.js'
 
 /** The cache key of benchmark response `i`. */
 export function benchKey (i: number): CacheKey {

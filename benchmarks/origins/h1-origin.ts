@@ -1,21 +1,21 @@
 /**
  * The transport benchmark's origin, run in its own process so its CPU never counts against a
  * client. By default a minimal `net` server: it finds each request head, skips the request body,
- * and writes the scenario's prebuilt response (`clients/wire-answers.ts`) in one write. Its cost
+ * and writes the scenario's prebuilt response (`wire-answers.ts`) in one write. Its cost
  * per request is a fraction of a client's, so the client under test, not the origin, sets the pace.
- * `node server.js http` serves the same answers through node:http instead (an origin that costs
- * more CPU per request than the clients it serves; see benchmarks/README.md).
+ * `node h1-origin.js http` serves the same answers through node:http instead (an origin that costs
+ * more CPU per request than the clients it serves; see docs/performance.md).
  * Keeps connections alive, prints its port on stdout and exits when its stdin closes (so it never
  * outlives the runner).
  *
- * Usage: node server.js [net|http]
+ * Usage: node h1-origin.js [net|http]
  * @module
  */
 
 import http from 'node:http'
 import net from 'node:net'
 import type { AddressInfo } from 'node:net'
-import { RESPONSES, RequestReader, responseFor } from './clients/wire-answers.js'
+import { RESPONSES, RequestReader, responseFor } from './wire-answers.js'
 
 /** The kinds of origin this process can be. */
 export const ORIGIN_KINDS = ['net', 'http'] as const

@@ -1,9 +1,10 @@
 /**
- * The events a `WebSocket` and an `EventSource` fire: `MessageEvent` (message), `CloseEvent`
+ * The DOM events a `WebSocket` and an `EventSource` fire: `MessageEvent` (message), `CloseEvent`
  * (close) and `ErrorEvent` (error), with the attributes and init dictionaries of the HTML and
  * WebSockets standards, on the runtime's own `Event`. Their constructors convert their arguments
  * as WebIDL does (members read once, in lexicographic order, and converted to their types); the
  * connections build their events through a trusted path that skips what they know to hold.
+ * They live beside the WebSocket, which fires all three; `src/eventsource/` takes `MessageEvent`.
  * @module
  */
 

@@ -2,7 +2,7 @@
  * A bounded WebSocket echo run for instruction counting (`valgrind --tool=callgrind`) and other
  * load-independent measures (syscall counts, heap statistics) rather than timing: opens
  * `connections` WebSockets with one library against a running echo server
- * (`websocket-server.ts`), runs `roundTrips` echo round trips in all (spread evenly over the
+ * (`origins/websocket-origin.ts`), runs `roundTrips` echo round trips in all (spread evenly over the
  * connections, one message in flight on each), then exits. A young-generation collection frames the
  * round (see `collectYoungGarbage`), so the garbage it made counts. With a `warmup` count it first runs that many round trips, says
  * `ready` on stdout and waits for a line on stdin before the counted round, and says `done` after
@@ -13,11 +13,11 @@
  * @module
  */
 
-import { Agent } from '../src/index.js'
-import { echoRoundTrips, openEchoSocket } from './clients/websocket-echo.js'
-import type { EchoSocket } from './clients/websocket-echo.js'
-import { collectYoungGarbage } from './clients/measure.js'
-import { awaitParentLine, tellParent } from './clients/parent-handshake.js'
+import { Agent } from '../../src/index.js'
+import { echoRoundTrips, openEchoSocket } from '../clients/websocket-echo.js'
+import type { EchoSocket } from '../clients/websocket-echo.js'
+import { collectYoungGarbage } from '../clients/measure.js'
+import { awaitParentLine, tellParent } from '../clients/parent-handshake.js'
 
 function count (name: string, value: string, min: number, max: number): number {
   const n = Number(value)

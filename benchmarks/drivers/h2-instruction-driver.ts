@@ -2,7 +2,7 @@
  * A bounded HTTP/2 client run for instruction counting (`valgrind --tool=callgrind`) rather than
  * timing: one Client with allowH2 (one session), a fixed number of GETs with `streams` in flight
  * (50 by default; 1000 for the per-stream cost of the scale row) against an h2 benchmark origin
- * already running (`clients/h2-server.js`), then exit. A young-generation collection frames the
+ * already running (`origins/h2-origin.js`), then exit. A young-generation collection frames the
  * round (see `collectYoungGarbage`), so the garbage it made counts. Comparing a run of N requests with one of M gives the
  * instructions of M − N requests in the steady state. With a `warmup` count it first runs that
  * many requests, then says `ready` on stdout and waits for a line on stdin before the counted
@@ -13,10 +13,10 @@
  * @module
  */
 
-import { open, one } from './clients/h2-client.js'
-import { keepInFlight } from './clients/in-flight.js'
-import { collectYoungGarbage } from './clients/measure.js'
-import { awaitParentLine, tellParent } from './clients/parent-handshake.js'
+import { open, one } from '../clients/h2-client.js'
+import { keepInFlight } from '../clients/in-flight.js'
+import { collectYoungGarbage } from '../clients/measure.js'
+import { awaitParentLine, tellParent } from '../clients/parent-handshake.js'
 
 /** The most streams the h2 benchmark origin allows on one session. */
 const MAX_STREAMS = 1000

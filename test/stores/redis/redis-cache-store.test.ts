@@ -1,8 +1,8 @@
 import { after, before } from 'node:test'
-import { RedisCacheStore } from '../../stores/redis-cache-store.js'
-import { startRedisServer } from '../helpers/redis-server.js'
-import type { TestRedis } from '../helpers/redis-server.js'
-import { runCacheStoreContract } from '../../src/testing/cache-store-contract.js'
+import { RedisCacheStore } from '../../../stores/redis-cache-store.js'
+import { startRedisServer } from '../../helpers/redis-server.js'
+import type { TestRedis } from '../../helpers/redis-server.js'
+import { runCacheStoreContract } from '../../../src/testing/cache-store-contract.js'
 import { HEALTHY_TIMEOUT_MS, uniquePrefix } from './redis-cache-store-fixtures.js'
 
 let redis: TestRedis

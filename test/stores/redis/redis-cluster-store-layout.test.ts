@@ -1,12 +1,12 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { Cluster } from 'ioredis'
-import { RedisCacheStore } from '../../stores/redis-cache-store.js'
-import type { RedisCacheStoreOptions } from '../../stores/redis-cache-store.js'
-import { keyLayout, leaseKey, urlKey, variantKey, variantSuffix } from '../../stores/redis/key-layout.js'
-import { writeEntry } from '../../src/testing/cache-store-contract.js'
-import { FAIL_FAST_CLUSTER_OPTIONS, startRedisCluster } from '../helpers/redis-cluster.js'
-import type { TestRedisCluster } from '../helpers/redis-cluster.js'
+import { RedisCacheStore } from '../../../stores/redis-cache-store.js'
+import type { RedisCacheStoreOptions } from '../../../stores/redis-cache-store.js'
+import { keyLayout, leaseKey, urlKey, variantKey, variantSuffix } from '../../../stores/redis/key-layout.js'
+import { writeEntry } from '../../../src/testing/cache-store-contract.js'
+import { FAIL_FAST_CLUSTER_OPTIONS, startRedisCluster } from '../../helpers/redis-cluster.js'
+import type { TestRedisCluster } from '../../helpers/redis-cluster.js'
 import { HEALTHY_TIMEOUT_MS, cacheKey, cacheValue, uniquePrefix } from './redis-cache-store-fixtures.js'
 
 let cluster: TestRedisCluster

@@ -7,7 +7,7 @@
  */
 
 import { Cluster } from 'ioredis'
-import { RedisCacheStore } from '../stores/redis-cache-store.js'
+import { RedisCacheStore } from '../../stores/redis-cache-store.js'
 import { benchKey } from './cluster-keys.js'
 
 const [connectionJson, keyPrefix, keys, hits, concurrency] = process.argv.slice(2) as [string, string, string, string, string]

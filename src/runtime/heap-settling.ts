@@ -1,5 +1,8 @@
 /**
- * Keeps socket read buffers in pages the process already has.
+ * Heap settling: keeps large body buffers in pages the process already has. Only the connection
+ * layer (a socket's large read, in the HTTP/1.1 and WebSocket readers) and the replay layer (a
+ * large body played from memory, whatever store or snapshot held it) call it; the architecture
+ * test holds everything else to that.
  *
  * Large reads end up in fresh buffers from the C heap (a socket's own 64 KiB reads, the body
  * chunks copied out of the shared read buffer, a WebSocket message's buffer), and the garbage
@@ -12,9 +15,11 @@
  * such block, allocated and dropped once, makes the heap keep up to 64 MiB of free pages for
  * reuse instead.
  *
- * The block is dropped only once a connection reads a large chunk: a process that only ever
- * reads small responses never frees read buffers in such batches, and would pay for the block
- * with nothing in return (V8 counts it as external memory, which can bring a collection forward).
+ * The block is dropped only once a connection reads a large chunk or a large body is replayed
+ * from memory (cache hits and snapshots hand out buffers freed in the same batches): a process
+ * that only ever handles small responses never frees buffers in such batches, and would pay for
+ * the block with nothing in return (V8 counts it as external memory, which can bring a collection
+ * forward).
  * @module
  */
 
@@ -55,4 +60,15 @@ export function keepReadBuffersInHeap (): boolean {
     return false
   }
   return true
+}
+
+/**
+ * Settles the heap once the chunks of a body played from memory add up to a large read: the
+ * replay layer's one call, so no store or snapshot format has to know about the heap.
+ */
+export function keepPlayedBuffersInHeap (chunks: readonly Buffer[]): void {
+  if (settled) return
+  let bytes = 0
+  for (const chunk of chunks) bytes += chunk.length
+  if (bytes >= LARGE_READ_BYTES) keepReadBuffersInHeap()
 }

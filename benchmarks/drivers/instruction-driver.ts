@@ -14,19 +14,19 @@
  * @module
  */
 
-import './clients/tracing.js'
-import { agentClient, CLIENT_MODES } from './clients/agent-client.js'
-import type { BenchFetch, BenchLibrary, ClientMode } from './clients/agent-client.js'
-import { collectYoungGarbage, runRound } from './clients/measure.js'
-import { scenarioByName } from './transport-scenarios.js'
-import { awaitParentLine, tellParent } from './clients/parent-handshake.js'
+import '../clients/tracing.js'
+import { agentClient, CLIENT_MODES } from '../clients/agent-client.js'
+import type { BenchFetch, BenchLibrary, ClientMode } from '../clients/agent-client.js'
+import { collectYoungGarbage, runRound } from '../clients/measure.js'
+import { scenarioByName } from '../transport-scenarios.js'
+import { awaitParentLine, tellParent } from '../clients/parent-handshake.js'
 
 const CONNECTIONS = 50
 
 async function load (library: string): Promise<BenchLibrary> {
   const lib = library === 'undici'
-    ? await import('../test/helpers/undici-reference.js') as unknown as typeof import('../src/index.js')
-    : library === 'conduit' ? await import('../src/index.js') : null
+    ? await import('../../test/helpers/undici-reference.js') as unknown as typeof import('../../src/index.js')
+    : library === 'conduit' ? await import('../../src/index.js') : null
   if (lib === null) throw new TypeError(`unknown library ${JSON.stringify(library)}; known: conduit, undici`)
   // Under valgrind on a busy machine a connection can take seconds: no connect timeout may cut the run short.
   const agent = new lib.Agent({ connections: CONNECTIONS, connectTimeout: 300_000 })

@@ -1,5 +1,5 @@
 /**
- * The benchmark origin's side of the wire, shared by the TCP origin (`benchmarks/server.ts`) and
+ * The benchmark origin's side of the wire, shared by the TCP origin (`origins/h1-origin.ts`) and
  * the in-memory sockets: each scenario's whole response as prebuilt bytes, and a reader that
  * finds request heads in a byte stream and skips their bodies.
  * @module

@@ -1,10 +1,10 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { RedisCacheStore } from '../../stores/redis-cache-store.js'
-import type { RedisCacheStoreOptions } from '../../stores/redis-cache-store.js'
-import { keyLayout, urlKey, variantKey, variantSuffix } from '../../stores/redis/key-layout.js'
-import type { CacheKey, CacheValue } from '../../src/contracts/cache-store.js'
-import { writeEntry } from '../../src/testing/cache-store-contract.js'
+import { RedisCacheStore } from '../../../stores/redis-cache-store.js'
+import type { RedisCacheStoreOptions } from '../../../stores/redis-cache-store.js'
+import { keyLayout, urlKey, variantKey, variantSuffix } from '../../../stores/redis/key-layout.js'
+import type { CacheKey, CacheValue } from '../../../src/contracts/cache-store.js'
+import { writeEntry } from '../../../src/testing/cache-store-contract.js'
 import { HEALTHY_TIMEOUT_MS, cacheKey, cacheValue, eventually, uniquePrefix, useTestRedis } from './redis-cache-store-fixtures.js'
 
 const shared = useTestRedis()

@@ -1,11 +1,11 @@
 import { after, before } from 'node:test'
 import { Cluster } from 'ioredis'
-import { RedisCacheStore } from '../../stores/redis-cache-store.js'
-import type { RedisCacheStoreOptions } from '../../stores/redis-cache-store.js'
-import { FAIL_FAST_CLUSTER_OPTIONS, startRedisCluster } from '../helpers/redis-cluster.js'
-import type { TestRedisCluster } from '../helpers/redis-cluster.js'
-import { runCacheStoreContract } from '../../src/testing/cache-store-contract.js'
-import type { ContractStore } from '../../src/testing/cache-store-contract.js'
+import { RedisCacheStore } from '../../../stores/redis-cache-store.js'
+import type { RedisCacheStoreOptions } from '../../../stores/redis-cache-store.js'
+import { FAIL_FAST_CLUSTER_OPTIONS, startRedisCluster } from '../../helpers/redis-cluster.js'
+import type { TestRedisCluster } from '../../helpers/redis-cluster.js'
+import { runCacheStoreContract } from '../../../src/testing/cache-store-contract.js'
+import type { ContractStore } from '../../../src/testing/cache-store-contract.js'
 import { HEALTHY_TIMEOUT_MS, uniquePrefix } from './redis-cache-store-fixtures.js'
 
 let cluster: TestRedisCluster

@@ -1,11 +1,11 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { Cluster } from 'ioredis'
-import { RedisCacheStore } from '../../stores/redis-cache-store.js'
-import { keyLayout, urlKey } from '../../stores/redis/key-layout.js'
-import { writeEntry } from '../../src/testing/cache-store-contract.js'
-import { FAIL_FAST_CLUSTER_OPTIONS, startRedisCluster } from '../helpers/redis-cluster.js'
-import type { TestRedisCluster } from '../helpers/redis-cluster.js'
+import { RedisCacheStore } from '../../../stores/redis-cache-store.js'
+import { keyLayout, urlKey } from '../../../stores/redis/key-layout.js'
+import { writeEntry } from '../../../src/testing/cache-store-contract.js'
+import { FAIL_FAST_CLUSTER_OPTIONS, startRedisCluster } from '../../helpers/redis-cluster.js'
+import type { TestRedisCluster } from '../../helpers/redis-cluster.js'
 import { cacheKey, cacheValue, eventually, uniquePrefix } from './redis-cache-store-fixtures.js'
 
 // Outages are the point here: a short bound, yet far above a healthy answer on a loaded machine.

@@ -5,9 +5,9 @@
  * @module
  */
 
-import { CACHED_SUFFIX } from './transport.js'
+import { CACHED_SUFFIX } from '../transport.js'
 import { median } from './stats.js'
-import type { ClientSamples, ScenarioResult } from './transport.js'
+import type { ClientSamples, ScenarioResult } from '../transport.js'
 
 /** A comparison printed under each table and as a headline row: `subject` against `peer`. */
 export interface Comparison {

@@ -6,9 +6,9 @@
  *   impl: conduit | undici | global
  */
 
-import { Agent as UndiciAgent, fetch as undiciFetch } from '../test/helpers/undici-reference.js'
-import { Agent } from '../src/dispatcher/agent.js'
-import { fetch as conduitFetch } from '../src/fetch/fetch.js'
+import { Agent as UndiciAgent, fetch as undiciFetch } from '../../test/helpers/undici-reference.js'
+import { Agent } from '../../src/dispatcher/agent.js'
+import { fetch as conduitFetch } from '../../src/fetch/fetch.js'
 
 type FetchFn = (url: string) => Promise<{ json (): Promise<unknown>, status: number }>
 

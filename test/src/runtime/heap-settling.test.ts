@@ -5,7 +5,7 @@ import { promisify } from 'node:util'
 import { fileURLToPath } from 'node:url'
 
 const run = promisify(execFile)
-const moduleUrl = new URL('../../../src/connection/read-buffer-heap.js', import.meta.url).href
+const moduleUrl = new URL('../../../src/runtime/heap-settling.js', import.meta.url).href
 const indexUrl = new URL('../../../src/index.js', import.meta.url).href
 
 describe('read buffer heap settling', () => {

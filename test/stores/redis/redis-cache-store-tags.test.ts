@@ -1,10 +1,10 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { RedisCacheStore } from '../../stores/redis-cache-store.js'
-import { MAX_VARIANTS_PER_URL } from '../../stores/redis/scripts.js'
-import { BODY_FIELD, META_FIELD, keyLayout, variantKey } from '../../stores/redis/key-layout.js'
-import type { RedisCacheStoreOptions } from '../../stores/redis-cache-store.js'
-import { writeEntry } from '../../src/testing/cache-store-contract.js'
+import { RedisCacheStore } from '../../../stores/redis-cache-store.js'
+import { MAX_VARIANTS_PER_URL } from '../../../stores/redis/scripts.js'
+import { BODY_FIELD, META_FIELD, keyLayout, variantKey } from '../../../stores/redis/key-layout.js'
+import type { RedisCacheStoreOptions } from '../../../stores/redis-cache-store.js'
+import { writeEntry } from '../../../src/testing/cache-store-contract.js'
 import { HEALTHY_TIMEOUT_MS, cacheKey, cacheValue, uniquePrefix, useTestRedis } from './redis-cache-store-fixtures.js'
 
 const shared = useTestRedis()

@@ -1,12 +1,12 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { Redis } from 'ioredis'
-import { RedisCacheStore } from '../../stores/redis-cache-store.js'
-import { cacheStores } from '../../src/index.js'
-import { loadIoredis } from '../../stores/redis/load-ioredis.js'
-import { startRedisServer } from '../helpers/redis-server.js'
-import type { TestRedis } from '../helpers/redis-server.js'
-import { writeEntry } from '../../src/testing/cache-store-contract.js'
+import { RedisCacheStore } from '../../../stores/redis-cache-store.js'
+import { cacheStores } from '../../../src/index.js'
+import { loadIoredis } from '../../../stores/redis/load-ioredis.js'
+import { startRedisServer } from '../../helpers/redis-server.js'
+import type { TestRedis } from '../../helpers/redis-server.js'
+import { writeEntry } from '../../../src/testing/cache-store-contract.js'
 import { HEALTHY_TIMEOUT_MS, cacheKey, cacheValue, eventually, uniquePrefix } from './redis-cache-store-fixtures.js'
 
 let redis: TestRedis

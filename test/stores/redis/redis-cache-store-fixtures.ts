@@ -6,9 +6,9 @@
 
 import { after, before } from 'node:test'
 import { Redis } from 'ioredis'
-import type { CacheKey, CacheValue } from '../../src/contracts/cache-store.js'
-import { startRedisServer } from '../helpers/redis-server.js'
-import type { TestRedis } from '../helpers/redis-server.js'
+import type { CacheKey, CacheValue } from '../../../src/contracts/cache-store.js'
+import { startRedisServer } from '../../helpers/redis-server.js'
+import type { TestRedis } from '../../helpers/redis-server.js'
 
 let counter = 0
 

@@ -7,7 +7,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { undici } from '../../helpers/undici-reference.js'
-import { CloseEvent, ErrorEvent, MessageEvent } from '../../../src/websocket/events.js'
+import { CloseEvent, ErrorEvent, MessageEvent } from '../../../src/websocket/dom-events.js'
 
 type EventClass = new (...args: unknown[]) => Event & Record<string, unknown>
 
