@@ -74,6 +74,9 @@ export { channels as diagnosticsChannels, undiciChannels } from './diagnostics.j
 export type { ConnectParams, DiagnosticsRequest } from './diagnostics.js'
 export { setUndiciChannels } from './observability/undici-channels.js'
 export type { UndiciRequestView, UndiciResponseView } from './observability/undici-request-view.js'
+export { httpClientMetrics } from './observability/http-client-metrics.js'
+export type { HttpClientMetrics, HttpClientMetricsOptions } from './observability/http-client-metrics.js'
+export type { HistogramLike, InstrumentOptionsLike, MeterLike, MeterProviderLike, MetricAttributes, UpDownCounterLike } from './observability/otel-meter.js'
 
 // --- interceptors and stores ----------------------------------------------------------------
 export * as interceptors from '../interceptors/index.js'
