@@ -76,6 +76,9 @@ export { channels as diagnosticsChannels, undiciChannels } from './diagnostics.j
 export type { ConnectParams, DiagnosticsRequest } from './diagnostics.js'
 export { setUndiciChannels } from './observability/undici-channels.js'
 export type { UndiciRequestView, UndiciResponseView } from './observability/undici-request-view.js'
+export { httpClientMetrics } from './observability/http-client-metrics.js'
+export type { HttpClientMetrics, HttpClientMetricsOptions } from './observability/http-client-metrics.js'
+export type { HistogramLike, InstrumentOptionsLike, MeterLike, MeterProviderLike, MetricAttributes, UpDownCounterLike } from './observability/otel-meter.js'
 
 // --- interceptors and stores ----------------------------------------------------------------
 export * as interceptors from '../interceptors/index.js'
@@ -184,3 +187,4 @@ export type { DeadlinePhase } from './errors.js'
 export type { CircuitBreakerOptions, CircuitState, CircuitStateChange } from '../interceptors/circuit-breaker/index.js'
 export type { RetryBudget, RetryBudgetOptions, ResolvedRetryBudget, IdempotencyKeyFactory } from '../interceptors/retry/index.js'
 export type { RateLimitOptions } from '../interceptors/rate-limit/index.js'
+export type { HedgeOptions, HedgeBudgetOptions } from '../interceptors/hedge/index.js'

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { RollingWindow } from '../rolling-window.js'
+import { RequestShare } from '../request-share.js'
 
 /** The budget's settings, as `retry({ budget })` takes them. */
 export interface RetryBudgetOptions {
@@ -40,32 +40,8 @@ export interface ResolvedRetryBudget {
 export const RETRY_BUDGET_DEFAULTS: ResolvedRetryBudget = Object.freeze({ ratio: 0.2, minRetries: 10, windowMs: 10_000 })
 
 /** The spending of one budget, shared by every request through one retry interceptor. */
-export class RetryBudget {
-  readonly #settings: ResolvedRetryBudget
-  // Requests unmarked, retries marked.
-  readonly #window: RollingWindow
-
+export class RetryBudget extends RequestShare {
   constructor (settings: ResolvedRetryBudget) {
-    this.#settings = settings
-    this.#window = new RollingWindow(settings.windowMs)
-  }
-
-  /** A request was made. */
-  requested (now: number): void {
-    this.#window.record(now, false)
-  }
-
-  /**
-   * Takes one retry from the budget when it has one; otherwise returns why not, for the log.
-   */
-  withdraw (now: number): string | null {
-    const { total, marked: retries } = this.#window.counts(now)
-    const requests = total - retries
-    const allowed = this.#settings.minRetries + Math.floor(this.#settings.ratio * requests)
-    if (retries >= allowed) {
-      return `the retry budget is spent: ${retries} retries for ${requests} requests in ${this.#settings.windowMs}ms (minRetries ${this.#settings.minRetries}, ratio ${this.#settings.ratio})`
-    }
-    this.#window.record(now, true)
-    return null
+    super('retry', 'minRetries', settings.minRetries, settings.ratio, settings.windowMs)
   }
 }

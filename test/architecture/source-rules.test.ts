@@ -153,11 +153,12 @@ describe('the library sources', () => {
 
   it('schedule the interceptors\' and stores\' timers on the runtime\'s own, except those meant to follow a fake clock', () => {
     // I/O deadlines, leases and heartbeats must run under a test's fake clock; retry backoff and
-    // the snapshot flush follow the caller's clock on purpose (docs/transport.md, "Fake clocks").
+    // the snapshot flush, rate-limit waits and hedge delays follow the caller's clock on purpose (docs/transport.md, "Fake clocks").
     const followsCallerClock = new Map([
       ['interceptors/retry/retry-wait.ts', ['setTimeout', 'clearTimeout']],
       ['interceptors/retry/retry-strategy.ts', ['setTimeout']],
       ['interceptors/rate-limit/limiter.ts', ['setTimeout']],
+      ['interceptors/hedge/hedged-request.ts', ['setTimeout', 'clearTimeout']],
       ['interceptors/snapshot/snapshot-recorder.ts', ['setTimeout', 'clearTimeout']],
       ['interceptors/snapshot/timed-body.ts', ['setTimeout', 'clearTimeout']]
     ])

@@ -6,11 +6,13 @@
  * Paths: `/ok`; `/status/<code>`; `/flaky` (503 while failing, 200 once recovered); `/hang-head`
  * (never answers); `/hang-body` (a head and a first chunk, then nothing); `/slow/<ms>`;
  * `/redirect-to/<path>` (302 to `/<path>`); `/retry-after-seconds/<n>` and `/retry-after-date/<n>`
- * (429 asking for n seconds); `/limited/<remaining>/<reset>` (200 with RateLimit fields).
+ * (429 asking for n seconds); `/limited/<remaining>/<reset>` (200 with RateLimit fields);
+ * `/first-hangs/<name>` (the first request never answers, later ones get `ok`).
  * A second listener (`silent`) accepts connections and never writes, so a TLS handshake stalls.
  *
  * IPC: sends `{ type: 'ports', http, silent }` once listening; answers `'counts'` with the
- * requests seen per path (and the `Idempotency-Key` headers they carried), `'fail'` and `'recover'` switch `/flaky` (acknowledged with `'ok'`),
+ * requests seen per path (and the `Idempotency-Key` headers they carried, the requests whose
+ * connection closed before their answer was written, and the connections open now), `'fail'` and `'recover'` switch `/flaky` (acknowledged with `'ok'`),
  * `'reset'` clears the counts. Exits when the IPC channel closes.
  */
 
@@ -21,19 +23,24 @@ import type { AddressInfo } from 'node:net'
 /** Messages the child sends over IPC. */
 export type ResilienceChildMessage =
   | { type: 'ports', http: number, silent: number }
-  | { type: 'counts', counts: Record<string, number>, keys: Record<string, string[]> }
+  | { type: 'counts', counts: Record<string, number>, keys: Record<string, string[]>, aborted: Record<string, number>, connections: number }
   | { type: 'ok' }
 
 let counts: Record<string, number> = {}
 // The Idempotency-Key header of each request, per path.
 let keys: Record<string, string[]> = {}
 let failing = true
+// Requests whose client went away before their answer was written, per path.
+let aborted: Record<string, number> = {}
 
 function answer (req: http.IncomingMessage, res: http.ServerResponse): void {
   const path = req.url ?? '/'
   counts[path] = (counts[path] ?? 0) + 1
   const key = req.headers['idempotency-key']
   if (typeof key === 'string') (keys[path] ??= []).push(key)
+  res.on('close', () => {
+    if (!res.writableFinished) aborted[path] = (aborted[path] ?? 0) + 1
+  })
   const [, kind = '', a = '', b = ''] = path.split('/')
   switch (kind) {
     case 'ok':
@@ -48,6 +55,10 @@ function answer (req: http.IncomingMessage, res: http.ServerResponse): void {
       res.end(failing ? 'failing' : 'recovered')
       return
     case 'hang-head':
+      return
+    case 'first-hangs':
+      if (counts[path] === 1) return
+      res.end('ok')
       return
     case 'hang-body':
       res.writeHead(200, { 'content-length': '100' })
@@ -87,8 +98,9 @@ const silent = net.createServer((socket) => {
 })
 
 process.on('message', (message: string) => {
-  if (message === 'counts') process.send!({ type: 'counts', counts, keys })
-  else if (message === 'reset') { counts = {}; keys = {}; process.send!({ type: 'ok' }) }
+  if (message === 'counts') {
+    server.getConnections((_err, connections) => process.send!({ type: 'counts', counts, keys, aborted, connections }))
+  } else if (message === 'reset') { counts = {}; keys = {}; aborted = {}; process.send!({ type: 'ok' }) }
   else if (message === 'fail') { failing = true; process.send!({ type: 'ok' }) }
   else if (message === 'recover') { failing = false; process.send!({ type: 'ok' }) }
 })

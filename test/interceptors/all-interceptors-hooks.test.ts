@@ -100,13 +100,20 @@ describe('every interceptor conduit ships, composed over a real Agent', async ()
     retry: interceptors.retry({ maxRetries: 1, minTimeout: 1, maxTimeout: 1 }),
     proxy: interceptors.proxy({ uri: proxy.url, proxyTunnel: true }),
     snapshot: interceptors.snapshot({ mode: 'record', snapshotPath: join(dir, `snapshots-${n}.json`) }),
-    debug: interceptors.debug({ logger: () => {} })
+    debug: interceptors.debug({ logger: () => {} }),
+    deadline: interceptors.deadline({ timeoutMs: 60_000 }),
+    circuitBreaker: interceptors.circuitBreaker(),
+    rateLimit: interceptors.rateLimit({ rate: 1000, maxConcurrent: 8 }),
+    // A copy of every idempotent request goes at once, so two attempts race in each test.
+    hedge: interceptors.hedge({ delayMs: 0 })
   })
   const orders = [
-    ['cache', 'retry', 'proxy', 'snapshot', 'debug'],
-    ['debug', 'snapshot', 'proxy', 'retry', 'cache'],
-    ['retry', 'debug', 'cache', 'snapshot', 'proxy'],
-    ['proxy', 'cache', 'debug', 'retry', 'snapshot']
+    ['cache', 'retry', 'proxy', 'snapshot', 'hedge', 'deadline', 'circuitBreaker', 'rateLimit', 'debug'],
+    ['debug', 'rateLimit', 'snapshot', 'proxy', 'circuitBreaker', 'retry', 'hedge', 'deadline', 'cache'],
+    ['retry', 'debug', 'cache', 'hedge', 'snapshot', 'rateLimit', 'deadline', 'circuitBreaker', 'proxy'],
+    ['proxy', 'cache', 'debug', 'deadline', 'retry', 'circuitBreaker', 'rateLimit', 'hedge', 'snapshot'],
+    ['hedge', 'snapshot', 'cache', 'proxy', 'retry', 'debug', 'rateLimit', 'circuitBreaker', 'deadline'],
+    ['circuitBreaker', 'deadline', 'proxy', 'hedge', 'cache', 'retry', 'snapshot', 'debug', 'rateLimit']
   ]
 
   for (const [n, order] of orders.entries()) {

@@ -18,9 +18,9 @@ describe('interceptor logs and an origin with user:password', () => {
       await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
       const dir = await mkdtemp(join(tmpdir(), 'conduit-log-secrets-'))
       const store = new conduit.cacheStores.SqliteCacheStore({ location: join(dir, 'cache.db') })
-      const { cache, retry, deduplicate, dns, debug, redirect, decompress, responseError } = conduit.interceptors
+      const { cache, retry, deduplicate, dns, debug, redirect, decompress, responseError, deadline, circuitBreaker, rateLimit, hedge } = conduit.interceptors
       const agent = new conduit.Agent()
-      const dispatcher = agent.compose(debug(), redirect({ maxRedirections: 2 }), retry(), deduplicate(), dns(), decompress(), responseError(), cache({ store }))
+      const dispatcher = agent.compose(rateLimit({ rate: 100 }), circuitBreaker(), hedge({ delayMs: 0 }), debug(), redirect({ maxRedirections: 2 }), retry(), deduplicate(), dns(), decompress(), responseError(), cache({ store }), deadline({ timeoutMs: 60_000 }))
       const origin = 'http://u:LgPw8q@127.0.0.1:' + server.address().port
       const bodies = []
       for (const path of ['/moved', '/x?y=1', '/x?y=1']) {
@@ -42,6 +42,7 @@ describe('interceptor logs and an origin with user:password', () => {
     assert.match(stderr, /sending request to GET http:\/\/\*\*\*@127\.0\.0\.1:\d+\/moved/)
     assert.match(stderr, /CONDUIT:REDIRECT \d+: following 302 from http:\/\/\*\*\*@127\.0\.0\.1:\d+\/moved/)
     assert.match(stderr, /CONDUIT:CACHE/)
+    assert.match(stderr, /CONDUIT:HEDGE \d+: GET http:\/\/\*\*\*@127\.0\.0\.1:\d+\/\S+ unanswered after 0ms/)
     assert.doesNotMatch(stderr, /LgPw8q/)
   })
 })

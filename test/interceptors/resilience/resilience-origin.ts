@@ -20,6 +20,10 @@ export interface ResilienceOrigin {
   counts: () => Promise<Record<string, number>>
   /** The `Idempotency-Key` headers seen per path since the last reset. */
   keys: () => Promise<Record<string, string[]>>
+  /** Requests per path whose connection closed before their answer was written, since the last reset. */
+  aborted: () => Promise<Record<string, number>>
+  /** Connections open to the HTTP listener now. */
+  connections: () => Promise<number>
   /** Sends `'fail'`, `'recover'` or `'reset'` and waits for the acknowledgement. */
   tell: (command: 'fail' | 'recover' | 'reset') => Promise<void>
   stop: () => Promise<void>
@@ -46,6 +50,14 @@ export async function startResilienceOrigin (): Promise<ResilienceOrigin> {
     keys: async () => {
       const reply = await ask(child, 'counts')
       return reply.type === 'counts' ? reply.keys : {}
+    },
+    aborted: async () => {
+      const reply = await ask(child, 'counts')
+      return reply.type === 'counts' ? reply.aborted : {}
+    },
+    connections: async () => {
+      const reply = await ask(child, 'counts')
+      return reply.type === 'counts' ? reply.connections : -1
     },
     tell: async (command) => { await ask(child, command) },
     stop: async () => {
