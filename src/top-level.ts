@@ -29,7 +29,7 @@ export interface TopLevelExtras {
 }
 
 /** Options of the top-level {@link request}: `request()` options, with `dispatcher` to pick another one. */
-export type TopLevelRequestOptions = Partial<RequestOptions> & TopLevelExtras
+export type TopLevelRequestOptions<TOpaque = null> = Partial<RequestOptions<TOpaque>> & TopLevelExtras
 
 /**
  * Resolves the target and options of a top-level call into the dispatcher and the options of
@@ -93,12 +93,12 @@ function withResolved<O extends object, R> (who: string, url: unknown, options: 
  * const { statusCode, body } = await request('http://127.0.0.1:3000/items?page=2')
  * console.log(statusCode, await body.json())
  */
-export function request (url: string | URL | UrlLike | TopLevelRequestOptions, options?: TopLevelRequestOptions | null): Promise<ResponseData>
-export function request (url: string | URL | UrlLike | TopLevelRequestOptions, options: TopLevelRequestOptions | null | undefined, callback: RequestCallback): void
-export function request (url: string | URL | UrlLike | TopLevelRequestOptions, callback: RequestCallback): void
-export function request (url: string | URL | UrlLike | TopLevelRequestOptions, givenOptions?: TopLevelRequestOptions | RequestCallback | null, givenCallback?: RequestCallback): Promise<ResponseData> | void {
-  const [options, callback] = shifted<RequestCallback>(givenOptions, givenCallback)
-  return withResolved<RequestOptions, Promise<ResponseData> | void>('request()', url, options, callback, (dispatcher, opts) =>
+export function request<TOpaque = null> (url: string | URL | UrlLike | TopLevelRequestOptions<TOpaque>, options?: TopLevelRequestOptions<TOpaque> | null): Promise<ResponseData<TOpaque>>
+export function request<TOpaque = null> (url: string | URL | UrlLike | TopLevelRequestOptions<TOpaque>, options: TopLevelRequestOptions<TOpaque> | null | undefined, callback: RequestCallback<TOpaque>): void
+export function request<TOpaque = null> (url: string | URL | UrlLike | TopLevelRequestOptions<TOpaque>, callback: RequestCallback<TOpaque>): void
+export function request (url: string | URL | UrlLike | TopLevelRequestOptions<unknown>, givenOptions?: TopLevelRequestOptions<unknown> | RequestCallback<unknown> | null, givenCallback?: RequestCallback<unknown>): Promise<ResponseData<unknown>> | void {
+  const [options, callback] = shifted<RequestCallback<unknown>>(givenOptions, givenCallback)
+  return withResolved<RequestOptions<unknown>, Promise<ResponseData<unknown>> | void>('request()', url, options, callback, (dispatcher, opts) =>
     callback === undefined ? dispatcherRequest(dispatcher, opts) : dispatcherRequest(dispatcher, opts, callback))
 }
 
@@ -108,14 +108,14 @@ export function request (url: string | URL | UrlLike | TopLevelRequestOptions, g
  * @example
  * await stream('http://127.0.0.1:3000/file', {}, () => fs.createWriteStream('file'))
  */
-export function stream (url: string | URL | UrlLike, options: (Partial<StreamOptions> & TopLevelExtras) | null | undefined, factory: StreamFactory): Promise<StreamData>
-export function stream (url: string | URL | UrlLike, options: (Partial<StreamOptions> & TopLevelExtras) | null | undefined, factory: StreamFactory, callback: StreamCallback): void
-export function stream (url: string | URL | UrlLike, factory: StreamFactory): Promise<StreamData>
-export function stream (url: string | URL | UrlLike, factory: StreamFactory, callback: StreamCallback): void
-export function stream (url: string | URL | UrlLike, givenOptions: (Partial<StreamOptions> & TopLevelExtras) | StreamFactory | null | undefined, givenFactory?: StreamFactory | StreamCallback, givenCallback?: StreamCallback): Promise<StreamData> | void {
-  const [options, factory, rest] = shifted<StreamFactory>(givenOptions, givenFactory as StreamFactory | undefined, givenCallback)
-  const callback = rest as StreamCallback | undefined
-  const { dispatcher, opts } = resolve<StreamOptions>('stream()', url, options)
+export function stream<TOpaque = null> (url: string | URL | UrlLike, options: (Partial<StreamOptions<TOpaque>> & TopLevelExtras) | null | undefined, factory: StreamFactory<TOpaque>): Promise<StreamData<TOpaque>>
+export function stream<TOpaque = null> (url: string | URL | UrlLike, options: (Partial<StreamOptions<TOpaque>> & TopLevelExtras) | null | undefined, factory: StreamFactory<TOpaque>, callback: StreamCallback<TOpaque>): void
+export function stream<TOpaque = null> (url: string | URL | UrlLike, factory: StreamFactory<TOpaque>): Promise<StreamData<TOpaque>>
+export function stream<TOpaque = null> (url: string | URL | UrlLike, factory: StreamFactory<TOpaque>, callback: StreamCallback<TOpaque>): void
+export function stream (url: string | URL | UrlLike, givenOptions: (Partial<StreamOptions<unknown>> & TopLevelExtras) | StreamFactory<unknown> | null | undefined, givenFactory?: StreamFactory<unknown> | StreamCallback<unknown>, givenCallback?: StreamCallback<unknown>): Promise<StreamData<unknown>> | void {
+  const [options, factory, rest] = shifted<StreamFactory<unknown>>(givenOptions, givenFactory as StreamFactory<unknown> | undefined, givenCallback)
+  const callback = rest as StreamCallback<unknown> | undefined
+  const { dispatcher, opts } = resolve<StreamOptions<unknown>>('stream()', url, options)
   return callback === undefined ? dispatcherStream(dispatcher, opts, factory!) : dispatcherStream(dispatcher, opts, factory!, callback)
 }
 
@@ -125,11 +125,11 @@ export function stream (url: string | URL | UrlLike, givenOptions: (Partial<Stre
  * @example
  * const duplex = pipeline('http://127.0.0.1:3000/echo', { method: 'POST' }, ({ body }) => body)
  */
-export function pipeline (url: string | URL | UrlLike, options: (Partial<PipelineOptions> & TopLevelExtras) | null | undefined, handler: PipelineHandlerFunction): Duplex
-export function pipeline (url: string | URL | UrlLike, handler: PipelineHandlerFunction): Duplex
-export function pipeline (url: string | URL | UrlLike, givenOptions: (Partial<PipelineOptions> & TopLevelExtras) | PipelineHandlerFunction | null | undefined, givenHandler?: PipelineHandlerFunction): Duplex {
-  const [options, handler] = shifted<PipelineHandlerFunction>(givenOptions, givenHandler)
-  const { dispatcher, opts } = resolve<PipelineOptions>('pipeline()', url, options)
+export function pipeline<TOpaque = null> (url: string | URL | UrlLike, options: (Partial<PipelineOptions<TOpaque>> & TopLevelExtras) | null | undefined, handler: PipelineHandlerFunction<TOpaque>): Duplex
+export function pipeline<TOpaque = null> (url: string | URL | UrlLike, handler: PipelineHandlerFunction<TOpaque>): Duplex
+export function pipeline (url: string | URL | UrlLike, givenOptions: (Partial<PipelineOptions<unknown>> & TopLevelExtras) | PipelineHandlerFunction<unknown> | null | undefined, givenHandler?: PipelineHandlerFunction<unknown>): Duplex {
+  const [options, handler] = shifted<PipelineHandlerFunction<unknown>>(givenOptions, givenHandler)
+  const { dispatcher, opts } = resolve<PipelineOptions<unknown>>('pipeline()', url, options)
   return dispatcherPipeline(dispatcher, opts, handler!)
 }
 
@@ -139,12 +139,12 @@ export function pipeline (url: string | URL | UrlLike, givenOptions: (Partial<Pi
  * @example
  * const { socket } = await upgrade('http://127.0.0.1:3000/chat', { protocol: 'my-proto' })
  */
-export function upgrade (url: string | URL | UrlLike | (UpgradeOptions & TopLevelExtras), options?: (UpgradeOptions & TopLevelExtras) | null): Promise<UpgradeData>
-export function upgrade (url: string | URL | UrlLike | (UpgradeOptions & TopLevelExtras), options: (UpgradeOptions & TopLevelExtras) | null | undefined, callback: UpgradeCallback): void
-export function upgrade (url: string | URL | UrlLike | (UpgradeOptions & TopLevelExtras), callback: UpgradeCallback): void
-export function upgrade (url: string | URL | UrlLike | (UpgradeOptions & TopLevelExtras), givenOptions?: (UpgradeOptions & TopLevelExtras) | UpgradeCallback | null, givenCallback?: UpgradeCallback): Promise<UpgradeData> | void {
-  const [options, callback] = shifted<UpgradeCallback>(givenOptions, givenCallback)
-  return withResolved<UpgradeOptions, Promise<UpgradeData> | void>('upgrade()', url, options, callback, (dispatcher, opts) => dispatcherUpgrade(dispatcher, opts, callback))
+export function upgrade<TOpaque = null> (url: string | URL | UrlLike | (UpgradeOptions<TOpaque> & TopLevelExtras), options?: (UpgradeOptions<TOpaque> & TopLevelExtras) | null): Promise<UpgradeData<TOpaque>>
+export function upgrade<TOpaque = null> (url: string | URL | UrlLike | (UpgradeOptions<TOpaque> & TopLevelExtras), options: (UpgradeOptions<TOpaque> & TopLevelExtras) | null | undefined, callback: UpgradeCallback<TOpaque>): void
+export function upgrade<TOpaque = null> (url: string | URL | UrlLike | (UpgradeOptions<TOpaque> & TopLevelExtras), callback: UpgradeCallback<TOpaque>): void
+export function upgrade (url: string | URL | UrlLike | (UpgradeOptions<unknown> & TopLevelExtras), givenOptions?: (UpgradeOptions<unknown> & TopLevelExtras) | UpgradeCallback<unknown> | null, givenCallback?: UpgradeCallback<unknown>): Promise<UpgradeData<unknown>> | void {
+  const [options, callback] = shifted<UpgradeCallback<unknown>>(givenOptions, givenCallback)
+  return withResolved<UpgradeOptions<unknown>, Promise<UpgradeData<unknown>> | void>('upgrade()', url, options, callback, (dispatcher, opts) => dispatcherUpgrade(dispatcher, opts, callback))
 }
 
 /**
@@ -153,14 +153,14 @@ export function upgrade (url: string | URL | UrlLike | (UpgradeOptions & TopLeve
  * @example
  * const { socket } = await connect({ origin: 'http://127.0.0.1:8080', path: 'example.org:443', dispatcher: proxyClient })
  */
-export function connect (url: string | URL | UrlLike | (UpgradeOptions & TopLevelExtras), options?: (UpgradeOptions & TopLevelExtras) | null): Promise<UpgradeData>
-export function connect (url: string | URL | UrlLike | (UpgradeOptions & TopLevelExtras), options: (UpgradeOptions & TopLevelExtras) | null | undefined, callback: UpgradeCallback): void
-export function connect (url: string | URL | UrlLike | (UpgradeOptions & TopLevelExtras), callback: UpgradeCallback): void
-export function connect (url: string | URL | UrlLike | (UpgradeOptions & TopLevelExtras), givenOptions?: (UpgradeOptions & TopLevelExtras) | UpgradeCallback | null, givenCallback?: UpgradeCallback): Promise<UpgradeData> | void {
-  const [options, callback] = shifted<UpgradeCallback>(givenOptions, givenCallback)
-  return withResolved<UpgradeOptions, Promise<UpgradeData> | void>('connect()', url, options, callback, (dispatcher, opts) => {
+export function connect<TOpaque = null> (url: string | URL | UrlLike | (UpgradeOptions<TOpaque> & TopLevelExtras), options?: (UpgradeOptions<TOpaque> & TopLevelExtras) | null): Promise<UpgradeData<TOpaque>>
+export function connect<TOpaque = null> (url: string | URL | UrlLike | (UpgradeOptions<TOpaque> & TopLevelExtras), options: (UpgradeOptions<TOpaque> & TopLevelExtras) | null | undefined, callback: UpgradeCallback<TOpaque>): void
+export function connect<TOpaque = null> (url: string | URL | UrlLike | (UpgradeOptions<TOpaque> & TopLevelExtras), callback: UpgradeCallback<TOpaque>): void
+export function connect (url: string | URL | UrlLike | (UpgradeOptions<unknown> & TopLevelExtras), givenOptions?: (UpgradeOptions<unknown> & TopLevelExtras) | UpgradeCallback<unknown> | null, givenCallback?: UpgradeCallback<unknown>): Promise<UpgradeData<unknown>> | void {
+  const [options, callback] = shifted<UpgradeCallback<unknown>>(givenOptions, givenCallback)
+  return withResolved<UpgradeOptions<unknown>, Promise<UpgradeData<unknown>> | void>('connect()', url, options, callback, (dispatcher, opts) => {
     // A CONNECT target is host:port, not a path: the one given is sent as is.
-    const given = (options ?? (typeof url === 'object' && !(url instanceof URL) ? url : null)) as UpgradeOptions | null
+    const given = (options ?? (typeof url === 'object' && !(url instanceof URL) ? url : null)) as UpgradeOptions<unknown> | null
     const path = typeof given?.path === 'string' ? given.path : opts.path
     return dispatcherConnect(dispatcher, { ...opts, path }, callback)
   })

@@ -300,8 +300,11 @@ export class SnapshotRecorder {
     }
   }
 
-  /** Deletes the snapshot of a request; true when there was one. */
-  deleteSnapshot (requestOpts: DispatchOptions): boolean {
+  /**
+   * Deletes the snapshot of a request; true when there was one. Typed as loosely as undici's
+   * (`{}` compiles); options that name no URL fail with `InvalidArgumentError`.
+   */
+  deleteSnapshot (requestOpts: Partial<DispatchOptions>): boolean {
     const found = this.#lookUp(this.#callerKey(requestOpts, 'deleteSnapshot()'))
     if (found === undefined) return false
     this.#snapshots.delete(found[0])
@@ -310,7 +313,7 @@ export class SnapshotRecorder {
   }
 
   /** Metadata of the snapshot of a request, or null. */
-  getSnapshotInfo (requestOpts: DispatchOptions): SnapshotInfo | null {
+  getSnapshotInfo (requestOpts: Partial<DispatchOptions>): SnapshotInfo | null {
     const found = this.#lookUp(this.#callerKey(requestOpts, 'getSnapshotInfo()'))
     return found === undefined ? null : this.#info(...found)
   }

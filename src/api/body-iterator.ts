@@ -100,3 +100,8 @@ export class BodyIterator implements AsyncIterableIterator<Buffer> {
     return this
   }
 }
+
+// Inheriting %AsyncIteratorPrototype%, as Node's own stream iterator does, gives this one what the
+// runtime adds there (`Symbol.asyncDispose` for `await using`), which Readable's type promises.
+const ASYNC_ITERATOR_PROTOTYPE = Object.getPrototypeOf(Object.getPrototypeOf(async function * () {}.prototype)) as object
+Object.setPrototypeOf(BodyIterator.prototype, ASYNC_ITERATOR_PROTOTYPE)

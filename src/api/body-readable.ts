@@ -82,8 +82,10 @@ export class BodyReadable extends Readable {
   }
 
   /** `for await`: Node's iterator semantics, without its cost for a body already buffered (see BodyIterator). */
-  override [Symbol.asyncIterator] (): AsyncIterableIterator<Buffer> {
-    return new BodyIterator(this)
+  override [Symbol.asyncIterator] (): NodeJS.AsyncIterator<Buffer> {
+    // Typed as Readable's is, so the declaration holds under every @types/node; the iterator
+    // inherits %AsyncIteratorPrototype% as Readable's does.
+    return new BodyIterator(this) as unknown as NodeJS.AsyncIterator<Buffer>
   }
 
   /**

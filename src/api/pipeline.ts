@@ -16,19 +16,19 @@ import { ApiHandler } from './api-handler.js'
 import type { RequestOptions } from './request.js'
 
 /** Options of `pipeline()`: those of `request()` without `body` (it is what is written), plus `objectMode`. */
-export interface PipelineOptions extends RequestOptions {
+export interface PipelineOptions<TOpaque = null> extends RequestOptions<TOpaque> {
   /** Whether the readable side of the returned Duplex is in object mode. */
   objectMode?: boolean | undefined
 }
 
-/** What the handler of `pipeline()` receives once the response head arrived. */
-export interface PipelineHandlerData {
+/** What the handler of `pipeline()` receives once the response head arrived; `TOpaque` is the type of the `opaque` option. */
+export interface PipelineHandlerData<TOpaque = null> {
   /** Response status code. */
   statusCode: number
   /** Response headers, lower-case names. */
   headers: IncomingHeaders
-  /** The `opaque` option, handed back. */
-  opaque: unknown
+  /** The `opaque` option, handed back (null when none was given). */
+  opaque: TOpaque
   /** The response body. */
   body: Readable
   /** Per-dispatch context from the dispatcher. */
@@ -36,7 +36,7 @@ export interface PipelineHandlerData {
 }
 
 /** Turns the response into the Readable the pipeline's readable side yields. */
-export type PipelineHandlerFunction = (data: PipelineHandlerData) => NodeJS.ReadableStream
+export type PipelineHandlerFunction<TOpaque = null> = (data: PipelineHandlerData<TOpaque>) => NodeJS.ReadableStream
 
 /** The response body handed to the handler: reading it resumes a paused response. */
 class PipelineResponseBody extends Readable {
@@ -59,7 +59,7 @@ class PipelineResponseBody extends Readable {
 
 /** Ties the Duplex, the request body, the response body and the handler's Readable together. */
 class PipelineHandler extends ApiHandler {
-  #handler: PipelineHandlerFunction | null
+  #handler: PipelineHandlerFunction<unknown> | null
   /** The request body: fed by writes to the Duplex. */
   readonly requestBody: Readable
   /** Write callback waiting for the request body to be read. */
@@ -71,7 +71,7 @@ class PipelineHandler extends ApiHandler {
   /** The Duplex returned to the caller. */
   readonly duplex: Duplex
 
-  constructor (opts: PipelineOptions, handler: PipelineHandlerFunction) {
+  constructor (opts: PipelineOptions<unknown>, handler: PipelineHandlerFunction<unknown>) {
     super('pipeline()', opts)
     if (typeof handler !== 'function') throw new InvalidArgumentError(`pipeline(): handler must be a function, got ${describeValue(handler)}`)
     this.#handler = handler
@@ -188,7 +188,8 @@ function noop (): void {}
  *   process.stdout
  * )
  */
-export function pipeline (dispatcher: DispatchTarget, opts: PipelineOptions, handler: PipelineHandlerFunction): Duplex {
+export function pipeline<TOpaque = null> (dispatcher: DispatchTarget, opts: PipelineOptions<TOpaque>, handler: PipelineHandlerFunction<TOpaque>): Duplex
+export function pipeline (dispatcher: DispatchTarget, opts: PipelineOptions<unknown>, handler: PipelineHandlerFunction<unknown>): Duplex {
   let pipelineHandler: PipelineHandler
   try {
     if (opts === null || typeof opts !== 'object') throw new InvalidArgumentError(`pipeline(): options must be an object, got ${describeValue(opts)}`)

@@ -21,9 +21,9 @@ import type { TransferProgressOptions } from './transfer-progress.js'
 export type DispatchOptionsWithoutSignal = { [K in keyof DispatchOptions as K extends 'signal' ? never : K]: DispatchOptions[K] }
 
 /** Options of `request()`: dispatch options plus what only the promise API needs. */
-export interface RequestOptions extends DispatchOptionsWithoutSignal, TransferProgressOptions {
+export interface RequestOptions<TOpaque = null> extends DispatchOptionsWithoutSignal, TransferProgressOptions {
   /** Any value, handed back as `opaque` on the response (and on errors in the callback form). */
-  opaque?: unknown
+  opaque?: TOpaque
   /**
    * Aborts the request at any stage: before dispatch, while waiting for headers, or while
    * reading the body. An `AbortSignal`, or an EventEmitter that emits `'abort'`.
@@ -35,22 +35,22 @@ export interface RequestOptions extends DispatchOptionsWithoutSignal, TransferPr
   onInfo?: ((info: { statusCode: number, headers: IncomingHeaders }) => void) | undefined
 }
 
-/** What `request()` resolves with once the response head arrives. */
-export interface ResponseData {
+/** What `request()` resolves with once the response head arrives; `TOpaque` is the type of the `opaque` option. */
+export interface ResponseData<TOpaque = null> {
   /** Response status code. */
   statusCode: number
   /** Response status message, e.g. `OK`. */
   statusMessage: string | undefined
-  /** The same status message, under the name undici users read it by. */
-  statusText: string | undefined
+  /** The same status message, under the name undici users read it by; empty when the response had none (HTTP/2). */
+  statusText: string
   /** Response headers, lower-case names. */
   headers: IncomingHeaders
   /** Trailers; filled in when the body ends. */
   trailers: IncomingHeaders
   /** The body stream with one-shot consumers. */
   body: BodyReadable
-  /** The `opaque` option, handed back. */
-  opaque: unknown
+  /** The `opaque` option, handed back (null when none was given). */
+  opaque: TOpaque
   /** Per-dispatch context from the dispatcher (e.g. retry state). */
   context: unknown
 }
@@ -59,13 +59,13 @@ export interface ResponseData {
  * Callback of `request()`: the response once its head arrived, or an error; as with undici, the
  * second argument on error is `{ opaque }` only.
  */
-export type RequestCallback = (err: Error | null, data: ResponseData) => void
+export type RequestCallback<TOpaque = null> = (err: Error | null, data: ResponseData<TOpaque>) => void
 
 /**
  * Checks the options only `request()` reads, before anything is dispatched: they are used once
  * the response head arrives, too late to fail with a clear message.
  */
-function checkRequestOptions (opts: RequestOptions): void {
+function checkRequestOptions (opts: RequestOptions<unknown>): void {
   const { highWaterMark } = opts
   if (highWaterMark != null && (typeof highWaterMark !== 'number' || !Number.isInteger(highWaterMark) || highWaterMark < 0)) {
     throw new InvalidArgumentError(`request(): highWaterMark must be a non-negative integer, got ${describeValue(highWaterMark)}`)
@@ -74,11 +74,11 @@ function checkRequestOptions (opts: RequestOptions): void {
 
 /** The handler behind `request()`: resolves on the response head and streams the body. */
 export class RequestHandler extends ApiHandler {
-  declare protected readonly opts: RequestOptions
+  declare protected readonly opts: RequestOptions<unknown>
   // Exactly one way of answering is set: the caller's callback, or the promise's two functions.
   // Named fields, not #private ones: see ApiHandler.
-  private callback: RequestCallback | null
-  private resolve: ((data: ResponseData) => void) | null
+  private callback: RequestCallback<unknown> | null
+  private resolve: ((data: ResponseData<unknown>) => void) | null
   private reject: ((err: Error) => void) | null
   private body: BodyReadable | null = null
   private readonly trailers: IncomingHeaders = {}
@@ -86,7 +86,7 @@ export class RequestHandler extends ApiHandler {
   /**
    * @param callback - the callback form's callback, or null when `resolve` and `reject` settle a promise
    */
-  constructor (opts: RequestOptions, callback: RequestCallback | null, resolve: ((data: ResponseData) => void) | null = null, reject: ((err: Error) => void) | null = null) {
+  constructor (opts: RequestOptions<unknown>, callback: RequestCallback<unknown> | null, resolve: ((data: ResponseData<unknown>) => void) | null = null, reject: ((err: Error) => void) | null = null) {
     super('request()', opts)
     checkRequestOptions(opts)
     this.callback = callback
@@ -124,10 +124,10 @@ export class RequestHandler extends ApiHandler {
     this.resolve = null
     this.reject = null
     if (callback === null && resolve === null) return
-    const data: ResponseData = {
+    const data: ResponseData<unknown> = {
       statusCode,
       statusMessage,
-      statusText: statusMessage,
+      statusText: statusMessage ?? '',
       headers,
       trailers: this.trailers,
       body,
@@ -167,9 +167,9 @@ export class RequestHandler extends ApiHandler {
  * const { statusCode, body } = await request(agent, { origin: 'http://127.0.0.1:3000', path: '/', method: 'GET' })
  * console.log(statusCode, await body.text())
  */
-export function request (dispatcher: DispatchTarget, opts: RequestOptions): Promise<ResponseData>
-export function request (dispatcher: DispatchTarget, opts: RequestOptions, callback: RequestCallback): void
-export function request (dispatcher: DispatchTarget, opts: RequestOptions, callback?: RequestCallback): Promise<ResponseData> | void {
+export function request<TOpaque = null> (dispatcher: DispatchTarget, opts: RequestOptions<TOpaque>): Promise<ResponseData<TOpaque>>
+export function request<TOpaque = null> (dispatcher: DispatchTarget, opts: RequestOptions<TOpaque>, callback: RequestCallback<TOpaque>): void
+export function request (dispatcher: DispatchTarget, opts: RequestOptions<unknown>, callback?: RequestCallback<unknown>): Promise<ResponseData<unknown>> | void {
   if (callback === undefined) {
     // The handler settles the promise itself: no callback in between, per request.
     return new Promise((resolve, reject) => { start(dispatcher, opts, null, resolve, reject) })
@@ -181,7 +181,7 @@ export function request (dispatcher: DispatchTarget, opts: RequestOptions, callb
 }
 
 /** Checks `opts`, then dispatches; every failure is answered through `callback`, or `reject` for the promise form. */
-function start (dispatcher: DispatchTarget, opts: RequestOptions, callback: RequestCallback | null, resolve: ((data: ResponseData) => void) | null, reject: ((err: Error) => void) | null): void {
+function start (dispatcher: DispatchTarget, opts: RequestOptions<unknown>, callback: RequestCallback<unknown> | null, resolve: ((data: ResponseData<unknown>) => void) | null, reject: ((err: Error) => void) | null): void {
   if (opts === null || typeof opts !== 'object') {
     answerError(callback, reject, new InvalidArgumentError(`request(): options must be an object, got ${describeValue(opts)}`), undefined)
     return
@@ -190,7 +190,7 @@ function start (dispatcher: DispatchTarget, opts: RequestOptions, callback: Requ
     failBeforeDispatch(opts, callback, reject, abortReason(opts.signal))
     return
   }
-  const requestOpts: RequestOptions = opts.method === undefined ? { ...opts, method: 'GET' } : opts
+  const requestOpts: RequestOptions<unknown> = opts.method === undefined ? { ...opts, method: 'GET' } : opts
   let handler: RequestHandler
   try {
     handler = new RequestHandler(requestOpts, callback, resolve, reject)
@@ -207,13 +207,13 @@ function start (dispatcher: DispatchTarget, opts: RequestOptions, callback: Requ
 }
 
 /** Ends a request that was never dispatched: its body is released and the caller told. */
-function failBeforeDispatch (opts: RequestOptions, callback: RequestCallback | null, reject: ((err: Error) => void) | null, err: Error): void {
+function failBeforeDispatch (opts: RequestOptions<unknown>, callback: RequestCallback<unknown> | null, reject: ((err: Error) => void) | null, err: Error): void {
   destroyRequestBody(opts.body, err)
   answerError(callback, reject, err, opts.opaque)
 }
 
 /** Tells the caller of `err` in a later microtask, as undici does: the callback with `{ opaque }`, or the promise's rejection. */
-function answerError (callback: RequestCallback | null, reject: ((err: Error) => void) | null, err: Error, opaque: unknown): void {
-  if (callback !== null) queueMicrotask(() => callback(err, { opaque } as ResponseData))
+function answerError (callback: RequestCallback<unknown> | null, reject: ((err: Error) => void) | null, err: Error, opaque: unknown): void {
+  if (callback !== null) queueMicrotask(() => callback(err, { opaque } as ResponseData<unknown>))
   else if (reject !== null) queueMicrotask(() => reject(err))
 }

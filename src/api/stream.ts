@@ -19,33 +19,33 @@ import type { RequestOptions } from './request.js'
 import { queueMicrotask } from '../runtime/timers.js'
 
 /** Options of `stream()`: those of `request()`; `highWaterMark` is unused (the Writable has its own). */
-export type StreamOptions = RequestOptions
+export type StreamOptions<TOpaque = null> = RequestOptions<TOpaque>
 
-/** What the factory of `stream()` receives once the response head arrived. */
-export interface StreamFactoryData {
+/** What the factory of `stream()` receives once the response head arrived; `TOpaque` is the type of the `opaque` option. */
+export interface StreamFactoryData<TOpaque = null> {
   /** Response status code. */
   statusCode: number
   /** Response headers, lower-case names. */
   headers: IncomingHeaders
-  /** The `opaque` option, handed back. */
-  opaque: unknown
+  /** The `opaque` option, handed back (null when none was given). */
+  opaque: TOpaque
   /** Per-dispatch context from the dispatcher. */
   context: unknown
 }
 
 /** Builds the Writable the response body is written to. */
-export type StreamFactory = (data: StreamFactoryData) => Writable
+export type StreamFactory<TOpaque = null> = (data: StreamFactoryData<TOpaque>) => Writable
 
-/** What `stream()` resolves with once the Writable finished. */
-export interface StreamData {
-  /** The `opaque` option, handed back. */
-  opaque: unknown
+/** What `stream()` resolves with once the Writable finished; `TOpaque` is the type of the `opaque` option. */
+export interface StreamData<TOpaque = null> {
+  /** The `opaque` option, handed back (null when none was given). */
+  opaque: TOpaque
   /** Response trailers (empty when the server sent none). */
   trailers: IncomingHeaders
 }
 
 /** Callback of `stream()`: the data once the Writable finished, or an error (then with `{ opaque }` only). */
-export type StreamCallback = (err: Error | null, data: StreamData) => void
+export type StreamCallback<TOpaque = null> = (err: Error | null, data: StreamData<TOpaque>) => void
 
 function isWritable (value: unknown): value is Writable {
   const w = value as Partial<Writable> | null
@@ -54,12 +54,12 @@ function isWritable (value: unknown): value is Writable {
 
 /** The handler behind `stream()`. */
 class StreamHandler extends ApiHandler {
-  #factory: StreamFactory | null
-  #callback: StreamCallback | null
+  #factory: StreamFactory<unknown> | null
+  #callback: StreamCallback<unknown> | null
   #writable: Writable | null = null
   #trailers: IncomingHeaders = {}
 
-  constructor (opts: StreamOptions, factory: StreamFactory, callback: StreamCallback) {
+  constructor (opts: StreamOptions<unknown>, factory: StreamFactory<unknown>, callback: StreamCallback<unknown>) {
     super('stream()', opts)
     if (typeof factory !== 'function') throw new InvalidArgumentError(`stream(): factory must be a function, got ${describeValue(factory)}`)
     this.#factory = factory
@@ -76,7 +76,7 @@ class StreamHandler extends ApiHandler {
     if (callback === null) return
     this.#callback = null
     const opaque = this.opaque
-    if (err !== null) queueMicrotask(() => callback(err, { opaque } as StreamData))
+    if (err !== null) queueMicrotask(() => callback(err, { opaque } as StreamData<unknown>))
     else callUserCode(callback, null, { opaque, trailers: this.#trailers })
   }
 
@@ -133,7 +133,7 @@ class StreamHandler extends ApiHandler {
 
   onResponseError (_controller: DispatchController, error: Error): void {
     this.#factory = null
-    destroyRequestBody((this.opts as StreamOptions).body, error)
+    destroyRequestBody((this.opts as StreamOptions<unknown>).body, error)
     const writable = this.#writable
     if (writable !== null) {
       // finished() reports the error through the callback.
@@ -154,9 +154,9 @@ class StreamHandler extends ApiHandler {
  *   write (chunk, _encoding, done) { chunks.push(chunk); done() }
  * }))
  */
-export function stream (dispatcher: DispatchTarget, opts: StreamOptions, factory: StreamFactory): Promise<StreamData>
-export function stream (dispatcher: DispatchTarget, opts: StreamOptions, factory: StreamFactory, callback: StreamCallback): void
-export function stream (dispatcher: DispatchTarget, opts: StreamOptions, factory: StreamFactory, callback?: StreamCallback): Promise<StreamData> | void {
+export function stream<TOpaque = null> (dispatcher: DispatchTarget, opts: StreamOptions<TOpaque>, factory: StreamFactory<TOpaque>): Promise<StreamData<TOpaque>>
+export function stream<TOpaque = null> (dispatcher: DispatchTarget, opts: StreamOptions<TOpaque>, factory: StreamFactory<TOpaque>, callback: StreamCallback<TOpaque>): void
+export function stream (dispatcher: DispatchTarget, opts: StreamOptions<unknown>, factory: StreamFactory<unknown>, callback?: StreamCallback<unknown>): Promise<StreamData<unknown>> | void {
   if (callback === undefined) {
     return new Promise((resolve, reject) => {
       stream(dispatcher, opts, factory, (err, data) => { err !== null ? reject(err) : resolve(data) })
@@ -166,7 +166,7 @@ export function stream (dispatcher: DispatchTarget, opts: StreamOptions, factory
     throw new InvalidArgumentError(`stream(): callback must be a function, got ${describeValue(callback)}`)
   }
   if (opts === null || typeof opts !== 'object') {
-    queueMicrotask(() => callback(new InvalidArgumentError(`stream(): options must be an object, got ${describeValue(opts)}`), { opaque: undefined } as StreamData))
+    queueMicrotask(() => callback(new InvalidArgumentError(`stream(): options must be an object, got ${describeValue(opts)}`), { opaque: undefined } as StreamData<unknown>))
     return
   }
   let handler: StreamHandler
@@ -174,7 +174,7 @@ export function stream (dispatcher: DispatchTarget, opts: StreamOptions, factory
     handler = new StreamHandler(opts, factory, callback)
   } catch (err) {
     destroyRequestBody(opts.body, err as Error)
-    queueMicrotask(() => callback(err as Error, { opaque: opts.opaque } as StreamData))
+    queueMicrotask(() => callback(err as Error, { opaque: opts.opaque } as StreamData<unknown>))
     return
   }
   if (opts.signal?.aborted === true) {

@@ -13,35 +13,35 @@ import { callUserCode } from '../connection/user-callback.js'
 import { queueMicrotask } from '../runtime/timers.js'
 import { DualShapeHandler } from '../handlers/dual-shape-handler.js'
 
-/** What `connect()` and `upgrade()` resolve with. */
-export interface UpgradeData {
+/** What `connect()` and `upgrade()` resolve with; `TOpaque` is the type of the `opaque` option. */
+export interface UpgradeData<TOpaque = null> {
   /** 101 for an upgrade, the 2xx status for CONNECT. */
   statusCode: number
   /** Response headers, lower-case names. */
   headers: IncomingHeaders
   /** The raw socket, now owned by the caller. */
   socket: Duplex
-  /** The `opaque` option, handed back. */
-  opaque: unknown
+  /** The `opaque` option, handed back (null when none was given). */
+  opaque: TOpaque
   /** Per-dispatch context from the dispatcher. */
   context: unknown
 }
 
 /** Callback of `connect()` / `upgrade()`: the socket and head, or an error (then with `{ opaque }` only). */
-export type UpgradeCallback = (err: Error | null, data: UpgradeData) => void
+export type UpgradeCallback<TOpaque = null> = (err: Error | null, data: UpgradeData<TOpaque>) => void
 
 /** Settles once: with the socket on a protocol switch, with an error otherwise. */
 export class UpgradeHandler extends DualShapeHandler implements DispatchHandler {
   readonly #what: string
   readonly #opaque: unknown
-  #callback: UpgradeCallback | null
+  #callback: UpgradeCallback<unknown> | null
   #controller: DispatchController | null = null
   #context: unknown = undefined
   #abortedEarly: Error | null = null
   readonly #stopWatching: () => void
 
   /** @param what - names the request in error messages, e.g. `upgrade to websocket` */
-  constructor (what: string, opaque: unknown, signal: ApiSignal | null | undefined, callback: UpgradeCallback) {
+  constructor (what: string, opaque: unknown, signal: ApiSignal | null | undefined, callback: UpgradeCallback<unknown>) {
     super()
     this.#what = what
     this.#opaque = opaque ?? null
@@ -60,7 +60,7 @@ export class UpgradeHandler extends DualShapeHandler implements DispatchHandler 
     this.#callback = null
     if (callback === null) return
     const opaque = this.#opaque
-    queueMicrotask(() => callback(err, { opaque } as UpgradeData))
+    queueMicrotask(() => callback(err, { opaque } as UpgradeData<unknown>))
   }
 
   onRequestStart (controller: DispatchController, context: unknown): void {

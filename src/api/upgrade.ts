@@ -15,8 +15,8 @@ import type { ApiSignal } from './abort-signal.js'
 import { toDispatchOptions } from './api-options.js'
 import { queueMicrotask } from '../runtime/timers.js'
 
-/** Options of `upgrade()` and `connect()`. */
-export interface UpgradeOptions {
+/** Options of `upgrade()` and `connect()`; `TOpaque` is the type of the `opaque` option. */
+export interface UpgradeOptions<TOpaque = null> {
   /** Target origin; required on an Agent. */
   origin?: string | URL | undefined
   /** Request target: a path for `upgrade`, `host:port` for `connect`. */
@@ -36,14 +36,14 @@ export interface UpgradeOptions {
   /** Milliseconds to wait for the answer; overrides the dispatcher's. */
   headersTimeout?: number | undefined
   /** Any value, handed back as `opaque`. */
-  opaque?: unknown
+  opaque?: TOpaque
   /** Cancels the request until the socket is handed over: an `AbortSignal` or an EventEmitter. */
   signal?: ApiSignal | null | undefined
   /** Anything else interceptors pass along. */
   [key: string]: unknown
 }
 
-function run (dispatcher: DispatchTarget, who: string, what: string, opts: UpgradeOptions, dispatchOpts: () => DispatchOptions, callback?: UpgradeCallback): Promise<UpgradeData> | void {
+function run (dispatcher: DispatchTarget, who: string, what: string, opts: UpgradeOptions<unknown>, dispatchOpts: () => DispatchOptions, callback?: UpgradeCallback<unknown>): Promise<UpgradeData<unknown>> | void {
   if (callback === undefined) {
     return new Promise((resolve, reject) => {
       run(dispatcher, who, what, opts, dispatchOpts, (err, data) => { err !== null ? reject(err) : resolve(data) })
@@ -58,8 +58,8 @@ function run (dispatcher: DispatchTarget, who: string, what: string, opts: Upgra
     resolved = dispatchOpts()
     handler = new UpgradeHandler(what, opts.opaque, opts.signal, callback)
   } catch (err) {
-    const opaque = (opts as UpgradeOptions | null)?.opaque
-    queueMicrotask(() => callback(err as Error, { opaque } as UpgradeData))
+    const opaque = (opts as UpgradeOptions<unknown> | null)?.opaque
+    queueMicrotask(() => callback(err as Error, { opaque } as UpgradeData<unknown>))
     return
   }
   if (opts.signal?.aborted === true) {
@@ -81,9 +81,9 @@ function run (dispatcher: DispatchTarget, who: string, what: string, opts: Upgra
  * const { socket } = await client.upgrade({ path: '/chat', protocol: 'my-proto' })
  * socket.write('hello')
  */
-export function upgrade (dispatcher: DispatchTarget, opts: UpgradeOptions): Promise<UpgradeData>
-export function upgrade (dispatcher: DispatchTarget, opts: UpgradeOptions, callback?: UpgradeCallback): Promise<UpgradeData> | void
-export function upgrade (dispatcher: DispatchTarget, opts: UpgradeOptions, callback?: UpgradeCallback): Promise<UpgradeData> | void {
+export function upgrade<TOpaque = null> (dispatcher: DispatchTarget, opts: UpgradeOptions<TOpaque>): Promise<UpgradeData<TOpaque>>
+export function upgrade<TOpaque = null> (dispatcher: DispatchTarget, opts: UpgradeOptions<TOpaque>, callback?: UpgradeCallback<TOpaque>): Promise<UpgradeData<TOpaque>> | void
+export function upgrade (dispatcher: DispatchTarget, opts: UpgradeOptions<unknown>, callback?: UpgradeCallback<unknown>): Promise<UpgradeData<unknown>> | void {
   const protocol = opts?.protocol ?? 'Websocket'
   return run(dispatcher, 'upgrade()', `upgrade to ${protocol}`, opts, () => {
     const { protocol: _protocol, opaque: _opaque, ...rest } = opts
@@ -96,9 +96,9 @@ export function upgrade (dispatcher: DispatchTarget, opts: UpgradeOptions, callb
  * @example
  * const { socket } = await proxyClient.connect({ path: 'example.org:443' })
  */
-export function connect (dispatcher: DispatchTarget, opts: UpgradeOptions): Promise<UpgradeData>
-export function connect (dispatcher: DispatchTarget, opts: UpgradeOptions, callback?: UpgradeCallback): Promise<UpgradeData> | void
-export function connect (dispatcher: DispatchTarget, opts: UpgradeOptions, callback?: UpgradeCallback): Promise<UpgradeData> | void {
+export function connect<TOpaque = null> (dispatcher: DispatchTarget, opts: UpgradeOptions<TOpaque>): Promise<UpgradeData<TOpaque>>
+export function connect<TOpaque = null> (dispatcher: DispatchTarget, opts: UpgradeOptions<TOpaque>, callback?: UpgradeCallback<TOpaque>): Promise<UpgradeData<TOpaque>> | void
+export function connect (dispatcher: DispatchTarget, opts: UpgradeOptions<unknown>, callback?: UpgradeCallback<unknown>): Promise<UpgradeData<unknown>> | void {
   return run(dispatcher, 'connect()', `CONNECT to ${String(opts?.path)}`, opts, () => {
     const { protocol: _protocol, opaque: _opaque, ...rest } = opts
     if (typeof rest.path !== 'string') throw new InvalidArgumentError(`connect(): path must be the tunnel target as host:port, got ${describeValue(rest.path)}`)

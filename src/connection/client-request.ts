@@ -122,10 +122,12 @@ export class ClientRequest implements DispatchController {
     const method = normalizeMethod(opts.method)
     const path = appendQuery(opts.path, opts.query)
     validatePath(path, method)
-    const upgrade = opts.upgrade ?? null
-    if (upgrade !== null && (typeof upgrade !== 'string' || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z/ ,]+$/.test(upgrade))) {
-      throw new InvalidArgumentError(`invalid upgrade: ${JSON.stringify(upgrade)} (must be a protocol list)`)
+    // `upgrade: false` asks for no upgrade, as undici reads it; `true` names no protocol.
+    const givenUpgrade = opts.upgrade === false ? null : opts.upgrade ?? null
+    if (givenUpgrade !== null && (typeof givenUpgrade !== 'string' || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z/ ,]+$/.test(givenUpgrade))) {
+      throw new InvalidArgumentError(`invalid upgrade: ${JSON.stringify(givenUpgrade)} (must be a protocol list)`)
     }
+    const upgrade = givenUpgrade as string | null
     if ((upgrade !== null || method === 'CONNECT') && typeof handler.onRequestUpgrade !== 'function') {
       throw new InvalidArgumentError(`${method === 'CONNECT' ? 'CONNECT' : 'upgrade'} requests need a handler with onRequestUpgrade`)
     }

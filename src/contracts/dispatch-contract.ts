@@ -67,8 +67,11 @@ export interface DispatchOptions {
   idempotent?: boolean | undefined
   /** Whether later requests on the connection must wait for this one's response. */
   blocking?: boolean | undefined
-  /** Protocol to upgrade to (`Upgrade` header); the response is delivered through `onRequestUpgrade`. */
-  upgrade?: string | null | undefined
+  /**
+   * Protocol to upgrade to (`Upgrade` header); the response is delivered through `onRequestUpgrade`.
+   * Typed as undici types it; a boolean is refused with `InvalidArgumentError`, as undici refuses it.
+   */
+  upgrade?: boolean | string | null | undefined
   /** Close the connection after this request. */
   reset?: boolean | undefined
   /** Send `Expect: 100-continue` and wait before sending the body. */

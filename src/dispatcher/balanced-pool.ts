@@ -198,11 +198,12 @@ export class BalancedPool extends MemberPool<Upstream> {
   }
 
   /**
-   * The dispatcher of an upstream, or undefined when it is not one of this pool's.
+   * The Pool of an upstream, or undefined when it is not one of this pool's. Typed `Pool` as
+   * undici types it: a `factory` that builds another kind of dispatcher gets that one back.
    * @throws InvalidArgumentError when `upstream` is not an http(s) origin
    */
-  getUpstream (upstream: string | URL): Dispatcher | undefined {
-    return this.#find(parseOrigin(upstream, 'BalancedPool').origin)?.dispatcher
+  getUpstream (upstream: string | URL): Pool | undefined {
+    return this.#find(parseOrigin(upstream, 'BalancedPool').origin)?.dispatcher as Pool | undefined
   }
 
   /** The origins of the upstreams, in the order they were added. */

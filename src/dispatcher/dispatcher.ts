@@ -99,9 +99,9 @@ export class Dispatcher extends EventEmitter {
   }
 
   /** Sends one request; resolves once the response head arrives (see {@link ResponseData}). */
-  request (opts: RequestOptions): Promise<ResponseData>
-  request (opts: RequestOptions, callback: RequestCallback): void
-  request (opts: RequestOptions, callback?: RequestCallback): Promise<ResponseData> | void {
+  request<TOpaque = null> (opts: RequestOptions<TOpaque>): Promise<ResponseData<TOpaque>>
+  request<TOpaque = null> (opts: RequestOptions<TOpaque>, callback: RequestCallback<TOpaque>): void
+  request (opts: RequestOptions<unknown>, callback?: RequestCallback<unknown>): Promise<ResponseData<unknown>> | void {
     return callback === undefined ? request(this, opts) : request(this, opts, callback)
   }
 
@@ -109,28 +109,29 @@ export class Dispatcher extends EventEmitter {
    * Sends one request and writes its response body into the Writable `factory` returns;
    * settles with `{ opaque, trailers }` once that Writable finished.
    */
-  stream (opts: StreamOptions, factory: StreamFactory): Promise<StreamData>
-  stream (opts: StreamOptions, factory: StreamFactory, callback: StreamCallback): void
-  stream (opts: StreamOptions, factory: StreamFactory, callback?: StreamCallback): Promise<StreamData> | void {
+  stream<TOpaque = null> (opts: StreamOptions<TOpaque>, factory: StreamFactory<TOpaque>): Promise<StreamData<TOpaque>>
+  stream<TOpaque = null> (opts: StreamOptions<TOpaque>, factory: StreamFactory<TOpaque>, callback: StreamCallback<TOpaque>): void
+  stream (opts: StreamOptions<unknown>, factory: StreamFactory<unknown>, callback?: StreamCallback<unknown>): Promise<StreamData<unknown>> | void {
     return callback === undefined ? stream(this, opts, factory) : stream(this, opts, factory, callback)
   }
 
   /** Sends one request as a Duplex: writes are the request body, reads what `handler` makes of the response. */
-  pipeline (opts: PipelineOptions, handler: PipelineHandlerFunction): Duplex {
+  pipeline<TOpaque = null> (opts: PipelineOptions<TOpaque>, handler: PipelineHandlerFunction<TOpaque>): Duplex
+  pipeline (opts: PipelineOptions<unknown>, handler: PipelineHandlerFunction<unknown>): Duplex {
     return pipeline(this, opts, handler)
   }
 
   /** Opens a `CONNECT` tunnel to `opts.path` (`host:port`); settles with the socket. */
-  connect (opts: UpgradeOptions): Promise<UpgradeData>
-  connect (opts: UpgradeOptions, callback: UpgradeCallback): void
-  connect (opts: UpgradeOptions, callback?: UpgradeCallback): Promise<UpgradeData> | void {
+  connect<TOpaque = null> (opts: UpgradeOptions<TOpaque>): Promise<UpgradeData<TOpaque>>
+  connect<TOpaque = null> (opts: UpgradeOptions<TOpaque>, callback: UpgradeCallback<TOpaque>): void
+  connect (opts: UpgradeOptions<unknown>, callback?: UpgradeCallback<unknown>): Promise<UpgradeData<unknown>> | void {
     return connect(this, opts, callback)
   }
 
   /** Asks the server to switch protocols (`opts.protocol`); settles with the socket after 101. */
-  upgrade (opts: UpgradeOptions): Promise<UpgradeData>
-  upgrade (opts: UpgradeOptions, callback: UpgradeCallback): void
-  upgrade (opts: UpgradeOptions, callback?: UpgradeCallback): Promise<UpgradeData> | void {
+  upgrade<TOpaque = null> (opts: UpgradeOptions<TOpaque>): Promise<UpgradeData<TOpaque>>
+  upgrade<TOpaque = null> (opts: UpgradeOptions<TOpaque>, callback: UpgradeCallback<TOpaque>): void
+  upgrade (opts: UpgradeOptions<unknown>, callback?: UpgradeCallback<unknown>): Promise<UpgradeData<unknown>> | void {
     return upgrade(this, opts, callback)
   }
 }
@@ -165,29 +166,29 @@ export declare namespace Dispatcher {
   /** The body-reading methods of a response body ({@link BodyReadable}). */
   export type BodyMixin = Pick<BodyReadable, 'bodyUsed' | 'arrayBuffer' | 'blob' | 'bytes' | 'json' | 'text'>
   /** {@link requestApi.RequestOptions}. */
-  export type RequestOptions = requestApi.RequestOptions
+  export type RequestOptions<TOpaque = null> = requestApi.RequestOptions<TOpaque>
   /** {@link requestApi.ResponseData}. */
-  export type ResponseData = requestApi.ResponseData
+  export type ResponseData<TOpaque = null> = requestApi.ResponseData<TOpaque>
   /** {@link streamApi.StreamFactory}. */
-  export type StreamFactory = streamApi.StreamFactory
+  export type StreamFactory<TOpaque = null> = streamApi.StreamFactory<TOpaque>
   /** {@link streamApi.StreamFactoryData}. */
-  export type StreamFactoryData = streamApi.StreamFactoryData
+  export type StreamFactoryData<TOpaque = null> = streamApi.StreamFactoryData<TOpaque>
   /** {@link streamApi.StreamData}. */
-  export type StreamData = streamApi.StreamData
+  export type StreamData<TOpaque = null> = streamApi.StreamData<TOpaque>
   /** {@link pipelineApi.PipelineOptions}. */
-  export type PipelineOptions = pipelineApi.PipelineOptions
+  export type PipelineOptions<TOpaque = null> = pipelineApi.PipelineOptions<TOpaque>
   /** {@link pipelineApi.PipelineHandlerData}. */
-  export type PipelineHandlerData = pipelineApi.PipelineHandlerData
+  export type PipelineHandlerData<TOpaque = null> = pipelineApi.PipelineHandlerData<TOpaque>
   /** {@link pipelineApi.PipelineHandlerFunction}. */
-  export type PipelineHandler = pipelineApi.PipelineHandlerFunction
+  export type PipelineHandler<TOpaque = null> = pipelineApi.PipelineHandlerFunction<TOpaque>
   /** The options of `connect()`: {@link upgradeApi.UpgradeOptions}. */
-  export type ConnectOptions = upgradeApi.UpgradeOptions
+  export type ConnectOptions<TOpaque = null> = upgradeApi.UpgradeOptions<TOpaque>
   /** What `connect()` settles with: {@link upgradeApi.UpgradeData}. */
-  export type ConnectData = upgradeApi.UpgradeData
+  export type ConnectData<TOpaque = null> = upgradeApi.UpgradeData<TOpaque>
   /** {@link upgradeApi.UpgradeOptions}. */
   export type UpgradeOptions = upgradeApi.UpgradeOptions
   /** {@link upgradeApi.UpgradeData}. */
-  export type UpgradeData = upgradeApi.UpgradeData
+  export type UpgradeData<TOpaque = null> = upgradeApi.UpgradeData<TOpaque>
 }
 
 /** A dispatch chain built by {@link composeChain}: its entry and the lifecycles of its interceptors. */

@@ -6,6 +6,7 @@
 import { File, isBlob, isFile } from './file.js'
 import { describeValue } from '../validation/describe-value.js'
 import { LiveIterator, PAIR_PROJECTIONS } from './live-iterator.js'
+import type { SpecIterableIterator } from './spec-iterator.js'
 import { enumerableMembers, requireArguments, toDOMString } from './webidl.js'
 
 /** A FormData value as read back: a string or a File. */
@@ -118,27 +119,28 @@ export class FormData {
   }
 
   // A private method call is also the brand check: another receiver throws a TypeError up front.
-  #iterate<Item> (project: (pair: [string, FormDataEntryValue]) => Item): IterableIterator<Item> {
-    return new LiveIterator('FormData Iterator', () => this.#entries, project)
+  #iterate<Item> (project: (pair: [string, FormDataEntryValue]) => Item): SpecIterableIterator<Item> {
+    // The iterator inherits %IteratorPrototype%, whose helpers (map, filter...) the type names: Node 22 and later have them.
+    return new LiveIterator('FormData Iterator', () => this.#entries, project) as unknown as SpecIterableIterator<Item>
   }
 
   /** `[name, value]` pairs in insertion order, read live: entries appended during the loop are visited. */
-  entries (): IterableIterator<[string, FormDataEntryValue]> {
+  entries (): SpecIterableIterator<[string, FormDataEntryValue]> {
     return this.#iterate(PAIR_PROJECTIONS.entries<string, FormDataEntryValue>)
   }
 
   /** Entry names in insertion order. */
-  keys (): IterableIterator<string> {
+  keys (): SpecIterableIterator<string> {
     return this.#iterate(PAIR_PROJECTIONS.keys<string, FormDataEntryValue>)
   }
 
   /** Entry values in insertion order. */
-  values (): IterableIterator<FormDataEntryValue> {
+  values (): SpecIterableIterator<FormDataEntryValue> {
     return this.#iterate(PAIR_PROJECTIONS.values<string, FormDataEntryValue>)
   }
 
   /** The same function as {@link FormData.entries}, as WebIDL requires (assigned below the class). */
-  declare [Symbol.iterator]: () => IterableIterator<[string, FormDataEntryValue]>
+  declare [Symbol.iterator]: () => SpecIterableIterator<[string, FormDataEntryValue]>
 
   /** `'FormData'`, so `Object.prototype.toString` recognises instances as the runtime's classes do. */
   get [Symbol.toStringTag] (): string {

@@ -7,6 +7,7 @@
 import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
 import { describeValue } from '../validation/describe-value.js'
 import { LiveIterator, PAIR_PROJECTIONS } from './live-iterator.js'
+import type { SpecIterableIterator } from './spec-iterator.js'
 import { describeBadHeaderValue } from '../observability/redaction.js'
 import { enumerableMembers, requireArguments, toByteString, toDOMString } from './webidl.js'
 import { trimHttpWhitespace } from './whitespace.js'
@@ -15,7 +16,7 @@ import { trimHttpWhitespace } from './whitespace.js'
 export type HeadersInit =
   | Headers
   | globalThis.Headers
-  | Iterable<readonly [string, string] | readonly string[]>
+  | Iterable<readonly [string, string]>
   | Record<string, string | readonly string[]>
 
 /** Who may change a header list: `immutable` lists (fetched responses) refuse every change. */
@@ -201,27 +202,28 @@ export class Headers {
   }
 
   // A private method call is also the brand check: another receiver throws a TypeError up front.
-  #iterate<Item> (project: (pair: [string, string]) => Item): IterableIterator<Item> {
-    return new LiveIterator('Headers Iterator', () => this.#list(), project)
+  #iterate<Item> (project: (pair: [string, string]) => Item): SpecIterableIterator<Item> {
+    // The iterator inherits %IteratorPrototype%, whose helpers (map, filter...) the type names: Node 22 and later have them.
+    return new LiveIterator('Headers Iterator', () => this.#list(), project) as unknown as SpecIterableIterator<Item>
   }
 
   /** `[name, value]` pairs sorted by name, read live: a header added during the loop is visited if it sorts later. */
-  entries (): IterableIterator<[string, string]> {
+  entries (): SpecIterableIterator<[string, string]> {
     return this.#iterate(PAIR_PROJECTIONS.entries<string, string>)
   }
 
   /** Header names, sorted. */
-  keys (): IterableIterator<string> {
+  keys (): SpecIterableIterator<string> {
     return this.#iterate(PAIR_PROJECTIONS.keys<string, string>)
   }
 
   /** Header values in name order. */
-  values (): IterableIterator<string> {
+  values (): SpecIterableIterator<string> {
     return this.#iterate(PAIR_PROJECTIONS.values<string, string>)
   }
 
   /** The same function as {@link Headers.entries}, as WebIDL requires (assigned below the class). */
-  declare [Symbol.iterator]: () => IterableIterator<[string, string]>
+  declare [Symbol.iterator]: () => SpecIterableIterator<[string, string]>
 
   /** `'Headers'`, so `Object.prototype.toString` recognises instances as the runtime's classes do. */
   get [Symbol.toStringTag] (): string {

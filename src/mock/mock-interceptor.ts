@@ -182,9 +182,9 @@ export class MockInterceptor {
    * Registers the reply: `reply(statusCode, data?, options?)`, or `reply(callback)` where the
    * callback gets the request and returns `{ statusCode, data, responseOptions }`.
    */
-  reply (statusCode: number, data: MockReplyDataCallback, options?: MockReplyOptions): MockScope
-  reply (statusCode: number, data?: MockReplyData, options?: MockReplyOptions): MockScope
-  reply (callback: ReplyCallback): MockScope
+  reply<TData extends object = object> (statusCode: number, data: MockReplyDataCallback, options?: MockReplyOptions): MockScope<TData>
+  reply<TData extends object = object> (statusCode: number, data?: MockReplyData, options?: MockReplyOptions): MockScope<TData>
+  reply<TData extends object = object> (callback: ReplyCallback): MockScope<TData>
   reply (statusOrCallback: number | ReplyCallback, data?: MockReplyData, options?: MockReplyOptions): MockScope {
     const withLength = this.#contentLength
     if (typeof statusOrCallback === 'function') {

@@ -85,7 +85,10 @@ function positiveInteger (method: string, name: string, value: unknown): number 
  * @example
  * mockPool.intercept({ path: '/users' }).reply(200, []).times(2).delay(10)
  */
-export class MockScope {
+export class MockScope<TData extends object = object> {
+  // `TData` is the type of the reply's data, as undici's MockScope carries it for its callers.
+  declare private readonly replyData?: TData
+
   readonly #record: MockDispatchRecord
 
   /** @internal Built by `reply()` and `replyWithError()`. */

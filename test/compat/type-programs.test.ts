@@ -40,6 +40,16 @@ const configurations: Record<string, ts.CompilerOptions> = {
   }
 }
 
+// @types/node 22 and later type more of the runtime (iterator helpers, Readable's async iterator
+// as an AsyncIteratorObject) than the project's own @types/node: conduit's declarations must hold
+// under both, with lib esnext as well. The second copy is installed as @types/node-22 and read
+// where @types/node is, so every reference to `node` types (undici-types has some) finds it.
+const nodeTypes22 = { from: path.join(root, 'node_modules/@types/node'), to: path.join(root, 'node_modules/@types/node-22') }
+const newerNodeTypes: Record<string, ts.CompilerOptions> = {
+  '@types/node 22, lib es2023': configurations['module: nodenext']!,
+  '@types/node 22, lib esnext': { ...configurations['module: nodenext'], lib: ['lib.esnext.d.ts'] }
+}
+
 describe('user programs written against undici', () => {
   it('are there to compile', () => {
     assert.ok(programs.length >= 6, programs.join(' '))
@@ -52,6 +62,12 @@ describe('user programs written against undici', () => {
 
     it(`compile against conduit with only the import changed under ${name}`, () => {
       assert.deepEqual(compilePrograms(programs, options, { from: 'undici', to: 'conduit' }), [])
+    })
+  }
+
+  for (const [name, options] of Object.entries(newerNodeTypes)) {
+    it(`compile against conduit under ${name}`, () => {
+      assert.deepEqual(compilePrograms(programs, options, { from: 'undici', to: 'conduit' }, nodeTypes22), [])
     })
   }
 })

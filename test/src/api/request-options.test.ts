@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { Agent, Client, interceptors } from '../../../src/index.js'
+import { Agent, Client, DecoratorHandler, interceptors } from '../../../src/index.js'
+import type { DispatchController, IncomingHeaders, Interceptor } from '../../../src/index.js'
 import { startHttpServer } from '../../helpers/servers.js'
 import type { TestServer } from '../../helpers/servers.js'
 
@@ -62,6 +63,31 @@ describe('request() options', () => {
     await res.body.dump()
     assert.equal(res.statusText, 'OK')
     assert.equal(res.statusMessage, 'OK')
+  })
+
+  it('gives an empty statusText when the head reached request() without a status message', async (t) => {
+    class WithoutStatusMessage extends DecoratorHandler {
+      override onResponseStart (controller: DispatchController, statusCode: number, headers: IncomingHeaders): void {
+        super.onResponseStart(controller, statusCode, headers)
+      }
+    }
+    const dropStatusMessage: Interceptor = (dispatch) => (opts, handler) => dispatch(opts, new WithoutStatusMessage(handler))
+    const agent = new Agent().compose(dropStatusMessage)
+    t.after(() => agent.close())
+    const res = await agent.request({ origin: server.origin, path: '/', method: 'GET' })
+    await res.body.dump()
+    assert.equal(res.statusText, '')
+    assert.equal(res.statusMessage, undefined)
+  })
+
+  it('reads upgrade: false as no upgrade and refuses upgrade: true, as undici does', async (t) => {
+    const agent = new Agent()
+    t.after(() => agent.close())
+    const res = await agent.request({ origin: server.origin, path: '/no-upgrade', method: 'GET', upgrade: false })
+    assert.equal(await res.body.text(), 'GET /no-upgrade')
+    const sent = server.requests.length
+    await assert.rejects(agent.request({ origin: server.origin, path: '/', method: 'GET', upgrade: true }), { name: 'InvalidArgumentError', code: 'LIB_ERR_INVALID_ARG', message: /invalid upgrade: true/ })
+    assert.equal(server.requests.length, sent)
   })
 
   it('takes a Client origin as a URL-like object of parts', async (t) => {

@@ -25,6 +25,17 @@ describe('request()', () => {
     assert.equal(d.seen[0]!.method, 'GET')
   })
 
+  it("gives the body an async iterator on %AsyncIteratorPrototype%, as Readable's is, so what the runtime adds there (Symbol.asyncDispose) is there", async () => {
+    const d = new ScriptedDispatcher(() => ({ chunks: ['a', 'b'] }))
+    const res = await d.request(opts)
+    const iterator = res.body[Symbol.asyncIterator]()
+    const asyncIteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf(async function * () {}.prototype))
+    assert.ok(asyncIteratorPrototype.isPrototypeOf(iterator))
+    const chunks: string[] = []
+    for await (const chunk of iterator) chunks.push(String(chunk))
+    assert.equal(chunks.join(''), 'ab')
+  })
+
   it('supports the callback form', async () => {
     const d = new ScriptedDispatcher(() => ({ chunks: ['{"a":1}'] }))
     const data = await new Promise<unknown>((resolve, reject) => {
