@@ -11,7 +11,7 @@ import { DEADLINE_BUDGET_OPTION, DeadlineBudget, deadlineBudgetOf } from './dead
 import { DeadlineHandler } from './deadline-handler.js'
 
 // What the interceptors below a deadline read of it (retry, redirect and rate limit spend its budget).
-export { deadlineBudgetOf } from './deadline-budget.js'
+export { deadlineBudgetOf, DeadlineBudget } from './deadline-budget.js'
 
 
 /** Options of {@link deadline}. */

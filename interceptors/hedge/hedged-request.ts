@@ -10,7 +10,7 @@ import { debuglog } from 'node:util'
 import type { Duplex } from 'node:stream'
 import { ForwardingController, RequestAbortedError, showRequest } from '../../src/handler.js'
 import type { Dispatch, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
-import type { DeadlineBudget } from '../deadline/deadline-budget.js'
+import type { DeadlineBudget } from '../deadline/index.js'
 import type { HedgeBudget } from './hedge-budget.js'
 
 const debug = debuglog('conduit:hedge')

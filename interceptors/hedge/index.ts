@@ -9,8 +9,8 @@
 
 import { isBufferedBody } from '../../src/handler.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
-import { normalizeOrigin } from '../cache/cache-key.js'
-import { deadlineBudgetOf } from '../deadline/deadline-budget.js'
+import { normalizeOrigin } from '../request-identity.js'
+import { deadlineBudgetOf } from '../deadline/index.js'
 import { HedgeBudget } from './hedge-budget.js'
 import { HedgedRequest } from './hedged-request.js'
 import { LatencyTracker } from './latency-tracker.js'
