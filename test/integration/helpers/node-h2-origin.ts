@@ -48,9 +48,10 @@ export async function startNodeH2Origin (files: Record<string, Buffer | string>,
     const last = ordered[1]!.stream.id!
     session.goaway(http2.constants.NGHTTP2_NO_ERROR, last)
     for (const { stream: covered, path: coveredPath } of ordered.slice(0, 2)) respond(covered, 200, `${coveredPath} on connection ${numberOf(session)}`)
-    // The streams past `last` were never processed: the client sends them again elsewhere.
-    for (const { stream: dropped } of ordered.slice(2)) dropped.close(http2.constants.NGHTTP2_NO_ERROR)
-    session.close()
+    // The streams past `last` are left alone: the client counts them as never processed and
+    // sends them again elsewhere, then closes this connection once the two answers are read.
+    // No session.close(): on newer runtimes it sends a second GOAWAY with a higher last-stream-id,
+    // which RFC 9113 section 6.8 forbids and a client rightly treats as a protocol error.
   }
   const handler = (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, session: http2.ServerHttp2Session): void => {
     numberOf(session)
