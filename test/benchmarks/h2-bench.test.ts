@@ -50,14 +50,16 @@ describe('h2 benchmark', () => {
     }
   })
 
-  it('runs its request and download rows with tiny counts against node:http2 and nginx', { timeout: 240_000 }, async () => {
-    const run = await runH2Bench({ BENCH_H2_ROUNDS: '1', BENCH_H2_SCALE: '0.005', BENCH_H2_ORIGINS: 'node-http2,nginx', BENCH_H2_ROWS: 'requests,download', BENCH_H2_RTT_MS: '2' })
+  it('runs every row with tiny counts against node:http2, nginx and h2o', { timeout: 240_000 }, async () => {
+    const run = await runH2Bench({ BENCH_H2_ROUNDS: '1', BENCH_H2_SCALE: '0.005', BENCH_H2_STREAMS: '10', BENCH_H2_RTT_MS: '2' })
     assert.equal(run.code, 0, run.stderr)
-    for (const origin of ['node-http2', 'nginx']) {
+    for (const origin of ['node-http2', 'nginx', 'h2o']) {
       for (const row of ['GET 1 KiB', 'GET 1 MiB']) {
         assert.match(run.stdout, new RegExp(`^h2 ${row} from ${origin}, 50 streams on one session, \\d+ requests: conduit ÷ undici req/s [\\d.]+x .*bare node:http2 ÷ undici req/s [\\d.]+x`, 'm'))
       }
     }
+    assert.match(run.stdout, /^h2 10 concurrent streams on one session \(the scale suite's h2 scenario\):\n/m)
+    assert.match(run.stdout, /^ {2}heap B +conduit +-?\d+ +undici +-?\d+/m)
     assert.match(run.stdout, /^h2 10 MiB download from nginx with 2 ms added RTT: conduit [\d.]+ s, conduit-64k [\d.]+ s, undici [\d.]+ s, node-http2-64k [\d.]+ s \(medians\); conduit ÷ conduit-64k speed [\d.]+x/m)
   })
 
