@@ -204,8 +204,8 @@ async function goawayOnReload ({ server, client, site }: CaseContext): Promise<v
     await sleep(POLL_MS)
   }
   // On the new connection the next request is served too.
-  const after1 = await c.request({ path: '/hello.txt', method: 'GET' })
-  assert.equal(await after1.body.text(), HELLO)
+  const onNewConnection = await c.request({ path: '/hello.txt', method: 'GET' })
+  assert.equal(await onNewConnection.body.text(), HELLO)
   const chunks: Buffer[] = [first.value as Buffer]
   for (let next = await reader.next(); next.done !== true; next = await reader.next()) chunks.push(next.value as Buffer)
   const body = Buffer.concat(chunks)
