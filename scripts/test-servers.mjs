@@ -1,7 +1,8 @@
 // The real servers the integration tests run (a squid proxy, a SOCKS5 server, Redis and its
 // redis-cli, which joins nodes into a cluster, nginx for
-// HTTP/2 and WebSocket proxying, openssl for squid's password file, and Python's websockets
-// package for an independent WebSocket server), how to find them, and — when run as a script before the tests —
+// HTTP/2 and WebSocket proxying, openssl for squid's password file, Python's websockets
+// package for an independent WebSocket server, and nghttpd, h2o and Python's h2 package as
+// independent HTTP/2 servers), how to find them, and — when run as a script before the tests —
 // installing the missing ones: as root with apt-get it installs them non-interactively, saying so
 // on stderr; otherwise it stops at once, naming the exact command to run.
 //
@@ -23,7 +24,10 @@ export const TEST_SERVER_PACKAGES = [
   { debianPackage: 'redis-tools', binary: 'redis-cli' },
   { debianPackage: 'nginx', binary: 'nginx' },
   { debianPackage: 'openssl', binary: 'openssl' },
-  { debianPackage: 'python3-websockets', binary: 'python3', pythonModule: 'websockets' }
+  { debianPackage: 'python3-websockets', binary: 'python3', pythonModule: 'websockets' },
+  { debianPackage: 'nghttp2-server', binary: 'nghttpd' },
+  { debianPackage: 'h2o', binary: 'h2o' },
+  { debianPackage: 'python3-h2', binary: 'python3', pythonModule: 'h2' }
 ]
 
 // Debian installs squid in /usr/sbin, which is not on a normal user's PATH; its Python is /usr/bin's.

@@ -24,9 +24,9 @@ export interface H2BenchClient {
  * under both clients, which are built on it. Not a drop-in for either (no queue, no timers, no
  * handler), so it only says how much of a client's cost per request is node:http2's.
  */
-function nodeHttp2 (origin: string, streams: number): H2BenchClient {
-  const session = http2.connect(origin, { ca: caCrt, peerMaxConcurrentStreams: streams, settings: { enablePush: false, initialWindowSize: 262_144 } })
-  session.once('connect', () => session.setLocalWindowSize(524_288))
+function nodeHttp2 (origin: string, streams: number, windows: H2Windows = CLIENT_WINDOWS): H2BenchClient {
+  const session = http2.connect(origin, { ca: caCrt, peerMaxConcurrentStreams: streams, settings: { enablePush: false, initialWindowSize: windows.stream } })
+  session.once('connect', () => session.setLocalWindowSize(windows.connection))
   return {
     request: ({ path, method }) => new Promise((resolve, reject) => {
       const stream = session.request({ ':method': method, ':path': path })
@@ -37,17 +37,31 @@ function nodeHttp2 (origin: string, streams: number): H2BenchClient {
   }
 }
 
+/** Receive windows a client advertises: per stream and for the whole session, bytes. */
+export interface H2Windows { stream: number, connection: number }
+
+/** The windows conduit and undici 8 open by default (256 KiB per stream, 512 KiB per session). */
+const CLIENT_WINDOWS: H2Windows = { stream: 262_144, connection: 524_288 }
+
+/** HTTP/2's initial window, which a client that never enlarges its windows keeps: 64 KiB − 1. */
+export const FIXED_64K_WINDOWS: H2Windows = { stream: 65_535, connection: 65_535 }
+
 /**
  * One Client of `impl` (conduit or undici) with allowH2 to `origin`, or a bare node:http2
  * session (`node-http2`): one session, with room for `streams` in flight (100 by default).
+ * `windows`, when given, are the receive windows the client is told to advertise (conduit's
+ * `h2Options`, node:http2's settings); undici is always left at its own.
  */
-export function open (impl: string, origin: string, streams = 100): H2BenchClient {
+export function open (impl: string, origin: string, streams = 100, windows?: H2Windows): H2BenchClient {
   // Under valgrind on a busy machine the TLS handshake can take seconds: no connect timeout may
   // cut an instruction-counting run short.
   const options = { allowH2: true, connect: { ca: caCrt }, connectTimeout: 300_000, pipelining: streams, maxConcurrentStreams: Math.max(100, streams) }
-  if (impl === 'conduit') return new ConduitClient(origin, options) as unknown as H2BenchClient
+  if (impl === 'conduit') {
+    const h2Options = windows === undefined ? {} : { h2Options: { initialWindowSize: windows.stream, connectionWindowSize: windows.connection } }
+    return new ConduitClient(origin, { ...options, ...h2Options }) as unknown as H2BenchClient
+  }
   if (impl === 'undici') return new UndiciClient(origin, options) as unknown as H2BenchClient
-  if (impl === 'node-http2') return nodeHttp2(origin, options.maxConcurrentStreams)
+  if (impl === 'node-http2') return nodeHttp2(origin, options.maxConcurrentStreams, windows)
   throw new TypeError(`unknown client ${impl}`)
 }
 

@@ -1,18 +1,16 @@
 /**
- * The HTTP/2 benchmark's origin: a node:http2 server over TLS (the test certificate) in its own
- * process, answering `/1k` and `/1m` with fixed bodies. Prints its port on stdout, then serves
- * until stdin closes.
+ * The HTTP/2 benchmark's node:http2 origin: a server over TLS (the test certificate) in its own
+ * process, answering the paths of `H2_BODIES` with fixed bodies. Prints its port on stdout, then
+ * serves until stdin closes.
  * @module
  */
 
 import http2 from 'node:http2'
 import type { AddressInfo } from 'node:net'
 import { serverCrt, serverKey } from '../../test/helpers/certs.js'
+import { H2_BODIES } from './h2-bodies.js'
 
-const bodies: Record<string, Buffer> = {
-  '/1k': Buffer.alloc(1024, 'k'),
-  '/1m': Buffer.alloc(1024 * 1024, 'm')
-}
+const bodies: Readonly<Record<string, Buffer>> = H2_BODIES
 
 // 50 streams of 1 MiB are more than node:http2's default 10 MB of session memory: with the default
 // the server resets streams with ENHANCE_YOUR_CALM (for undici's client and conduit's alike).

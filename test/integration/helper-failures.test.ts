@@ -96,7 +96,8 @@ describe('helper servers that are missing or fail to start', () => {
     await assert.rejects(startRedisServer(), /redis-server could not be started: spawn \/nonexistent\/redis-server ENOENT/)
   })
 
-  for (const [file, binary] of [['./squid.test.js', 'squid'], ['./socks.test.js', 'microsocks'], ['./redis-shared-cache.test.js', 'redis-server'], ['./nginx-h2.test.js', 'nginx']]) {
+  for (const [file, binary] of [['./squid.test.js', 'squid'], ['./socks.test.js', 'microsocks'], ['./redis-shared-cache.test.js', 'redis-server'], ['./nginx-h2.test.js', 'nginx'],
+    ['./h2-interop/nghttpd.test.js', 'nghttp2-server'], ['./h2-interop/h2o.test.js', 'h2o'], ['./h2-interop/python-h2.test.js', 'python3-h2']]) {
     it(`the ${file.slice(2, -8)} integration file fails and its process exits when ${binary} is not installed`, async () => {
       const empty = await mkdtemp(path.join(os.tmpdir(), 'conduit-no-tools-'))
       const run = await runWithoutServers(file, empty)

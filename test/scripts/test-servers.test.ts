@@ -7,9 +7,9 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const script = fileURLToPath(new URL('../../../scripts/test-servers.mjs', import.meta.url))
-const packages = ['squid', 'microsocks', 'redis-server', 'redis-tools', 'nginx', 'openssl', 'python3-websockets']
-// The binary each package provides (python3-websockets is checked by importing it with python3).
-const binaryOf = (name: string): string => name === 'python3-websockets' ? 'python3' : name === 'redis-tools' ? 'redis-cli' : name
+const packages = ['squid', 'microsocks', 'redis-server', 'redis-tools', 'nginx', 'openssl', 'python3-websockets', 'nghttp2-server', 'h2o', 'python3-h2']
+// The binary each package provides (the Python libraries are checked by importing them with python3).
+const binaryOf = (name: string): string => ({ 'python3-websockets': 'python3', 'python3-h2': 'python3', 'redis-tools': 'redis-cli', 'nghttp2-server': 'nghttpd' } as Record<string, string>)[name] ?? name
 const installCommand = `apt-get install -y --no-install-recommends ${packages.join(' ')}`
 // Root may start the script as another user; anyone else runs it as themselves (already not root).
 const nobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}
@@ -87,17 +87,25 @@ describe('npm test provisioning the integration-test servers', () => {
     assert.equal(run.code, 1)
     // Under c8 the unprivileged child may add a line about the coverage file it cannot write.
     assert.ok(run.stderr.startsWith(provisionAs(1000, dir).stderr), run.stderr)
-    assert.match(run.stderr, /not installed \(squid, microsocks, redis-server, redis-tools, nginx, python3-websockets\)/)
-    assert.ok(run.stderr.includes('sudo apt-get update && sudo apt-get install -y --no-install-recommends squid microsocks redis-server redis-tools nginx python3-websockets\n'), run.stderr)
+    assert.match(run.stderr, /not installed \(squid, microsocks, redis-server, redis-tools, nginx, python3-websockets, nghttp2-server, h2o, python3-h2\)/)
+    assert.ok(run.stderr.includes('sudo apt-get update && sudo apt-get install -y --no-install-recommends squid microsocks redis-server redis-tools nginx python3-websockets nghttp2-server h2o python3-h2\n'), run.stderr)
     await assert.rejects(readFile(log), { code: 'ENOENT' })
   }))
 
-  it('counts python3-websockets as missing when python3 cannot import websockets', () => withToolDir(async (dir) => {
+  it('counts python3-websockets and python3-h2 as missing when python3 cannot import them', () => withToolDir(async (dir) => {
     for (const name of packages) await fakeTool(dir, binaryOf(name))
     await fakeTool(dir, 'python3', 'exit 1')
     const run = provisionAs(1000, dir)
     assert.equal(run.code, 1)
-    assert.match(run.stderr, /not installed \(python3-websockets\)/)
+    assert.match(run.stderr, /not installed \(python3-websockets, python3-h2\)/)
+  }))
+
+  it('counts only python3-h2 as missing when python3 imports websockets but not h2', () => withToolDir(async (dir) => {
+    for (const name of packages) await fakeTool(dir, binaryOf(name))
+    await fakeTool(dir, 'python3', 'case "$2" in *h2*) exit 1;; esac')
+    const run = provisionAs(1000, dir)
+    assert.equal(run.code, 1)
+    assert.match(run.stderr, /not installed \(python3-h2\)/)
   }))
 
   it('stops when apt-get is missing, even as root, naming the packages and the Debian command', () => withToolDir(async (dir) => {

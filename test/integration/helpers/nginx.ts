@@ -3,12 +3,16 @@
  * certificate, `http2` on, a few fixed locations and a static directory, on a free loopback port.
  */
 
-import { writeFile, mkdir, chmod } from 'node:fs/promises'
+import { writeFile } from 'node:fs/promises'
+import { spawnSync } from 'node:child_process'
 import path from 'node:path'
-import { startChildServerIn, tempDir } from './child-server.js'
+import { startChildServerIn } from './child-server.js'
+import { staticSiteDir } from './static-site.js'
 import { requireTool } from '../../helpers/test-tools.js'
 import { freePort } from '../../helpers/free-port.js'
-import { serverCrt, serverKey } from '../../helpers/certs.js'
+
+/** The trailer nginx adds to what `/echo` answers (with {@link NginxOptions.echoUpstream}). */
+export const NGINX_ECHO_TRAILER = { 'x-served-by': 'nginx' }
 
 /** A running nginx. */
 export interface Nginx {
@@ -16,6 +20,8 @@ export interface Nginx {
   origin: string
   /** The directory nginx serves static files from. */
   root: string
+  /** `nginx -s reload`: new workers take over, the old ones finish their requests and exit. */
+  reload: () => void
   stop: () => Promise<void>
 }
 
@@ -23,7 +29,11 @@ export interface Nginx {
 export interface NginxOptions {
   /** Port of a WebSocket server on 127.0.0.1 that `/ws/` proxies upgrades to. */
   websocketUpstream?: number
+  /** Port of an HTTP/1.1 server on 127.0.0.1 that `/echo` proxies to, adding {@link NGINX_ECHO_TRAILER}. */
+  echoUpstream?: number
 }
+
+const RELOAD_TIMEOUT_MS = 15_000
 
 /**
  * Starts nginx with HTTP/2 over TLS (and HTTP/1.1 for clients that do not negotiate h2). Fails
@@ -32,15 +42,9 @@ export interface NginxOptions {
 export async function startNginx (files: Record<string, Buffer | string> = {}, options: NginxOptions = {}): Promise<Nginx> {
   const binary = requireTool('nginx', 'nginx')
   const port = await freePort()
-  const tmp = await tempDir('conduit-nginx-')
+  const site = await staticSiteDir('conduit-nginx-', files)
+  const { tmp, root } = site
   const dir = tmp.dir
-  const root = path.join(dir, 'www')
-  await mkdir(root)
-  for (const [name, content] of Object.entries(files)) await writeFile(path.join(root, name), content)
-  // Workers may run as another user: they must be able to read what they serve.
-  await chmod(dir, 0o755)
-  await writeFile(path.join(dir, 'cert.pem'), serverCrt)
-  await writeFile(path.join(dir, 'key.pem'), serverKey)
   const isRoot = process.getuid?.() === 0
   const conf = `
 ${isRoot ? 'user root;' : ''}
@@ -58,8 +62,8 @@ http {
   types { application/octet-stream bin; text/plain txt; }
   server {
     listen 127.0.0.1:${port} ssl http2;
-    ssl_certificate ${dir}/cert.pem;
-    ssl_certificate_key ${dir}/key.pem;
+    ssl_certificate ${site.cert};
+    ssl_certificate_key ${site.key};
     client_max_body_size 16m;
     root ${root};
     location = /hello { default_type text/plain; return 200 "hello from nginx"; }
@@ -73,11 +77,23 @@ http {
       proxy_http_version 1.1;
       proxy_set_header Upgrade $http_upgrade;
       proxy_set_header Connection "upgrade";
+    }`}${options.echoUpstream === undefined
+      ? ''
+      : `
+    location = /echo {
+      proxy_pass http://127.0.0.1:${options.echoUpstream};
+      proxy_http_version 1.1;
+      ${Object.entries(NGINX_ECHO_TRAILER).map(([name, value]) => `add_trailer ${name} ${value};`).join(' ')}
     }`}
   }
 }
 `
   await writeFile(path.join(dir, 'nginx.conf'), conf)
-  const server = await startChildServerIn(tmp, binary, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log'), '-g', 'daemon off;'], port)
-  return { origin: `https://localhost:${port}`, root, stop: server.stop }
+  const args = ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log'), '-g', 'daemon off;']
+  const server = await startChildServerIn(tmp, binary, args, port)
+  const reload = (): void => {
+    const run = spawnSync(binary, [...args, '-s', 'reload'], { encoding: 'utf8', timeout: RELOAD_TIMEOUT_MS })
+    if (run.status !== 0) throw new Error(`nginx -s reload failed (${String(run.status ?? run.signal)}): ${run.stderr}`)
+  }
+  return { origin: `https://localhost:${port}`, root, reload, stop: server.stop }
 }
