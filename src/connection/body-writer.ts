@@ -4,7 +4,6 @@
  * @module
  */
 
-import type { Duplex } from 'node:stream'
 import type { Blob } from 'node:buffer'
 import { InvalidArgumentError, RequestAbortedError, RequestContentLengthMismatchError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
@@ -21,13 +20,25 @@ export interface BodyWriterOwner {
   onBodyChunk (chunk: Uint8Array): void
 }
 
+/**
+ * Where a body is written: a socket, or anything that takes bytes with a socket's backpressure
+ * (`write` returns false until 'drain'), such as an HTTP/2 stream.
+ */
+export interface BodyTarget {
+  write (chunk: Uint8Array | string, encoding?: BufferEncoding): boolean
+  cork (): void
+  uncork (): void
+  on (event: 'drain', listener: () => void): unknown
+  off (event: 'drain', listener: () => void): unknown
+}
+
 type Source = NodeJS.ReadableStream & { destroy?: (err?: Error) => void, destroyed?: boolean, readableEnded?: boolean }
 
 const LAST_CHUNK = '0\r\n\r\n'
 
 /** Streams one request body; `abort()` stops it when the request fails for another reason. */
 export class BodyWriter {
-  readonly #socket: Duplex
+  readonly #socket: BodyTarget
   readonly #body: unknown
   readonly #kind: number
   readonly #chunked: boolean
@@ -42,7 +53,7 @@ export class BodyWriter {
    * @param frameChunks - false when the stream frames the body itself (an HTTP/2 stream): no
    * chunked encoding, whatever `declared` is
    */
-  constructor (socket: Duplex, body: unknown, kind: number, declared: number, owner: BodyWriterOwner, frameChunks = true) {
+  constructor (socket: BodyTarget, body: unknown, kind: number, declared: number, owner: BodyWriterOwner, frameChunks = true) {
     this.#socket = socket
     this.#body = body
     this.#kind = kind

@@ -7,18 +7,16 @@
 
 import { failOption } from '../validation/options.js'
 import { timerMilliseconds } from '../validation/timer-limit.js'
-import { DEFAULT_CONNECTION_WINDOW_SIZE, DEFAULT_INITIAL_WINDOW_SIZE } from '../h2/framing/session-options.js'
+import { DEFAULT_CONNECTION_WINDOW_SIZE, DEFAULT_INITIAL_WINDOW_SIZE, DEFAULT_PING_INTERVAL } from '../h2/framing/session-options.js'
 import { DEFAULT_WINDOW_SIZE, MAX_WINDOW_SIZE } from '../h2/framing/protocol.js'
 
 /** Default most concurrent streams on one HTTP/2 session. */
 export const DEFAULT_MAX_CONCURRENT_STREAMS = 100
-/** Default interval between HTTP/2 PING frames, in milliseconds. */
-export const DEFAULT_PING_INTERVAL = 60_000
 
 /**
  * HTTP/2 options in one object, as undici 8 takes them; each one wins over its top-level
- * spelling. Other node:http2 session options an undici caller may pass here are ignored, as undici
- * ignores them.
+ * spelling. Other session options an undici caller may pass here (undici hands them to its HTTP/2
+ * layer) are ignored.
  */
 export interface H2Options {
   /**

@@ -1,82 +1,76 @@
 /**
- * One HTTP/2 session of a Client, on `node:http2` (its framing, HPACK and flow control): many
+ * One HTTP/2 session of a Client, on conduit's own engine ({@link H2Session}: framing, flow
+ * control and limits; HPACK through {@link HpackCodec}) over the socket the connection layer
+ * hands over (TLS after ALPN h2, h2c by prior knowledge, or a tunnel through a proxy): many
  * requests at once, one stream each ({@link H2Exchange}), up to the smaller of
- * `maxConcurrentStreams` and the server's own limit. Keeps the session alive with PINGs, closes
- * it when idle, and on GOAWAY gives the requests the server never processed back to the Client.
+ * `maxConcurrentStreams` and the server's own limit. The session keeps itself alive with PINGs;
+ * this closes it when idle, and on GOAWAY gives the requests the server never processed back to
+ * the Client.
  * @module
  */
 
-import http2 from 'node:http2'
-import type { ClientHttp2Session, ClientHttp2Stream } from 'node:http2'
 import type { Duplex } from 'node:stream'
 import type { Socket } from 'node:net'
-import { HeadersOverflowError, SocketError } from '../errors.js'
+import { SocketError } from '../errors.js'
 import type { ClientRequest, RequestRunner } from '../connection/client-request.js'
 import type { ClientConnection, ConnectionOwner } from '../connection/client-connection.js'
+import type { ConnectionConfig } from '../connection/connection-config.js'
 import { socketInfo } from '../connection/socket-info.js'
+import { H2Session } from './framing/session.js'
+import type { SessionListener } from './framing/session.js'
+import type { H2SessionInit } from './framing/session-options.js'
+import type { H2ProtocolError } from './framing/protocol-error.js'
+import { HpackCodec } from './hpack-codec.js'
 import { H2Exchange } from './exchange.js'
 import type { ExchangeOwner } from './exchange.js'
-import { rstCodeName } from './error-codes.js'
+import type { H2Tunnel } from './tunnel-stream.js'
+import { describeStreamReset, rstCodeName } from './error-codes.js'
 import { goawayError, noteResend, RESEND_CLOSED, RESEND_GOAWAY, RESEND_REFUSED } from './resend-budget.js'
-import { StallProbe, STALL_WINDOW_MS } from './stall-probe.js'
 import { STREAM_SWEEP_MS } from './stream-timer.js'
 import { WEBSOCKET } from './request-headers.js'
-import type { StallProbeOwner } from './stall-probe.js'
-import { clearInterval, clearTimeout, monotonicNow, setInterval, setTimeout } from '../runtime/timers.js'
+import { clearInterval, clearTimeout, monotonicNow, queueMicrotask, setInterval, setTimeout } from '../runtime/timers.js'
 
-function noop (): void {}
+/** The session options a Client's settings map onto; the rest keep the session's defaults. */
+function sessionInit (config: ConnectionConfig): H2SessionInit {
+  return {
+    maxHeaderListSize: config.maxHeaderSize,
+    initialWindowSize: config.initialWindowSize,
+    connectionWindowSize: config.connectionWindowSize,
+    pingInterval: config.pingInterval
+  }
+}
 
 /** An open HTTP/2 session. */
-export class H2Connection implements ClientConnection, RequestRunner, ExchangeOwner, StallProbeOwner {
+export class H2Connection implements ClientConnection, RequestRunner, ExchangeOwner {
   readonly protocol = 'h2'
   readonly socket: Duplex
   readonly #owner: ConnectionOwner
-  readonly #session: ClientHttp2Session
+  readonly #session: H2Session
   readonly #scheme: string
   readonly #exchanges = new Map<ClientRequest, H2Exchange>()
-  readonly #tunnels = new Set<ClientHttp2Stream>()
+  /** Exchanges accepted while the server's SETTINGS lowered its stream limit: they wait for a stream. */
+  readonly #waiting: H2Exchange[] = []
+  readonly #tunnels = new Set<H2Tunnel>()
   #dead = false
   /** GOAWAY received: no new streams; the session ends once the last one does. */
   #goingAway = false
-  #error: Error | null = null
+  /** Requests a GOAWAY left unprocessed that may go again, collected until its listener call. */
+  #goawayRequeue: ClientRequest[] = []
   #idleTimer: NodeJS.Timeout | null = null
-  #pingTimer: NodeJS.Timeout | null = null
   /** Sweeps the streams' headers and body timers while any stream is open (see StreamTimer). */
   #sweepTimer: NodeJS.Timeout | null = null
-  /** The server's first SETTINGS arrived: whether it allows extended CONNECT is known. */
-  #settingsKnown = false
-  /** Notices the session stopping silently while a request waits for its head. */
-  readonly #probe: StallProbe
 
   constructor (owner: ConnectionOwner, socket: Duplex, origin: URL) {
     this.#owner = owner
     this.socket = socket
     this.#scheme = origin.protocol === 'https:' ? 'https' : 'http'
     const config = owner.config
-    this.#session = http2.connect(origin, {
-      createConnection: () => socket,
-      peerMaxConcurrentStreams: config.maxConcurrentStreams,
-      maxHeaderListPairs: 1_000,
-      settings: {
-        enablePush: false,
-        initialWindowSize: config.initialWindowSize,
-        maxHeaderListSize: config.maxHeaderSize
-      }
-    })
-    const session = this.#session
-    this.#probe = new StallProbe(session, socket, this)
-    session.on('error', this.#onError)
-    session.on('goaway', this.#onGoaway)
-    session.on('close', this.#onClose)
-    session.on('frameError', this.#onFrameError)
-    session.on('remoteSettings', this.#onRemoteSettings)
-    session.once('connect', () => {
-      if (config.connectionWindowSize > 65_535 && !session.destroyed) session.setLocalWindowSize(config.connectionWindowSize)
-    })
-    if (config.pingInterval > 0) {
-      this.#pingTimer = setInterval(this.#ping, config.pingInterval)
-      this.#pingTimer.unref()
+    const listener: SessionListener = {
+      onRemoteSettings: () => { this.#onRemoteSettings() },
+      onGoaway: (errorCode) => { this.#onGoaway(errorCode) },
+      onClose: (error) => { this.#teardown(error) }
     }
+    this.#session = new H2Session(socket, new HpackCodec(config.maxHeaderSize), listener, sessionInit(config))
     this.#startIdle()
   }
 
@@ -90,21 +84,20 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
 
   /** Streams this session can hold at once: ours and the server's limit, whichever is lower. */
   get capacity (): number {
-    const remote = this.#session.remoteSettings?.maxConcurrentStreams
-    const local = this.#owner.config.maxConcurrentStreams
-    return remote === undefined ? local : Math.max(1, Math.min(local, remote))
+    const remote = this.#session.remoteSettings.maxConcurrentStreams
+    return Math.max(1, Math.min(this.#owner.config.maxConcurrentStreams, remote))
   }
 
   canAccept (req: ClientRequest): boolean {
-    if (this.#dead || this.#goingAway || this.#session.destroyed || this.#session.closed) return false
+    if (this.#dead || this.#goingAway || this.#session.closed) return false
     // Whether an upgrade can be an extended CONNECT stream or must go over HTTP/1.1 is known
     // from the server's SETTINGS (RFC 8441 section 3): it waits for them.
-    if (req.upgrade !== null && !this.#settingsKnown) return false
-    return this.#exchanges.size + this.#tunnels.size < this.capacity
+    if (req.upgrade !== null && !this.#session.remoteSettings.received) return false
+    return this.live < this.capacity
   }
 
   write (req: ClientRequest): void {
-    if (req.upgrade === WEBSOCKET && this.#session.remoteSettings.enableConnectProtocol !== true) {
+    if (req.upgrade === WEBSOCKET && !this.#session.remoteSettings.enableConnectProtocol) {
       this.#owner.onUpgradeFallback(this, req)
       return
     }
@@ -112,8 +105,12 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
     const exchange = new H2Exchange(req, this, this.#owner.config)
     this.#exchanges.set(req, exchange)
     this.#active()
-    exchange.start(this.#session, this.#scheme)
-    if (!this.#dead) this.#probe.start()
+    if (this.#waiting.length === 0 && this.#session.canOpenStream) {
+      exchange.start(this.#session, this.#scheme)
+      return
+    }
+    this.#waiting.push(exchange)
+    this.#scheduleWaiting()
   }
 
   // --- controller calls ---------------------------------------------------------------------
@@ -140,28 +137,46 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
     this.#afterStreamEnded()
   }
 
-  onExchangeRefused (exchange: H2Exchange): void {
+  onExchangeNotProcessed (exchange: H2Exchange, error: H2ProtocolError): void {
     const req = exchange.req
     if (this.#exchanges.get(req) !== exchange) return
     this.#exchanges.delete(req)
-    req.runner = null
-    const giveUp = noteResend(req, exchange.startedAt, RESEND_REFUSED)
-    if (giveUp === null) this.#owner.onConnectionRequeue(this, [req])
-    else req.fail(giveUp)
+    const last = this.#session.goawayLastStreamId
+    if (last !== -1 && (exchange.streamId ?? 0) > last) {
+      // Collected for the GOAWAY's own call, which comes next and hands them over at once.
+      const giveUp = this.#goawayGiveUp(exchange, error.errorCode)
+      if (giveUp === null) {
+        req.runner = null
+        this.#goawayRequeue.push(req)
+      } else {
+        req.fail(giveUp)
+      }
+      return
+    }
+    const giveUp = req.replayable
+      ? noteResend(req, exchange.startedAt, RESEND_REFUSED)
+      : new SocketError(describeStreamReset(error.errorCode), null, { cause: error })
+    if (giveUp === null) {
+      req.runner = null
+      this.#owner.onConnectionRequeue(this, [req])
+    } else {
+      req.fail(giveUp)
+    }
     this.#afterStreamEnded()
   }
 
-  onTunnel (stream: ClientHttp2Stream): void {
-    this.#tunnels.add(stream)
+  onTunnel (tunnel: H2Tunnel): void {
+    this.#tunnels.add(tunnel)
     this.#active()
-    stream.once('close', () => {
-      this.#tunnels.delete(stream)
+    tunnel.once('close', () => {
+      this.#tunnels.delete(tunnel)
       this.#afterStreamEnded()
     })
   }
 
   #afterStreamEnded (): void {
     if (this.#dead) return
+    this.#scheduleWaiting()
     if (this.live === 0) {
       if (this.#goingAway) {
         this.#teardown(null)
@@ -172,29 +187,32 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
     this.#owner.onConnectionReady(this)
   }
 
-  // --- idle and liveness --------------------------------------------------------------------
-
-  get awaitingHead (): boolean {
-    for (const exchange of this.#exchanges.values()) if (exchange.awaitingHead) return true
-    return false
+  /**
+   * Opens streams for waiting exchanges once the current session event is over: a stream whose
+   * response just ended is still counted by the session until its listener calls return.
+   */
+  #scheduleWaiting (): void {
+    if (this.#waitingScheduled || this.#waiting.length === 0) return
+    this.#waitingScheduled = true
+    queueMicrotask(this.#startWaitingLater)
   }
 
-  onStalled (bytesUnanswered: number): void {
-    if (this.#dead) return
-    // Nothing new goes to this session while its requests fail.
-    this.#goingAway = true
-    const stopped = `the HTTP/2 session stopped (a PING went unanswered and nothing was read for ${STALL_WINDOW_MS} ms)`
-    const maxHeaderSize = this.#owner.config.maxHeaderSize
-    if (bytesUnanswered >= maxHeaderSize) {
-      // node:http2 stops a session silently on a header block it cannot take: bytes enough for
-      // an oversized head arrived and nothing came of them.
-      for (const exchange of [...this.#exchanges.values()]) {
-        if (!exchange.awaitingHead) continue
-        exchange.fail(new HeadersOverflowError(`response headers from ${exchange.req.origin} exceed maxHeaderSize (${maxHeaderSize} bytes): ${bytesUnanswered} bytes arrived without a response head, then ${stopped}`))
-      }
+  #waitingScheduled = false
+
+  readonly #startWaitingLater = (): void => {
+    this.#waitingScheduled = false
+    this.#startWaiting()
+  }
+
+  /** Opens streams for the exchanges that waited for the server's limit, as far as it allows now. */
+  #startWaiting (): void {
+    while (this.#waiting.length > 0 && this.#session.canOpenStream && !this.#dead) {
+      const exchange = this.#waiting.shift()!
+      if (this.#exchanges.get(exchange.req) === exchange) exchange.start(this.#session, this.#scheme)
     }
-    this.destroy(new SocketError(stopped, socketInfo(this.socket)))
   }
+
+  // --- idle ---------------------------------------------------------------------------------
 
   #active (): void {
     if (this.#sweepTimer === null) {
@@ -205,13 +223,11 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
       clearTimeout(this.#idleTimer)
       this.#idleTimer = null
     }
-    this.#session.ref()
     ;(this.socket as Socket).ref?.()
   }
 
   #startIdle (): void {
     this.#stopSweep()
-    this.#session.unref()
     ;(this.socket as Socket).unref?.()
     const ms = this.#owner.config.keepAliveTimeout
     if (ms <= 0 || this.#idleTimer !== null) return
@@ -235,43 +251,36 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
     if (this.live === 0) this.destroy(null)
   }
 
-  readonly #ping = (): void => {
-    const session = this.#session
-    if (this.#dead || session.destroyed || session.connecting) return
-    try {
-      session.ping((err) => {
-        if (err !== null && !this.#dead) this.destroy(new SocketError(`HTTP/2 PING failed: ${err.message}`, socketInfo(this.socket), { cause: err }))
-      })
-    } catch {
-      // Too many PINGs in flight means the last ones were not answered either: the next tick decides.
-    }
-  }
-
   // --- session events -----------------------------------------------------------------------
 
-  readonly #onGoaway = (errorCode: number, lastStreamID: number): void => {
+  /** Why a request a GOAWAY left unprocessed cannot go again, or null when it may. */
+  #goawayGiveUp (exchange: H2Exchange, errorCode: number): Error | null {
+    const code = rstCodeName(errorCode)
+    return exchange.req.replayable
+      ? noteResend(exchange.req, exchange.startedAt, RESEND_GOAWAY, code)
+      : goawayError(code, `the server sent GOAWAY (${code}) before processing the request`, socketInfo(this.socket))
+  }
+
+  #onGoaway (errorCode: number): void {
     if (this.#dead) return
     this.#goingAway = true
-    // RFC 9113 section 6.8: streams above lastStreamID (and those never sent) were not processed
-    // and can be sent again on a new session, whatever their method.
-    const requeue: ClientRequest[] = []
-    const failing: Array<[H2Exchange, Error]> = []
-    const code = rstCodeName(errorCode)
-    for (const exchange of this.#exchanges.values()) {
-      const id = exchange.streamId
-      if (id !== undefined && id <= lastStreamID) continue
-      const giveUp = exchange.req.replayable
-        ? noteResend(exchange.req, exchange.startedAt, RESEND_GOAWAY, code)
-        : goawayError(code, `the server sent GOAWAY (${code}) before processing the request`, socketInfo(this.socket))
-      if (giveUp === null) requeue.push(exchange.req)
-      else failing.push([exchange, giveUp])
-    }
-    for (const req of requeue) {
-      this.#exchanges.get(req)!.release()
+    // The session closed the streams the server did not process before saying so here; those
+    // still waiting for a stream were never sent at all (RFC 9113 section 6.8).
+    const requeue = this.#goawayRequeue
+    this.#goawayRequeue = []
+    for (const exchange of this.#waiting.splice(0)) {
+      const req = exchange.req
+      if (this.#exchanges.get(req) !== exchange) continue
       this.#exchanges.delete(req)
-      req.runner = null
+      exchange.release()
+      const giveUp = this.#goawayGiveUp(exchange, errorCode)
+      if (giveUp === null) {
+        req.runner = null
+        requeue.push(req)
+      } else {
+        req.fail(giveUp)
+      }
     }
-    for (const [exchange, err] of failing) exchange.fail(err)
     if (this.#dead) return
     if (this.live === 0) {
       this.#teardown(null, true, requeue)
@@ -281,22 +290,10 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
     if (requeue.length > 0) this.#owner.onConnectionRequeue(this, requeue)
   }
 
-  readonly #onRemoteSettings = (): void => {
-    if (this.#settingsKnown) return
-    this.#settingsKnown = true
-    if (!this.#dead) this.#owner.onConnectionReady(this)
-  }
-
-  readonly #onFrameError = (type: number, code: number, id: number): void => {
-    if (id === 0) this.#error ??= new SocketError(`HTTP/2 frame error on the session (frame type ${type}, ${rstCodeName(code)})`, socketInfo(this.socket))
-  }
-
-  readonly #onError = (err: Error): void => {
-    this.#error ??= new SocketError(`HTTP/2 session error: ${err.message}`, socketInfo(this.socket), { cause: err })
-  }
-
-  readonly #onClose = (): void => {
-    this.#teardown(this.#error)
+  #onRemoteSettings (): void {
+    if (this.#dead) return
+    this.#startWaiting()
+    this.#owner.onConnectionReady(this)
   }
 
   /**
@@ -311,18 +308,12 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
   #teardown (err: Error | null, requeue = true, retry: ClientRequest[] = []): void {
     if (this.#dead) return
     this.#dead = true
+    // A GOAWAY that closed the session's last stream ends it before its own call comes: the
+    // requests it left unprocessed go again from here.
+    for (const req of this.#goawayRequeue.splice(0)) retry.push(req)
     if (this.#idleTimer !== null) clearTimeout(this.#idleTimer)
-    if (this.#pingTimer !== null) clearInterval(this.#pingTimer)
     this.#stopSweep()
-    this.#probe.stop()
-    const session = this.#session
-    session.off('error', this.#onError)
-    session.off('goaway', this.#onGoaway)
-    session.off('close', this.#onClose)
-    session.off('frameError', this.#onFrameError)
-    session.off('remoteSettings', this.#onRemoteSettings)
-    session.on('error', noop)
-    this.socket.on('error', noop)
+    this.#waiting.length = 0
     const failing: Array<[H2Exchange, Error | null]> = []
     for (const exchange of this.#exchanges.values()) {
       if (requeue && exchange.streamId === undefined && exchange.req.replayable) {
@@ -344,9 +335,13 @@ export class H2Connection implements ClientConnection, RequestRunner, ExchangeOw
     const error = err ?? (failing.length > 0 ? new SocketError('other side closed the HTTP/2 session', info) : null)
     for (const tunnel of this.#tunnels) tunnel.destroy(error ?? undefined)
     this.#tunnels.clear()
-    if (!session.destroyed) session.destroy()
-    this.socket.destroy()
+    // GOAWAY NO_ERROR: the client chose to close; a protocol error already sent its own code.
+    this.#session.destroy(null)
+    if (err !== null) this.socket.destroy()
+    this.socket.on('error', noop)
     this.#owner.onConnectionClosed(this, error, retry)
     for (const [exchange, own] of failing) exchange.fail(own ?? error!)
   }
 }
+
+function noop (): void {}

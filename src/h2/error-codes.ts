@@ -1,32 +1,40 @@
 /**
- * Names of HTTP/2 error codes (RFC 9113 section 7), for messages that say why a stream or a
- * session ended.
+ * HTTP/2 error codes (RFC 9113 section 7): their numbers and names, the one table the frame
+ * layer, the HPACK codec and the client's messages all read.
  * @module
  */
 
-/** RFC 9113 section 7, in code order. */
-const NAMES = [
-  'NO_ERROR', 'PROTOCOL_ERROR', 'INTERNAL_ERROR', 'FLOW_CONTROL_ERROR', 'SETTINGS_TIMEOUT',
-  'STREAM_CLOSED', 'FRAME_SIZE_ERROR', 'REFUSED_STREAM', 'CANCEL', 'COMPRESSION_ERROR',
-  'CONNECT_ERROR', 'ENHANCE_YOUR_CALM', 'INADEQUATE_SECURITY', 'HTTP_1_1_REQUIRED'
-] as const
+/** Error codes (RFC 9113 section 7). */
+export const ErrorCode = {
+  NO_ERROR: 0x0,
+  PROTOCOL_ERROR: 0x1,
+  INTERNAL_ERROR: 0x2,
+  FLOW_CONTROL_ERROR: 0x3,
+  SETTINGS_TIMEOUT: 0x4,
+  STREAM_CLOSED: 0x5,
+  FRAME_SIZE_ERROR: 0x6,
+  REFUSED_STREAM: 0x7,
+  CANCEL: 0x8,
+  COMPRESSION_ERROR: 0x9,
+  CONNECT_ERROR: 0xa,
+  ENHANCE_YOUR_CALM: 0xb,
+  INADEQUATE_SECURITY: 0xc,
+  HTTP_1_1_REQUIRED: 0xd
+} as const
+
+/** The names of {@link ErrorCode}, indexed by code. */
+const NAMES: readonly string[] = Object.entries(ErrorCode).reduce<string[]>((names, [name, code]) => {
+  names[code] = name
+  return names
+}, [])
 
 /** The error code's name (`REFUSED_STREAM`), or its number in hex for a code the RFC does not define. */
 export function rstCodeName (code: number): string {
   return NAMES[code] ?? `0x${code.toString(16)}`
 }
 
-/**
- * Codes node:http2 (nghttp2) also sends itself, on the client's behalf, when a response breaks
- * the protocol (an invalid header, a bad frame, a header block it cannot take): a stream closed
- * with one of these was not necessarily reset by the server, and node:http2 does not say which.
- */
-const ALSO_LOCAL = new Set([1, 2, 3, 5, 6, 9, 11])
-
-/** Why a stream closed with `code` before its response ended, as an error message says it. */
+/** Why the server's RST_STREAM with `code` ended a stream before its response did, as an error message says it. */
 export function describeStreamReset (code: number): string {
-  const name = rstCodeName(code)
-  if (code === 0) return 'HTTP/2 stream closed before the response ended'
-  if (!ALSO_LOCAL.has(code)) return `HTTP/2 stream reset by the server (RST_STREAM ${name})`
-  return `HTTP/2 stream reset (RST_STREAM ${name}) by the server, or by the client's HTTP/2 layer because the response broke the protocol (an invalid or oversized header, a bad frame)`
+  if (code === ErrorCode.NO_ERROR) return 'HTTP/2 stream closed before the response ended'
+  return `HTTP/2 stream reset by the server (RST_STREAM ${rstCodeName(code)})`
 }

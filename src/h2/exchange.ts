@@ -1,14 +1,14 @@
 /**
- * One request over one HTTP/2 stream: sends the headers and the body (with the stream's flow
- * control as backpressure), turns the stream's events into the request's handler calls, and runs
- * the request's headers and body timers. The session it belongs to is {@link H2Connection}.
+ * One request over one HTTP/2 stream of conduit's own session: sends the headers and the body
+ * (with the stream's send window as backpressure), turns the stream's header blocks, data and
+ * close into the request's handler calls, returns the receive window only as the handler reads,
+ * and runs the request's headers and body timers. The session it belongs to is {@link H2Connection}.
  * @module
  */
 
-import http2 from 'node:http2'
-import type { ClientHttp2Session, ClientHttp2Stream, IncomingHttpHeaders } from 'node:http2'
+import type { Duplex } from 'node:stream'
 import type { IncomingHeaders } from '../contracts/dispatch-contract.js'
-import { HeadersOverflowError, NotSupportedError, SocketError } from '../errors.js'
+import { HeadersOverflowError, LibraryError, NotSupportedError, SocketError } from '../errors.js'
 import { bodyTimeoutError } from '../connection/timeout-errors.js'
 import type { ClientRequest } from '../connection/client-request.js'
 import { BODY_BYTES, BODY_NONE, bodyBytes } from '../connection/request-body.js'
@@ -18,9 +18,16 @@ import { T_BODY, T_HEADERS } from '../connection/connection-timer.js'
 import { StreamTimer } from './stream-timer.js'
 import { NO_SIZE_LIMIT, ResponseLimits } from '../connection/response-limits.js'
 import type { ConnectionConfig } from '../connection/connection-config.js'
+import type { H2Session } from './framing/session.js'
+import type { HeaderList } from './framing/header-codec.js'
+import type { HeadKind, StreamListener } from './framing/h2-stream.js'
+import { H2ProtocolError } from './framing/protocol-error.js'
+import { HpackError } from './hpack/hpack-error.js'
 import { h2RequestHeaders, isExtendedConnect, requestHeadText } from './request-headers.js'
-import { describeStreamReset } from './error-codes.js'
-import { handOverTunnel, toIncomingHeaders } from './stream-shape.js'
+import { describeStreamReset, ErrorCode } from './error-codes.js'
+import { statusOf, toIncomingHeaders } from './stream-shape.js'
+import { H2Tunnel } from './tunnel-stream.js'
+import { StreamBodyTarget } from './body-target.js'
 import { countBody, countInformational } from './limit-checks.js'
 import type { LimitCheck } from './limit-checks.js'
 import { ResponseSequence } from './response-sequence.js'
@@ -29,43 +36,47 @@ import { headersTimeLeft, resendHeadersTimeoutError } from './resend-budget.js'
 import { publishSendHeaders } from '../observability/request-events.js'
 import { monotonicNow } from '../runtime/timers.js'
 
-const { NGHTTP2_CANCEL, NGHTTP2_NO_ERROR, NGHTTP2_REFUSED_STREAM } = http2.constants
-
 /** What an exchange reports to its session. */
 export interface ExchangeOwner {
   /** The exchange ended (response complete, failed or reset); its stream is no longer counted. */
   onExchangeDone (exchange: H2Exchange): void
-  /** The stream was refused before the server processed it (REFUSED_STREAM): send the request again. */
-  onExchangeRefused (exchange: H2Exchange): void
+  /**
+   * The server said it did not process the stream (REFUSED_STREAM, or a GOAWAY below its id)
+   * before any response head: the session sends the request again or fails it.
+   */
+  onExchangeNotProcessed (exchange: H2Exchange, error: H2ProtocolError): void
   /** A CONNECT stream became a tunnel: the session must stay open until it closes. */
-  onTunnel (stream: ClientHttp2Stream): void
+  onTunnel (tunnel: H2Tunnel): void
+  /** The session's socket, which diagnostics name and a tunnel answers for as its peer. */
+  readonly socket: Duplex
 }
 
-/** Where a stream keeps the exchange its listeners report to. */
-const EXCHANGE = Symbol('h2 exchange')
-
-/** A stream as this module tags it. */
-type ExchangeStream = ClientHttp2Stream & { [EXCHANGE]?: H2Exchange | undefined }
-
-/** The stream events an exchange listens to, attached in start() (set by H2Exchange). */
-let STREAM_LISTENERS: ReadonlyArray<readonly [string, (this: ClientHttp2Stream, ...args: any[]) => void]>
+const EMPTY = Buffer.alloc(0)
+/** A content-length value: digits only (RFC 9110 section 8.6). */
+const DIGITS = /^[0-9]+$/
 
 /**
- * A request in flight on an HTTP/2 session. Its stream's events may arrive in any order (see
- * {@link ResponseSequence}); the handler still gets the head, then the body, then one end or one
- * error, and nothing once the request ended.
+ * A request in flight on an HTTP/2 session, and the listener of its stream. The handler gets
+ * the head, then the body, then one end or one error, and nothing once the request ended;
+ * chunks that arrive while it is paused wait in a {@link ResponseSequence}.
  */
-export class H2Exchange implements BodyWriterOwner, SequenceSink {
+export class H2Exchange implements BodyWriterOwner, SequenceSink, StreamListener {
   readonly req: ClientRequest
   readonly #owner: ExchangeOwner
   /** The session's limits: maxHeaderSize for each header (or trailer) block, and those counted in #limits. */
   readonly #config: ConnectionConfig
-  #stream: ClientHttp2Stream | null = null
-  #session: ClientHttp2Session | null = null
+  #session: H2Session | null = null
+  /** The stream's id once its HEADERS went out; -1 before. */
+  #id = -1
   #body: BodyWriter | null = null
+  #target: StreamBodyTarget | null = null
   #bodyDone = false
+  /** The request asked for 100-continue: its body waits for the 100 (or is never sent). */
+  #awaitingContinue = false
   /** A CONNECT (or RFC 8441 extended CONNECT) stream: a 2xx answer turns it into a tunnel. */
-  #tunnel = false
+  #isConnect = false
+  /** The tunnel the stream became: its events go there. */
+  #tunnel: H2Tunnel | null = null
   #done = false
   /** Body chunks and the end, held until the head (and a paused handler) lets them through. */
   readonly #sequence = new ResponseSequence(this)
@@ -75,6 +86,12 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
    * 1xx head or body chunk that counts, so that most open streams hold none.
    */
   #limits: ResponseLimits | null = null
+  #trailers: IncomingHeaders = {}
+  /** The response's content-length, which its DATA must add up to (RFC 9113 section 8.1.1); -1 when none. */
+  #expectedLength = -1
+  #receivedLength = 0
+  /** The session closed the stream: nothing is sent on it any more. */
+  #streamGone = false
 
   constructor (req: ClientRequest, owner: ExchangeOwner, config: ConnectionConfig) {
     this.req = req
@@ -86,14 +103,9 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
   /** When this attempt started (`monotonicNow()`): a request sent again keeps its first attempt's. */
   startedAt = 0
 
-  /** True while the request is in flight and its response head has not arrived. */
-  get awaitingHead (): boolean {
-    return !this.#done && !this.#sequence.headDelivered
-  }
-
   /** The stream's id once the session sent its HEADERS frame; undefined before. */
   get streamId (): number | undefined {
-    return this.#stream?.id
+    return this.#id === -1 ? undefined : this.#id
   }
 
   /** The session's sweep of its streams' timers, at `now` (`monotonicNow()`). */
@@ -101,11 +113,11 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     this.#timer.sweep(now)
   }
 
-  /** Opens the stream and sends the request. */
-  start (session: ClientHttp2Session, scheme: string): void {
+  /** Opens the stream on `session` and sends the request. */
+  start (session: H2Session, scheme: string): void {
     const req = this.req
-    this.#tunnel = req.method === 'CONNECT' || isExtendedConnect(req)
-    if (req.upgrade !== null && !this.#tunnel) {
+    this.#isConnect = req.method === 'CONNECT' || isExtendedConnect(req)
+    if (req.upgrade !== null && !this.#isConnect) {
       // HTTP/2 has no Upgrade (RFC 9113 section 8.6); only CONNECT, extended or not, opens a tunnel.
       this.#finish(new NotSupportedError(`upgrade to ${JSON.stringify(req.upgrade)} is not supported over HTTP/2: use an HTTP/1.1 connection (allowH2: false) for upgrades`))
       return
@@ -118,42 +130,39 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
       this.#finish(resendHeadersTimeoutError(req))
       return
     }
-    const endStream = req.bodyKind === BODY_NONE && !this.#tunnel
+    const endStream = req.bodyKind === BODY_NONE && !this.#isConnect
     this.#session = session
-    let stream: ClientHttp2Stream
     try {
-      stream = session.request(h2RequestHeaders(req, scheme), { endStream })
+      this.#id = session.request(h2RequestHeaders(req, scheme), endStream, this)
     } catch (err) {
-      this.#finish(new SocketError(`HTTP/2 stream could not be opened: ${(err as Error).message}`, null, { cause: err }))
+      this.#finish(err instanceof LibraryError ? err : new SocketError(`HTTP/2 stream could not be opened: ${(err as Error).message}`, null, { cause: err }))
       return
     }
-    this.#stream = stream
-    publishSendHeaders(req, () => requestHeadText(req), session.socket)
-    ;(stream as ExchangeStream)[EXCHANGE] = this
-    for (const [event, listener] of STREAM_LISTENERS) stream.on(event, listener)
+    publishSendHeaders(req, () => requestHeadText(req), this.#owner.socket)
     this.#timer.arm(T_HEADERS, headersMs)
-    if (req.paused) stream.pause()
-    if (endStream || this.#tunnel) {
+    if (endStream || this.#isConnect) {
       this.#bodyDone = true
       if (endStream) req.requestSent()
       return
     }
-    if (req.expectContinue) stream.once('continue', () => this.#sendBody(stream))
-    else this.#sendBody(stream)
+    if (req.expectContinue) this.#awaitingContinue = true
+    else this.#sendBody()
   }
 
-  #sendBody (stream: ClientHttp2Stream): void {
+  #sendBody (): void {
     if (this.#done) return
     const req = this.req
+    const session = this.#session!
     if (req.bodyKind === BODY_BYTES) {
       const bytes = bodyBytes(req.body)
       req.bodyChunkSent(bytes)
       this.#bodyDone = true
-      stream.end(bytes)
+      session.write(this.#id, typeof bytes === 'string' ? Buffer.from(bytes) : bytes, true)
       req.requestSent()
       return
     }
-    this.#body = new BodyWriter(stream, req.body, req.bodyKind, req.bodyLength, this, false)
+    this.#target = new StreamBodyTarget(session, this.#id)
+    this.#body = new BodyWriter(this.#target, req.body, req.bodyKind, req.bodyLength, this, false)
     this.#body.start()
   }
 
@@ -166,7 +175,8 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
   onBodyWritten (): void {
     this.#bodyDone = true
     this.#body = null
-    this.#stream?.end()
+    if (!this.#done) this.#target?.end()
+    this.#target = null
     this.req.requestSent()
   }
 
@@ -177,19 +187,17 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
 
   // --- controller calls ----------------------------------------------------------------------
 
-  /** The handler paused: stop reading, so the stream's window closes and the server waits. */
+  /** The handler paused: what arrives now waits, unread, so the stream's window closes and the server waits. */
   pause (): void {
-    this.#stream?.pause()
     if (this.#timer.kind === T_BODY) this.#timer.disarm()
   }
 
-  /** The handler resumed: what arrived while it was paused comes first, then the stream reads again. */
+  /** The handler resumed: what arrived while it was paused comes first, and its window is returned. */
   resume (): void {
     if (this.#done) return
     this.#sequence.flush()
     if (this.#done || this.req.paused) return
     if (this.#sequence.headDelivered) this.#timer.arm(T_BODY, this.req.bodyTimeout)
-    this.#stream?.resume()
   }
 
   // --- sequence sink -------------------------------------------------------------------------
@@ -200,10 +208,11 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
 
   deliverData (chunk: Buffer): void {
     this.req.onData(chunk)
+    // Read by the handler: the server may send as much again.
+    this.#session!.consumed(this.#id, chunk.length)
   }
 
   deliverEnd (): void {
-    const stream = this.#stream!
     this.#done = true
     this.#timer.clear()
     if (!this.#bodyDone) {
@@ -212,9 +221,8 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
       // own incoming request, whose socket must still carry that response back.
       this.#body?.abort(true)
       this.#body = null
-      if (!stream.closed) stream.close(NGHTTP2_NO_ERROR)
+      this.#session!.reset(this.#id, ErrorCode.NO_ERROR)
     }
-    this.#detach()
     this.#owner.onExchangeDone(this)
     this.req.end(this.#trailers)
   }
@@ -224,49 +232,140 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     this.#finish(err)
   }
 
-  // --- stream events -------------------------------------------------------------------------
+  // --- stream listener (called by the session) ----------------------------------------------
 
-  #onInformation (headers: IncomingHttpHeaders): void {
-    const status = Number(headers[':status'])
-    // 100 Continue is consumed by the stream ('continue'); the others are information for the
-    // handler, and only before the final head.
-    if (status <= 100 || status >= 200 || this.#done || this.#sequence.headDelivered) return
-    if (!this.#within(countInformational, 0)) return
-    const fields = this.#checked(headers, 'informational response')
-    if (fields !== null) this.req.onInformation(status, fields)
+  onHeaders (headers: HeaderList, kind: HeadKind, endStream: boolean): void {
+    if (this.#tunnel !== null || this.#done) return
+    try {
+      if (kind === 'response') this.#onResponse(headers, endStream)
+      else if (kind === 'informational') this.#onInformation(headers)
+      else {
+        this.#trailers = toIncomingHeaders(headers)
+        this.#onEnd()
+      }
+    } catch (err) {
+      // A handler that throws fails its request, not the session that called it.
+      this.#finish(err as Error)
+    }
   }
 
-  /** The block as IncomingHeaders; null (and the request failed) when it is over maxHeaderSize. */
-  #checked (headers: IncomingHttpHeaders, what: string): IncomingHeaders | null {
-    const max = this.#config.maxHeaderSize
-    const fields = toIncomingHeaders(headers, max)
-    if (fields === null) this.#finish(new HeadersOverflowError(`${what} headers from ${this.req.origin} exceed maxHeaderSize (${max} bytes)`))
-    return fields
-  }
-
-  #onResponse (headers: IncomingHttpHeaders): void {
-    // A second final head on one stream is not HTTP: the first one stands.
-    if (this.#done || this.#sequence.headDelivered) return
-    const req = this.req
-    const status = Number(headers[':status'])
-    const fields = this.#checked(headers, 'response')
-    if (fields === null) return
-    if (this.#tunnel && status >= 200 && status < 300) {
-      this.#timer.clear()
-      const stream = this.#stream!
-      this.#detach()
-      this.#done = true
-      handOverTunnel(stream, STREAM_LISTENERS, this.#sequence.takeQueued())
-      this.#owner.onExchangeDone(this)
-      this.#owner.onTunnel(stream)
-      req.upgraded(status, fields, stream)
+  onData (data: Buffer, endStream: boolean): void {
+    if (this.#tunnel !== null) {
+      this.#tunnel.onData(data, endStream)
       return
     }
+    if (this.#done) {
+      this.#session!.consumed(this.#id, data.length)
+      return
+    }
+    try {
+      if (data.length > 0) this.#onData(data)
+      if (endStream && !this.#done) this.#onEnd()
+    } catch (err) {
+      this.#finish(err as Error)
+    }
+  }
+
+  onWritable (): void {
+    if (this.#tunnel !== null) this.#tunnel.onWritable()
+    else this.#target?.drained()
+  }
+
+  onClose (error: LibraryError | null, notProcessed: boolean): void {
+    if (this.#tunnel !== null) {
+      this.#tunnel.onClose(error)
+      return
+    }
+    const sequence = this.#sequence
+    this.#streamGone = true
+    // After the end, the stream may close while chunks still wait for a paused handler; and a
+    // session that closes says why to its connection, which ends every request on it.
+    if (this.#done || sequence.ended || this.#session!.closed) return
+    if (error === null) {
+      this.#finish(new SocketError('HTTP/2 stream ended without a response'))
+      return
+    }
+    if (error instanceof H2ProtocolError && error.remote && error.errorCode === ErrorCode.NO_ERROR &&
+      sequence.headDelivered && this.#expectedLength !== -1 && this.#receivedLength === this.#expectedLength) {
+      // The whole body its content-length declared arrived, then RST_STREAM NO_ERROR instead of
+      // END_STREAM (some servers do so when the connection window is short as they finish):
+      // the server says nothing went wrong and the message is complete by its own framing.
+      this.#sequence.onEnd()
+      return
+    }
+    if (notProcessed && !sequence.headDelivered && error instanceof H2ProtocolError) {
+      // RFC 9113 section 8.7: the server did not process it, so it may be sent again.
+      this.#stop()
+      this.#owner.onExchangeNotProcessed(this, error)
+      return
+    }
+    this.#finish(this.#closeError(error))
+  }
+
+  /** The error a request fails with when its stream closed with `error` before the response ended. */
+  #closeError (error: LibraryError): Error {
+    if (error instanceof HpackError && error.problem === 'HEADER_LIST_TOO_LARGE') {
+      const what = this.#sequence.headDelivered ? 'trailer' : 'response'
+      return new HeadersOverflowError(`${what} headers from ${this.req.origin} exceed maxHeaderSize (${this.#config.maxHeaderSize} bytes)`)
+    }
+    if (error instanceof H2ProtocolError && error.remote) return new SocketError(describeStreamReset(error.errorCode), null, { cause: error })
+    return new SocketError(`HTTP/2 stream reset by the client because the response from ${this.req.origin} broke the protocol: ${error.message}`, null, { cause: error })
+  }
+
+  // --- response ------------------------------------------------------------------------------
+
+  #onInformation (headers: HeaderList): void {
+    const status = statusOf(headers)
+    if (status === 100) {
+      // 100 Continue lets the body go; it is not information for the handler.
+      if (this.#awaitingContinue) {
+        this.#awaitingContinue = false
+        this.#sendBody()
+      }
+      return
+    }
+    if (this.#sequence.headDelivered) return
+    if (!this.#within(countInformational, 0)) return
+    this.req.onInformation(status, toIncomingHeaders(headers))
+  }
+
+  #onResponse (headers: HeaderList, endStream: boolean): void {
+    const req = this.req
+    const status = statusOf(headers)
+    const fields = toIncomingHeaders(headers)
+    if (this.#isConnect && status >= 200 && status < 300) {
+      this.#timer.clear()
+      this.#done = true
+      const tunnel = this.#tunnel = new H2Tunnel(this.#session!, this.#id, this.#owner.socket, this.#sequence.takeQueued())
+      this.#owner.onExchangeDone(this)
+      this.#owner.onTunnel(tunnel)
+      if (endStream) tunnel.onData(EMPTY, true)
+      req.upgraded(status, fields, tunnel)
+      return
+    }
+    const length = fields['content-length']
+    if (typeof length === 'string' && DIGITS.test(length) && req.method !== 'HEAD' && status !== 204 && status !== 304) this.#expectedLength = Number(length)
     this.#timer.arm(T_BODY, req.bodyTimeout)
     if (!req.completed) req.onHead(status, fields, '')
     if (this.#done || req.completed) return
     if (req.paused) this.pause()
     this.#sequence.onHeadDelivered()
+    if (endStream && !this.#done) this.#onEnd()
+  }
+
+  /** The server ended the stream: the response is complete if its body is as long as it said. */
+  #onEnd (): void {
+    const expected = this.#expectedLength
+    if (expected !== -1 && this.#receivedLength !== expected) {
+      this.#malformed(`its body ended after ${this.#receivedLength} of the ${expected} bytes its content-length declared`)
+      return
+    }
+    this.#sequence.onEnd()
+  }
+
+  /** The response breaks RFC 9113 section 8.1.1: the request fails and the stream is reset with PROTOCOL_ERROR. */
+  #malformed (message: string): void {
+    this.#finish(new SocketError(`HTTP/2 response from ${this.req.origin} is malformed (RFC 9113 section 8.1.1): ${message}`), ErrorCode.PROTOCOL_ERROR)
   }
 
   /**
@@ -285,53 +384,18 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
   }
 
   #onData (chunk: Buffer): void {
-    if (this.#done) return
-    if (this.#config.maxResponseSize !== NO_SIZE_LIMIT && !this.#within(countBody, chunk.length)) return
+    this.#receivedLength += chunk.length
+    if (this.#expectedLength !== -1 && this.#receivedLength > this.#expectedLength) {
+      this.#session!.consumed(this.#id, chunk.length)
+      this.#malformed(`its body is longer than the ${this.#expectedLength} bytes its content-length declared`)
+      return
+    }
+    if (this.#config.maxResponseSize !== NO_SIZE_LIMIT && !this.#within(countBody, chunk.length)) {
+      this.#session!.consumed(this.#id, chunk.length)
+      return
+    }
     if (this.#timer.kind === T_BODY) this.#timer.refresh()
     this.#sequence.onData(chunk)
-  }
-
-  #trailers: IncomingHeaders = {}
-
-  #onTrailers (headers: IncomingHttpHeaders): void {
-    if (this.#done) return
-    this.#trailers = this.#checked(headers, 'trailer') ?? {}
-  }
-
-  #onEnd (): void {
-    // node:http2 also ends the readable side of a stream it destroys (reset, or its session went
-    // away): only an end that leaves the stream alive is the server's END_STREAM. For the
-    // others, 'close' says what happened.
-    if (this.#done || this.#sequence.ended || this.#stream!.destroyed) return
-    this.#sequence.onEnd()
-  }
-
-  #onError (err: Error & { code?: string }): void {
-    // A reset by the peer is reported again by 'close', with the code that decides what to do;
-    // a response whose end arrived is complete, whatever happens to its stream afterwards.
-    if (err.code === 'ERR_HTTP2_STREAM_ERROR' || this.#sequence.ended) return
-    this.#finish(new SocketError(`HTTP/2 stream error: ${err.message}`, null, { cause: err }))
-  }
-
-  #onClose (): void {
-    // After the end, the stream may close while chunks still wait for a paused handler.
-    if (this.#done || (this.#sequence.ended && this.#sequence.headDelivered)) return
-    if (this.#sequence.ended) {
-      this.#finish(new SocketError('HTTP/2 stream ended without a response'))
-      return
-    }
-    const code = this.#stream?.rstCode ?? NGHTTP2_NO_ERROR
-    if (code === NGHTTP2_REFUSED_STREAM && !this.#sequence.headDelivered && this.req.replayable) {
-      // RFC 9113 section 8.7: a refused stream was not processed, so it is safe to send again.
-      this.#done = true
-      this.#timer.clear()
-      this.#detach()
-      this.#owner.onExchangeRefused(this)
-      return
-    }
-    this.#finish(new SocketError(this.#session?.destroyed === true
-      ? `the HTTP/2 session with ${this.req.origin} closed before the response ended`
-      : describeStreamReset(code)))
   }
 
   /** The request's timer fired (called on the exchange: one function for every stream). */
@@ -345,11 +409,11 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
     }
   }
 
-  /** Fails the request with `err`: its stream, when still open, is reset with CANCEL. */
-  #finish (err: Error): void {
+  /** Fails the request with `err`: its stream, when still open, is reset with `code`. */
+  #finish (err: Error, code: number = ErrorCode.CANCEL): void {
     if (this.#done) return
-    const stream = this.#stop()
-    if (stream !== null && !stream.closed) stream.close(NGHTTP2_CANCEL)
+    this.#stop()
+    this.#resetStream(code)
     this.#owner.onExchangeDone(this)
     this.req.fail(err)
   }
@@ -360,44 +424,24 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink {
    */
   release (): void {
     if (this.#done) return
-    const stream = this.#stop()
-    if (stream !== null && !stream.destroyed) stream.destroy()
+    this.#stop()
+    this.#resetStream()
   }
 
-  static {
-    // One set of listener functions for every stream: each finds its exchange on the stream, so
-    // a stream costs no closure per event.
-    // Undefined once detached: an emit under way still calls the listeners it started with.
-    const on = (stream: ClientHttp2Stream): H2Exchange | undefined => (stream as ExchangeStream)[EXCHANGE]
-    STREAM_LISTENERS = [
-      ['response', function (this: ClientHttp2Stream, headers: IncomingHttpHeaders) { const x = on(this); if (x !== undefined) x.#onResponse(headers) }],
-      ['headers', function (this: ClientHttp2Stream, headers: IncomingHttpHeaders) { const x = on(this); if (x !== undefined) x.#onInformation(headers) }],
-      ['data', function (this: ClientHttp2Stream, chunk: Buffer) { const x = on(this); if (x !== undefined) x.#onData(chunk) }],
-      ['trailers', function (this: ClientHttp2Stream, headers: IncomingHttpHeaders) { const x = on(this); if (x !== undefined) x.#onTrailers(headers) }],
-      ['end', function (this: ClientHttp2Stream) { const x = on(this); if (x !== undefined) x.#onEnd() }],
-      ['error', function (this: ClientHttp2Stream, err: Error & { code?: string }) { const x = on(this); if (x !== undefined) x.#onError(err) }],
-      ['close', function (this: ClientHttp2Stream) { const x = on(this); if (x !== undefined) x.#onClose() }]
-    ]
+  #resetStream (code: number = ErrorCode.CANCEL): void {
+    const session = this.#session
+    if (session !== null && this.#id !== -1 && !this.#streamGone && !session.closed) session.reset(this.#id, code)
   }
 
-  /** Marks the exchange done, stops its timer and body, and detaches from its stream (returned). */
-  #stop (): ClientHttp2Stream | null {
+  /** Marks the exchange done, stops its timer and body, and returns the window of chunks nobody will read. */
+  #stop (): void {
     this.#done = true
     this.#timer.clear()
     this.#body?.abort()
     this.#body = null
-    const stream = this.#stream
-    this.#detach()
-    return stream
-  }
-
-  /**
-   * Unhooks the exchange from its stream. The listeners stay: a finished stream does not need
-   * seven removals and a no-op added for errors; without an exchange the listeners do nothing,
-   * and the 'error' one keeps a late error from being thrown.
-   */
-  #detach (): void {
-    const stream = this.#stream
-    if (stream !== null) (stream as ExchangeStream)[EXCHANGE] = undefined
+    this.#target = null
+    let unread = 0
+    for (const chunk of this.#sequence.takeQueued()) unread += chunk.length
+    if (unread > 0) this.#session!.consumed(this.#id, unread)
   }
 }

@@ -5,24 +5,15 @@
  * @module
  */
 
-import http2 from 'node:http2'
 import type { ClientRequest } from '../connection/client-request.js'
 import { announcedLength } from '../connection/request-fields.js'
+import type { HeaderList } from './framing/header-codec.js'
 
 /**
  * Connection-specific fields that HTTP/2 forbids (RFC 9113 section 8.2.2). The request's fields
  * hold none of those the transport itself writes; a caller's `proxy-connection` is dropped here.
  */
 const DROPPED = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'host'])
-
-const {
-  HTTP2_HEADER_AUTHORITY: AUTHORITY,
-  HTTP2_HEADER_METHOD: METHOD,
-  HTTP2_HEADER_PATH: PATH,
-  HTTP2_HEADER_SCHEME: SCHEME
-} = http2.constants
-/** RFC 8441's pseudo-header (node:http2 has the constant, its type definitions do not). */
-const PROTOCOL = ':protocol'
 
 /** The one upgrade HTTP/2 carries, as an extended CONNECT stream (RFC 8441). */
 export const WEBSOCKET = 'websocket'
@@ -39,39 +30,46 @@ export function isExtendedConnect (req: ClientRequest): boolean {
 }
 
 /**
- * The header list of `req` for an HTTP/2 stream: pseudo-headers first, names lower-case,
- * repeated fields as arrays (cookie crumbs joined as RFC 9113 section 8.2.3 allows).
+ * The header list of `req` for an HTTP/2 stream: pseudo-headers first (RFC 9113 section
+ * 8.3), names lower-case, repeated fields as repeated entries, cookie crumbs joined as RFC 9113
+ * section 8.2.3 allows.
  * @param scheme - `http` or `https`
  */
-export function h2RequestHeaders (req: ClientRequest, scheme: string): http2.OutgoingHttpHeaders {
+export function h2RequestHeaders (req: ClientRequest, scheme: string): HeaderList {
   const extended = isExtendedConnect(req)
-  // RFC 8441 section 4: a WebSocket is a CONNECT naming its protocol, with :scheme and :path.
-  const out: http2.OutgoingHttpHeaders = extended ? { [METHOD]: 'CONNECT', [PROTOCOL]: WEBSOCKET } : { [METHOD]: req.method }
-  if (req.expectContinue) out.expect = '100-continue'
+  const headers: HeaderList = []
+  let lengthWritten = false
+  if (req.method === 'CONNECT') {
+    // RFC 9113 section 8.5: CONNECT names the target in :authority and has no :scheme or :path.
+    headers.push([':method', 'CONNECT'], [':authority', req.path])
+  } else {
+    // RFC 8441 section 4: a WebSocket is a CONNECT naming its protocol, with :scheme and :path.
+    headers.push([':method', extended ? 'CONNECT' : req.method])
+    if (extended) headers.push([':protocol', WEBSOCKET])
+    headers.push([':authority', req.authority], [':scheme', scheme], [':path', req.path])
+    const length = extended ? -1 : announcedLength(req.method, req.bodyLength)
+    if (length !== -1) headers.push(['content-length', String(length)])
+    lengthWritten = length !== -1
+  }
+  if (req.expectContinue) headers.push(['expect', '100-continue'])
+  let cookie = -1
   const fields = req.fields
   for (let i = 0; i < fields.length; i += 2) {
     const name = fields[i]!.toLowerCase()
     const value = fields[i + 1]!.trim()
-    if (DROPPED.has(name) || (extended && NOT_IN_EXTENDED_CONNECT.has(name))) continue
+    if (DROPPED.has(name) || (extended && NOT_IN_EXTENDED_CONNECT.has(name)) || (lengthWritten && name === 'content-length')) continue
     // `te` may only carry "trailers" over HTTP/2 (RFC 9113 section 8.2.2).
     if (name === 'te' && value.toLowerCase() !== 'trailers') continue
-    const prev = out[name]
-    if (prev === undefined) out[name] = value
-    else if (name === 'cookie') out[name] = `${String(prev)}; ${value}`
-    else if (Array.isArray(prev)) prev.push(value)
-    else out[name] = [String(prev), value]
+    if (name === 'cookie') {
+      if (cookie !== -1) {
+        headers[cookie]![1] += `; ${value}`
+        continue
+      }
+      cookie = headers.length
+    }
+    headers.push([name, value])
   }
-  if (req.method === 'CONNECT') {
-    // RFC 9113 section 8.5: CONNECT names the target in :authority and has no :scheme or :path.
-    out[AUTHORITY] = req.path
-    return out
-  }
-  const length = extended ? -1 : announcedLength(req.method, req.bodyLength)
-  if (length !== -1) out['content-length'] = String(length)
-  out[AUTHORITY] = req.authority
-  out[SCHEME] = scheme
-  out[PATH] = req.path
-  return out
+  return headers
 }
 
 /**

@@ -1,10 +1,8 @@
 /**
  * Puts a response's body chunks and its end in the order the dispatch contract requires (head,
- * then data, then end), whatever order its HTTP/2 stream reports them in. node:http2 emits a
- * stream's `'response'` on the next tick but its body chunks as soon as they are read, so when
- * the frames arrive in one read of a JavaScript socket (a tunnel, a wrapped socket) the body, and
- * even the end, come before the head they belong to. Chunks that arrive while the handler pauses
- * wait here too, so nothing reaches a paused handler and nothing is dropped.
+ * then data, then end) while the handler may pause: chunks that arrive while it is paused wait
+ * here unread (so their flow-control window stays shut), and nothing reaches a paused handler
+ * and nothing is dropped. A CONNECT stream handed over as a tunnel takes what waits.
  * @module
  */
 

@@ -57,7 +57,7 @@ export class FrameWriter {
 
   /** A SETTINGS ACK (section 6.5.3). */
   settingsAck (): void {
-    writeHead(this.#slab, this.#reserve(FRAME_HEAD_LENGTH), 0, FrameType.SETTINGS, Flag.ACK, 0)
+    this.#head(0, FrameType.SETTINGS, Flag.ACK, 0)
   }
 
   /** A PING, or its ACK, with 8 bytes of `data` (section 6.7). */
@@ -100,12 +100,12 @@ export class FrameWriter {
     let offset = Math.min(block.length, max)
     const last = offset === block.length
     const flags = (endStream ? Flag.END_STREAM : 0) | (last ? Flag.END_HEADERS : 0)
-    writeHead(this.#slab, this.#reserve(FRAME_HEAD_LENGTH), offset, FrameType.HEADERS, flags, streamId)
+    this.#head(offset, FrameType.HEADERS, flags, streamId)
     this.#queuePayload(block.subarray(0, offset))
     while (offset < block.length) {
       const length = Math.min(block.length - offset, max)
       const end = offset + length === block.length
-      writeHead(this.#slab, this.#reserve(FRAME_HEAD_LENGTH), length, FrameType.CONTINUATION, end ? Flag.END_HEADERS : 0, streamId)
+      this.#head(length, FrameType.CONTINUATION, end ? Flag.END_HEADERS : 0, streamId)
       this.#queuePayload(block.subarray(offset, offset + length))
       offset += length
     }
@@ -121,10 +121,19 @@ export class FrameWriter {
     do {
       const length = Math.min(data.length - offset, max)
       const end = offset + length === data.length
-      writeHead(this.#slab, this.#reserve(FRAME_HEAD_LENGTH), length, FrameType.DATA, end && endStream ? Flag.END_STREAM : 0, streamId)
+      this.#head(length, FrameType.DATA, end && endStream ? Flag.END_STREAM : 0, streamId)
       if (length > 0) this.#queuePayload(data.subarray(offset, offset + length))
       offset += length
     } while (offset < data.length)
+  }
+
+  /**
+   * Reserves a frame head and writes it. The slab is read after the reservation, which may have
+   * replaced it with a fresh one.
+   */
+  #head (length: number, type: number, flags: number, streamId: number): void {
+    const at = this.#reserve(FRAME_HEAD_LENGTH)
+    writeHead(this.#slab, at, length, type, flags, streamId)
   }
 
   /** Reserves `length` bytes of the slab, queued at once as (part of) a slab piece. */

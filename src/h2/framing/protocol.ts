@@ -1,6 +1,6 @@
 /**
  * The numbers of RFC 9113 a frame layer speaks in: frame types, flags, error codes, setting
- * identifiers and the protocol's fixed sizes. Error code names come from `../error-codes.ts`.
+ * identifiers and the protocol's fixed sizes. Error codes and their names live in `../error-codes.ts`.
  * @module
  */
 
@@ -27,23 +27,8 @@ export const Flag = {
   PRIORITY: 0x20
 } as const
 
-/** Error codes (RFC 9113 section 7). */
-export const ErrorCode = {
-  NO_ERROR: 0x0,
-  PROTOCOL_ERROR: 0x1,
-  INTERNAL_ERROR: 0x2,
-  FLOW_CONTROL_ERROR: 0x3,
-  SETTINGS_TIMEOUT: 0x4,
-  STREAM_CLOSED: 0x5,
-  FRAME_SIZE_ERROR: 0x6,
-  REFUSED_STREAM: 0x7,
-  CANCEL: 0x8,
-  COMPRESSION_ERROR: 0x9,
-  CONNECT_ERROR: 0xa,
-  ENHANCE_YOUR_CALM: 0xb,
-  INADEQUATE_SECURITY: 0xc,
-  HTTP_1_1_REQUIRED: 0xd
-} as const
+/** Error codes (RFC 9113 section 7), from their one table. */
+export { ErrorCode } from '../error-codes.js'
 
 /** Setting identifiers (RFC 9113 section 6.5.2; ENABLE_CONNECT_PROTOCOL from RFC 8441). */
 export const SettingId = {

@@ -78,6 +78,9 @@ export const DEFAULT_INITIAL_WINDOW_SIZE = 262_144
 /** Default connection receive window, bytes: undici 8's. */
 export const DEFAULT_CONNECTION_WINDOW_SIZE = 524_288
 
+/** Default milliseconds between keep-alive PINGs: undici 8's. */
+export const DEFAULT_PING_INTERVAL = 60_000
+
 /** The defaults; undici 8's HTTP/2 windows (256 KiB per stream, 512 KiB per connection). */
 export const DEFAULT_SESSION_OPTIONS: Readonly<H2SessionOptions> = Object.freeze({
   maxHeaderListSize: DEFAULT_MAX_HEADER_SIZE,
@@ -91,7 +94,7 @@ export const DEFAULT_SESSION_OPTIONS: Readonly<H2SessionOptions> = Object.freeze
   adaptiveWindow: true,
   maxAdaptiveWindow: 16 * 1024 * 1024,
   settingsTimeout: 10_000,
-  pingInterval: 0,
+  pingInterval: DEFAULT_PING_INTERVAL,
   pingTimeout: 20_000,
   maxQueuedControlReplies: 1000,
   maxRecentlyReset: 1000,

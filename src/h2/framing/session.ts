@@ -112,6 +112,11 @@ export class H2Session {
     this.#flush()
   }
 
+  /** The last stream id of the server's GOAWAY (the lowest, when it sent several); -1 before any. */
+  get goawayLastStreamId (): number {
+    return this.#goawayLastStreamId
+  }
+
   /** True once the session ended: no stream can be opened or written. */
   get closed (): boolean {
     return this.#closed
@@ -266,8 +271,7 @@ export class H2Session {
           throw connectionError(ErrorCode.PROTOCOL_ERROR, `CONTINUATION on stream ${frame.streamId} without a field block open there (RFC 9113 section 6.10)`)
         }
         if (frame.fragment.length === 0 && !frame.endHeaders) this.#floods.note('maxEmptyFrames', now)
-        block.add(frame.fragment, true)
-        if (frame.endHeaders) this.#endBlock()
+        this.#addFragment(block, frame.fragment, true, frame.endHeaders)
         return
       }
       case 'PRIORITY':
@@ -325,22 +329,30 @@ export class H2Session {
   #onHeadersFrame (frame: HeadersFrame, now: number): void {
     if (frame.fragment.length === 0 && !frame.endHeaders) this.#floods.note('maxEmptyFrames', now)
     if (!this.#streams.has(frame.streamId)) this.#checkClosedStreamFrame(frame.streamId, 'HEADERS')
-    this.#block = new HeaderBlock(frame.streamId, frame.endStream, this.#options.maxHeaderBlockBytes, this.#options.maxContinuationFrames)
-    this.#block.add(frame.fragment, false)
-    if (frame.endHeaders) this.#endBlock()
+    const o = this.#options
+    this.#block = new HeaderBlock(frame.streamId, frame.endStream, this.#codec, { maxBytes: o.maxHeaderBlockBytes, maxContinuations: o.maxContinuationFrames, maxListSize: o.maxHeaderListSize })
+    this.#addFragment(this.#block, frame.fragment, false, frame.endHeaders)
   }
 
-  /** Decodes the block that just ended (always: the decoder's state must follow every block) and delivers it. */
-  #endBlock (): void {
-    const block = this.#block!
-    this.#block = null
-    let headers: HeaderList
-    try {
-      headers = this.#codec.decode(block.fragments, this.#options.maxHeaderListSize)
-    } catch (error) {
-      if (error instanceof H2ProtocolError) throw error
-      throw connectionError(ErrorCode.COMPRESSION_ERROR, `field block of stream ${block.streamId} does not decode: ${(error as Error).message} (RFC 9113 section 4.3)`)
+  /**
+   * Decodes one fragment of the open block (always, even for a stream gone: the decoder's state
+   * must follow every block). A block the codec refused for its stream resets that stream at
+   * once, as the fragment that showed the problem arrives; the rest of the block is still read.
+   */
+  #addFragment (block: HeaderBlock, fragment: Buffer, continuation: boolean, endHeaders: boolean): void {
+    const failedBefore = block.failure !== null
+    const headers = block.add(fragment, continuation, endHeaders)
+    if (endHeaders) this.#block = null
+    const failure = block.failure
+    if (failure !== null && !failedBefore) {
+      const failed = this.#streams.get(block.streamId)
+      if (failed !== undefined) this.#resetStream(failed, failure.h2Code, failure)
     }
+    if (headers !== null) this.#endBlock(block, headers)
+  }
+
+  /** Delivers the block that just ended to its stream. */
+  #endBlock (block: HeaderBlock, headers: HeaderList): void {
     const stream = this.#streams.get(block.streamId)
     if (stream === undefined) return
     const now = monotonicNow()

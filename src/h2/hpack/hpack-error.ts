@@ -5,18 +5,10 @@
  */
 
 import { LibraryError } from '../../errors.js'
+import { ErrorCode } from '../error-codes.js'
 
 /** The stable code of every {@link HpackError}. */
 export const HPACK_ERROR_CODE = 'LIB_ERR_HPACK'
-
-/** HTTP/2 error code COMPRESSION_ERROR (RFC 9113 section 7): the connection's HPACK state is lost. */
-export const H2_COMPRESSION_ERROR = 0x9
-
-/** HTTP/2 error code PROTOCOL_ERROR (RFC 9113 section 7): here a malformed field on one stream. */
-export const H2_PROTOCOL_ERROR = 0x1
-
-/** HTTP/2 error code CANCEL (RFC 9113 section 7): the client gives up a stream it no longer wants. */
-export const H2_CANCEL = 0x8
 
 /** What was wrong with a header block, in a word a caller can switch on. */
 export type HpackProblem =
@@ -36,8 +28,8 @@ export type HpackProblem =
  * to keep the table in step, RFC 9113 section 4.3).
  */
 const STREAM_ERRORS: Partial<Record<HpackProblem, number>> = {
-  MALFORMED_FIELD: H2_PROTOCOL_ERROR,
-  HEADER_LIST_TOO_LARGE: H2_CANCEL
+  MALFORMED_FIELD: ErrorCode.PROTOCOL_ERROR,
+  HEADER_LIST_TOO_LARGE: ErrorCode.CANCEL
 }
 
 /**
@@ -60,6 +52,6 @@ export class HpackError extends LibraryError {
     this.problem = problem
     const streamCode = STREAM_ERRORS[problem]
     this.streamOnly = streamCode !== undefined
-    this.h2Code = streamCode ?? H2_COMPRESSION_ERROR
+    this.h2Code = streamCode ?? ErrorCode.COMPRESSION_ERROR
   }
 }

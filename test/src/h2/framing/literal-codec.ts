@@ -75,7 +75,17 @@ export function decodeLiteralBlock (fragments: readonly Buffer[], maxListSize = 
   return headers
 }
 
-/** The test codec, as the session takes it. */
+/** The test codec, as the session takes it: fragments are held until their block ends, then decoded. */
 export function literalCodec (): HeaderBlockCodec {
-  return { encode: encodeLiteralBlock, decode: decodeLiteralBlock }
+  let fragments: Buffer[] = []
+  return {
+    encode: encodeLiteralBlock,
+    decodeFragment: (fragment, endOfBlock, maxListSize) => {
+      fragments.push(fragment)
+      if (!endOfBlock) return null
+      const block = fragments
+      fragments = []
+      return decodeLiteralBlock(block, maxListSize)
+    }
+  }
 }
