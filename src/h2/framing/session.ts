@@ -190,13 +190,13 @@ export class H2Session {
   }
 
   /**
-   * Says the listener of stream `id` read `bytes` of its data: the windows open by as much, and a
-   * WINDOW_UPDATE goes out once half a window was read. Data not yet consumed holds the window
-   * shut, which is how a slow reader slows the server down.
+   * Says the listener of stream `id` read `bytes` of its data: the stream's window opens by as
+   * much, and a WINDOW_UPDATE goes out once half a window was read: a slow reader slows the server
+   * down. The connection's window opens as DATA arrives instead, so a paused stream cannot starve
+   * the others (each stream's own window bounds what it buffers).
    */
   consumed (id: number, bytes: number): void {
     if (this.#closed || bytes <= 0) return
-    this.#returnToConnection(bytes)
     const stream = this.#streams.get(id)
     if (stream !== undefined && stream.remoteOpen) {
       stream.unacknowledged += bytes
@@ -318,6 +318,7 @@ export class H2Session {
       this.#streamFailed(stream, ErrorCode.FLOW_CONTROL_ERROR, `DATA of ${frame.flowLength} bytes over the stream's receive window (RFC 9113 section 6.9.1)`, now)
       return
     }
+    this.#returnToConnection(frame.flowLength)
     const padding = frame.flowLength - frame.data.length
     if (padding > 0) this.consumed(stream.id, padding)
     if (this.#bdp !== null && frame.flowLength > 0 && this.#bdp.received(frame.flowLength, now)) this.#sendPing(null, true)
