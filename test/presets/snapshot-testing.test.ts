@@ -31,7 +31,9 @@ async function workDir (t: { after: (fn: () => unknown) => void }): Promise<stri
  */
 function run (args: string[], cwd: string, ci: boolean): Promise<{ status: number | null, output: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env }
-  for (const name of ['CI', 'CONDUIT_SNAPSHOT_MODE', 'NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'VITEST', 'JEST_WORKER_ID', 'NODE_V8_COVERAGE']) delete env[name]
+  for (const name of ['CI', 'CONDUIT_SNAPSHOT_MODE', 'NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'VITEST', 'JEST_WORKER_ID']) delete env[name]
+  // Deleting it is not enough: spawn() puts the parent's NODE_V8_COVERAGE back; an empty one turns it off.
+  env.NODE_V8_COVERAGE = ''
   if (ci) env.CI = 'true'
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 })
