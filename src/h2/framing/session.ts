@@ -400,16 +400,16 @@ export class H2Session {
   }
 
   #onPing (frame: PingFrame, now: number): void {
-    this.#floods.note('maxPings', now)
     if (!frame.ack) {
+      this.#floods.note('maxPings', now)
       this.#queueReply()
       this.#writer.ping(frame.data, true)
       return
     }
-    if (frame.data.readUInt32BE(0) !== PING_MARK) return
-    const key = frame.data.readUInt32BE(4)
+    // Only unsolicited ACKs count towards the flood limit: those of this side's own PINGs are as many as it sent.
+    const key = frame.data.readUInt32BE(0) === PING_MARK ? frame.data.readUInt32BE(4) : -1
     const sent = this.#pings.get(key)
-    if (sent === undefined) return
+    if (sent === undefined) return this.#floods.note('maxPings', now)
     this.#pings.delete(key)
     const rtt = now - sent.sentAt
     this.rtt = rtt
