@@ -28,6 +28,7 @@ export const SUITES: readonly Suite[] = [
   { name: 'transport', measures: 'HTTP/1.1 request(), dispatch(), fetch() and composed interceptors against undici and node:http, CPU per request and req/s', smokeArgs: ['--scale=0.005', '--rounds=1'] },
   { name: 'h2', file: 'h2.js', measures: 'HTTP/2 Client against undici\'s and a bare node:http2 session, 50 streams on one session', smokeArgs: [], smokeEnv: { BENCH_H2_ROUNDS: '1', BENCH_H2_SCALE: '0.01' } },
   { name: 'websocket', file: 'websocket.js', measures: 'WebSocket echo round trips and CPU per message against undici and ws', smokeArgs: [], smokeEnv: { BENCH_WS_ROUNDS: '1', BENCH_WS_MESSAGES: '50' } },
+  { name: 'resilience', file: 'resilience.js', measures: 'what deadline(), circuitBreaker(), rateLimit(), retry() with a budget and hedge() cost on GET 1 KiB when they let requests through', smokeArgs: ['--requests=200', '--rounds=1'] },
   { name: 'balanced', file: 'balanced.js', measures: 'BalancedPool over three origins against undici\'s', smokeArgs: ['--requests=200', '--rounds=1'] },
   { name: 'scale', file: 'scale.js', measures: 'memory and CPU per idle connection, queued request, origin and HTTP/2 stream against undici', smokeArgs: ['--repeats=1', '--connections=20', '--queued=50', '--origins=50', '--streams=20'] },
   { name: 'fetch', file: 'fetch.js', measures: 'fetch() against undici\'s and the runtime\'s global fetch', smokeArgs: [], smokeEnv: { FETCH_BENCH_REQUESTS: '200' } },

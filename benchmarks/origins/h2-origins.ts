@@ -50,7 +50,9 @@ async function nodeHttp2 (): Promise<H2Origin> {
 export async function startH2Origin (name: H2OriginName): Promise<H2Origin | null> {
   if (name === 'node-http2') return await nodeHttp2()
   try {
-    const server = name === 'nginx' ? await startNginx(files()) : await startH2o(files())
+    // nginx ends a connection after 1000 requests by default; a bare node:http2 session does not
+    // reconnect, and the rows measure one session, not reconnects.
+    const server = name === 'nginx' ? await startNginx(files(), { keepaliveRequests: 1_000_000 }) : await startH2o(files())
     return { name, url: server.origin, stop: server.stop }
   } catch (err) {
     process.stderr.write(`h2 benchmark: the ${name} origin is left out: ${(err as Error).message.split('\n')[0]}\n`)

@@ -31,6 +31,11 @@ export interface NginxOptions {
   websocketUpstream?: number
   /** Port of an HTTP/1.1 server on 127.0.0.1 that `/echo` proxies to, adding {@link NGINX_ECHO_TRAILER}. */
   echoUpstream?: number
+  /**
+   * Requests one connection may carry before nginx ends it with GOAWAY (nginx's
+   * `keepalive_requests`, 1000 unless set). A benchmark sets it high so one session lasts the run.
+   */
+  keepaliveRequests?: number
 }
 
 const RELOAD_TIMEOUT_MS = 15_000
@@ -64,7 +69,8 @@ http {
     listen 127.0.0.1:${port} ssl http2;
     ssl_certificate ${site.cert};
     ssl_certificate_key ${site.key};
-    client_max_body_size 16m;
+    client_max_body_size 16m;${options.keepaliveRequests === undefined ? '' : `
+    keepalive_requests ${options.keepaliveRequests};`}
     root ${root};
     location = /hello { default_type text/plain; return 200 "hello from nginx"; }
     location = /cached { default_type text/plain; add_header cache-control "max-age=60"; return 200 "cacheable"; }
