@@ -81,3 +81,4 @@ export { MAX_NAME_VALUE_LENGTH, storableSetCookie } from './cookies/parse-set-co
 
 // --- the runtime's own timers, for I/O, leases and deadlines a fake clock must not stall ------
 export * as runtimeTimers from './runtime/timers.js'
+export { copyOptions } from './runtime/copy-options.js'

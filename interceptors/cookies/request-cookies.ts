@@ -5,7 +5,7 @@
  * @module
  */
 
-import { normalizeHeaders } from '../../src/handler.js'
+import { copyOptions, normalizeHeaders } from '../../src/handler.js'
 import type { DispatchOptions } from '../../src/handler.js'
 
 function cookieName (pair: string): string {
@@ -23,7 +23,9 @@ export function withJarCookies (opts: DispatchOptions, jarCookies: string): Disp
   const added = jarCookies.split('; ').filter((pair) => !callerNames.has(cookieName(pair)))
   if (added.length === 0) return opts
   headers.cookie = callerCookie === '' ? added.join('; ') : `${callerCookie}; ${added.join('; ')}`
-  return { ...opts, headers }
+  const sent = copyOptions(opts)
+  sent.headers = headers
+  return sent
 }
 
 /** The absolute URL a dispatch goes to, as the jar matches cookies against it. */

@@ -6,7 +6,7 @@
  */
 
 import { DeadlineExceededError, runtimeTimers, showRequest } from '../../src/handler.js'
-import type { DeadlinePhase, DispatchOptions } from '../../src/handler.js'
+import type { DeadlinePhase, DispatchOptions, ShownRequest } from '../../src/handler.js'
 
 /** The dispatch option the budget travels in, from the deadline interceptor to the layers below. */
 export const DEADLINE_BUDGET_OPTION = 'deadlineBudget'
@@ -29,12 +29,13 @@ export class DeadlineBudget {
   /** The phase the request is in, kept up to date by the layers that see it change. */
   phase: DeadlinePhase = 'queue'
   readonly #endsAt: number
-  readonly #request: string
+  // Rendered only when an error names it: most exchanges end well inside their budget.
+  readonly #request: ShownRequest
 
   constructor (timeoutMs: number, opts: DispatchOptions) {
     this.timeoutMs = timeoutMs
     this.#endsAt = runtimeTimers.monotonicNow() + timeoutMs
-    this.#request = showRequest(opts)
+    this.#request = { method: opts.method, origin: opts.origin, path: opts.path }
   }
 
   /** Milliseconds left, 0 once spent. */
@@ -50,7 +51,7 @@ export class DeadlineBudget {
   /** The error the exchange ends with when the budget runs out in `phase` (the current one by default). */
   exceeded (phase: DeadlinePhase = this.phase, cause?: Error): DeadlineExceededError {
     return new DeadlineExceededError(
-      `deadline of ${this.timeoutMs}ms exceeded while ${PHASE_WORDS[phase]} (phase ${phase}): ${this.#request}`,
+      `deadline of ${this.timeoutMs}ms exceeded while ${PHASE_WORDS[phase]} (phase ${phase}): ${showRequest(this.#request)}`,
       this.timeoutMs,
       phase,
       cause === undefined ? undefined : { cause }
@@ -63,7 +64,7 @@ export class DeadlineBudget {
    */
   retryRefused (waitMs: number, cause: Error): DeadlineExceededError {
     return new DeadlineExceededError(
-      `deadline of ${this.timeoutMs}ms leaves ${Math.floor(this.leftMs())}ms, not enough to wait ${waitMs}ms and retry (phase retry-wait): ${this.#request}`,
+      `deadline of ${this.timeoutMs}ms leaves ${Math.floor(this.leftMs())}ms, not enough to wait ${waitMs}ms and retry (phase retry-wait): ${showRequest(this.#request)}`,
       this.timeoutMs,
       'retry-wait',
       { cause }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { failOption, MAX_TIMER_MS } from '../../src/handler.js'
+import { copyOptions, failOption, MAX_TIMER_MS } from '../../src/handler.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
 import { DEADLINE_BUDGET_OPTION, DeadlineBudget, deadlineBudgetOf } from './deadline-budget.js'
 import { DeadlineHandler } from './deadline-handler.js'
@@ -32,6 +32,13 @@ function checkBudget (value: unknown, name: string): number | undefined {
   return value
 }
 
+/** The options the layers below see: the request's own `deadlineMs` is spent here. */
+function withoutOwnBudget (opts: DispatchOptions): DispatchOptions {
+  const below = copyOptions(opts)
+  below.deadlineMs = undefined
+  return below
+}
+
 /**
  * The deadline interceptor. Compose it outside (after, in `compose()`'s list) the retry and
  * redirect interceptors it should bound: they then read the time left and refuse a wait or an
@@ -51,13 +58,15 @@ export function deadline (options: DeadlineInterceptorOptions = {}): Interceptor
     const timeoutMs = own ?? defaultMs
     const outer = deadlineBudgetOf(opts)
     if (timeoutMs === undefined || (outer !== undefined && outer.leftMs() <= timeoutMs)) {
-      return dispatch(own === undefined ? opts : { ...opts, deadlineMs: undefined }, handler)
+      return dispatch(own === undefined ? opts : withoutOwnBudget(opts), handler)
     }
     const budget = new DeadlineBudget(timeoutMs, opts)
     const deadlineHandler = new DeadlineHandler(handler, budget)
     let accepted: boolean
     try {
-      accepted = dispatch({ ...opts, deadlineMs: undefined, [DEADLINE_BUDGET_OPTION]: budget }, deadlineHandler)
+      const below = withoutOwnBudget(opts)
+      below[DEADLINE_BUDGET_OPTION] = budget
+      accepted = dispatch(below, deadlineHandler)
     } catch (err) {
       deadlineHandler.cancel()
       throw err

@@ -6,7 +6,7 @@
  */
 
 import { isIP } from 'node:net'
-import { SimpleController, normalizeHeaders, failOption } from '../../src/handler.js'
+import { SimpleController, copyOptions, normalizeHeaders, failOption } from '../../src/handler.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
 import { DnsHandler } from './dns-handler.js'
 import { resolveDnsOptions, resolveDnsRequestOptions } from './options.js'
@@ -57,7 +57,11 @@ export function dns (options?: DnsInterceptorOptions): Interceptor {
       }
       const headers = normalizeHeaders(opts.headers)
       headers.host ??= origin.host
-      const sent: DispatchOptions = { ...opts, origin: addressOrigin(origin, record), headers, servername: origin.hostname, dns: undefined }
+      const sent = copyOptions(opts)
+      sent.origin = addressOrigin(origin, record)
+      sent.headers = headers
+      sent.servername = origin.hostname
+      sent.dns = undefined
       log('%s via %s', origin.host, sent.origin)
       try {
         dispatch(sent, new DnsHandler(handler, { resolver, dispatch, origin, opts: sent, record, dualStack: request.dualStack }))

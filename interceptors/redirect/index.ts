@@ -6,7 +6,7 @@
 
 import { failOption } from '../../src/handler.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
-import { RedirectHandler } from './redirect-handler.js'
+import { RedirectHandler, withoutRedirectOptions } from './redirect-handler.js'
 import { readStripHeaders } from './hop-headers.js'
 import { checkMaxRedirections, checkThrowOnMaxRedirect } from './redirect-options.js'
 
@@ -78,7 +78,7 @@ export function redirect (options: RedirectInterceptorOptions = {}): Interceptor
     const first: DispatchOptions = opts.maxRedirections === undefined && opts.throwOnMaxRedirect === undefined &&
       opts.stripHeadersOnRedirect === undefined && opts.stripHeadersOnCrossOriginRedirect === undefined
       ? opts
-      : { ...opts, maxRedirections: undefined, throwOnMaxRedirect: undefined, stripHeadersOnRedirect: undefined, stripHeadersOnCrossOriginRedirect: undefined }
+      : withoutRedirectOptions(opts)
     // The handler reads throwOnMaxRedirect and the headers to strip from its options (undici's
     // constructor shape) and keeps them out of the hops it dispatches.
     const own = !throwOnMaxRedirect && strip === undefined && stripCrossOrigin === undefined

@@ -6,7 +6,7 @@
  */
 
 import { debuglog } from 'node:util'
-import { AttemptSpanningHandler, MaxRedirectsError, RedirectError, hrefWithoutCredentials, normalizeHeaders, FOLLOWED_REDIRECTS, REDIRECT_STATUSES, redirectLocation, redirectedFrom, redirectsToGet, withRedirectedFrom } from '../../src/handler.js'
+import { AttemptSpanningHandler, MaxRedirectsError, copyOptions, RedirectError, hrefWithoutCredentials, normalizeHeaders, FOLLOWED_REDIRECTS, REDIRECT_STATUSES, redirectLocation, redirectedFrom, redirectsToGet, withRedirectedFrom } from '../../src/handler.js'
 import type { Dispatch, DispatchBody, DispatchController, DispatchHandler, DispatchOptions, DispatchTarget, IncomingHeaders, FollowedRedirect } from '../../src/handler.js'
 
 import { nextHopHeaders, readStripHeaders } from './hop-headers.js'
@@ -94,6 +94,19 @@ class RedirectContext {
 }
 
 /**
+ * The options with the redirect interceptor's own keys cleared, so that a redirect layer further
+ * down does not follow the same answers again.
+ */
+export function withoutRedirectOptions (opts: DispatchOptions): DispatchOptions {
+  const rest = copyOptions(opts)
+  rest.maxRedirections = undefined
+  rest.throwOnMaxRedirect = undefined
+  rest.stripHeadersOnRedirect = undefined
+  rest.stripHeadersOnCrossOriginRedirect = undefined
+  return rest
+}
+
+/**
  * Follows the redirects of one dispatch. The caller's handler sees `onRequestStart` once, with
  * `context.history` (the URLs requested so far), and the head and body of the last hop only.
  */
@@ -140,7 +153,7 @@ export class RedirectHandler extends AttemptSpanningHandler {
     this.#dispatch = dispatch
     this.#opts = opts.maxRedirections === undefined && throwOnMaxRedirect === undefined && this.#strip === null && this.#stripCrossOrigin === null
       ? opts
-      : { ...opts, maxRedirections: undefined, throwOnMaxRedirect: undefined, stripHeadersOnRedirect: undefined, stripHeadersOnCrossOriginRedirect: undefined }
+      : withoutRedirectOptions(opts)
     this.#limits = { maxRedirections: maxRedirections ?? Infinity, throwOnMaxRedirect: throwOnMaxRedirect === true }
   }
 

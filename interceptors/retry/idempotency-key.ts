@@ -6,7 +6,7 @@
  */
 
 import { randomUUID } from 'node:crypto'
-import { InvalidReturnValueError, describeValue, normalizeHeaders } from '../../src/handler.js'
+import { InvalidReturnValueError, copyOptions, describeValue, normalizeHeaders } from '../../src/handler.js'
 import type { DispatchOptions } from '../../src/handler.js'
 
 /** Makes the key of one request; its value is sent as a structured-field string. */
@@ -35,5 +35,7 @@ export function withIdempotencyKey (opts: DispatchOptions, make: IdempotencyKeyF
     throw new InvalidReturnValueError(`retry(): idempotencyKey must return a non-empty printable ASCII string, got ${describeValue(key)}`)
   }
   headers[HEADER] = quoted(key)
-  return { ...opts, headers }
+  const keyed = copyOptions(opts)
+  keyed.headers = headers
+  return keyed
 }

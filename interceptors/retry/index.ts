@@ -5,7 +5,7 @@
  * @module
  */
 
-import { failDispatch, failOption } from '../../src/handler.js'
+import { copyOptions, failDispatch, failOption } from '../../src/handler.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
 import { RetryHandler } from './retry-handler.js'
 import { resolveRetryOptions } from './retry-options.js'
@@ -55,7 +55,8 @@ function retryDispatch (dispatch: Dispatch, options: ResolvedRetryOptions, track
         failOption('retry()', 'retryOptions', 'an object', perRequest)
       }
       resolved = resolveRetryOptions({ ...options, ...perRequest }, defaultRetry, 'retry()')
-      opts = { ...opts, retryOptions: undefined }
+      opts = copyOptions(opts)
+      opts.retryOptions = undefined
     }
     const keyFor = resolved.idempotencyKey
     const method = opts.method ?? 'GET'

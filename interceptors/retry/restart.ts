@@ -13,6 +13,11 @@ import type { IncomingHeaders } from '../../src/handler.js'
 
 // Collisions must be out of reach: a matching digest is what lets two bodies be joined.
 const DIGEST = 'sha256'
+/**
+ * Delivered bytes kept unhashed, as references to the chunks the caller already has: a body that
+ * ends within them (most API answers) is never hashed, and only a restart pays for the digest.
+ */
+const UNHASHED_BYTES = 16 * 1024
 
 /** Where a restarted body stands: how much the caller has, and a digest of those bytes. */
 export interface RestartPoint {
@@ -32,7 +37,9 @@ function single (value: string | string[] | undefined): string | undefined {
 
 /** A running digest of the bytes delivered from a body that may have to be restarted. */
 export class DeliveredDigest {
-  readonly #hash: Hash = createHash(DIGEST)
+  #hash: Hash | null = null
+  // Chunks delivered but not hashed yet; once they would pass UNHASHED_BYTES, hashing starts.
+  #held: Buffer[] | null = null
   readonly #length: string | undefined
   #delivered = 0
 
@@ -43,13 +50,28 @@ export class DeliveredDigest {
 
   /** Adds bytes that reached the caller. */
   update (chunk: Buffer): void {
-    this.#hash.update(chunk)
     this.#delivered += chunk.length
+    if (this.#hash !== null) {
+      this.#hash.update(chunk)
+    } else if (this.#delivered <= UNHASHED_BYTES) {
+      (this.#held ??= []).push(chunk)
+    } else {
+      this.#hash = this.#hashOfHeld()
+      this.#hash.update(chunk)
+      this.#held = null
+    }
   }
 
   /** The restart point for what was delivered so far; the digest keeps running for later bytes. */
   point (): RestartPoint {
-    return { restart: true, delivered: this.#delivered, digest: this.#hash.copy().digest(), length: this.#length }
+    const digest = this.#hash === null ? this.#hashOfHeld().digest() : this.#hash.copy().digest()
+    return { restart: true, delivered: this.#delivered, digest, length: this.#length }
+  }
+
+  #hashOfHeld (): Hash {
+    const hash = createHash(DIGEST)
+    if (this.#held !== null) for (const chunk of this.#held) hash.update(chunk)
+    return hash
   }
 }
 

@@ -7,7 +7,7 @@
 
 import { debuglog } from 'node:util'
 import type { Duplex } from 'node:stream'
-import { DecoratorHandler, InvalidArgumentError, RequestAbortedError, RequestRetryError, ForwardingController, redactHeaders } from '../../src/handler.js'
+import { DecoratorHandler, InvalidArgumentError, copyOptions, RequestAbortedError, RequestRetryError, ForwardingController, redactHeaders } from '../../src/handler.js'
 import type { Dispatch, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import { checkRetryHandlerArgs, resolveRetryOptions } from './retry-options.js'
 import type { ResolvedRetryOptions, RetryDispatchContext, RetryHandlerOptions, RetryHandlers } from './retry-options.js'
@@ -84,7 +84,12 @@ export class RetryHandler extends DecoratorHandler {
     const retryOptions = opts.retryOptions
     // The attempts must not carry retryOptions to a retry interceptor further down; a copy with the
     // key cleared keeps the object's shape fast, where deleting the key would not.
-    const rest: DispatchOptions = retryOptions === undefined && opts.method !== undefined ? opts : { ...opts, retryOptions: undefined, method: opts.method ?? 'GET' }
+    let rest: DispatchOptions = opts
+    if (retryOptions !== undefined || opts.method === undefined) {
+      rest = copyOptions(opts)
+      rest.retryOptions = undefined
+      rest.method = opts.method ?? 'GET'
+    }
     this.#options = retryOptions === undefined && defaults !== undefined
       ? defaults
       : resolveRetryOptions(retryOptions, defaultRetry, 'RetryHandler')

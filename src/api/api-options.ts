@@ -7,6 +7,7 @@
 import type { DispatchOptions } from '../contracts/dispatch-contract.js'
 import { InvalidArgumentError } from '../errors.js'
 import { failOption } from '../validation/options.js'
+import { copyOptions } from '../runtime/copy-options.js'
 import { checkSignal, isEventTargetSignal } from './abort-signal.js'
 import type { ApiSignal } from './abort-signal.js'
 
@@ -35,5 +36,14 @@ export function checkApiOptions (who: string, opts: ApiOptions): void {
 export function toDispatchOptions<T extends DispatchOptions> (opts: T): T {
   const signal = opts.signal as ApiSignal | null | undefined
   if (signal == null || isEventTargetSignal(signal)) return opts
-  return { ...opts, signal: undefined }
+  const copy = copyOptions(opts)
+  copy.signal = undefined
+  return copy
+}
+
+/** The options with the method they default to filled in, for a request that left it out. */
+export function withMethod<T extends { method?: string | undefined }> (opts: T, method: string): T {
+  const copy = copyOptions(opts)
+  copy.method = method
+  return copy
 }

@@ -10,7 +10,7 @@ import { InvalidArgumentError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
 import { abortReason } from './abort-signal.js'
 import type { ApiSignal } from './abort-signal.js'
-import { toDispatchOptions } from './api-options.js'
+import { toDispatchOptions, withMethod } from './api-options.js'
 import { ApiHandler } from './api-handler.js'
 import { destroyRequestBody } from './request-body.js'
 import { callUserCode } from '../connection/user-callback.js'
@@ -190,7 +190,7 @@ function start (dispatcher: DispatchTarget, opts: RequestOptions<unknown>, callb
     failBeforeDispatch(opts, callback, reject, abortReason(opts.signal))
     return
   }
-  const requestOpts: RequestOptions<unknown> = opts.method === undefined ? { ...opts, method: 'GET' } : opts
+  const requestOpts: RequestOptions<unknown> = opts.method === undefined ? withMethod(opts, 'GET') : opts
   let handler: RequestHandler
   try {
     handler = new RequestHandler(requestOpts, callback, resolve, reject)

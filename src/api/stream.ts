@@ -11,7 +11,7 @@ import { SimpleController } from '../handlers/simple-controller.js'
 import { InvalidArgumentError, InvalidReturnValueError } from '../errors.js'
 import { abortReason } from './abort-signal.js'
 import { describeValue } from '../validation/describe-value.js'
-import { toDispatchOptions } from './api-options.js'
+import { toDispatchOptions, withMethod } from './api-options.js'
 import { ApiHandler } from './api-handler.js'
 import { destroyRequestBody } from './request-body.js'
 import { callUserCode } from '../connection/user-callback.js'
@@ -182,7 +182,7 @@ export function stream (dispatcher: DispatchTarget, opts: StreamOptions<unknown>
     handler.onResponseError(new SimpleController(), abortReason(opts.signal))
     return
   }
-  const streamOpts = opts.method === undefined ? { ...opts, method: 'GET' } : opts
+  const streamOpts = opts.method === undefined ? withMethod(opts, 'GET') : opts
   try {
     dispatcher.dispatch(toDispatchOptions(streamOpts as DispatchOptions), handler)
   } catch (err) {

@@ -10,6 +10,7 @@ import { EventEmitter } from 'node:events'
 import type { Dispatch, DispatchHandler, DispatchLifecycle, DispatchOptions, Interceptor, LegacyDispatchHandler } from '../contracts/dispatch-contract.js'
 import { toDispatchHandler } from '../handlers/legacy-handler.js'
 import { failDispatch } from '../handlers/fail-dispatch.js'
+import { copyOptions } from '../runtime/copy-options.js'
 import { ClientDestroyedError, NotSupportedError } from '../errors.js'
 import type { Duplex } from 'node:stream'
 import { request } from '../api/request.js'
@@ -357,7 +358,10 @@ export class ComposedDispatcher extends DispatcherBase {
 
   protected override acceptDispatch (opts: DispatchOptions, handler: DispatchHandler): boolean {
     const origin = this.#base.defaultOrigin
-    if (origin !== undefined && opts.origin == null) opts = { ...opts, origin }
+    if (origin !== undefined && opts.origin == null) {
+      opts = copyOptions(opts)
+      opts.origin = origin
+    }
     return this.#dispatch(opts, handler)
   }
 

@@ -14,6 +14,7 @@ import { InvalidArgumentError } from '../errors.js'
 import { toDispatchHandler } from '../handlers/legacy-handler.js'
 import { describeValue } from '../validation/describe-value.js'
 import { failOption } from '../validation/options.js'
+import { copyOptions } from '../runtime/copy-options.js'
 
 /** Serves handlers of the first handler API through a dispatcher of today's. */
 export class Dispatcher1Wrapper extends Dispatcher {
@@ -43,7 +44,11 @@ export class Dispatcher1Wrapper extends Dispatcher {
 
   /** Sends the request through the wrapped dispatcher over HTTP/1.1. */
   override dispatch (opts: DispatchOptions, handler: DispatchHandler | LegacyDispatchHandler): boolean {
-    const options = (opts as { allowH2?: boolean }).allowH2 === false ? opts : { ...opts, allowH2: false }
+    let options = opts
+    if ((opts as { allowH2?: boolean }).allowH2 !== false) {
+      options = copyOptions(opts);
+      (options as { allowH2?: boolean }).allowH2 = false
+    }
     return this.#dispatcher.dispatch(options, Dispatcher1Wrapper.wrapHandler(handler))
   }
 

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test'
 import type { TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
+import { createHash } from 'node:crypto'
 import { RetryHandler } from '../../../interceptors/retry/index.js'
 import { checkResumed, parseContentRange, resumeHeaders, startResume } from '../../../interceptors/retry/resume.js'
 import { DeliveredDigest, PrefixCheck } from '../../../interceptors/retry/restart.js'
@@ -160,6 +161,30 @@ describe('RetryHandler resume', () => {
         other[cutAt % cut] = other[cutAt % cut]! ^ 1
         assert.equal(typeof new PrefixCheck(digest.point(), 200, {}).take(other), 'string')
       }
+    }))
+  })
+
+  it('digests exactly the delivered bytes whether they were held unhashed or hashed as they came, with points taken on the way', () => {
+    // Chunk sizes around the 16 KiB held before hashing starts, so bodies end below it, on it and past it.
+    const sizes = fc.array(fc.integer({ min: 1, max: 9000 }), { minLength: 1, maxLength: 8 })
+    fc.assert(fc.property(sizes, fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }), (chunkSizes, pointAfter) => {
+      const digest = new DeliveredDigest({ 'content-length': '1' })
+      const delivered: Buffer[] = []
+      chunkSizes.forEach((size, i) => {
+        const chunk = Buffer.alloc(size, (i * 37 + size) & 0xff)
+        digest.update(chunk)
+        delivered.push(chunk)
+        if (pointAfter[i] === true) {
+          const point = digest.point()
+          assert.equal(point.delivered, Buffer.concat(delivered).length)
+          assert.deepEqual(point.digest, createHash('sha256').update(Buffer.concat(delivered)).digest())
+        }
+      })
+      const whole = Buffer.concat(delivered)
+      const point = digest.point()
+      assert.equal(point.delivered, whole.length)
+      assert.equal(point.length, '1')
+      assert.deepEqual(point.digest, createHash('sha256').update(whole).digest())
     }))
   })
 
