@@ -9,6 +9,7 @@ import type { Dispatcher } from './dispatcher/dispatcher.js'
 import { getGlobalDispatcher } from './global.js'
 import { InvalidArgumentError } from './errors.js'
 import { describeValue } from './validation/describe-value.js'
+import { copyOptions } from './runtime/copy-options.js'
 import { request as dispatcherRequest } from './api/request.js'
 import type { RequestCallback, RequestOptions, ResponseData } from './api/request.js'
 import { stream as dispatcherStream } from './api/stream.js'
@@ -58,7 +59,7 @@ function resolve<O extends object> (who: string, target: unknown, given: unknown
   const method = typeof rest.method === 'string' && rest.method !== '' ? rest.method : (rest.body != null ? 'PUT' : 'GET')
   return {
     dispatcher: dispatcher ?? getGlobalDispatcher(),
-    opts: { ...rest, origin: url.origin, path: `${url.pathname}${url.search}`, method } as O & { origin: string, path: string, method: string }
+    opts: withTarget(rest, url.origin, `${url.pathname}${url.search}`, method) as O & { origin: string, path: string, method: string }
   }
 }
 
@@ -162,6 +163,17 @@ export function connect (url: string | URL | UrlLike | (UpgradeOptions<unknown> 
     // A CONNECT target is host:port, not a path: the one given is sent as is.
     const given = (options ?? (typeof url === 'object' && !(url instanceof URL) ? url : null)) as UpgradeOptions<unknown> | null
     const path = typeof given?.path === 'string' ? given.path : opts.path
-    return dispatcherConnect(dispatcher, { ...opts, path }, callback)
+    const tunnel = copyOptions(opts)
+    tunnel.path = path
+    return dispatcherConnect(dispatcher, tunnel, callback)
   })
 }
+/** The request's options with the origin, path and method its URL and body decided. */
+function withTarget (rest: Record<string, unknown>, origin: string, path: string, method: string): Record<string, unknown> {
+  const opts = copyOptions(rest)
+  opts.origin = origin
+  opts.path = path
+  opts.method = method
+  return opts
+}
+

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { AttemptSpanningHandler, fromUndiciCode, showOrigin } from '../../src/handler.js'
+import { AttemptSpanningHandler, copyOptions, fromUndiciCode, showOrigin } from '../../src/handler.js'
 import type { Dispatch, DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import type { DnsRecord } from './records.js'
 import type { DnsResolver } from './resolver.js'
@@ -55,7 +55,9 @@ export class DnsHandler extends AttemptSpanningHandler {
     const origin = addressOrigin(attempt.origin, next)
     log('%s refused %s (%s); trying %s', showOrigin(attempt.opts.origin), attempt.origin.host, code, origin)
     try {
-      attempt.dispatch({ ...attempt.opts, origin }, this)
+      const next = copyOptions(attempt.opts)
+      next.origin = origin
+      attempt.dispatch(next, this)
     } catch (err) {
       super.onResponseError(controller, err as Error)
     }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { ProxyConnectionError, DecoratorHandler, SENSITIVE_HEADERS } from '../../src/handler.js'
+import { ProxyConnectionError, DecoratorHandler, SENSITIVE_HEADERS, copyOptions } from '../../src/handler.js'
 import type { DispatchController, DispatchHandler, DispatchOptions, IncomingHeaders } from '../../src/handler.js'
 import { asProxyError } from './proxy-errors.js'
 import type { ResolvedProxy } from './proxy-options.js'
@@ -23,7 +23,12 @@ export function absoluteFormOptions (
   const path = opts.path.startsWith('/') ? opts.path : `/${opts.path}`
   // Filling the owned record beats spreading two header objects into a new one by ~100x on V8.
   for (const name in proxy.headers) headers[name] ??= proxy.headers[name] as string | string[]
-  return { ...opts, origin: proxy.origin, path: `${targetOrigin}${path}`, headers, [SENSITIVE_HEADERS]: proxy.sensitiveHeaders }
+  const sent: DispatchOptions & { [SENSITIVE_HEADERS]?: unknown } = copyOptions(opts)
+  sent.origin = proxy.origin
+  sent.path = `${targetOrigin}${path}`
+  sent.headers = headers
+  sent[SENSITIVE_HEADERS] = proxy.sensitiveHeaders
+  return sent
 }
 
 /** Forwards a proxied response, turning a `407` and TLS failures to the proxy into proxy errors. */

@@ -10,7 +10,7 @@
 
 import type { EventEmitter } from 'node:events'
 import type { Duplex } from 'node:stream'
-import { buildConnector, Pool, ConnectTimeoutError, InvalidArgumentError, describeValue, redactHeaders, sensitiveHeaderNames, REDACTED, runtimeTimers } from '../../src/handler.js'
+import { buildConnector, copyOptions, Pool, ConnectTimeoutError, InvalidArgumentError, describeValue, redactHeaders, sensitiveHeaderNames, REDACTED, runtimeTimers } from '../../src/handler.js'
 import type { ConnectCallback, ConnectOptions, Connector, AgentOptions, Dispatcher, DirectConnection, DispatchRoute, Dispatch, DispatchHandler, DispatchOptions, DispatchTarget } from '../../src/handler.js'
 import { AbsoluteFormHandler, absoluteFormOptions } from './absolute-form.js'
 import { defaultPort } from './proxy-options.js'
@@ -69,11 +69,17 @@ export class ProxyRoute {
    * interceptor, ending at the Agent that owns the connections); `headers` carry `host`.
    */
   dispatch (next: Dispatch, opts: DispatchOptions, handler: DispatchHandler, target: URL, targetOrigin: string, headers: Record<string, string | string[]>): boolean {
-    if (this.tunnels(target, opts)) return next({ ...opts, headers, route: this.#tunnelRoute(targetOrigin) }, handler)
+    if (this.tunnels(target, opts)) {
+      const tunnelled = copyOptions(opts)
+      tunnelled.headers = headers
+      tunnelled.route = this.#tunnelRoute(targetOrigin)
+      return next(tunnelled, handler)
+    }
     const options = absoluteFormOptions(opts, targetOrigin, headers, this.proxy)
     const absolute = new AbsoluteFormHandler(handler, this.proxy, `${opts.method} ${options.path}`)
     if (this.proxy.clientFactory !== undefined) return this.#proxyClient().dispatch(options, absolute)
-    return next({ ...options, route: this.#proxyRoute() }, absolute)
+    options.route = this.#proxyRoute()
+    return next(options, absolute)
   }
 
   /** Waits for the tunnel handshakes in flight, then closes the connections this route owns. */
@@ -209,7 +215,13 @@ export class ProxyRoute {
       // CONNECT goes to the proxy through the Agent (its pool for the proxy), unless a
       // clientFactory of your own talks to the proxy.
       const toProxy: DispatchTarget = this.proxy.clientFactory === undefined
-        ? { dispatch: (o, h) => direct.dispatch({ ...o, route: this.#proxyRoute() }, h) }
+        ? {
+            dispatch: (o, h) => {
+              const routed = copyOptions(o)
+              routed.route = this.#proxyRoute()
+              return direct.dispatch(routed, h)
+            }
+          }
         : this.#proxyClient()
       cancel = openConnectTunnel(toProxy, this.proxy, target, { keepAlive: this.#keepAlive, timeoutMs }, opened)
     }

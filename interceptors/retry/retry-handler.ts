@@ -275,7 +275,9 @@ export class RetryHandler extends DecoratorHandler {
     }
     const token = ++this.#decision
     const askedAt = Date.now()
-    const context = { state: { counter }, opts: { ...this.#opts, retryOptions: this.#options } }
+    const opts = copyOptions(this.#opts) as DispatchOptions & { retryOptions: ResolvedRetryOptions }
+    opts.retryOptions = this.#options
+    const context = { state: { counter }, opts }
     askRetry(this.#options.retry, err, context, (stop) => {
       if (token !== this.#decision || this.#done) return
       if (stop === null) this.#approve(err, counter, Date.now() - askedAt, 'the retry callback asked for it', false)
@@ -376,7 +378,8 @@ export class RetryHandler extends DecoratorHandler {
       // Without a strong ETag a Range could splice two representations: the whole body is asked for again.
       this.#log(`asking for all of ${describeRequest(this.#opts)} again, ${point.delivered} bytes of it already delivered`)
     } else if (point !== null) {
-      this.#opts = { ...this.#baseOpts, headers: resumeHeaders(this.#baseOpts.headers, point) }
+      this.#opts = copyOptions(this.#baseOpts)
+      this.#opts.headers = resumeHeaders(this.#baseOpts.headers, point)
       this.#log(`asking for ${rangeFor(point)} of ${describeRequest(this.#opts)} with If-Match ${point.etag}`)
     }
     this.#dispatching = true

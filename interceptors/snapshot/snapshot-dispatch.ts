@@ -5,7 +5,7 @@
  */
 
 import { debuglog } from 'node:util'
-import { SnapshotNotFoundError, SnapshotStaleError, ResponsePlayer, collectBody, isBufferedBody } from '../../src/handler.js'
+import { SnapshotNotFoundError, SnapshotStaleError, ResponsePlayer, collectBody, copyOptions, isBufferedBody } from '../../src/handler.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, PlayedResponse } from '../../src/handler.js'
 import type { SnapshotResponse } from '../../stores/snapshot-file-store.js'
 import { RecordingHandler } from './snapshot-handler.js'
@@ -124,7 +124,11 @@ export function dispatchWithSnapshots (recorder: SnapshotRecorder, dispatch: Dis
   }
   if (isBufferedBody(opts.body)) return decide(recorder, dispatch, opts, handler)
   collectBody(opts.body).then(
-    (body) => decide(recorder, dispatch, { ...opts, body }, handler),
+    (body) => {
+      const buffered = copyOptions(opts)
+      buffered.body = body
+      return decide(recorder, dispatch, buffered, handler)
+    },
     (err: Error) => fail(handler, err)
   )
   return true

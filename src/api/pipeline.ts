@@ -14,6 +14,7 @@ import { toDispatchOptions } from './api-options.js'
 import { abortReason } from './abort-signal.js'
 import { ApiHandler } from './api-handler.js'
 import type { RequestOptions } from './request.js'
+import { copyOptions } from '../runtime/copy-options.js'
 
 /** Options of `pipeline()`: those of `request()` without `body` (it is what is written), plus `objectMode`. */
 export interface PipelineOptions<TOpaque = null> extends RequestOptions<TOpaque> {
@@ -202,7 +203,9 @@ export function pipeline (dispatcher: DispatchTarget, opts: PipelineOptions<unkn
     pipelineHandler.onResponseError(new SimpleController(), abortReason(opts.signal))
     return pipelineHandler.duplex
   }
-  const pipelineOpts = { ...opts, method: opts.method ?? 'GET', body: pipelineHandler.requestBody }
+  const pipelineOpts = copyOptions(opts)
+  pipelineOpts.method = opts.method ?? 'GET'
+  pipelineOpts.body = pipelineHandler.requestBody
   try {
     dispatcher.dispatch(toDispatchOptions(pipelineOpts as DispatchOptions), pipelineHandler)
   } catch (err) {

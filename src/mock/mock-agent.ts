@@ -9,6 +9,7 @@ import { Agent } from '../dispatcher/agent.js'
 import type { DispatchHandler, DispatchOptions } from '../contracts/dispatch-contract.js'
 import { InvalidArgumentError, LibraryError } from '../errors.js'
 import { describeValue } from '../validation/describe-value.js'
+import { copyOptions } from '../runtime/copy-options.js'
 import { matchValue } from './mock-matching.js'
 import type { Matcher } from './mock-matching.js'
 import { kMockAgentHooks } from './mock-dispatcher.js'
@@ -196,7 +197,8 @@ export class MockAgent extends DispatcherBase {
       throw new InvalidArgumentError(`MockAgent.dispatch(): origin must be a string or URL, got ${describeValue(opts.origin)}`)
     }
     const origin = normalizeOrigin(opts.origin)
-    const dispatchOpts = { ...opts, origin }
+    const dispatchOpts = copyOptions(opts)
+    dispatchOpts.origin = origin
     if (this.#historyEnabled) (this.#history ??= new MockCallHistory()).add(dispatchOpts)
     return DispatcherBase.forward(this.get(origin), dispatchOpts, h)
   }

@@ -22,6 +22,7 @@ import { ResponsePlayer, replyBodyChunks } from '../replay/response-player.js'
 import type { PlayedResponse } from '../replay/response-player.js'
 import { bodyText, collectBodyChunks, isBufferedBody, replayedChunks } from '../replay/request-body.js'
 import { describeValue } from '../validation/describe-value.js'
+import { copyOptions } from '../runtime/copy-options.js'
 
 /** What a mock pool asks of its agent (kept off the public surface behind a symbol). */
 export interface MockAgentHooks {
@@ -150,7 +151,8 @@ export class MockDispatcher extends DispatcherBase {
       throw new InvalidArgumentError(`dispatch: path must be a string, got ${describeValue(opts.path)}`)
     }
     const hooks = hooksOf(this.#agent)
-    const withOrigin = { ...opts, origin: opts.origin ?? this.#origin }
+    const withOrigin = copyOptions(opts)
+    withOrigin.origin = opts.origin ?? this.#origin
     if (!hooks.isMockActive()) return hooks.passthrough(withOrigin, h)
     if (isBufferedBody(opts.body)) return this.#route(withOrigin, h, hooks, opts.body == null ? [] : [opts.body])
     // The chunks are kept apart: the handler hears of each, as from a transport writing them.
@@ -213,7 +215,11 @@ export class MockDispatcher extends DispatcherBase {
     if (found.match !== undefined) {
       const match = found.match
       lists.find((list) => list.items.includes(match))!.use(match)
-      this.#reply(match, { ...opts, headers: request.headers, body: streamed ? replayedChunks(sentChunks) : request.body }, handler, sentChunks)
+      // Its headers and body are replaced just below by the recorded request's.
+      const replayed = copyOptions(opts) as MockRequestOptions
+      replayed.headers = request.headers
+      replayed.body = streamed ? replayedChunks(sentChunks) : request.body
+      this.#reply(match, replayed, handler, sentChunks)
       return true
     }
     const refusal = hooks.netConnectRefusal(origin)

@@ -6,7 +6,7 @@
  */
 
 import type { DispatchHandler, DispatchOptions, GetResult, IncomingHeaders } from '../../../src/handler.js'
-import { ForwardingController } from '../../../src/handler.js'
+import { ForwardingController, copyOptions } from '../../../src/handler.js'
 import { CacheRevalidationHandler } from '../cache-revalidation-handler.js'
 import { dispatchOrFail } from '../dispatch-safely.js'
 import { firstHeaderValue } from '../header-value.js'
@@ -50,7 +50,8 @@ export function revalidate (layer: CacheLayer, request: CacheableRequest, stored
       controller,
       signal: background ? undefined : request.opts.signal
     }, handler)
-    const opts: DispatchOptions = { ...request.opts, headers }
+    const opts: DispatchOptions = copyOptions(request.opts)
+    opts.headers = headers
     if (background) opts.signal = undefined
     dispatchOrFail(layer.dispatch, opts, revalidationHandler)
   }
