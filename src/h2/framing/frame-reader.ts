@@ -1,7 +1,8 @@
 /**
  * An incremental HTTP/2 frame reader (RFC 9113 sections 4 and 6): fed the socket's chunks as
  * they come, in any split, it yields whole typed frames. A payload that lies in one chunk is a
- * view into it, never a copy; only a payload split across reads is joined. Every structural rule
+ * view into it, never a copy; a payload split across reads is joined, except an unpadded DATA
+ * payload, which is handed out piece by piece as views (see `DataFrame`). Every structural rule
  * a frame carries on its own is checked here (sizes, stream-id rules, padding, setting values);
  * rules that need the session's state (stream states, windows, sequencing) are the session's.
  * @module
@@ -89,6 +90,13 @@ export class FrameReader {
         continue
       }
       const take = Math.min(missing, end - offset)
+      // A chunk that ended right after a frame head: the payload starts with the next one.
+      if (take === 0) return
+      if (this.#type === FrameType.DATA && (this.#flags & Flag.PADDED) === 0) {
+        this.#dataPiece(chunk.subarray(offset, offset + take), sink)
+        offset += take
+        continue
+      }
       this.#parts.push(chunk.subarray(offset, offset + take))
       this.#partsLength += take
       offset += take
@@ -116,6 +124,28 @@ export class FrameReader {
     this.#length = length
   }
 
+  // #partsLength counts the bytes of the DATA payload already handed out.
+  #dataPiece (piece: Buffer, sink: FrameSink): void {
+    const length = this.#length
+    const first = this.#partsLength === 0
+    if (first) onStream(this.#streamId, 'DATA')
+    this.#partsLength += piece.length
+    const last = this.#partsLength === length
+    if (last) {
+      this.#length = -1
+      this.#partsLength = 0
+    }
+    sink.frame({
+      kind: 'DATA',
+      streamId: this.#streamId,
+      endStream: last && (this.#flags & Flag.END_STREAM) !== 0,
+      data: piece,
+      flowLength: first ? length : 0,
+      padding: 0,
+      continued: !first
+    })
+  }
+
   #finish (payload: Buffer, sink: FrameSink): void {
     const type = this.#type
     const flags = this.#flags
@@ -135,7 +165,7 @@ function decodeFrame (type: number, flags: number, streamId: number, payload: Bu
     case FrameType.DATA: {
       onStream(streamId, 'DATA')
       const data = unpad(flags, payload, 0, 'DATA')
-      return { kind: 'DATA', streamId, endStream: (flags & Flag.END_STREAM) !== 0, data, flowLength: payload.length }
+      return { kind: 'DATA', streamId, endStream: (flags & Flag.END_STREAM) !== 0, data, flowLength: payload.length, padding: payload.length - data.length, continued: false }
     }
     case FrameType.HEADERS: {
       onStream(streamId, 'HEADERS')

@@ -5,8 +5,14 @@
  * @module
  */
 
-/** A DATA frame (section 6.1). `flowLength` is the whole payload, padding included, as flow control counts it. */
-export interface DataFrame { kind: 'DATA', streamId: number, endStream: boolean, data: Buffer, flowLength: number }
+/**
+ * A DATA frame (section 6.1), or a piece of one. `flowLength` is the whole payload, padding
+ * included, as flow control counts it; `padding` the part of it that is not data. An unpadded
+ * frame split across reads comes in pieces as its bytes arrive: the first carries the frame's
+ * `flowLength`, each later one has `continued` set and a `flowLength` of 0, and only the last can
+ * end the stream. Joining the pieces would copy every byte of a large body once more.
+ */
+export interface DataFrame { kind: 'DATA', streamId: number, endStream: boolean, data: Buffer, flowLength: number, padding: number, continued: boolean }
 /** A HEADERS frame (section 6.2): a field block fragment; its priority fields are read and dropped. */
 export interface HeadersFrame { kind: 'HEADERS', streamId: number, endStream: boolean, endHeaders: boolean, fragment: Buffer }
 /** A PRIORITY frame (section 6.3), which a client ignores. */

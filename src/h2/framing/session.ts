@@ -11,6 +11,7 @@ import type { Duplex } from 'node:stream'
 import { InvalidArgumentError, NotSupportedError, SocketError } from '../../errors.js'
 import type { LibraryError } from '../../errors.js'
 import { clearTimeout, monotonicNow, queueMicrotask, setTimeout } from '../../runtime/timers.js'
+import { SessionTimers } from './session-timers.js'
 import { BdpEstimator } from './bdp-estimator.js'
 import { FloodGuard } from './flood-guard.js'
 import { FrameReader } from './frame-reader.js'
@@ -76,10 +77,7 @@ export class H2Session {
   #connectionReceiveTarget: number
   #connectionUnacknowledged = 0
   #streamReceiveTarget: number
-  #settingsUnacknowledged = 0
-  #settingsTimer: ReturnType<typeof setTimeout> | null = null
-  #keepAliveTimer: ReturnType<typeof setTimeout> | null = null
-  #keepAliveDeadline: ReturnType<typeof setTimeout> | null = null
+  readonly #timers: SessionTimers
   #pingCounter = 0
   #repliesWhileBlocked = 0
   #goawayLastStreamId = -1
@@ -101,14 +99,27 @@ export class H2Session {
     this.#streamReceiveTarget = o.initialWindowSize
     const settings: Array<[number, number]> = [[SettingId.ENABLE_PUSH, 0], [SettingId.INITIAL_WINDOW_SIZE, o.initialWindowSize], [SettingId.MAX_HEADER_LIST_SIZE, o.maxHeaderListSize]]
     if (o.maxFrameSize !== DEFAULT_MAX_FRAME_SIZE) settings.push([SettingId.MAX_FRAME_SIZE, o.maxFrameSize])
+    this.#timers = new SessionTimers({
+      ping: (onAck) => {
+        if (this.#closed) return
+        this.#sendPing(onAck, false)
+        this.#flush()
+      },
+      settingsTimedOut: () => {
+        this.#connectionFailed(connectionError(ErrorCode.SETTINGS_TIMEOUT, `no SETTINGS ACK within ${o.settingsTimeout} ms (RFC 9113 section 6.5.3; limit settingsTimeout)`, 'settingsTimeout'))
+      },
+      pingTimedOut: () => {
+        this.destroy(new SocketError(`HTTP/2 server did not answer a keep-alive PING within ${o.pingTimeout} ms (limit pingTimeout)`))
+      }
+    }, o)
     this.#writer.preface(settings)
-    this.#settingsSent()
+    this.#timers.settingsSent()
     if (o.connectionWindowSize > DEFAULT_WINDOW_SIZE) this.#writer.windowUpdate(0, o.connectionWindowSize - DEFAULT_WINDOW_SIZE)
     socket.on('data', this.#onData)
     socket.on('drain', () => { this.#repliesWhileBlocked = 0 })
     socket.on('error', (error: Error) => { this.#shutdown(new SocketError(`HTTP/2 socket failed: ${error.message}`, null, { cause: error })) })
     socket.on('close', () => { this.#shutdown(this.#goawayError ?? new SocketError('HTTP/2 connection closed before the session ended')) })
-    if (o.pingInterval > 0) this.#scheduleKeepAlive()
+    this.#timers.startKeepAlive()
     this.#flush()
   }
 
@@ -298,6 +309,10 @@ export class H2Session {
   }
 
   #onDataFrame (frame: DataFrame, now: number): void {
+    if (frame.continued) {
+      this.#onDataPiece(frame)
+      return
+    }
     if (frame.flowLength === 0 && !frame.endStream) this.#floods.note('maxEmptyFrames', now)
     this.#connectionReceiveWindow -= frame.flowLength
     if (this.#connectionReceiveWindow < 0) {
@@ -319,9 +334,18 @@ export class H2Session {
       return
     }
     this.#returnToConnection(frame.flowLength)
-    const padding = frame.flowLength - frame.data.length
-    if (padding > 0) this.consumed(stream.id, padding)
+    if (frame.padding > 0) this.consumed(stream.id, frame.padding)
     if (this.#bdp !== null && frame.flowLength > 0 && this.#bdp.received(frame.flowLength, now)) this.#sendPing(null, true)
+    if (frame.endStream) stream.state = stream.state === 'open' ? 'half-closed-remote' : stream.state
+    stream.listener.onData(frame.data, frame.endStream)
+    if (frame.endStream) this.#remoteEnded(stream)
+  }
+
+  // The rest of a DATA frame whose first piece was counted and checked; when that piece failed
+  // its stream (or the stream ended since), the rest has nowhere to go.
+  #onDataPiece (frame: DataFrame): void {
+    const stream = this.#streams.get(frame.streamId)
+    if (stream === undefined || !stream.remoteOpen || !stream.finalHead) return
     if (frame.endStream) stream.state = stream.state === 'open' ? 'half-closed-remote' : stream.state
     stream.listener.onData(frame.data, frame.endStream)
     if (frame.endStream) this.#remoteEnded(stream)
@@ -375,8 +399,8 @@ export class H2Session {
   #onSettings (frame: SettingsFrame, now: number): void {
     this.#floods.note('maxSettings', now)
     if (frame.ack) {
-      if (this.#settingsUnacknowledged === 0) throw connectionError(ErrorCode.PROTOCOL_ERROR, 'SETTINGS ACK without a SETTINGS to acknowledge (RFC 9113 section 6.5)')
-      if (--this.#settingsUnacknowledged === 0) this.#clearSettingsTimer()
+      if (this.#timers.settingsUnacknowledged === 0) throw connectionError(ErrorCode.PROTOCOL_ERROR, 'SETTINGS ACK without a SETTINGS to acknowledge (RFC 9113 section 6.5)')
+      this.#timers.settingsAcked()
       return
     }
     const previousWindow = this.remoteSettings.initialWindowSize
@@ -562,7 +586,7 @@ export class H2Session {
     if (delta <= 0) return
     this.#streamReceiveTarget = window
     this.#writer.settings([[SettingId.INITIAL_WINDOW_SIZE, window]])
-    this.#settingsSent()
+    this.#timers.settingsSent()
     for (const stream of this.#streams.values()) {
       stream.receiveWindow += delta
       stream.receiveTarget += delta
@@ -590,38 +614,6 @@ export class H2Session {
     if (++this.#repliesWhileBlocked > this.#options.maxQueuedControlReplies) {
       throw connectionError(ErrorCode.ENHANCE_YOUR_CALM, `more than ${this.#options.maxQueuedControlReplies} PING and SETTINGS ACKs queued while the server does not read (limit maxQueuedControlReplies)`, 'maxQueuedControlReplies')
     }
-  }
-
-  #settingsSent (): void {
-    this.#settingsUnacknowledged++
-    if (this.#settingsTimer !== null) return
-    this.#settingsTimer = setTimeout(() => {
-      this.#settingsTimer = null
-      this.#connectionFailed(connectionError(ErrorCode.SETTINGS_TIMEOUT, `no SETTINGS ACK within ${this.#options.settingsTimeout} ms (RFC 9113 section 6.5.3; limit settingsTimeout)`, 'settingsTimeout'))
-    }, this.#options.settingsTimeout)
-    this.#settingsTimer.unref?.()
-  }
-
-  #clearSettingsTimer (): void {
-    if (this.#settingsTimer !== null) clearTimeout(this.#settingsTimer)
-    this.#settingsTimer = null
-  }
-
-  #scheduleKeepAlive (): void {
-    this.#keepAliveTimer = setTimeout(() => {
-      if (this.#closed) return
-      this.#sendPing(() => {
-        if (this.#keepAliveDeadline !== null) clearTimeout(this.#keepAliveDeadline)
-        this.#keepAliveDeadline = null
-        if (!this.#closed) this.#scheduleKeepAlive()
-      }, false)
-      this.#keepAliveDeadline = setTimeout(() => {
-        this.destroy(new SocketError(`HTTP/2 server did not answer a keep-alive PING within ${this.#options.pingTimeout} ms (limit pingTimeout)`))
-      }, this.#options.pingTimeout)
-      this.#keepAliveDeadline.unref?.()
-      this.#flush()
-    }, this.#options.pingInterval)
-    this.#keepAliveTimer.unref?.()
   }
 
   #whyNoStream (): string {
@@ -658,9 +650,7 @@ export class H2Session {
   #shutdown (error: LibraryError | null, reported: LibraryError | null = error): void {
     if (this.#closed) return
     this.#closed = true
-    this.#clearSettingsTimer()
-    if (this.#keepAliveTimer !== null) clearTimeout(this.#keepAliveTimer)
-    if (this.#keepAliveDeadline !== null) clearTimeout(this.#keepAliveDeadline)
+    this.#timers.stop()
     const streamError = error ?? new SocketError('HTTP/2 session ended before the stream did')
     for (const stream of [...this.#streams.values()]) {
       this.#streams.delete(stream.id)

@@ -17,7 +17,15 @@ function collector (): FrameSink & Read {
   return {
     frames,
     streamErrors,
-    frame: (frame) => { frames.push(normalise(frame)) },
+    frame: (frame) => {
+      // The pieces of a split DATA frame read as the frame they make up.
+      const previous = frames[frames.length - 1]
+      if (frame.kind === 'DATA' && frame.continued && previous?.kind === 'DATA') {
+        frames[frames.length - 1] = { ...previous, endStream: frame.endStream, data: (previous.data as unknown as string) + Buffer.from(frame.data).toString('hex') } as unknown as Frame
+        return
+      }
+      frames.push(normalise(frame))
+    },
     streamError: (error) => { streamErrors.push([error.streamId, error.errorCode]) }
   }
 }
@@ -57,7 +65,7 @@ const validFrame: fc.Arbitrary<[Buffer, Frame]> = fc.oneof(
   fc.tuple(streamId, bytes(300), fc.boolean(), padding).map(([id, data, end, pad]): [Buffer, Frame] => {
     const payload = pad === undefined ? data : padded(data, pad)
     const flags = (end ? Flag.END_STREAM : 0) | (pad === undefined ? 0 : Flag.PADDED)
-    return [rawFrame(FrameType.DATA, flags, id, payload), { kind: 'DATA', streamId: id, endStream: end, data, flowLength: payload.length }]
+    return [rawFrame(FrameType.DATA, flags, id, payload), { kind: 'DATA', streamId: id, endStream: end, data, flowLength: payload.length, padding: payload.length - data.length, continued: false }]
   }),
   fc.tuple(streamId, bytes(300), fc.boolean(), fc.boolean(), padding, fc.boolean()).map(([id, fragment, end, endHeaders, pad, priority]): [Buffer, Frame] => {
     let payload = priority ? Buffer.concat([u32(id === 1 ? 3 : 1), Buffer.from([16]), fragment]) : fragment
@@ -129,9 +137,30 @@ describe('FrameReader', () => {
     assert.equal(data?.toString(), 'hello')
   })
 
+  it('hands out an unpadded DATA payload split across reads piece by piece, each a view into its chunk; a padded one whole', () => {
+    const wire = rawFrame(FrameType.DATA, Flag.END_STREAM, 3, Buffer.from('hello world'))
+    const chunks = [wire.subarray(0, 12), wire.subarray(12, 15), wire.subarray(15)]
+    const reader = new FrameReader()
+    const pieces: Frame[] = []
+    for (const chunk of chunks) reader.push(chunk, { frame: (frame) => pieces.push(frame), streamError: assert.fail })
+    assert.equal(reader.atFrameBoundary, true)
+    assert.deepEqual(pieces.map((f) => f.kind === 'DATA' && [f.data.toString(), f.flowLength, f.continued, f.endStream, f.data.buffer === chunks[pieces.indexOf(f)]!.buffer]), [
+      ['hel', 11, false, false, true],
+      ['lo ', 0, true, false, true],
+      ['world', 0, true, true, true]
+    ])
+    const paddedWire = rawFrame(FrameType.DATA, Flag.PADDED, 3, padded(Buffer.from('hello'), 2))
+    const whole = readAll([paddedWire.subarray(0, 11), paddedWire.subarray(11)]).frames
+    assert.deepEqual(whole, [normalise({ kind: 'DATA', streamId: 3, endStream: false, data: Buffer.from('hello'), flowLength: 8, padding: 3, continued: false })])
+    // A split DATA frame on stream 0 fails at its first piece, as a whole one does.
+    const onZero = rawFrame(FrameType.DATA, 0, 0, Buffer.from('abc'))
+    assert.throws(() => { new FrameReader().push(onZero.subarray(0, 10), { frame: () => assert.fail('no frame'), streamError: () => assert.fail('no stream error') }) },
+      (error: unknown) => error instanceof H2ProtocolError && error.errorCode === ErrorCode.PROTOCOL_ERROR && error.streamId === 0)
+  })
+
   it('removes padding, and takes padding as long as the payload as PROTOCOL_ERROR (section 6.1)', () => {
     const read = readAll([rawFrame(FrameType.DATA, Flag.PADDED, 1, padded(Buffer.from('ab'), 3))])
-    assert.deepEqual(read.frames, [normalise({ kind: 'DATA', streamId: 1, endStream: false, data: Buffer.from('ab'), flowLength: 6 })])
+    assert.deepEqual(read.frames, [normalise({ kind: 'DATA', streamId: 1, endStream: false, data: Buffer.from('ab'), flowLength: 6, padding: 4, continued: false })])
     assert.equal(connectionErrorOf(rawFrame(FrameType.DATA, Flag.PADDED, 1, Buffer.from([3, 0, 0]))), ErrorCode.PROTOCOL_ERROR)
     assert.equal(connectionErrorOf(rawFrame(FrameType.HEADERS, Flag.PADDED, 1, Buffer.from([1]))), ErrorCode.PROTOCOL_ERROR)
     assert.equal(connectionErrorOf(rawFrame(FrameType.DATA, Flag.PADDED, 1)), ErrorCode.FRAME_SIZE_ERROR)

@@ -34,7 +34,7 @@ describe('FrameWriter', () => {
       frames.forEach((frame, i) => {
         const s = steps[i]!
         if (s.kind === 'headers') assert.deepEqual(frame, { kind: 'HEADERS', streamId: 2 * i + 1, endStream: true, endHeaders: true, fragment: Buffer.alloc(s.length, i & 0xff) })
-        else if (s.kind === 'data') assert.deepEqual(frame, { kind: 'DATA', streamId: 2 * i + 1, endStream: false, data: Buffer.alloc(s.length, i & 0xff), flowLength: s.length })
+        else if (s.kind === 'data') assert.deepEqual(frame, { kind: 'DATA', streamId: 2 * i + 1, endStream: false, data: Buffer.alloc(s.length, i & 0xff), flowLength: s.length, padding: 0, continued: false })
         else assert.deepEqual(frame, { kind: 'WINDOW_UPDATE', streamId: 2 * i + 1, increment: s.length })
       })
     }), { seed: 44_0003, numRuns: 20 })
