@@ -29,6 +29,8 @@ import { toUrl } from '../connection/url-like.js'
 import type { UrlLike } from '../connection/url-like.js'
 import { emitSafely } from '../connection/user-callback.js'
 import type { ClientStats } from './stats.js'
+import { connectTimesOf, ConnectTimes, NOT_YET } from '../observability/request-timings.js'
+import { monotonicNow } from '../runtime/timers.js'
 import type * as clientOptions from './client-options.js'
 import type * as errorTypes from '../errors.js'
 
@@ -55,6 +57,22 @@ export function parseOrigin (origin: unknown, who: string): URL {
     throw new InvalidArgumentError(`${who}: origin must not have a path, query or fragment, got ${describeUrl(String(origin))}`)
   }
   return url
+}
+
+/**
+ * How `socket` was set up, from the times its connector kept with it. A step the connector did
+ * not see (a connector of the caller's own, a proxy tunnel made before the TLS handshake) counts
+ * as the TCP step, from when the Client asked for the connection.
+ */
+function setupOf (socket: Duplex, startedAt: number): ConnectTimes {
+  const now = monotonicNow()
+  const times = connectTimesOf(socket) ?? new ConnectTimes(startedAt)
+  if (times.tcpStart === NOT_YET) {
+    times.connectStart = startedAt
+    times.tcpStart = startedAt
+    times.tcpEnd = times.tlsStart !== NOT_YET ? times.tlsStart : now
+  }
+  return times
 }
 
 function unroutable (route: unknown): Error {
@@ -103,6 +121,10 @@ export class Client extends DispatcherBase {
   readonly #connectParams: ConnectParams
   #queue: ClientRequest[] = []
   #conn: ClientConnection | null = null
+  /** How the current connection was set up, until its first request takes it (then null: later ones reuse it). */
+  #setup: ConnectTimes | null = null
+  /** When the connection attempt under way began. */
+  #connectStartedAt = 0
   /**
    * Connections that take no new requests but still finish some (HTTP/2 after GOAWAY); made with
    * the first one, so that the many clients that never see a GOAWAY hold no empty set.
@@ -317,12 +339,15 @@ export class Client extends DispatcherBase {
       }
       if (!conn.canAccept(req)) return
       queue.shift()
+      req.assigned(this.#setup)
+      this.#setup = null
       conn.write(req)
     }
   }
 
   #connect (): void {
     this.#connecting = true
+    this.#connectStartedAt = monotonicNow()
     this.#connectCaller = this.#queue[0]?.callerTag ?? null
     const params = this.#connectParams
     const connector = this.#config.connector
@@ -355,6 +380,7 @@ export class Client extends DispatcherBase {
       this.#resume()
       return
     }
+    this.#setup = setupOf(socket, this.#connectStartedAt)
     const protocol = wireProtocolOf(socket, this.#config, this.#url)
     this.#protocol = protocol.name
     this.#conn = protocol.open(this.#owner, socket, this.#url)
