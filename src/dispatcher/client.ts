@@ -29,7 +29,8 @@ import { toUrl } from '../connection/url-like.js'
 import type { UrlLike } from '../connection/url-like.js'
 import { emitSafely } from '../connection/user-callback.js'
 import type { ClientStats } from './stats.js'
-import { connectTimesOf, ConnectTimes, NOT_YET } from '../observability/request-timings.js'
+import { connectionSetup } from '../observability/request-timings.js'
+import type { ConnectTimes } from '../observability/request-timings.js'
 import { monotonicNow } from '../runtime/timers.js'
 import type * as clientOptions from './client-options.js'
 import type * as errorTypes from '../errors.js'
@@ -57,22 +58,6 @@ export function parseOrigin (origin: unknown, who: string): URL {
     throw new InvalidArgumentError(`${who}: origin must not have a path, query or fragment, got ${describeUrl(String(origin))}`)
   }
   return url
-}
-
-/**
- * How `socket` was set up, from the times its connector kept with it. A step the connector did
- * not see (a connector of the caller's own, a proxy tunnel made before the TLS handshake) counts
- * as the TCP step, from when the Client asked for the connection.
- */
-function setupOf (socket: Duplex, startedAt: number): ConnectTimes {
-  const now = monotonicNow()
-  const times = connectTimesOf(socket) ?? new ConnectTimes(startedAt)
-  if (times.tcpStart === NOT_YET) {
-    times.connectStart = startedAt
-    times.tcpStart = startedAt
-    times.tcpEnd = times.tlsStart !== NOT_YET ? times.tlsStart : now
-  }
-  return times
 }
 
 function unroutable (route: unknown): Error {
@@ -380,7 +365,7 @@ export class Client extends DispatcherBase {
       this.#resume()
       return
     }
-    this.#setup = setupOf(socket, this.#connectStartedAt)
+    this.#setup = connectionSetup(socket, this.#connectStartedAt)
     const protocol = wireProtocolOf(socket, this.#config, this.#url)
     this.#protocol = protocol.name
     this.#conn = protocol.open(this.#owner, socket, this.#url)

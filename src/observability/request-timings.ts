@@ -11,6 +11,7 @@
  */
 
 import type { RequestTimings, TimingPhases } from '../contracts/request-timings.js'
+import { monotonicNow } from '../runtime/timers.js'
 
 /** Not happened (yet): the value the transport leaves in a timestamp it has not recorded. */
 export const NOT_YET = -1
@@ -42,6 +43,22 @@ export function attachConnectTimes (socket: object, times: ConnectTimes): void {
 /** The setup times the connector kept with `socket`, or null (a connector of the caller's own). */
 export function connectTimesOf (socket: object): ConnectTimes | null {
   return (socket as { [CONNECT_TIMES]?: ConnectTimes })[CONNECT_TIMES] ?? null
+}
+
+/**
+ * How `socket` was set up, from the times its connector kept with it. A step the connector did
+ * not see (a connector of the caller's own, a proxy tunnel made before the TLS handshake) counts
+ * as the TCP step, from when the Client asked for the connection.
+ */
+export function connectionSetup (socket: object, startedAt: number): ConnectTimes {
+  const now = monotonicNow()
+  const times = connectTimesOf(socket) ?? new ConnectTimes(startedAt)
+  if (times.tcpStart === NOT_YET) {
+    times.connectStart = startedAt
+    times.tcpStart = startedAt
+    times.tcpEnd = times.tlsStart !== NOT_YET ? times.tlsStart : now
+  }
+  return times
 }
 
 /** What the transport records for one request; the request object itself carries these. */

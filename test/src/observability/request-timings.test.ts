@@ -233,6 +233,29 @@ describe('request timings', () => {
     assert.equal(timings!.phases.download, 0)
   })
 
+  it('a WebSocket handshake an HTTP/2 session cannot carry goes over HTTP/1.1 with its own connection\'s setup', async (t) => {
+    const server = await startH2sServer((stream) => respond(stream, 200, 'h2'), { allowHTTP1: true })
+    server.server.on('upgrade', (_req, socket) => {
+      socket.write('HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: upgrade\r\n\r\n')
+    })
+    const client = new Client(server.origin, { allowH2: true, connect: trustTestCa })
+    t.after(async () => { await client.close(); await server.close() })
+    const { body } = await client.request({ path: '/', method: 'GET' })
+    assert.equal(await body.text(), 'h2')
+    const timings = await new Promise<RequestTimings | null | undefined>((resolve, reject) => {
+      client.dispatch({ path: '/', method: 'GET', upgrade: 'websocket' }, {
+        onRequestUpgrade (controller, _statusCode, _headers, socket) {
+          socket.destroy()
+          resolve(controller.timings)
+        },
+        onResponseError (_c, err) { reject(err) }
+      })
+    })
+    assertComplete(timings!)
+    assert.equal(timings!.reusedSocket, false)
+    assert.equal(typeof timings!.tlsEnd, 'number')
+  })
+
   it('a mock reply has no timings', async (t) => {
     const { MockAgent } = await import('../../../src/index.js')
     const mock = new MockAgent()
