@@ -12,7 +12,8 @@ import { ConnectTimeoutError, InvalidArgumentError, RequestAbortedError } from '
 import { describeValue } from './validation/describe-value.js'
 import { markSharedReads, sharedReadOption } from './connection/shared-read-buffer.js'
 import { timerMilliseconds } from './validation/timer-limit.js'
-import { clearTimeout, nextTick, setTimeout } from './runtime/timers.js'
+import { clearTimeout, monotonicNow, nextTick, setTimeout } from './runtime/timers.js'
+import { attachConnectTimes, ConnectTimes } from './observability/request-timings.js'
 
 /** Where to connect, as a Client asks its connector. */
 export interface ConnectOptions {
@@ -153,6 +154,7 @@ export function buildConnector (options: BuildOptions = {}): Connector {
   return function connect (opts: ConnectOptions, callback: ConnectCallback): void {
     const port = opts.port !== '' ? Number(opts.port) : (opts.protocol === 'https:' ? 443 : 80)
     const hostname = opts.hostname.startsWith('[') ? opts.hostname.slice(1, -1) : opts.hostname
+    const times = new ConnectTimes(monotonicNow())
     let socket: net.Socket
     let sessionKey = ''
     if (opts.protocol === 'https:') {
@@ -190,6 +192,7 @@ export function buildConnector (options: BuildOptions = {}): Connector {
       markSharedReads(socket)
       if (useH2c === true) (socket as net.Socket & { alpnProtocol?: string }).alpnProtocol = 'h2'
     }
+    watchSetup(socket, times, opts.protocol === 'https:', opts.httpSocket !== undefined, socketPath == null && net.isIP(hostname) === 0)
     if (probe && opts.httpSocket === undefined) socket.setKeepAlive(true, probeDelay)
     socket.setNoDelay(true)
 
@@ -228,6 +231,35 @@ export function buildConnector (options: BuildOptions = {}): Connector {
       else signal.addEventListener('abort', onAbort, { once: true })
     }
   }
+}
+
+/**
+ * Records when the socket's lookup, TCP connection and TLS handshake happen. Over a tunnel only
+ * the handshake is the connector's; the Client counts reaching the proxy as the TCP step.
+ * @param tunnelled - TLS runs over a socket already connected (a proxy tunnel)
+ * @param lookup - whether the host is a name the socket resolves
+ */
+function watchSetup (socket: net.Socket, times: ConnectTimes, secure: boolean, tunnelled: boolean, lookup: boolean): void {
+  attachConnectTimes(socket, times)
+  if (tunnelled) {
+    times.tlsStart = times.connectStart
+  } else if (lookup) {
+    times.dnsStart = times.connectStart
+    socket.once('lookup', () => {
+      times.dnsEnd = times.tcpStart = monotonicNow()
+    })
+  } else {
+    times.tcpStart = times.connectStart
+  }
+  if (!tunnelled) {
+    socket.once('connect', () => {
+      const now = monotonicNow()
+      if (times.tcpStart === -1) times.dnsEnd = times.tcpStart = now
+      times.tcpEnd = now
+      if (secure) times.tlsStart = now
+    })
+  }
+  if (secure) socket.once('secureConnect', () => { times.tlsEnd = monotonicNow() })
 }
 
 function abortReason (signal: AbortSignal): Error {

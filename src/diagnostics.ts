@@ -8,8 +8,9 @@
  *   the connection was opened for, or null)
  * - `conduit:client:sendHeaders`: `{ request, headers, socket }` (headers: the head as written)
  * - `conduit:request:create`: `{ request }`; `conduit:request:bodySent`: `{ request }`
- * - `conduit:request:headers`: `{ request, response: { statusCode, statusText, headers } }`
- * - `conduit:request:trailers`: `{ request, trailers }`; `conduit:request:error`: `{ request, error }`
+ * - `conduit:request:headers`: `{ request, response: { statusCode, statusText, headers }, timings }`
+ * - `conduit:request:trailers`: `{ request, trailers, timings }`; `conduit:request:error`: `{ request, error }`
+ *   (`timings`: the request's `RequestTimings`, complete on `trailers`; undici's channels have none)
  *
  * - `conduit:proxy:connected`: `{ socket, proxy, target, via }`, once per proxy tunnel
  * - `conduit:circuitBreaker:stateChange`: `{ key, from, to, reason }`, each time a circuit of

@@ -30,6 +30,7 @@ export type {
   FormDataBody,
   HookHeaders
 } from './contracts/dispatch-contract.js'
+export type { RequestTimings, TimingPhases } from './contracts/request-timings.js'
 export { SimpleController } from './handlers/simple-controller.js'
 export { DecoratorHandler } from './handlers/decorator-handler.js'
 export { DualShapeHandler } from './handlers/dual-shape-handler.js'

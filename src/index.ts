@@ -46,6 +46,7 @@ export type { LibraryErrorCode, LibraryErrorName, UndiciErrorCode, ErrorCodeOf }
 export { BodyReadable, DEFAULT_DUMP_LIMIT, DEFAULT_BODY_HIGH_WATER_MARK } from './api/body-readable.js'
 export type { BodySource } from './api/body-readable.js'
 export type { RequestOptions, ResponseData, RequestCallback, DispatchOptionsWithoutSignal } from './api/request.js'
+export type { RequestTimings, TimingPhases } from './handler.js'
 export type { TransferProgressEvent, TransferProgressCallback, TransferProgressOptions } from './api/transfer-progress.js'
 export { PROGRESS_INTERVAL_MS } from './api/transfer-progress.js'
 export type { StreamOptions, StreamFactory, StreamFactoryData, StreamData, StreamCallback } from './api/stream.js'

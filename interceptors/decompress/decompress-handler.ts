@@ -6,7 +6,7 @@
 
 import { debuglog } from 'node:util'
 import { InterposedControllerHandler, RequestAbortedError, ResponseExceededMaxSizeError, BodyDecoder, maxResponseSizeOf, trimOws } from '../../src/handler.js'
-import type { DispatchController, DispatchHandler, IncomingHeaders } from '../../src/handler.js'
+import type { DispatchController, DispatchHandler, IncomingHeaders, RequestTimings } from '../../src/handler.js'
 import type { ResolvedDecompressOptions } from './options.js'
 
 /** Writes one line when `NODE_DEBUG` lists `conduit:decompress`. */
@@ -24,6 +24,7 @@ class DecodingController implements DispatchController {
 
   get aborted (): boolean { return this.#reason !== null || (upstreamOf(this.#owner)?.aborted ?? false) }
   get paused (): boolean { return this.#paused }
+  get timings (): RequestTimings | null { return upstreamOf(this.#owner)?.timings ?? null }
   get reason (): Error | null { return this.#reason ?? upstreamOf(this.#owner)?.reason ?? null }
 
   abort (reason: Error): void {

@@ -16,6 +16,7 @@ import { destroyRequestBody } from './request-body.js'
 import { callUserCode } from '../connection/user-callback.js'
 import { queueMicrotask } from '../runtime/timers.js'
 import type { TransferProgressOptions } from './transfer-progress.js'
+import type { RequestTimings } from '../contracts/request-timings.js'
 
 /** Dispatch options without `signal`, which the request-level APIs accept in more shapes (an index signature defeats `Omit`). */
 export type DispatchOptionsWithoutSignal = { [K in keyof DispatchOptions as K extends 'signal' ? never : K]: DispatchOptions[K] }
@@ -53,6 +54,43 @@ export interface ResponseData<TOpaque = null> {
   opaque: TOpaque
   /** Per-dispatch context from the dispatcher (e.g. retry state). */
   context: unknown
+  /**
+   * Where the request's time went: filled in as it happens, complete once the body ended; null
+   * when no connection produced the response (a mock reply, a cache hit). Built on first read.
+   */
+  readonly timings: RequestTimings | null
+}
+
+/**
+ * {@link ResponseData} as `request()` makes it: the fields undici's has, in its order, and
+ * `timings` read from the controller when asked, so a caller that never reads it pays nothing.
+ */
+class RequestResponseData implements ResponseData<unknown> {
+  statusCode: number
+  statusMessage: string | undefined
+  statusText: string
+  headers: IncomingHeaders
+  trailers: IncomingHeaders
+  body: BodyReadable
+  opaque: unknown
+  context: unknown
+  readonly #controller: DispatchController
+
+  constructor (controller: DispatchController, statusCode: number, statusMessage: string | undefined, headers: IncomingHeaders, trailers: IncomingHeaders, body: BodyReadable, opaque: unknown, context: unknown) {
+    this.statusCode = statusCode
+    this.statusMessage = statusMessage
+    this.statusText = statusMessage ?? ''
+    this.headers = headers
+    this.trailers = trailers
+    this.body = body
+    this.opaque = opaque
+    this.context = context
+    this.#controller = controller
+  }
+
+  get timings (): RequestTimings | null {
+    return this.#controller.timings ?? null
+  }
 }
 
 /**
@@ -124,16 +162,7 @@ export class RequestHandler extends ApiHandler {
     this.resolve = null
     this.reject = null
     if (callback === null && resolve === null) return
-    const data: ResponseData<unknown> = {
-      statusCode,
-      statusMessage,
-      statusText: statusMessage ?? '',
-      headers,
-      trailers: this.trailers,
-      body,
-      opaque: this.opaque,
-      context: this.context
-    }
+    const data = new RequestResponseData(controller, statusCode, statusMessage, headers, this.trailers, body, this.opaque, this.context)
     if (resolve !== null) resolve(data)
     else callUserCode(callback!, null, data)
   }

@@ -4,6 +4,7 @@
  * @module
  */
 
+import type { RequestTimings } from '../contracts/request-timings.js'
 import { finished } from 'node:stream'
 import type { Writable } from 'node:stream'
 import type { DispatchController, DispatchOptions, DispatchTarget, IncomingHeaders } from '../contracts/dispatch-contract.js'
@@ -31,6 +32,32 @@ export interface StreamFactoryData<TOpaque = null> {
   opaque: TOpaque
   /** Per-dispatch context from the dispatcher. */
   context: unknown
+  /**
+   * Where the request's time went: filled in as it happens (the download's end once the body
+   * ended); null when no connection produced the response. Built on first read.
+   */
+  readonly timings: RequestTimings | null
+}
+
+/** {@link StreamFactoryData} with `timings` read from the controller when asked. */
+class StreamResponseData implements StreamFactoryData<unknown> {
+  statusCode: number
+  headers: IncomingHeaders
+  opaque: unknown
+  context: unknown
+  readonly #controller: DispatchController
+
+  constructor (controller: DispatchController, statusCode: number, headers: IncomingHeaders, opaque: unknown, context: unknown) {
+    this.statusCode = statusCode
+    this.headers = headers
+    this.opaque = opaque
+    this.context = context
+    this.#controller = controller
+  }
+
+  get timings (): RequestTimings | null {
+    return this.#controller.timings ?? null
+  }
 }
 
 /** Builds the Writable the response body is written to. */
@@ -91,7 +118,7 @@ class StreamHandler extends ApiHandler {
     this.startDownload(statusCode, headers)
     let writable: unknown
     try {
-      writable = factory({ statusCode, headers, opaque: this.opaque, context: this.context })
+      writable = factory(new StreamResponseData(controller, statusCode, headers, this.opaque, this.context))
     } catch (err) {
       // As with undici, a factory that throws fails the request with its own error.
       controller.abort(err as Error)

@@ -23,6 +23,10 @@ import { callerTagOf } from '../observability/caller-tag.js'
 import { requestView } from '../observability/request-view.js'
 import { MAX_TIMER_MS } from '../validation/timer-limit.js'
 import type { ResponseSizeContext } from './connection-config.js'
+import { LiveRequestTimings, NOT_YET } from '../observability/request-timings.js'
+import type { ConnectTimes, TimingStamps } from '../observability/request-timings.js'
+import type { RequestTimings } from '../contracts/request-timings.js'
+import { monotonicNow } from '../runtime/timers.js'
 
 /** What a request needs from whoever runs it (the Client, or the connection it was written to). */
 export interface RequestRunner {
@@ -52,7 +56,7 @@ export interface RequestTarget {
 }
 
 /** A request queued on, or in flight in, a Client. */
-export class ClientRequest implements DispatchController {
+export class ClientRequest implements DispatchController, TimingStamps {
   readonly origin: string
   readonly method: string
   readonly path: string
@@ -91,6 +95,23 @@ export class ClientRequest implements DispatchController {
   /** Times this request was re-sent after a stale keep-alive connection failed it. */
   retries = 0
 
+  // Where the request's time goes (`monotonicNow()`, NOT_YET until it happens): plain numbers on
+  // the request, so that nothing is made per request unless someone reads `timings`.
+  /** It reached the Client's queue. */
+  readonly queuedAt: number = monotonicNow()
+  /** A connection took it. */
+  assignedAt = NOT_YET
+  /** The setup of the connection it was the first request of; null on a reused connection. */
+  connectTimes: ConnectTimes | null = null
+  /** Its head was written. */
+  headSentAt = NOT_YET
+  /** Its last byte was written. */
+  bodySentAt = NOT_YET
+  /** The response head arrived. */
+  responseStartAt = NOT_YET
+  /** The response ended. */
+  responseEndAt = NOT_YET
+
   readonly #handler: DispatchHandler
   #aborted = false
   #paused = false
@@ -109,6 +130,7 @@ export class ClientRequest implements DispatchController {
   #fields: readonly string[]
   /** True while `undici:request:create` is delivered: the only time a subscriber's header reaches the wire. */
   #creating = false
+  #timings: RequestTimings | null = null
 
   /** Validates and prepares everything; throws {@link InvalidArgumentError} before anything is sent. */
   constructor (target: RequestTarget, opts: DispatchOptions, handler: DispatchHandler) {
@@ -236,6 +258,27 @@ export class ClientRequest implements DispatchController {
     return redactHead(head, extra)
   }
 
+  /** Where this request's time went so far; made on first read. */
+  get timings (): RequestTimings {
+    this.#timings ??= new LiveRequestTimings(this)
+    return this.#timings
+  }
+
+  /**
+   * A connection takes the request (again, when it is re-sent): `setup` is that connection's
+   * setup when this is its first request, null when the connection served others before.
+   */
+  assigned (setup: ConnectTimes | null): void {
+    this.assignedAt = monotonicNow()
+    this.connectTimes = setup
+    this.headSentAt = this.bodySentAt = NOT_YET
+  }
+
+  /** The protocol wrote the request head. */
+  headSent (): void {
+    this.headSentAt = monotonicNow()
+  }
+
   get aborted (): boolean { return this.#aborted }
   get paused (): boolean { return this.#paused }
   get reason (): Error | null { return this.#reason }
@@ -303,6 +346,7 @@ export class ClientRequest implements DispatchController {
    * handler. A handler that throws fails the request, as undici does.
    */
   requestSent (): void {
+    this.bodySentAt = monotonicNow()
     publishBodySent(this)
     if (this.completed) return
     try {
@@ -320,6 +364,7 @@ export class ClientRequest implements DispatchController {
   /** Delivers the response head. */
   onHead (statusCode: number, headers: IncomingHeaders, statusText: string): void {
     this.responseStarted = true
+    this.responseStartAt = monotonicNow()
     publishResponseHeaders(this, statusCode, statusText, headers)
     this.#handler.onResponseStart?.(this, statusCode, headers, statusText)
   }
@@ -334,6 +379,7 @@ export class ClientRequest implements DispatchController {
   end (trailers: IncomingHeaders): void {
     if (this.completed) return
     this.completed = true
+    this.responseEndAt = monotonicNow()
     this.#cleanup()
     publishTrailers(this, trailers)
     try {
@@ -361,6 +407,7 @@ export class ClientRequest implements DispatchController {
       return
     }
     this.completed = true
+    this.responseStartAt = this.responseEndAt = monotonicNow()
     this.#cleanup()
     publishResponseHeaders(this, statusCode, '', headers)
     this.#upgrading = true

@@ -7,6 +7,7 @@
 
 import type { Duplex } from 'node:stream'
 import type { IncomingHttpHeaders } from 'node:http'
+import type { RequestTimings } from './request-timings.js'
 
 /** Response or trailer headers: lower-case name to value (repeated headers as an array). */
 export type IncomingHeaders = Record<string, string | string[]>
@@ -119,6 +120,13 @@ export interface DispatchController {
   pause (): void
   /** Resumes delivery after `pause()`. */
   resume (): void
+  /**
+   * Where the request's time went so far, when a connection carries it (conduit's Client, and
+   * every controller in front of one); null or absent for a response no connection produced (a
+   * mock reply, a cache hit). Reading it is what builds it: an interceptor that never reads it
+   * costs nothing.
+   */
+  readonly timings?: RequestTimings | null
 }
 
 /** The hooks a dispatch calls; exactly one of `onResponseEnd` / `onResponseError` ends every dispatch. */

@@ -29,6 +29,9 @@ import { toUrl } from '../connection/url-like.js'
 import type { UrlLike } from '../connection/url-like.js'
 import { emitSafely } from '../connection/user-callback.js'
 import type { ClientStats } from './stats.js'
+import { connectionSetup } from '../observability/request-timings.js'
+import type { ConnectTimes } from '../observability/request-timings.js'
+import { monotonicNow } from '../runtime/timers.js'
 import type * as clientOptions from './client-options.js'
 import type * as errorTypes from '../errors.js'
 
@@ -103,6 +106,10 @@ export class Client extends DispatcherBase {
   readonly #connectParams: ConnectParams
   #queue: ClientRequest[] = []
   #conn: ClientConnection | null = null
+  /** How the current connection was set up, until its first request takes it (then null: later ones reuse it). */
+  #setup: ConnectTimes | null = null
+  /** When the connection attempt under way began. */
+  #connectStartedAt = 0
   /**
    * Connections that take no new requests but still finish some (HTTP/2 after GOAWAY); made with
    * the first one, so that the many clients that never see a GOAWAY hold no empty set.
@@ -317,12 +324,15 @@ export class Client extends DispatcherBase {
       }
       if (!conn.canAccept(req)) return
       queue.shift()
+      req.assigned(this.#setup)
+      this.#setup = null
       conn.write(req)
     }
   }
 
   #connect (): void {
     this.#connecting = true
+    this.#connectStartedAt = monotonicNow()
     this.#connectCaller = this.#queue[0]?.callerTag ?? null
     const params = this.#connectParams
     const connector = this.#config.connector
@@ -355,6 +365,7 @@ export class Client extends DispatcherBase {
       this.#resume()
       return
     }
+    this.#setup = connectionSetup(socket, this.#connectStartedAt)
     const protocol = wireProtocolOf(socket, this.#config, this.#url)
     this.#protocol = protocol.name
     this.#conn = protocol.open(this.#owner, socket, this.#url)

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { connectionSetup } from '../observability/request-timings.js'
+import { monotonicNow } from '../runtime/timers.js'
 import type { ClientConfig } from './client-options.js'
 import type { ConnectParams } from '../diagnostics.js'
 import type { ClientRequest } from '../connection/client-request.js'
@@ -55,6 +57,7 @@ export class UpgradeFallback {
     const caller = req.callerTag
     publishConnectEvent('beforeConnect', () => ({ connectParams: params, connector, caller }))
     const abort = new AbortController()
+    const startedAt = monotonicNow()
     this.#connecting.set(abort, req)
     connectOnce(connector, connectOptionsOf(params, this.#config, req.servername, abort.signal, false), (err, socket) => {
       this.#connecting.delete(abort)
@@ -69,6 +72,7 @@ export class UpgradeFallback {
         const conn = openHttp1(this.#owner, socket, this.#url)
         this.#connections.add(conn)
         publishConnectEvent('connected', () => ({ connectParams: params, connector, socket, caller }))
+        req.assigned(connectionSetup(socket, startedAt))
         conn.write(req)
         return
       }

@@ -58,17 +58,20 @@ export class H1RequestWriter implements BodyWriterOwner {
     const kind = req.bodyKind
     if (kind === BODY_NONE) {
       socket.write(head, 'latin1')
+      req.headSent()
       this.#bodySent(req)
     } else if (kind === BODY_BYTES && !req.expectContinue) {
       const bytes = bodyBytes(req.body)
       socket.cork()
       socket.write(head, 'latin1')
+      req.headSent()
       socket.write(bytes)
       socket.uncork()
       req.bodyChunkSent(bytes)
       this.#bodySent(req)
     } else {
       socket.write(head, 'latin1')
+      req.headSent()
       if (req.expectContinue) this.#awaitingContinue = req
       else this.#startBody(req)
     }

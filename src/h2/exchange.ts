@@ -138,6 +138,7 @@ export class H2Exchange implements BodyWriterOwner, SequenceSink, StreamListener
       this.#finish(err instanceof LibraryError ? err : new SocketError(`HTTP/2 stream could not be opened: ${(err as Error).message}`, null, { cause: err }))
       return
     }
+    req.headSent()
     publishSendHeaders(req, () => requestHeadText(req), this.#owner.socket)
     this.#timer.arm(T_HEADERS, headersMs)
     if (endStream || this.#isConnect) {

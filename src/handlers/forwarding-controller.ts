@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { RequestTimings } from '../contracts/request-timings.js'
 import type { DispatchController } from '../contracts/dispatch-contract.js'
 import { RequestAbortedError } from '../errors.js'
 
@@ -52,6 +53,8 @@ export class ForwardingController implements DispatchController {
   get aborted (): boolean { return this.#reason !== null || (this.#target?.aborted ?? false) }
   /** True while the caller has paused. */
   get paused (): boolean { return this.#paused }
+  /** The current target's timings: those of the attempt now delivering (see {@link DispatchController.timings}). */
+  get timings (): RequestTimings | null { return this.#target?.timings ?? null }
   /** The caller's abort reason, else the current target's, else null. */
   get reason (): Error | null { return this.#reason ?? this.#target?.reason ?? null }
 

@@ -7,6 +7,7 @@
  */
 
 import type { Duplex } from 'node:stream'
+import type { RequestTimings } from '../contracts/request-timings.js'
 import type { DispatchController, DispatchHandler, IncomingHeaders, LegacyDispatchHandler } from '../contracts/dispatch-contract.js'
 import { toRawHeaders } from './raw-headers.js'
 import { DualShapeHandler } from './dual-shape-handler.js'
@@ -37,6 +38,7 @@ class RawHeadController implements DispatchController {
   abort (reason: Error): void { this.inner.abort(reason) }
   pause (): void { this.inner.pause() }
   resume (): void { this.inner.resume() }
+  get timings (): RequestTimings | null { return this.inner.timings ?? null }
 }
 
 /** Forwards every hook, handing the handler a controller that carries the raw head. */

@@ -14,6 +14,7 @@ import { activeUndiciChannel } from './undici-channels.js'
 import { rawHeaderList, UndiciResponseView } from './undici-request-view.js'
 import { redactHeaders } from './redaction.js'
 import type { UndiciRequestView } from './undici-request-view.js'
+import type { RequestTimings } from '../contracts/request-timings.js'
 
 /** What a request offers the publishers: its two views and its head as written, redacted. */
 export interface ObservedRequest {
@@ -23,6 +24,8 @@ export interface ObservedRequest {
   undiciView (): UndiciRequestView
   /** `head`, the request as a protocol wrote it, with credentials redacted. */
   diagnosticsHead (head: string): string
+  /** Where the request's time went so far (conduit's own channels carry it; undici's do not). */
+  readonly timings: RequestTimings
 }
 
 /**
@@ -64,7 +67,7 @@ export function publishBodySent (req: ObservedRequest): void {
 /** `request:headers`: the response head arrived. */
 export function publishResponseHeaders (req: ObservedRequest, statusCode: number, statusText: string, headers: IncomingHeaders): void {
   if (channels.headers.hasSubscribers) {
-    channels.headers.publish({ request: req.diagnostics(), response: { statusCode, statusText, headers: shown(headers) } })
+    channels.headers.publish({ request: req.diagnostics(), response: { statusCode, statusText, headers: shown(headers) }, timings: req.timings })
   }
   const undici = activeUndiciChannel(undiciChannels.headers)
   if (undici !== null) undici.publish({ request: req.undiciView(), response: new UndiciResponseView(statusCode, statusText, headers) })
@@ -83,7 +86,7 @@ export function publishBodyChunkReceived (req: ObservedRequest, chunk: Buffer): 
 
 /** `request:trailers`: the response ended. */
 export function publishTrailers (req: ObservedRequest, trailers: IncomingHeaders): void {
-  if (channels.trailers.hasSubscribers) channels.trailers.publish({ request: req.diagnostics(), trailers: shown(trailers) })
+  if (channels.trailers.hasSubscribers) channels.trailers.publish({ request: req.diagnostics(), trailers: shown(trailers), timings: req.timings })
   const undici = activeUndiciChannel(undiciChannels.trailers)
   // The raw list redacts as it goes: no redacted copy of the record is made for it.
   if (undici !== null) undici.publish({ request: req.undiciView(), trailers: rawHeaderList(trailers) })

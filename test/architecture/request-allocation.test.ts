@@ -67,7 +67,7 @@ describe('objects one request holds while its body is read', () => {
   }
 
   /** Runs IN_FLIGHT requests with `send`; measures the growth while all are mid-body, then after all ended. */
-  async function measure (send: (firstChunk: () => void) => Promise<number>): Promise<{ perRequest: number, leftover: number, kinds: string, left: string }> {
+  async function measure (send: (firstChunk: () => void) => Promise<number>): Promise<{ perRequest: number, leftover: number, kinds: string, left: string, byKind: Map<string, number> }> {
     const run = async (): Promise<{ during: Awaited<ReturnType<typeof takeCensus>>, bytes: number[] }> => {
       const holding = allHeld()
       let chunks = 0
@@ -88,7 +88,12 @@ describe('objects one request holds while its body is read', () => {
     assert.deepEqual(new Set(bytes), new Set([2 * HALF]))
     const held = growth(idle, during)
     const left = growth(idle, afterwards)
-    return { perRequest: held.total / IN_FLIGHT, leftover: left.total / IN_FLIGHT, kinds: describeGrowth(held.byKind, IN_FLIGHT / 2), left: describeGrowth(left.byKind, 10) }
+    return { perRequest: held.total / IN_FLIGHT, leftover: left.total / IN_FLIGHT, kinds: describeGrowth(held.byKind, IN_FLIGHT / 2), left: describeGrowth(left.byKind, 10), byKind: held.byKind }
+  }
+
+  /** Request timings are recorded as numbers on objects every request has: no object of theirs exists until someone reads them. */
+  function assertNoTimingObjects (byKind: Map<string, number>): void {
+    for (const kind of ['object:LiveRequestTimings', 'object:ConnectTimes']) assert.equal(byKind.get(kind) ?? 0, 0, `${kind} grew with timings unread`)
   }
 
   // Set by the dispatch() case, which runs first (node:test runs a suite's cases in order).
@@ -104,6 +109,7 @@ describe('objects one request holds while its body is read', () => {
       })
     }))
     dispatchHolds = result.perRequest
+    assertNoTimingObjects(result.byKind)
     assert.ok(result.perRequest > 0, 'the census saw no request state at all')
     assert.ok(result.perRequest <= DISPATCH_CEILING, `dispatch() holds ${result.perRequest} objects per request (ceiling ${DISPATCH_CEILING}): ${result.kinds}`)
   })
@@ -126,9 +132,27 @@ describe('objects one request holds while its body is read', () => {
         })
       })
       const layer = result.perRequest - dispatchHolds
+      assertNoTimingObjects(result.byKind)
       assert.ok(layer > 0, 'the census saw no request() state beyond dispatch()')
       assert.ok(layer <= REQUEST_LAYER_CEILING[read], `request() holds ${layer} objects per request beyond dispatch() (ceiling ${REQUEST_LAYER_CEILING[read]}): ${result.kinds}`)
       assert.ok(result.leftover < 1, `${result.leftover} objects per request outlive the request: ${result.left}`)
     })
   }
+
+  it('reading timings costs one object per request, made on the first read', async () => {
+    const result = await measure(async (firstChunk) => {
+      const data = await agent.request({ origin: server.origin, path: '/', method: 'GET' })
+      assert.equal(data.timings, data.timings, 'the same view at each read')
+      assert.equal(data.timings!.reusedSocket, true)
+      return new Promise<number>((resolve, reject) => {
+        let bytes = 0
+        data.body.on('data', (chunk: Buffer) => { if (bytes === 0) firstChunk(); bytes += chunk.length })
+        data.body.on('end', () => resolve(bytes))
+        data.body.on('error', reject)
+      })
+    })
+    // One per request read; the idle snapshot may still hold the view of a request of the first run.
+    const views = result.byKind.get('object:LiveRequestTimings') ?? 0
+    assert.ok(views >= IN_FLIGHT - 2 && views <= IN_FLIGHT, `${views} timing views for ${IN_FLIGHT} requests`)
+  })
 })
