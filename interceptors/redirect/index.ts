@@ -42,8 +42,8 @@ export interface RedirectInterceptorOptions {
   stripHeadersOnCrossOriginRedirect?: readonly string[] | undefined
 }
 
+// A request may override each option of the redirect interceptor with its own.
 declare module '../../src/handler.js' {
-  /** A request may override each option of the redirect interceptor with its own. */
   interface DispatchOptions extends RedirectInterceptorOptions {}
 }
 
