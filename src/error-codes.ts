@@ -23,6 +23,8 @@ export const LIBRARY_ERROR_CODES = {
   BodyTimeoutError: 'LIB_ERR_BODY_TIMEOUT',
   /** conduit's code of `SocketError`. */
   SocketError: 'LIB_ERR_SOCKET',
+  /** conduit's code of `AbortError`. */
+  AbortError: 'LIB_ERR_ABORT',
   /** conduit's code of `RequestAbortedError`. */
   RequestAbortedError: 'LIB_ERR_ABORTED',
   /** conduit's code of `ClientDestroyedError`. */
@@ -53,6 +55,10 @@ export const LIBRARY_ERROR_CODES = {
   SecureProxyConnectionError: 'LIB_ERR_PRX_TLS',
   /** conduit's code of `ProxyConnectionError`. */
   ProxyConnectionError: 'LIB_ERR_PROXY_CONNECT',
+  /** conduit's code of `Socks5ProxyError`. */
+  Socks5ProxyError: 'LIB_ERR_SOCKS5',
+  /** conduit's code of `MessageSizeExceededError`. */
+  MessageSizeExceededError: 'LIB_ERR_WS_MESSAGE_SIZE_EXCEEDED',
   /** conduit's code of `MockNotMatchedError`. */
   MockNotMatchedError: 'LIB_MOCK_ERR_MOCK_NOT_MATCHED',
   /** conduit's code of `StoreTimeoutError`. */
@@ -106,6 +112,7 @@ export const UNDICI_ERROR_CODES = {
   /** undici's code of `SocketError`. */
   SocketError: 'UND_ERR_SOCKET',
   /** undici's code of `RequestAbortedError`. */
+  AbortError: 'UND_ERR_ABORT',
   RequestAbortedError: 'UND_ERR_ABORTED',
   /** undici's code of `ClientDestroyedError`. */
   ClientDestroyedError: 'UND_ERR_DESTROYED',
@@ -133,6 +140,8 @@ export const UNDICI_ERROR_CODES = {
   SecureProxyConnectionError: 'UND_ERR_PRX_TLS',
   /** undici's code of `ProxyConnectionError`. */
   ProxyConnectionError: 'UND_ERR_PRX_CONN',
+  Socks5ProxyError: 'UND_ERR_SOCKS5',
+  MessageSizeExceededError: 'UND_ERR_WS_MESSAGE_SIZE_EXCEEDED',
   /** undici's code of `MockNotMatchedError`. */
   MockNotMatchedError: 'UND_MOCK_ERR_MOCK_NOT_MATCHED',
   /** undici's code of `MaxRedirectsError`. */
