@@ -111,8 +111,9 @@ export const UNDICI_ERROR_CODES = {
   BodyTimeoutError: 'UND_ERR_BODY_TIMEOUT',
   /** undici's code of `SocketError`. */
   SocketError: 'UND_ERR_SOCKET',
-  /** undici's code of `RequestAbortedError`. */
+  /** undici's code of `AbortError`. */
   AbortError: 'UND_ERR_ABORT',
+  /** undici's code of `RequestAbortedError`. */
   RequestAbortedError: 'UND_ERR_ABORTED',
   /** undici's code of `ClientDestroyedError`. */
   ClientDestroyedError: 'UND_ERR_DESTROYED',
@@ -140,7 +141,9 @@ export const UNDICI_ERROR_CODES = {
   SecureProxyConnectionError: 'UND_ERR_PRX_TLS',
   /** undici's code of `ProxyConnectionError`. */
   ProxyConnectionError: 'UND_ERR_PRX_CONN',
+  /** undici's code of `Socks5ProxyError`. */
   Socks5ProxyError: 'UND_ERR_SOCKS5',
+  /** undici's code of `MessageSizeExceededError`. */
   MessageSizeExceededError: 'UND_ERR_WS_MESSAGE_SIZE_EXCEEDED',
   /** undici's code of `MockNotMatchedError`. */
   MockNotMatchedError: 'UND_MOCK_ERR_MOCK_NOT_MATCHED',
