@@ -24,6 +24,13 @@ export interface DumpInterceptorOptions {
   maxSize?: number | undefined
 }
 
+declare module '../src/handler.js' {
+  interface DispatchOptions {
+    /** The request's own `maxSize` for the dump interceptor, in bytes. */
+    dumpMaxSize?: number | null | undefined
+  }
+}
+
 function checkMaxSize (value: unknown, name: string): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) failOption('dump()', name, 'a positive integer (bytes)', value)
   return value

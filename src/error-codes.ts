@@ -23,6 +23,8 @@ export const LIBRARY_ERROR_CODES = {
   BodyTimeoutError: 'LIB_ERR_BODY_TIMEOUT',
   /** conduit's code of `SocketError`. */
   SocketError: 'LIB_ERR_SOCKET',
+  /** conduit's code of `AbortError`. */
+  AbortError: 'LIB_ERR_ABORT',
   /** conduit's code of `RequestAbortedError`. */
   RequestAbortedError: 'LIB_ERR_ABORTED',
   /** conduit's code of `ClientDestroyedError`. */
@@ -53,6 +55,10 @@ export const LIBRARY_ERROR_CODES = {
   SecureProxyConnectionError: 'LIB_ERR_PRX_TLS',
   /** conduit's code of `ProxyConnectionError`. */
   ProxyConnectionError: 'LIB_ERR_PROXY_CONNECT',
+  /** conduit's code of `Socks5ProxyError`. */
+  Socks5ProxyError: 'LIB_ERR_SOCKS5',
+  /** conduit's code of `MessageSizeExceededError`. */
+  MessageSizeExceededError: 'LIB_ERR_WS_MESSAGE_SIZE_EXCEEDED',
   /** conduit's code of `MockNotMatchedError`. */
   MockNotMatchedError: 'LIB_MOCK_ERR_MOCK_NOT_MATCHED',
   /** conduit's code of `StoreTimeoutError`. */
@@ -105,6 +111,8 @@ export const UNDICI_ERROR_CODES = {
   BodyTimeoutError: 'UND_ERR_BODY_TIMEOUT',
   /** undici's code of `SocketError`. */
   SocketError: 'UND_ERR_SOCKET',
+  /** undici's code of `AbortError`. */
+  AbortError: 'UND_ERR_ABORT',
   /** undici's code of `RequestAbortedError`. */
   RequestAbortedError: 'UND_ERR_ABORTED',
   /** undici's code of `ClientDestroyedError`. */
@@ -133,6 +141,10 @@ export const UNDICI_ERROR_CODES = {
   SecureProxyConnectionError: 'UND_ERR_PRX_TLS',
   /** undici's code of `ProxyConnectionError`. */
   ProxyConnectionError: 'UND_ERR_PRX_CONN',
+  /** undici's code of `Socks5ProxyError`. */
+  Socks5ProxyError: 'UND_ERR_SOCKS5',
+  /** undici's code of `MessageSizeExceededError`. */
+  MessageSizeExceededError: 'UND_ERR_WS_MESSAGE_SIZE_EXCEEDED',
   /** undici's code of `MockNotMatchedError`. */
   MockNotMatchedError: 'UND_MOCK_ERR_MOCK_NOT_MATCHED',
   /** undici's code of `MaxRedirectsError`. */

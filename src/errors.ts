@@ -145,8 +145,22 @@ export class SocketError extends LibraryError {
   }
 }
 
+/**
+ * undici's base class of abort errors: {@link RequestAbortedError}, what conduit raises when a
+ * request is aborted, extends it, as undici's does.
+ */
+export class AbortError extends LibraryError {
+  /** Always `'AbortError'`. */
+  declare name: 'AbortError'
+  constructor (message?: string, options?: { cause?: unknown }) {
+    super(message ?? 'The operation was aborted', options)
+    this.name = 'AbortError'
+    this.code = styledCode('AbortError')
+  }
+}
+
 /** The request was aborted, by a signal or by `controller.abort()`. */
-export class RequestAbortedError extends LibraryError {
+export class RequestAbortedError extends AbortError {
   /** Always `'AbortError'`. */
   declare name: 'AbortError'
   /** This error's code, in the style in force. */
@@ -362,6 +376,52 @@ export class ProxyConnectionError extends LibraryError {
     this.name = 'ProxyConnectionError'
     this.code = styledCode('ProxyConnectionError')
     this.statusCode = options.statusCode
+  }
+}
+
+/**
+ * undici's error for a failed SOCKS5 handshake. conduit reports SOCKS failures as
+ * {@link ProxyConnectionError}; the class is here for code written against undici's errors.
+ */
+export class Socks5ProxyError extends LibraryError {
+  /** Always `'Socks5ProxyError'`. */
+  declare name: 'Socks5ProxyError'
+  constructor (message?: string, code?: string) {
+    super(message ?? 'SOCKS5 proxy error')
+    this.name = 'Socks5ProxyError'
+    // undici's second argument is the code to report; anything but a string keeps the class's own.
+    this.code = typeof code === 'string' ? code : styledCode('Socks5ProxyError')
+  }
+}
+
+/**
+ * undici's error for a WebSocket message that inflates past its size limit. conduit closes such
+ * a connection with code 1009 instead; the class is here for code written against undici's errors.
+ */
+export class MessageSizeExceededError extends LibraryError {
+  /** Always `'MessageSizeExceededError'`. */
+  declare name: 'MessageSizeExceededError'
+  /** This error's code, in the style in force. */
+  declare code: ErrorCodeOf<'MessageSizeExceededError'>
+  constructor (message?: string) {
+    super(message ?? 'Max decompressed message size exceeded')
+    this.name = 'MessageSizeExceededError'
+    this.code = styledCode('MessageSizeExceededError')
+  }
+}
+
+/**
+ * undici's error for a runtime without WebAssembly (its HTTP/1 parser needs it). conduit's
+ * parser needs none and never raises it; like undici's, it is a plain `Error`.
+ */
+export class WebAssemblyNotSupportedError extends Error {
+  /** Always `'Error'`, as undici's. */
+  declare name: 'Error'
+  /** Always `'ERR_WEBASSEMBLY_NOT_SUPPORTED'`. */
+  readonly code = 'ERR_WEBASSEMBLY_NOT_SUPPORTED'
+  constructor (message?: string) {
+    super(message ?? 'WebAssembly is not supported')
+    this.name = 'Error'
   }
 }
 
@@ -583,7 +643,7 @@ const classes: Record<string, { prototype: object }> = {
   BodyTimeoutError, SocketError, RequestAbortedError, ClientDestroyedError, ClientClosedError, RequestContentLengthMismatchError,
   ResponseContentLengthMismatchError, ResponseExceededMaxSizeError, RequestRetryError, ResponseError, NotSupportedError,
   InformationalError, MaxOriginsReachedError, BalancedPoolMissingUpstreamError, SecureProxyConnectionError, ProxyConnectionError,
-  MockNotMatchedError, MaxRedirectsError
+  MockNotMatchedError, MaxRedirectsError, AbortError, Socks5ProxyError, MessageSizeExceededError
 }
 
 // undici's classes recognise their errors by a branded getter (`instanceof` reads
@@ -594,7 +654,6 @@ function brand (target: { prototype: object }, code: string): void {
   Object.defineProperty(target.prototype, brandOf(code), { get: () => undiciStyle, configurable: true })
 }
 for (const [name, code] of Object.entries(UNDICI_ERROR_CODES)) brand(classes[name]!, code)
-brand(RequestAbortedError, 'UND_ERR_ABORT')
 brand(HTTPParserError, 'UND_ERR_HTTP_PARSER')
 
 onErrorCodeStyle((style) => {

@@ -142,7 +142,7 @@ export type { WebSocketStreamOptions, WebSocketOpenInfo } from './websocket/webs
 export { WebSocketError } from './websocket/websocket-error.js'
 export type { WebSocketCloseInfo } from './websocket/websocket-error.js'
 export { MessageEvent, CloseEvent, ErrorEvent } from './websocket/dom-events.js'
-export type { MessageEventInit, CloseEventInit, ErrorEventInit } from './websocket/dom-events.js'
+export type { MessageEventInit, CloseEventInit, ErrorEventInit, WebSocketEventMap, EventSourceEventMap } from './websocket/dom-events.js'
 export type { EventInit, BufferSource } from './websocket/dom-types.js'
 
 // --- mock and snapshots --------------------------------------------------------------------

@@ -12,7 +12,7 @@ import { SAFE_METHODS, overriddenHost } from '../request-identity.js'
 import { InvalidationHandler } from './invalidation-handler.js'
 import { describeKey, log } from './log.js'
 import { MissCoalescer } from './miss-coalescer.js'
-import type { CacheInterceptorOptions } from './options.js'
+import type { CacheInterceptorOptions, CacheMode } from './options.js'
 import { readCacheMode, resolveCacheOptions } from './options.js'
 import { PostResponseHandler } from './post-response-handler.js'
 import { requestPolicy } from './request-policy.js'
@@ -25,6 +25,13 @@ import { sendToOrigin, withHeadFreshening } from './steps/to-origin.js'
 
 export type { CacheInterceptorOptions, CacheMode } from './options.js'
 export { parseCacheControl } from './parse-cache-control.js'
+
+declare module '../../src/handler.js' {
+  interface DispatchOptions {
+    /** The request's cache mode, read by the cache interceptor (fetch sets it from `init.cache`). */
+    cacheMode?: CacheMode | undefined
+  }
+}
 
 /**
  * Creates the cache interceptor (RFC 9111): responses to `methods` are stored in `store` when

@@ -11,6 +11,12 @@ import type { DeadlinePhase, DispatchOptions, ShownRequest } from '../../src/han
 /** The dispatch option the budget travels in, from the deadline interceptor to the layers below. */
 export const DEADLINE_BUDGET_OPTION = 'deadlineBudget'
 
+/** Dispatch options that carry a {@link DeadlineBudget}: state the interceptor passes down, not a caller's option. */
+export interface CarriesDeadlineBudget {
+  /** The budget of the exchange the request belongs to. */
+  [DEADLINE_BUDGET_OPTION]?: DeadlineBudget | undefined
+}
+
 const PHASE_WORDS: Readonly<Record<DeadlinePhase, string>> = Object.freeze({
   queue: 'waiting for a free connection',
   connect: 'connecting',
@@ -74,6 +80,6 @@ export class DeadlineBudget {
 
 /** The budget a request carries from a deadline interceptor above, if any. */
 export function deadlineBudgetOf (opts: DispatchOptions): DeadlineBudget | undefined {
-  const budget = opts[DEADLINE_BUDGET_OPTION]
+  const budget: unknown = (opts as CarriesDeadlineBudget)[DEADLINE_BUDGET_OPTION]
   return budget instanceof DeadlineBudget ? budget : undefined
 }

@@ -8,6 +8,7 @@
 import { copyOptions, failOption, MAX_TIMER_MS } from '../../src/handler.js'
 import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
 import { DEADLINE_BUDGET_OPTION, DeadlineBudget, deadlineBudgetOf } from './deadline-budget.js'
+import type { CarriesDeadlineBudget } from './deadline-budget.js'
 import { DeadlineHandler } from './deadline-handler.js'
 
 // What the interceptors below a deadline read of it (retry, redirect and rate limit spend its budget).
@@ -22,6 +23,13 @@ export interface DeadlineInterceptorOptions {
    * @defaultValue none
    */
   timeoutMs?: number | undefined
+}
+
+declare module '../../src/handler.js' {
+  interface DispatchOptions {
+    /** The request's own budget in milliseconds, replacing the deadline interceptor's `timeoutMs`. */
+    deadlineMs?: number | undefined
+  }
 }
 
 const BUDGET_RULE = `a positive number of milliseconds up to ${MAX_TIMER_MS}`
@@ -64,7 +72,7 @@ export function deadline (options: DeadlineInterceptorOptions = {}): Interceptor
     const deadlineHandler = new DeadlineHandler(handler, budget)
     let accepted: boolean
     try {
-      const below = withoutOwnBudget(opts)
+      const below: DispatchOptions & CarriesDeadlineBudget = withoutOwnBudget(opts)
       below[DEADLINE_BUDGET_OPTION] = budget
       accepted = dispatch(below, deadlineHandler)
     } catch (err) {

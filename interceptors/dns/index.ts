@@ -10,11 +10,18 @@ import { SimpleController, copyOptions, normalizeHeaders, failOption } from '../
 import type { Dispatch, DispatchHandler, DispatchOptions, Interceptor } from '../../src/handler.js'
 import { DnsHandler } from './dns-handler.js'
 import { resolveDnsOptions, resolveDnsRequestOptions } from './options.js'
-import type { DnsInterceptorOptions, DnsRequestOptions } from './options.js'
+import type { DnsInterceptorOptions, DnsRequestOptions, DnsRequestOverrides } from './options.js'
 import { DnsResolver, addressOrigin, log } from './resolver.js'
 
-export type { DnsInterceptorOptions, DnsLookup, DnsPick } from './options.js'
+export type { DnsInterceptorOptions, DnsLookup, DnsPick, DnsRequestOverrides } from './options.js'
 export type { DnsFamilyRecords, DnsOriginRecords, DnsRecord, DnsStorage } from './records.js'
+
+declare module '../../src/handler.js' {
+  interface DispatchOptions {
+    /** The request's own `dualStack`, `affinity`, `lookup` and `pick`, read by the dns interceptor. */
+    dns?: DnsRequestOverrides | null | undefined
+  }
+}
 
 function originUrl (origin: string | URL): URL | null {
   if (origin instanceof URL) return origin
@@ -44,7 +51,7 @@ export function dns (options?: DnsInterceptorOptions): Interceptor {
     let request: DnsRequestOptions = resolved
     if (opts.dns != null) {
       if (typeof opts.dns !== 'object') failOption('dns()', 'the dns request option', 'an object', opts.dns)
-      request = resolveDnsRequestOptions(opts.dns as Record<string, unknown>, resolved, 'dns()')
+      request = resolveDnsRequestOptions(opts.dns, resolved, 'dns()')
     }
     resolver.resolve(origin, request, (err, record) => {
       if (err !== null) {

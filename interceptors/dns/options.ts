@@ -54,6 +54,9 @@ export interface DnsInterceptorOptions {
   storage?: DnsStorage | undefined
 }
 
+/** What a request may override with its `dns` dispatch option. */
+export type DnsRequestOverrides = Pick<DnsInterceptorOptions, 'dualStack' | 'affinity' | 'lookup' | 'pick'>
+
 /** The per-request part of the options (dispatch option `dns`). */
 export interface DnsRequestOptions {
   dualStack: boolean

@@ -11,7 +11,7 @@
 import type { EventEmitter } from 'node:events'
 import type { Duplex } from 'node:stream'
 import { buildConnector, copyOptions, Pool, ConnectTimeoutError, InvalidArgumentError, describeValue, redactHeaders, sensitiveHeaderNames, REDACTED, runtimeTimers } from '../../src/handler.js'
-import type { ConnectCallback, ConnectOptions, Connector, AgentOptions, Dispatcher, DirectConnection, DispatchRoute, Dispatch, DispatchHandler, DispatchOptions, DispatchTarget } from '../../src/handler.js'
+import type { CarriesRoute, ConnectCallback, ConnectOptions, Connector, AgentOptions, Dispatcher, DirectConnection, DispatchRoute, Dispatch, DispatchHandler, DispatchOptions, DispatchTarget } from '../../src/handler.js'
 import { AbsoluteFormHandler, absoluteFormOptions } from './absolute-form.js'
 import { defaultPort } from './proxy-options.js'
 import type { ResolvedProxy } from './proxy-options.js'
@@ -27,6 +27,13 @@ import { connectHeaders, openConnectTunnel } from './tunnel.js'
 
 /** Dispatcher events forwarded to whoever owns the proxy interceptor (a preset re-emits them). */
 export const FORWARDED_EVENTS = ['drain', 'connect', 'disconnect', 'connectionError'] as const
+
+/** A copy of `opts` sent over `route` (the Agent below keeps a pool per route). */
+function routed (opts: DispatchOptions, route: DispatchRoute): DispatchOptions & CarriesRoute {
+  const copy: DispatchOptions & CarriesRoute = copyOptions(opts)
+  copy.route = route
+  return copy
+}
 
 /** Routes requests through one proxy. */
 export class ProxyRoute {
@@ -70,16 +77,14 @@ export class ProxyRoute {
    */
   dispatch (next: Dispatch, opts: DispatchOptions, handler: DispatchHandler, target: URL, targetOrigin: string, headers: Record<string, string | string[]>): boolean {
     if (this.tunnels(target, opts)) {
-      const tunnelled = copyOptions(opts)
+      const tunnelled: DispatchOptions & CarriesRoute = routed(opts, this.#tunnelRoute(targetOrigin))
       tunnelled.headers = headers
-      tunnelled.route = this.#tunnelRoute(targetOrigin)
       return next(tunnelled, handler)
     }
     const options = absoluteFormOptions(opts, targetOrigin, headers, this.proxy)
     const absolute = new AbsoluteFormHandler(handler, this.proxy, `${opts.method} ${options.path}`)
     if (this.proxy.clientFactory !== undefined) return this.#proxyClient().dispatch(options, absolute)
-    options.route = this.#proxyRoute()
-    return next(options, absolute)
+    return next(routed(options, this.#proxyRoute()), absolute)
   }
 
   /** Waits for the tunnel handshakes in flight, then closes the connections this route owns. */
@@ -215,13 +220,7 @@ export class ProxyRoute {
       // CONNECT goes to the proxy through the Agent (its pool for the proxy), unless a
       // clientFactory of your own talks to the proxy.
       const toProxy: DispatchTarget = this.proxy.clientFactory === undefined
-        ? {
-            dispatch: (o, h) => {
-              const routed = copyOptions(o)
-              routed.route = this.#proxyRoute()
-              return direct.dispatch(routed, h)
-            }
-          }
+        ? { dispatch: (o, h) => direct.dispatch(routed(o, this.#proxyRoute()), h) }
         : this.#proxyClient()
       cancel = openConnectTunnel(toProxy, this.proxy, target, { keepAlive: this.#keepAlive, timeoutMs }, opened)
     }

@@ -7,7 +7,7 @@
 
 import type { Duplex } from 'node:stream'
 import { ProxyConnectionError, SENSITIVE_HEADERS, DualShapeHandler } from '../../src/handler.js'
-import type { DispatchController, DispatchHandler, DispatchTarget, IncomingHeaders } from '../../src/handler.js'
+import type { CarriesSensitiveHeaders, DispatchController, DispatchHandler, DispatchOptions, DispatchTarget, IncomingHeaders } from '../../src/handler.js'
 import { asProxyError } from './proxy-errors.js'
 import type { ResolvedProxy } from './proxy-options.js'
 import { authority } from './tunnel-target.js'
@@ -104,14 +104,15 @@ export function openConnectTunnel (
   const path = authority(target)
   const handler = new ConnectHandler(proxy, path, callback)
   try {
-    proxyClient.dispatch({
+    const connect: DispatchOptions & CarriesSensitiveHeaders = {
       origin: proxy.origin,
       method: 'CONNECT',
       path,
       headers: connectHeaders(proxy, path, options.keepAlive),
       [SENSITIVE_HEADERS]: proxy.sensitiveHeaders,
       ...(options.timeoutMs > 0 ? { headersTimeout: options.timeoutMs } : {})
-    }, handler)
+    }
+    proxyClient.dispatch(connect, handler)
   } catch (err) {
     handler.fail(err as Error)
   }

@@ -42,6 +42,11 @@ export interface RedirectInterceptorOptions {
   stripHeadersOnCrossOriginRedirect?: readonly string[] | undefined
 }
 
+// A request may override each option of the redirect interceptor with its own.
+declare module '../../src/handler.js' {
+  interface DispatchOptions extends RedirectInterceptorOptions {}
+}
+
 /**
  * The redirect interceptor: 301, 302, 303, 307 and 308 (and 300 with a Location) are followed
  * up to `maxRedirections` times. POST after 301/302 and anything but GET/HEAD after 303 become

@@ -33,6 +33,13 @@ export type {
   RetryState
 } from './retry-options.js'
 
+declare module '../../src/handler.js' {
+  interface DispatchOptions {
+    /** The request's own retry options, merged over the retry interceptor's (RetryHandler reads them too). */
+    retryOptions?: RetryOptions | undefined
+  }
+}
+
 /**
  * Builds the dispatch function of the retry interceptor over `dispatch`. A request may override
  * options with its own `retryOptions`; upgrades and CONNECT tunnels are passed through untouched.
@@ -48,7 +55,7 @@ function retryDispatch (dispatch: Dispatch, options: ResolvedRetryOptions, track
     // socket over, so an upgrade or a tunnel has no response to retry.
     if (typeof opts !== 'object' || opts === null || opts.upgrade != null || opts.method === 'CONNECT') return dispatch(opts, handler)
     let resolved = options
-    const perRequest = (opts as { retryOptions?: RetryOptions }).retryOptions
+    const perRequest: unknown = opts.retryOptions
     if (perRequest !== undefined) {
       // Spread below, a string or number would silently become options with keys "0", "1"...
       if (perRequest !== null && (typeof perRequest !== 'object' || Array.isArray(perRequest))) {

@@ -18,8 +18,8 @@ import { queueMicrotask } from '../runtime/timers.js'
 import type { TransferProgressOptions } from './transfer-progress.js'
 import type { RequestTimings } from '../contracts/request-timings.js'
 
-/** Dispatch options without `signal`, which the request-level APIs accept in more shapes (an index signature defeats `Omit`). */
-export type DispatchOptionsWithoutSignal = { [K in keyof DispatchOptions as K extends 'signal' ? never : K]: DispatchOptions[K] }
+/** Dispatch options without `signal`, which the request-level APIs accept in more shapes. */
+export type DispatchOptionsWithoutSignal = Omit<DispatchOptions, 'signal'>
 
 /** Options of `request()`: dispatch options plus what only the promise API needs. */
 export interface RequestOptions<TOpaque = null> extends DispatchOptionsWithoutSignal, TransferProgressOptions {

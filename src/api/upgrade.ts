@@ -39,8 +39,6 @@ export interface UpgradeOptions<TOpaque = null> {
   opaque?: TOpaque
   /** Cancels the request until the socket is handed over: an `AbortSignal` or an EventEmitter. */
   signal?: ApiSignal | null | undefined
-  /** Anything else interceptors pass along. */
-  [key: string]: unknown
 }
 
 function run (dispatcher: DispatchTarget, who: string, what: string, opts: UpgradeOptions<unknown>, dispatchOpts: () => DispatchOptions, callback?: UpgradeCallback<unknown>): Promise<UpgradeData<unknown>> | void {

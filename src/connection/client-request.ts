@@ -18,7 +18,7 @@ import { withContentType } from './request-fields.js'
 import type { DiagnosticsRequest } from '../diagnostics.js'
 import { publishBodyChunkReceived, publishBodyChunkSent, publishBodySent, publishCreate, publishRequestError, publishResponseHeaders, publishTrailers } from '../observability/request-events.js'
 import { UndiciRequestView } from '../observability/undici-request-view.js'
-import { namesCredential, redactHead, SENSITIVE_HEADERS, sensitiveHeaderNames } from '../observability/redaction.js'
+import { namesCredential, redactHead, sensitiveHeaderNames, sensitiveHeadersOf } from '../observability/redaction.js'
 import { callerTagOf } from '../observability/caller-tag.js'
 import { requestView } from '../observability/request-view.js'
 import { MAX_TIMER_MS } from '../validation/timer-limit.js'
@@ -134,10 +134,12 @@ export class ClientRequest implements DispatchController, TimingStamps {
 
   /** Validates and prepares everything; throws {@link InvalidArgumentError} before anything is sent. */
   constructor (target: RequestTarget, opts: DispatchOptions, handler: DispatchHandler) {
-    if (opts.maxRedirections != null && opts.maxRedirections !== 0) {
+    // The redirect interceptor's option, read here only to refuse it.
+    const maxRedirections = (opts as { maxRedirections?: unknown }).maxRedirections
+    if (maxRedirections != null && maxRedirections !== 0) {
       // Reaching the transport means no redirect interceptor took it: following redirects is
       // the interceptor's job, and silently not doing so would be worse than refusing.
-      throw new InvalidArgumentError(`maxRedirections is not a request option here, got ${describeValue(opts.maxRedirections)}: compose interceptors.redirect() to follow redirects`)
+      throw new InvalidArgumentError(`maxRedirections is not a request option here, got ${describeValue(maxRedirections)}: compose interceptors.redirect() to follow redirects`)
     }
     validateMethod(opts.method)
     validateRequestFlags(opts)
@@ -202,7 +204,7 @@ export class ClientRequest implements DispatchController, TimingStamps {
     this.prepareError = prepareError
     this.#handler = handler
     this.#startContext = target.startContext
-    this.#sensitive = opts[SENSITIVE_HEADERS as unknown as string]
+    this.#sensitive = sensitiveHeadersOf(opts)
 
     // Checked at the public dispatch(), where the options entered conduit.
     this.#signal = opts.signal ?? null

@@ -90,8 +90,6 @@ export interface DispatchOptions {
   bodyTimeout?: number | null | undefined
   /** Aborts the dispatch when signalled. */
   signal?: AbortSignal | AbortSignalLike | null | undefined
-  /** Anything else interceptors pass along. */
-  [key: string]: unknown
 }
 
 /** The part of an AbortSignal a dispatch uses, so signals from other realms and polyfills work. */

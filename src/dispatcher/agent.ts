@@ -15,7 +15,7 @@ import { Client, parseOrigin } from './client.js'
 import { Pool } from './pool.js'
 import type { PoolOptions } from './pool.js'
 import { checkClientOptions, directConnection } from './client-options.js'
-import { routeConnector } from './route.js'
+import { routeConnector, routeOf } from './route.js'
 import type { DirectConnection, DispatchRoute } from './route.js'
 import type * as contract from '../contracts/dispatch-contract.js'
 import { failOption } from '../validation/options.js'
@@ -98,8 +98,8 @@ export class Agent extends DispatcherBase {
   }
 
   protected override acceptDispatch (opts: DispatchOptions, h: DispatchHandler): boolean {
-    const route = opts.route
-    if (route != null) return DispatcherBase.forward(this.#forRoute(route as DispatchRoute), opts, h)
+    const route = routeOf(opts)
+    if (route != null) return DispatcherBase.forward(this.#forRoute(route), opts, h)
     const origin = opts.origin
     let dispatcher = typeof origin === 'string' ? this.#byKey.get(origin) : undefined
     if (dispatcher === undefined) {

@@ -11,7 +11,7 @@ import { ClientClosedError, ClientDestroyedError, InvalidArgumentError, NotSuppo
 import { failDispatch } from '../handlers/fail-dispatch.js'
 import { describeValue } from '../validation/describe-value.js'
 import { describeUrl } from '../observability/redaction.js'
-import { routeKeyOf } from './route.js'
+import { routeKeyOf, routeOf } from './route.js'
 import type { DispatchRoute } from './route.js'
 import type { Duplex } from 'node:stream'
 import { ClientRequest } from '../connection/client-request.js'
@@ -60,8 +60,9 @@ export function parseOrigin (origin: unknown, who: string): URL {
   return url
 }
 
-function unroutable (route: unknown): Error {
-  const key = typeof (route as DispatchRoute).key === 'string' ? (route as DispatchRoute).key : describeValue(route)
+function unroutable (route: DispatchRoute): Error {
+  // The route came on the options from outside: its key may be anything.
+  const key = typeof route.key === 'string' ? route.key : describeValue(route)
   return new NotSupportedError(`Client: cannot send a request routed as ${key} (an interceptor such as proxy() routes requests through the Agent it is composed on; compose it on an Agent)`)
 }
 
@@ -219,8 +220,8 @@ export class Client extends DispatcherBase {
   protected override acceptDispatch (opts: DispatchOptions, h: DispatchHandler): boolean {
     // A routed request (a proxy tunnel) that reached a client of another route, or of none, would
     // go straight to this client's origin: refused rather than sent around the proxy.
-    const route = opts.route
-    if (route != null && (route as DispatchRoute).key !== this.#routeKey) return failDispatch(h, unroutable(route))
+    const route = routeOf(opts)
+    if (route != null && route.key !== this.#routeKey) return failDispatch(h, unroutable(route))
     const req = new ClientRequest(this.#target, opts, h)
     if (req.start()) {
       this.#queue.push(req)

@@ -63,15 +63,6 @@ export class Dispatcher extends EventEmitter {
     throw notImplemented('dispatch')
   }
 
-  /**
-   * The origin a request goes to when it names none: a Client's or Pool's own, undefined for
-   * dispatchers that serve many origins. A composed dispatcher fills it in before its
-   * interceptors see the request, so they can key by it.
-   */
-  get defaultOrigin (): string | undefined {
-    return undefined
-  }
-
   /** Stops taking requests and resolves once those in flight have finished. */
   close (): Promise<void>
   close (callback: CloseCallback): void
@@ -147,6 +138,19 @@ function notImplemented (method: string): NotSupportedError {
  * undici's names for the types of the dispatch contract and the request APIs, reachable where
  * undici's users write them: `Dispatcher.DispatchOptions`, `Dispatcher.DispatchHandler`...
  */
+/**
+ * Members of every Dispatcher that undici's `Dispatcher` does not declare: optional, so a value
+ * typed with undici's class (a Dispatcher of the user's own) is a conduit Dispatcher too.
+ */
+export interface Dispatcher {
+  /**
+   * The origin a request goes to when it names none: a Client's or Pool's own, absent on
+   * dispatchers that serve many origins. A composed dispatcher fills it in before its
+   * interceptors see the request, so they can key by it.
+   */
+  readonly defaultOrigin?: string | undefined
+}
+
 export declare namespace Dispatcher {
   /** A dispatcher wrapped in interceptors by `compose()`. */
   export type ComposedDispatcher = InstanceType<typeof ComposedDispatcher>

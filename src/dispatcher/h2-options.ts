@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { SessionOptions } from 'node:http2'
 import { failOption } from '../validation/options.js'
 import { timerMilliseconds } from '../validation/timer-limit.js'
 import { DEFAULT_CONNECTION_WINDOW_SIZE, DEFAULT_INITIAL_WINDOW_SIZE, DEFAULT_PING_INTERVAL } from '../h2/framing/session-options.js'
@@ -15,10 +16,10 @@ export const DEFAULT_MAX_CONCURRENT_STREAMS = 100
 
 /**
  * HTTP/2 options in one object, as undici 8 takes them; each one wins over its top-level
- * spelling. Other session options an undici caller may pass here (undici hands them to its HTTP/2
- * layer) are ignored.
+ * spelling. The other `node:http2` session options an undici caller may pass here (undici hands
+ * them to its HTTP/2 layer) are typed as undici types them, and ignored.
  */
-export interface H2Options {
+export interface H2Options extends Omit<SessionOptions, 'settings'> {
   /**
    * Speak HTTP/2 without negotiation on cleartext `http:` connections (conduit's `h2c`).
    * @defaultValue false
@@ -50,7 +51,6 @@ export interface H2Options {
     initialWindowSize?: number | undefined
     [setting: string]: unknown
   } | undefined
-  [option: string]: unknown
 }
 
 /** The HTTP/2 options of a Client (and of the clients a Pool or Agent creates). */

@@ -36,6 +36,17 @@ export interface DispatchRoute {
   connect (options: ConnectOptions, callback: ConnectCallback, direct: DirectConnection): void
 }
 
+/** Dispatch options that name a {@link DispatchRoute}: state a layer above the Agent passes down, not a caller's option. */
+export interface CarriesRoute {
+  /** How the request travels; requests without one go straight to their origin. */
+  route?: DispatchRoute | undefined
+}
+
+/** The route `opts` names, if any. */
+export function routeOf (opts: object): DispatchRoute | undefined {
+  return (opts as CarriesRoute).route ?? undefined
+}
+
 // Marks the connector of a route's pool, so its clients know which route's requests are theirs.
 const ROUTE_KEY = Symbol('conduit.routeKey')
 

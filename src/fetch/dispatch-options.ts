@@ -6,6 +6,7 @@
  */
 
 import type { DispatchBody, DispatchOptions } from '../contracts/dispatch-contract.js'
+import type { RequestCache } from './constants.js'
 import { sourceChunks } from './body.js'
 import type { BodySource } from './body.js'
 import { CACHE_MODE_OPTION, CONDITIONAL_HEADERS } from './constants.js'
@@ -37,8 +38,8 @@ function has (headers: Headers, empty: boolean, name: string): boolean {
   return !empty && headersInternals.lookup(headers, name) !== null
 }
 
-function cacheHeaders (state: RequestState, flat: string[], empty: boolean): string {
-  let mode: string = state.cache
+function cacheHeaders (state: RequestState, flat: string[], empty: boolean): RequestCache {
+  let mode: RequestCache = state.cache
   const headers = state.headers
   // Fetch Standard, HTTP-network-or-cache fetch: conditional requests made by the caller bypass the cache.
   if (mode === 'default') {
@@ -87,7 +88,8 @@ export function dispatchOptionsFor (state: RequestState): DispatchOptions {
     flat.push('content-length', '0')
   }
   const cacheMode = cacheHeaders(state, flat, empty)
-  const opts: DispatchOptions = {
+  // The cache mode is the cache interceptor's option (it declares it on DispatchOptions).
+  const opts: DispatchOptions & { [CACHE_MODE_OPTION]?: RequestCache } = {
     origin: url.origin,
     path: url.pathname + url.search,
     method: state.method,

@@ -99,7 +99,7 @@ export function normalizeOrigin (origin: string | URL): string {
  * await body.json() // [{ id: 1 }]
  */
 export class MockAgent extends DispatcherBase {
-  readonly #pools = new Map<string | RegExp | ((origin: string) => boolean), MockDispatcher>()
+  readonly #pools = new Map<string | RegExp | ((origin: string) => boolean), MockPool | MockClient>()
   readonly #agentOptions: Record<string, unknown>
   readonly #singleConnection: boolean
   readonly #ignoreTrailingSlash: boolean
@@ -149,7 +149,7 @@ export class MockAgent extends DispatcherBase {
     return this.#real
   }
 
-  #create (origin: string): MockDispatcher {
+  #create (origin: string): MockPool | MockClient {
     const opts = { agent: this, ignoreTrailingSlash: this.#ignoreTrailingSlash }
     return this.#singleConnection ? new MockClient(origin, opts) : new MockPool(origin, opts)
   }
@@ -172,7 +172,7 @@ export class MockAgent extends DispatcherBase {
     return this.#remember(origin, this.#create(String(origin)))
   }
 
-  #remember (key: string | RegExp | ((origin: string) => boolean), pool: MockDispatcher): MockDispatcher {
+  #remember (key: string | RegExp | ((origin: string) => boolean), pool: MockPool | MockClient): MockPool | MockClient {
     this.#pools.set(key, pool)
     return pool
   }

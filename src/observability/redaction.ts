@@ -76,6 +76,17 @@ export function namesCredential (fields: readonly string[]): boolean {
   return false
 }
 
+/** Dispatch options that carry extra sensitive header names under {@link SENSITIVE_HEADERS}. */
+export interface CarriesSensitiveHeaders {
+  /** Names (any case) of request headers whose values the log and diagnostics hide. */
+  [SENSITIVE_HEADERS]?: readonly string[] | undefined
+}
+
+/** The extra sensitive names `opts` carries under {@link SENSITIVE_HEADERS}, as given (see {@link sensitiveHeaderNames}). */
+export function sensitiveHeadersOf (opts: object): unknown {
+  return (opts as CarriesSensitiveHeaders)[SENSITIVE_HEADERS]
+}
+
 /** The extra names (lower-cased) a layer gave under {@link SENSITIVE_HEADERS}; credential headers are always hidden besides. */
 export function sensitiveHeaderNames (extra: unknown): ReadonlySet<string> {
   // Most requests name none: they share one empty set instead of making one each.

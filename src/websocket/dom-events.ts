@@ -237,6 +237,28 @@ export class ErrorEvent extends Event {
   get error (): unknown { return this.#error }
 }
 
+/** The events a WebSocket dispatches, by type, as undici's `WebSocketEventMap` names them. */
+export interface WebSocketEventMap {
+  /** The connection closed. */
+  close: CloseEvent
+  /** The connection failed. */
+  error: ErrorEvent
+  /** A message arrived. */
+  message: MessageEvent
+  /** The connection opened. */
+  open: Event
+}
+
+/** The events an EventSource dispatches, by type, as undici's `EventSourceEventMap` names them. */
+export interface EventSourceEventMap {
+  /** The connection failed or closed (to be reopened, or not). */
+  error: ErrorEvent
+  /** An event arrived. */
+  message: MessageEvent
+  /** The connection opened. */
+  open: Event
+}
+
 for (const [EventClass, name] of [[MessageEvent, 'MessageEvent'], [CloseEvent, 'CloseEvent'], [ErrorEvent, 'ErrorEvent']] as const) {
   enumerableMembers(EventClass.prototype)
   defineToStringTag(EventClass.prototype, name)

@@ -173,7 +173,7 @@ describe('redirect(): stripHeadersOnRedirect and stripHeadersOnCrossOriginRedire
     const agent = new Agent()
     try {
       const dispatcher = agent.compose(interceptors.redirect({ maxRedirections: 1 }))
-      await assert.rejects(dispatcher.request({ origin: server.origin, path: '/same', method: 'GET', stripHeadersOnRedirect: 'x' }), (err: Error) => err.name === 'InvalidArgumentError')
+      await assert.rejects(dispatcher.request({ origin: server.origin, path: '/same', method: 'GET', stripHeadersOnRedirect: 'x' as unknown as string[] }), (err: Error) => err.name === 'InvalidArgumentError')
     } finally {
       await agent.close()
     }

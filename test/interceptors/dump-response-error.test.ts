@@ -57,7 +57,7 @@ describe('interceptors.dump()', () => {
     assert.throws(() => interceptors.dump(5 as never), { message: 'dump(): options must be an object, got 5' })
     const agent = new Agent()
     t.after(() => agent.close())
-    await assert.rejects(agent.compose(interceptors.dump()).request({ origin: 'http://127.0.0.1:1', path: '/', method: 'GET', dumpMaxSize: '10' }), { code: 'LIB_ERR_INVALID_ARG', message: 'dump(): dumpMaxSize must be a positive integer (bytes), got "10"' })
+    await assert.rejects(agent.compose(interceptors.dump()).request({ origin: 'http://127.0.0.1:1', path: '/', method: 'GET', dumpMaxSize: '10' as unknown as number }), { code: 'LIB_ERR_INVALID_ARG', message: 'dump(): dumpMaxSize must be a positive integer (bytes), got "10"' })
   })
 })
 

@@ -28,3 +28,18 @@ export type Checks = [
 // A Dispatcher can be constructed and subclassed, and an error constructed without arguments.
 export const plain = new Dispatcher()
 export const parserError = new errors.HTTPParserError()
+
+// Options have no index signature, as undici's have none: the per-request options of conduit's
+// interceptors are declared members, and an unknown key in an object literal is refused.
+export const perRequest: DispatchOptions = {
+  path: '/',
+  method: 'GET',
+  deadlineMs: 500,
+  cacheMode: 'no-cache',
+  maxRedirections: 2,
+  retryOptions: { maxRetries: 1 },
+  dns: { affinity: 6 },
+  dumpMaxSize: 1024
+}
+// @ts-expect-error an option no layer declares
+export const unknownOption: DispatchOptions = { path: '/', method: 'GET', myKey: 1 }

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { Writable } from 'node:stream'
 import { Agent, interceptors } from '../../../src/index.js'
-import type { DispatchController, DispatchHandler } from '../../../src/index.js'
+import type { CacheMode, DispatchController, DispatchHandler } from '../../../src/index.js'
 import type { CacheStore } from '../../../src/contracts/cache-store.js'
 import { MemoryCacheStore } from '../../../stores/memory-cache-store.js'
 import { SqliteCacheStore } from '../../../stores/sqlite-cache-store.js'
@@ -41,7 +41,7 @@ describe('interceptors.cache(): options', () => {
 
   it('throws synchronously from dispatch when cacheMode is not a Fetch cache mode', async (t) => {
     const { dispatcher, server } = await setupCache(t, (_req, res) => res.end())
-    assert.throws(() => dispatcher.dispatch({ origin: server.origin, path: '/', method: 'GET', cacheMode: 'sometimes' }, {}), (err: Error & { code?: string }) => {
+    assert.throws(() => dispatcher.dispatch({ origin: server.origin, path: '/', method: 'GET', cacheMode: 'sometimes' as unknown as CacheMode }, {}), (err: Error & { code?: string }) => {
       assert.equal(err.code, 'LIB_ERR_INVALID_ARG')
       assert.match(err.message, /cacheMode must be one of default, no-store, reload, no-cache, force-cache, only-if-cached, got "sometimes"/)
       return true

@@ -200,7 +200,7 @@ describe('interceptors.dns()', () => {
     assert.throws(() => interceptors.dns({ storage: {} as never }), { message: 'dns(): storage must be an object with get, set, delete and full methods (no get), got [object Object]' })
     const agent = new Agent()
     t.after(() => agent.close())
-    await assert.rejects(agent.compose(interceptors.dns()).request({ origin: 'http://x.test', path: '/', method: 'GET', dns: { affinity: 7 } }), { code: 'LIB_ERR_INVALID_ARG', message: 'dns(): affinity must be 4 or 6, got 7' })
+    await assert.rejects(agent.compose(interceptors.dns()).request({ origin: 'http://x.test', path: '/', method: 'GET', dns: { affinity: 7 as 4 } }), { code: 'LIB_ERR_INVALID_ARG', message: 'dns(): affinity must be 4 or 6, got 7' })
   })
 
   it('logs resolutions and failovers under NODE_DEBUG=conduit:dns', async () => {

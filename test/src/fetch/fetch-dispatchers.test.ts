@@ -9,6 +9,7 @@ import { fetch } from '../../../src/fetch/fetch.js'
 import { retry } from '../../../interceptors/retry/index.js'
 import { startHttpServer } from '../../helpers/servers.js'
 import type { TestServer } from '../../helpers/servers.js'
+import { callerTagOf } from '../../../src/observability/caller-tag.js'
 
 /** A dispatcher whose behaviour each test scripts, to drive fetch's handler through edge cases. */
 class ScriptedDispatcher extends Dispatcher {
@@ -65,7 +66,7 @@ describe('fetch over other dispatchers', () => {
     })
     await (await fetch('http://127.0.0.1:3999/x?y=1', { dispatcher })).text()
     const opts = dispatcher.seen[0]!
-    assert.equal(opts[Symbol.for('conduit.callerTag') as unknown as string], 'fetch')
+    assert.equal(callerTagOf(opts), 'fetch')
     assert.equal(opts.origin, 'http://127.0.0.1:3999')
     assert.equal(opts.path, '/x?y=1')
     assert.equal(opts.method, 'GET')

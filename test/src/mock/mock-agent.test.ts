@@ -33,6 +33,16 @@ describe('MockAgent: get() and intercept().reply()', () => {
     assert.ok(agent.get(ORIGIN) instanceof MockClient)
   })
 
+  it('reports stats and pipelining as undici\'s mocks do: connected, nothing in flight', (t) => {
+    const single = offline({ connections: 1 })
+    const pooled = offline()
+    t.after(() => Promise.all([single.close(), pooled.close()]))
+    const client = single.get(ORIGIN) as MockClient
+    assert.deepEqual(client.stats, { connected: true, pending: 0, running: 0, size: 0 })
+    assert.equal(client.pipelining, 1)
+    assert.deepEqual((pooled.get(ORIGIN) as MockPool).stats, { connected: 1, free: 0, pending: 0, queued: 0, running: 0, size: 0 })
+  })
+
   it('answers through a MockPool built directly, and forgets a closed pool', async (t) => {
     const agent = offline()
     t.after(() => agent.close())
