@@ -40,6 +40,7 @@ export const CACHED_SUFFIX = '+cache'
 export const CLIENTS: readonly ClientDefinition[] = [
   { id: 'conduit-request', label: 'conduit request', file: './clients/conduit.js', mode: 'request', cache: true },
   { id: 'undici-request', label: 'undici request', file: './clients/undici.js', mode: 'request', cache: true },
+  { id: 'conduit-timings', label: 'conduit request, timings read', file: './clients/conduit.js', mode: 'request-timings' },
   { id: 'conduit-iter', label: 'conduit for-await', file: './clients/conduit.js', mode: 'request-iter' },
   { id: 'undici-iter', label: 'undici for-await', file: './clients/undici.js', mode: 'request-iter' },
   { id: 'conduit-text', label: 'conduit text()', file: './clients/conduit.js', mode: 'request-text' },

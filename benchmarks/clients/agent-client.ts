@@ -15,7 +15,7 @@ import { SMALL_BODY } from '../transport-scenarios.js'
 import type { Scenario } from '../transport-scenarios.js'
 
 /** How a client process sends requests and reads bodies. */
-export const CLIENT_MODES = ['request', 'request-iter', 'request-text', 'request-json', 'dispatch', 'fetch', 'composed'] as const
+export const CLIENT_MODES = ['request', 'request-timings', 'request-iter', 'request-text', 'request-json', 'dispatch', 'fetch', 'composed'] as const
 
 /** One of {@link CLIENT_MODES}. */
 export type ClientMode = typeof CLIENT_MODES[number]
@@ -112,6 +112,19 @@ export function agentClient (library: BenchLibrary, args: AgentClientArgs): Benc
             if (res.status !== 200) throw new Error(`unexpected status ${res.status}`)
             done(null, (await res.arrayBuffer()).byteLength)
           }).catch((err: Error) => done(err, 0))
+        },
+        close
+      }
+    case 'request-timings':
+      // request() with the caller reading the phases once the body ended (conduit only): what timings cost when used.
+      return {
+        send: (scenario, done) => {
+          agent.request(options(scenario)).then((res) => {
+            readResponse(res, drainBody, (err, bytes) => {
+              const total = (res as { timings?: { phases: { total: number } } | null }).timings?.phases.total
+              done(err ?? (typeof total === 'number' ? null : new Error('no timings on the response')), bytes)
+            })
+          }, (err: Error) => done(err, 0))
         },
         close
       }

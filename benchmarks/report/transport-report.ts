@@ -22,6 +22,7 @@ export interface Comparison {
 /** The comparisons the benchmark exists for. */
 export const COMPARISONS: readonly Comparison[] = [
   { subject: 'conduit-request', peer: 'undici-request', what: "request(), 'data' events, conduit ÷ undici" },
+  { subject: 'conduit-timings', peer: 'conduit-request', what: "request() with timings read ÷ request() without, conduit" },
   { subject: 'conduit-iter', peer: 'undici-iter', what: 'request(), for await, conduit ÷ undici' },
   { subject: 'conduit-text', peer: 'undici-text', what: 'request(), text(), conduit ÷ undici' },
   { subject: 'conduit-json', peer: 'undici-json', what: 'request(), json(), conduit ÷ undici' },
