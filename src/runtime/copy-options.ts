@@ -15,5 +15,8 @@
  * next.deadlineMs = undefined
  */
 export function copyOptions<T extends object> (opts: T): T {
+  // Object.assign would hand an own "__proto__" key (JSON.parse makes them) to the prototype
+  // setter and give the copy that prototype; a spread keeps it an own key, as the source has it.
+  if (Object.hasOwn(opts, '__proto__')) return { ...opts }
   return Object.assign({}, opts)
 }

@@ -36,6 +36,15 @@ describe('copyOptions', () => {
     assert.equal('hidden' in copy, false)
   })
 
+  it('keeps an own "__proto__" key an own key, never the copy\'s prototype', () => {
+    const parsed = JSON.parse('{"path":"/","__proto__":{"polluted":true}}') as Record<string, unknown>
+    const copy = copyOptions(parsed)
+    assert.equal(Object.getPrototypeOf(copy), Object.prototype)
+    assert.equal(copy.polluted, undefined)
+    assert.deepEqual(Object.getOwnPropertyDescriptor(copy, '__proto__')?.value, { polluted: true })
+    assert.deepEqual(copy, { ...parsed })
+  })
+
   it('gives the same object as a spread for any plain options object', () => {
     fc.assert(fc.property(fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.integer(), fc.constant(undefined), fc.constant(null))), (source) => {
       assert.deepEqual(copyOptions(source), { ...source })
