@@ -15,7 +15,8 @@ import type { ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { median } from './report/stats.js'
+import { median, spreadText } from './report/stats.js'
+import { childFigures, positiveInteger } from './report/child-figures.js'
 
 const here = (name: string): string => fileURLToPath(new URL(name, import.meta.url))
 
@@ -34,25 +35,10 @@ async function startOrigin (): Promise<{ origin: string, process: ChildProcess }
 }
 
 async function clientRound (impl: string, origins: string[], requests: number): Promise<Figures> {
-  const args = [here('./clients/balanced-client.js'), impl, PATH, String(requests), String(CONCURRENCY), ...origins]
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
-  let out = ''
-  child.stdout!.on('data', (chunk: Buffer) => { out += chunk.toString() })
-  const [code] = await once(child, 'exit') as [number | null]
-  if (code !== 0) throw new Error(`balanced benchmark client ${impl} exited with code ${String(code)}`)
-  return JSON.parse(out) as Figures
+  return await childFigures<Figures>(here('./clients/balanced-client.js'), [impl, PATH, String(requests), String(CONCURRENCY), ...origins], `balanced benchmark client ${impl}`)
 }
 
-function spread (values: number[]): string {
-  return `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`
-}
 
-function positiveInteger (value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback
-  const n = Number(value)
-  if (!Number.isInteger(n) || n < 1) throw new TypeError(`--${name} must be a positive integer, got ${value}`)
-  return n
-}
 
 async function main (): Promise<void> {
   const { values } = parseArgs({ options: { requests: { type: 'string' }, rounds: { type: 'string' } } })
@@ -77,7 +63,7 @@ async function main (): Promise<void> {
       cpu.push(figures.conduit!.cpuUsPerReq / figures.undici!.cpuUsPerReq)
       process.stdout.write(`  round ${round + 1}: ${order.map((impl) => `${impl} ${figures[impl]!.reqPerSec.toFixed(0)} req/s ${figures[impl]!.cpuUsPerReq.toFixed(1)} µs/req`).join(', ')}\n`)
     }
-    process.stdout.write(`BalancedPool, ${ORIGINS} origins, GET 1 KiB, ${CONCURRENCY} in flight: conduit ÷ undici req/s ${median(speed).toFixed(2)}x (${spread(speed)}), CPU/req ${median(cpu).toFixed(2)}x (${spread(cpu)}) over ${rounds} rounds\n`)
+    process.stdout.write(`BalancedPool, ${ORIGINS} origins, GET 1 KiB, ${CONCURRENCY} in flight: conduit ÷ undici req/s ${median(speed).toFixed(2)}x (${spreadText(speed)}), CPU/req ${median(cpu).toFixed(2)}x (${spreadText(cpu)}) over ${rounds} rounds\n`)
   } finally {
     for (const server of servers) server.process.stdin!.end()
   }

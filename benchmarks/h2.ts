@@ -24,7 +24,8 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
-import { median } from './report/stats.js'
+import { median, spreadText } from './report/stats.js'
+import { childFigures } from './report/child-figures.js'
 import { H2_ORIGINS, startH2Origin } from './origins/h2-origins.js'
 import type { H2Origin, H2OriginName } from './origins/h2-origins.js'
 import { DOWNLOAD_CLIENTS } from './clients/h2-download.js'
@@ -69,22 +70,11 @@ const SCALE = Number(process.env.BENCH_H2_SCALE ?? 1)
 if (!(SCALE > 0 && SCALE <= 1)) throw new TypeError(`BENCH_H2_SCALE must be a number above 0 and at most 1, got ${String(process.env.BENCH_H2_SCALE)}`)
 
 /** Runs `script args` in a fresh process and parses the JSON line it prints. */
-async function childFigures<T> (script: string, args: readonly string[], what: string): Promise<T> {
-  const child = spawn(process.execPath, [here(script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
-  let out = ''
-  child.stdout!.on('data', (chunk: Buffer) => { out += chunk.toString() })
-  const [code] = await once(child, 'exit') as [number | null]
-  if (code !== 0) throw new Error(`h2 benchmark ${what} exited with code ${String(code)}`)
-  return JSON.parse(out) as T
-}
 
-function spread (values: number[]): string {
-  return `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`
-}
 
 /** `label median (spread)` of a list of ratios. */
 function ratioText (label: string, values: number[]): string {
-  return `${label} ${median(values).toFixed(2)}x (${spread(values)})`
+  return `${label} ${median(values).toFixed(2)}x (${spreadText(values)})`
 }
 
 /** The order clients run in round `round`: rotated, so no client always runs on a warmer machine. */
@@ -99,7 +89,7 @@ async function requestRows (origin: H2Origin): Promise<void> {
     for (let round = 0; round < ROUNDS; round++) {
       const figures: Record<string, Figures> = {}
       for (const impl of rotated(CLIENTS, round)) {
-        figures[impl] = await childFigures<Figures>('./clients/h2-client.js', [impl, origin.url, scenario.path, String(requests), String(CONCURRENCY)], `client ${impl}`)
+        figures[impl] = await childFigures<Figures>(here('./clients/h2-client.js'), [impl, origin.url, scenario.path, String(requests), String(CONCURRENCY)], `h2 benchmark client ${impl}`)
       }
       const [conduit, undici, bare] = [figures.conduit!, figures.undici!, figures['node-http2']!]
       ratios.speed.push(conduit.reqPerSec / undici.reqPerSec)
@@ -137,7 +127,7 @@ async function downloadRow (origin: H2Origin): Promise<void> {
     for (let round = 0; round < ROUNDS; round++) {
       const times: Record<string, number> = {}
       for (const name of rotated(names, round)) {
-        const figures = await childFigures<{ seconds: number, bytes: number }>('./clients/h2-download.js', [name, url, DOWNLOAD_PATH], `download client ${name}`)
+        const figures = await childFigures<{ seconds: number, bytes: number }>(here('./clients/h2-download.js'), [name, url, DOWNLOAD_PATH], `h2 benchmark download client ${name}`)
         times[name] = figures.seconds
         seconds[name]!.push(figures.seconds)
       }

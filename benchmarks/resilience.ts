@@ -17,7 +17,8 @@ import type { ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { median } from './report/stats.js'
+import { median, spreadText } from './report/stats.js'
+import { childFigures, positiveInteger } from './report/child-figures.js'
 import { RESILIENCE_VARIANTS } from './clients/resilience-client.js'
 
 const here = (name: string): string => fileURLToPath(new URL(name, import.meta.url))
@@ -34,25 +35,10 @@ async function startOrigin (): Promise<{ origin: string, process: ChildProcess }
 }
 
 async function clientRound (variant: string, origin: string, requests: number): Promise<Figures> {
-  const args = [here('./clients/resilience-client.js'), variant, PATH, String(requests), String(CONCURRENCY), origin]
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
-  let out = ''
-  child.stdout!.on('data', (chunk: Buffer) => { out += chunk.toString() })
-  const [code] = await once(child, 'exit') as [number | null]
-  if (code !== 0) throw new Error(`resilience benchmark client ${variant} exited with code ${String(code)}`)
-  return JSON.parse(out) as Figures
+  return await childFigures<Figures>(here('./clients/resilience-client.js'), [variant, PATH, String(requests), String(CONCURRENCY), origin], `resilience benchmark client ${variant}`)
 }
 
-function spread (values: number[]): string {
-  return `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`
-}
 
-function positiveInteger (value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback
-  const n = Number(value)
-  if (!Number.isInteger(n) || n < 1) throw new TypeError(`--${name} must be a positive integer, got ${value}`)
-  return n
-}
 
 async function main (): Promise<void> {
   const { values } = parseArgs({ options: { requests: { type: 'string' }, rounds: { type: 'string' } } })
@@ -80,7 +66,7 @@ async function main (): Promise<void> {
     for (const variant of variants.filter((v) => v !== 'plain')) {
       const s = speed.get(variant)!
       const c = cpu.get(variant)!
-      process.stdout.write(`GET 1 KiB, ${CONCURRENCY} in flight, ${variant} ÷ plain Agent: req/s ${median(s).toFixed(2)}x (${spread(s)}), CPU/req ${median(c).toFixed(2)}x (${spread(c)}) over ${rounds} rounds\n`)
+      process.stdout.write(`GET 1 KiB, ${CONCURRENCY} in flight, ${variant} ÷ plain Agent: req/s ${median(s).toFixed(2)}x (${spreadText(s)}), CPU/req ${median(c).toFixed(2)}x (${spreadText(c)}) over ${rounds} rounds\n`)
     }
   } finally {
     server.process.stdin!.end()

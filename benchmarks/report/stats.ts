@@ -9,3 +9,8 @@ export function median (values: readonly number[]): number {
   const mid = sorted.length >> 1
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
+
+/** `lowest–highest` of a non-empty list of ratios, two decimals each. */
+export function spreadText (values: readonly number[]): string {
+  return `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`
+}
