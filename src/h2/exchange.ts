@@ -28,8 +28,6 @@ import { describeStreamReset, ErrorCode } from './error-codes.js'
 import { statusOf, toIncomingHeaders } from './stream-shape.js'
 import { H2Tunnel } from './tunnel-stream.js'
 import { StreamBodyTarget } from './body-target.js'
-import { countBody, countInformational } from './limit-checks.js'
-import type { LimitCheck } from './limit-checks.js'
 import { ResponseSequence } from './response-sequence.js'
 import type { SequenceSink } from './response-sequence.js'
 import { headersTimeLeft, resendHeadersTimeoutError } from './resend-budget.js'
@@ -52,6 +50,15 @@ export interface ExchangeOwner {
 }
 
 const EMPTY = Buffer.alloc(0)
+/** One check of a stream's {@link ResponseLimits}: `length` is the body bytes that arrived, if any. */
+type LimitCheck = (limits: ResponseLimits, req: ClientRequest, length: number) => void
+
+// Module-level functions shared by every stream, so that a limit check costs no closure.
+/** Counts a 1xx head against `maxInformationalResponses`. */
+const countInformational: LimitCheck = (limits, req) => { limits.informational(req) }
+/** Counts body bytes against `maxResponseSize`. */
+const countBody: LimitCheck = (limits, req, length) => { limits.body(req, length) }
+
 /** A content-length value: digits only (RFC 9110 section 8.6). */
 const DIGITS = /^[0-9]+$/
 
